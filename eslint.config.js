@@ -1,0 +1,46 @@
+// Lint rules, including the layering rules of ARCHITECTURE.md: the folder says which runtime a
+// file may use, and imports across that line are errors.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'stream', 'url', 'util', 'events'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...nodeBuiltins, 'electron', 'react', 'react-dom', '../main/*', '../renderer/*', '../app/*'] }],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['electron', 'react', 'react-dom', '../renderer/*', '../../renderer/*', '../app/*', '../../app/*'] }],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [...nodeBuiltins, 'electron', '../main/*', '../../main/*', '../app/*', '../../app/*'] }],
+    },
+  },
+  {
+    files: ['app/web/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['electron'] }] },
+  },
+);

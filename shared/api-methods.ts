@@ -1,0 +1,28 @@
+/**
+ * The names of every `ConsoleApi` request, with no dependencies, so the sandboxed Electron preload
+ * can enumerate them without bundling zod. `shared/api.ts` checks at compile time that its schema
+ * table has exactly these keys.
+ */
+export const API_METHODS = [
+  'getState',
+  'callTool',
+  'approveRequest',
+  'rejectRequest',
+  'cancelGeneration',
+  'regenerate',
+  'approveResponse',
+  'rejectResponse',
+  'dismissItem',
+  'restartServer',
+  'listHistory',
+  'getHistoryEntry',
+] as const;
+
+/** A request name. */
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** IPC channel of a request (`ipcRenderer.invoke(channel, input)`). */
+export const requestChannel = (method: ApiMethod): string => `console:${method}`;
+
+/** IPC channel main sends {@link ConsoleEvent}s on. */
+export const EVENT_CHANNEL = 'console:event';

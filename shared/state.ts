@@ -1,0 +1,292 @@
+/**
+ * The console state main owns and the renderer mirrors (ARCHITECTURE.md "The main process owns
+ * all state"). Plain data only: every value here crosses IPC / WebSocket as JSON.
+ * Times are epoch milliseconds unless a name says otherwise.
+ */
+import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
+
+/** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** Transport kinds the console speaks. */
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** Connection status of one server. */
+export type ServerStatus = 'connecting' | 'ready' | 'error' | 'disconnected';
+
+/** A tool a server offers (from `tools/list`). */
+export interface ToolView {
+  name: string;
+  title?: string;
+  description?: string;
+  /** JSON Schema of the arguments (`type: "object"`). */
+  inputSchema: Record<string, unknown>;
+}
+
+/** One configured MCP server and its live connection. */
+export interface ServerView {
+  /** The key under `mcpServers` in the config file. */
+  id: string;
+  transport: TransportKind;
+  /** What is connected to, for display: the command line or the URL. */
+  target: string;
+  status: ServerStatus;
+  /** Why the connection failed or closed (status `error` / `disconnected`). */
+  error?: string;
+  /** The last lines the server wrote to stderr (stdio only), oldest first; at most 50. */
+  stderrTail: string[];
+  tools: ToolView[];
+  protocolVersion?: string;
+  era?: ProtocolEra;
+  serverInfo?: { name: string; version: string; title?: string };
+  /** Client requests of ours (tools/call, …) in flight to this server now. */
+  inFlight: number;
+}
+
+/** The kind of client request a sampling request can belong to (S-ASSOC-1). */
+export type ClientRequestKind = 'tools/call' | 'prompts/get' | 'resources/read';
+
+/** Status of a client request the person started. */
+export type CallStatus = 'running' | 'succeeded' | 'failed';
+
+/** A client request the person started (e.g. `tools/call`) and what came of it. */
+export interface CallView {
+  id: string;
+  serverId: string;
+  kind: ClientRequestKind;
+  /** Tool name (prompt name / resource URI for the other kinds). */
+  name: string;
+  arguments: Record<string, unknown>;
+  status: CallStatus;
+  startedAt: number;
+  endedAt?: number;
+  /** The `CallToolResult` as the server sent it (content blocks, isError, structuredContent). */
+  result?: { content: Array<Record<string, unknown>>; isError?: boolean; structuredContent?: unknown };
+  /** A protocol-level failure (timeout, JSON-RPC error), with its code when there is one. */
+  error?: { message: string; code?: number };
+  /** Sampling items that arrived while this call was in flight. */
+  samplingItemIds: string[];
+}
+
+/** A reference to the client request(s) a sampling request belongs to. */
+export interface CallRef {
+  callId: string;
+  kind: ClientRequestKind;
+  name: string;
+}
+
+/**
+ * Where a sampling item is in the review state machine (ARCHITECTURE.md):
+ * awaiting_request_review → generating → awaiting_response_review → delivered,
+ * or rejected / failed / cancelled / timed_out.
+ */
+export type SamplingStatus =
+  | 'awaiting_request_review'
+  | 'generating'
+  | 'awaiting_response_review'
+  | 'delivered'
+  | 'rejected'
+  | 'failed'
+  | 'cancelled'
+  | 'timed_out';
+
+/** Statuses after which nothing more happens to an item. */
+export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejected', 'failed', 'cancelled', 'timed_out'];
+
+/** A model of a configured provider. */
+export interface ModelRef {
+  providerId: string;
+  modelId: string;
+}
+
+/** The model the console chose (or the person picked) and why. */
+export interface ModelChoice extends ModelRef {
+  /** One line a person can read: "hint 'gpt' matched 'gpt-4o-mini'". */
+  reason: string;
+  /** Whether the person changed the console's choice. */
+  overridden?: boolean;
+}
+
+/** Token counts reported by the provider. */
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** A generated (or hand-written) response and its review. */
+export interface ResponseView {
+  /** What the provider produced; absent for a hand-written response. */
+  generated?: CreateMessageResult;
+  /** The response as the person left it for approval (starts as `generated`, or empty). */
+  draft: CreateMessageResult;
+  /** True when the person writes the response ("Write the response myself"). */
+  manual: boolean;
+  usage?: TokenUsage;
+  /** Provider finish reason, before mapping to `stopReason`. */
+  finishReason?: string;
+  generatedAt: number;
+}
+
+/** A sampling request as the queue and the review screens show it. */
+export interface SamplingItemView {
+  id: string;
+  /** Requests of one tool loop share a conversation id (the first request's id). */
+  conversationId: string;
+  serverId: string;
+  era: ProtocolEra;
+  /**
+   * The client requests in flight to the server when this arrived. `exact` when the protocol tells
+   * us which one (MRTR), or when only one was in flight; otherwise all candidates are listed.
+   */
+  association: { exact: boolean; calls: CallRef[] };
+  status: SamplingStatus;
+  receivedAt: number;
+  updatedAt: number;
+  /** The params exactly as the server sent them. */
+  original: CreateMessageParams;
+  /** What was sent to the LLM after the person's edits (set on approval). */
+  sent?: CreateMessageParams;
+  /** The model that will be / was used. */
+  model: ModelChoice;
+  /** Live generation: text streamed so far. */
+  generation?: { startedAt: number; text: string };
+  response?: ResponseView;
+  /** The last recoverable error (e.g. the provider failed); the item stays reviewable. */
+  error?: { message: string; code?: number; at: number };
+  /** How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any. */
+  outcome?: { at: number; message: string; code?: number };
+}
+
+/** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey`. */
+export interface ProviderView {
+  id: string;
+  kind: 'manual' | 'openai-compatible';
+  label: string;
+  baseURL?: string;
+  models: string[];
+  hasApiKey: boolean;
+}
+
+/** A message for the person that is not tied to one item (config problems, host warnings). */
+export interface Notice {
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  at: number;
+}
+
+/** Facts about where the console keeps its files and which host runs it. */
+export interface SettingsView {
+  host: 'electron' | 'web' | 'test';
+  userDataDir: string;
+  serversConfigPath: string;
+  providersConfigPath: string;
+  historyPath: string;
+}
+
+/** Everything the renderer mirrors. `version` grows by one with every change sent. */
+export interface ConsoleState {
+  version: number;
+  servers: ServerView[];
+  /** Recent client requests, newest last; bounded (oldest finished ones drop out). */
+  calls: CallView[];
+  /** Sampling items still open, plus recently finished ones until dismissed; oldest first. */
+  items: SamplingItemView[];
+  providers: ProviderView[];
+  notices: Notice[];
+  settings: SettingsView;
+}
+
+/**
+ * A change to the state. `items` is a delta (upserts by id and removals) so that a streaming
+ * generation does not resend the whole queue; the other slices are replaced whole when present.
+ */
+export interface StatePatch {
+  version: number;
+  servers?: ServerView[];
+  calls?: CallView[];
+  providers?: ProviderView[];
+  notices?: Notice[];
+  settings?: SettingsView;
+  items?: { upsert: SamplingItemView[]; remove: string[] };
+}
+
+/** Applies a patch to a state; returns the same object if the patch is stale. Pure. */
+export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState {
+  if (patch.version <= state.version) return state;
+  const next: ConsoleState = { ...state, version: patch.version };
+  if (patch.servers) next.servers = patch.servers;
+  if (patch.calls) next.calls = patch.calls;
+  if (patch.providers) next.providers = patch.providers;
+  if (patch.notices) next.notices = patch.notices;
+  if (patch.settings) next.settings = patch.settings;
+  if (patch.items) {
+    const removed = new Set(patch.items.remove);
+    const upserts = new Map(patch.items.upsert.map((i) => [i.id, i]));
+    const items = state.items.filter((i) => !removed.has(i.id)).map((i) => upserts.get(i.id) ?? i);
+    const known = new Set(items.map((i) => i.id));
+    for (const i of patch.items.upsert) if (!known.has(i.id) && !removed.has(i.id)) items.push(i);
+    next.items = items;
+  }
+  return next;
+}
+
+/** One entry of the history list: a sampling request and how it ended. */
+export interface HistorySummary {
+  id: string;
+  conversationId: string;
+  serverId: string;
+  /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */
+  callName?: string;
+  status: SamplingStatus;
+  /** Who decided: the person, a rule (later issue), or the console itself (validation, timeouts). */
+  decidedBy?: 'person' | 'console';
+  receivedAt: number;
+  endedAt?: number;
+  model?: string;
+  providerId?: string;
+  /** Whether the person edited the request or the response. */
+  edited: boolean;
+  error?: string;
+  /** First characters of the last user message, for the list. */
+  preview: string;
+}
+
+/** Durations of the phases of one request, in ms. */
+export interface Timings {
+  /** Received → first shown for review (intake). */
+  queuedMs?: number;
+  /** Time spent waiting on the person (request and response review). */
+  reviewMs?: number;
+  /** Time the provider took to generate. */
+  generationMs?: number;
+  /** Received → delivered / rejected / ended. */
+  totalMs?: number;
+}
+
+/** One step in an item's life, as history records it. */
+export interface HistoryEvent {
+  at: number;
+  kind: string;
+  detail?: string;
+}
+
+/** A full history record: everything needed to see what was asked, changed, sent and returned. */
+export interface HistoryEntry extends HistorySummary {
+  /** The params as received; for a request that failed validation, the raw params. */
+  original: unknown;
+  sent?: CreateMessageParams;
+  modelChoice?: ModelChoice;
+  generated?: CreateMessageResult;
+  delivered?: CreateMessageResult;
+  errorDetail?: { message: string; code?: number; rule?: string };
+  usage?: TokenUsage;
+  timings: Timings;
+  events: HistoryEvent[];
+}
+
+/** A page of the history list, newest first. */
+export interface HistoryPage {
+  entries: HistorySummary[];
+  total: number;
+}
