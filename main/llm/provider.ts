@@ -1,0 +1,37 @@
+/**
+ * The provider seam: how the sampling pipeline asks an LLM for a completion. Implementations wrap
+ * the AI SDK (`streamText`); "manual" has no `generate` (the person writes the response).
+ */
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
+import type { ProviderView, TokenUsage } from '../../shared/state.js';
+
+/** One generation request: the approved (edited) params and the model to use. */
+export interface GenerateInput {
+  params: CreateMessageParams;
+  /** Model id as the provider names it, e.g. "gpt-4o-mini" or "llama3.2". */
+  modelId: string;
+  /** Aborts the HTTP request; `generate` then rejects with an AbortError. */
+  signal: AbortSignal;
+  /** Called with each streamed text delta, in order. */
+  onText(delta: string): void;
+}
+
+/** A finished generation. `result` validates against CreateMessageResultSchema. */
+export interface GenerateOutput {
+  result: CreateMessageResult;
+  usage?: TokenUsage;
+  /** The provider's finish reason before mapping to `stopReason` (e.g. "stop", "length"). */
+  finishReason: string;
+}
+
+/** A configured provider. */
+export interface LlmProvider {
+  /** Public facts for the renderer; never includes the API key. */
+  view: ProviderView;
+  /**
+   * Generates a completion. Absent for the manual provider.
+   * @throws Error with a readable message on HTTP/stream failures (401, 429, 5xx, bad stream);
+   *   an AbortError when `signal` fires.
+   */
+  generate?(input: GenerateInput): Promise<GenerateOutput>;
+}

@@ -1,0 +1,40 @@
+/**
+ * What a host injects into main (ARCHITECTURE.md: main never imports `electron`; OS things come in
+ * through small interfaces). The Electron host passes Electron-backed implementations, the web
+ * host and the tests pass Node-backed ones.
+ */
+
+/** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
+export interface Logger {
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+/** A logger that writes one JSON line per entry to stderr. */
+export const stderrLogger: Logger = {
+  info: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'info', message, ...data })}\n`),
+  warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...data })}\n`),
+  error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...data })}\n`),
+};
+
+/** Everything `createConsole` needs from its host. */
+export interface ConsolePorts {
+  /** Which host runs the console (shown in settings; chooses nothing else). */
+  host: 'electron' | 'web' | 'test';
+  /** The per-user folder for config files and history (`app.getPath('userData')` in Electron). */
+  userDataDir: string;
+  logger?: Logger;
+  /** Environment for `${env:NAME}` API-key references in providers.json; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Clock in epoch ms; injectable for tests. */
+  now?: () => number;
+  /**
+   * How to run a stdio server whose command is `node`: the Node binary and extra env. In a Node host
+   * this is `process.execPath`; in Electron it is the Electron binary with ELECTRON_RUN_AS_NODE=1.
+   */
+  nodeRuntime?: { command: string; env?: Record<string, string> };
+}
