@@ -1,0 +1,72 @@
+/**
+ * Client requests the person starts (`tools/call` now; prompts/get and resources/read later) and
+ * their outcomes. A sampling request always belongs to one of these (S-ASSOC-1): this tracker
+ * answers "what is in flight to server X right now" and links items to their calls.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../shared/api.js';
+import type { CallRef, CallView } from '../../shared/state.js';
+import type { StateHub } from '../state-hub.js';
+import type { ServerConnection } from './connection.js';
+
+/** Finished calls kept in state (the newest). */
+const CALLS_KEPT = 100;
+
+/** The tracker's operations. */
+export interface CallTracker {
+  /**
+   * Starts `tools/call` on a server; returns its id at once, the outcome lands in state.
+   * @throws ApiError not_found for an unknown server, invalid_state when it is not ready
+   */
+  startToolCall(serverId: string, name: string, args: Record<string, unknown>): string;
+  /** Calls in flight to `serverId`, oldest first. */
+  inFlight(serverId: string): CallRef[];
+  /** Records that a sampling item arrived during these calls. */
+  linkItem(callIds: string[], itemId: string): void;
+}
+
+/** Creates the tracker over the console's connections. */
+export function createCallTracker(deps: {
+  hub: StateHub;
+  now: () => number;
+  connection(serverId: string): ServerConnection | undefined;
+}): CallTracker {
+  let calls: CallView[] = [];
+
+  const publish = () => {
+    const running = calls.filter((c) => c.status === 'running');
+    const done = calls.filter((c) => c.status !== 'running');
+    calls = [...done.slice(-CALLS_KEPT), ...running].sort((a, b) => a.startedAt - b.startedAt);
+    deps.hub.set('calls', calls);
+  };
+
+  const patch = (id: string, change: Partial<CallView>) => {
+    calls = calls.map((c) => (c.id === id ? { ...c, ...change } : c));
+    publish();
+  };
+
+  return {
+    startToolCall(serverId, name, args) {
+      const conn = deps.connection(serverId);
+      if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
+      if (conn.view().status !== 'ready') throw new ApiError('invalid_state', `server "${serverId}" is ${conn.view().status}, not ready`);
+      const id = randomUUID();
+      calls = [...calls, { id, serverId, kind: 'tools/call', name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [] }];
+      publish();
+      conn.callTool(name, args).then(
+        (result) => patch(id, { status: 'succeeded', endedAt: deps.now(), result }),
+        (err: unknown) => {
+          const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
+          patch(id, { status: 'failed', endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
+        },
+      );
+      return id;
+    },
+    inFlight: (serverId) =>
+      calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => ({ callId: c.id, kind: c.kind, name: c.name })),
+    linkItem(callIds, itemId) {
+      calls = calls.map((c) => (callIds.includes(c.id) ? { ...c, samplingItemIds: [...c.samplingItemIds, itemId] } : c));
+      publish();
+    },
+  };
+}

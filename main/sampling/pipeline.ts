@@ -1,0 +1,355 @@
+/**
+ * The sampling review state machine (ARCHITECTURE.md, main/sampling):
+ *
+ *   intake (validate, S-… rules) ──invalid──▶ answered -32602, recorded in history
+ *     ▼
+ *   awaiting_request_review ──reject──▶ rejected (-1)
+ *     ▼ approve (with edits)
+ *   generating ──cancel / provider error──▶ back to awaiting_request_review
+ *     ▼                         (manual provider skips generating)
+ *   awaiting_response_review ──reject──▶ rejected (-1)      ──regenerate──▶ generating
+ *     ▼ approve (with edits)
+ *   delivered (history committed first, then the result goes to the server)
+ *
+ * Server cancellation (notifications/cancelled) or a closed connection ends any open item as
+ * `cancelled`; a later decision by the person fails with a clear `invalid_state` error.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../shared/api.js';
+import { chooseModel } from '../../shared/model-selection.js';
+import {
+  ErrorCodes,
+  USER_REJECTED_MESSAGE,
+  type CreateMessageParams,
+  type CreateMessageResult,
+} from '../../shared/sampling.js';
+import type { CallRef, HistoryEntry, ModelRef, ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import type { LlmProvider } from '../llm/provider.js';
+import { protocolError, SAMPLING_TOOLS_DECLARED, type IncomingSampling } from '../mcp/connection.js';
+import type { Logger } from '../ports.js';
+import type { StateHub } from '../state-hub.js';
+import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
+
+/** Where history goes; `save` must be durable when it returns (the store commits synchronously). */
+export interface HistorySink {
+  save(entry: HistoryEntry): void;
+}
+
+/** The configured providers, as the pipeline needs them. */
+export interface ProviderRegistry {
+  list(): LlmProvider[];
+  get(id: string): LlmProvider | undefined;
+  /** The console's default model, used when no hint matches. */
+  defaultModel(): ModelRef;
+}
+
+/** What the pipeline needs. */
+export interface PipelineDeps {
+  hub: StateHub;
+  history: HistorySink;
+  providers: ProviderRegistry;
+  logger: Logger;
+  now: () => number;
+  /** Client requests in flight to a server now (for S-ASSOC-1 and the "belongs to" display). */
+  inFlightCalls(serverId: string): CallRef[];
+  /** Reports a request refused at intake, so the person sees it without a dialog. */
+  onRefused(serverId: string, message: string): void;
+  /** Called when a request enters the queue (to link it to the calls it belongs to). */
+  onQueued?(item: SamplingItemView): void;
+  /** Minimum ms between two state updates of a streaming generation. Default 50. */
+  streamUpdateMs?: number;
+}
+
+/** The pipeline's operations; the ConsoleService methods of the same names call these. */
+export interface SamplingPipeline {
+  /** Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError. */
+  handle(request: IncomingSampling): Promise<CreateMessageResult>;
+  approveRequest(itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
+  rejectRequest(itemId: string, reason?: string): void;
+  cancelGeneration(itemId: string): void;
+  regenerate(itemId: string): Promise<void>;
+  approveResponse(itemId: string, result: CreateMessageResult): void;
+  rejectResponse(itemId: string, reason?: string): void;
+  dismiss(itemId: string): void;
+  /** Ends every open item (shutdown). */
+  cancelAll(message: string): void;
+}
+
+/** Finished items kept in the queue view before the oldest are dropped (history keeps all). */
+const FINISHED_KEPT = 100;
+
+/** Creates the pipeline. */
+export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
+  const records = new Map<string, SamplingRecord>();
+  const { hub, now } = deps;
+  const streamUpdateMs = deps.streamUpdateMs ?? 50;
+
+  const save = (rec: SamplingRecord) => deps.history.save(toHistoryEntry(rec, now()));
+  const event = (rec: SamplingRecord, kind: string, detail?: string) => rec.events.push({ at: now(), kind, detail });
+
+  const update = (rec: SamplingRecord, patch: Partial<SamplingItemView>) => {
+    rec.item = { ...rec.item, ...patch, updatedAt: now() };
+    hub.upsertItem(rec.item);
+  };
+
+  const stopReview = (rec: SamplingRecord) => {
+    if (rec.reviewSince !== undefined) rec.reviewMs += now() - rec.reviewSince;
+    rec.reviewSince = undefined;
+  };
+
+  /** Finds an open record in one of `statuses`, or explains why the action cannot happen. */
+  const open = (itemId: string, statuses: SamplingStatus[], action: string): SamplingRecord => {
+    const rec = records.get(itemId);
+    if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
+    if (!statuses.includes(rec.item.status)) {
+      const why = rec.item.outcome ? `it already ended: ${rec.item.outcome.message}` : `it is ${rec.item.status.replaceAll('_', ' ')}`;
+      throw new ApiError('invalid_state', `Cannot ${action}: ${why}. Nothing was sent.`);
+    }
+    return rec;
+  };
+
+  const pruneFinished = () => {
+    const finished = [...records.values()].filter((r) => r.item.outcome);
+    for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) {
+      records.delete(r.item.id);
+      hub.removeItem(r.item.id);
+    }
+  };
+
+  /** Moves a record to a terminal status, commits history, then settles the server's request. */
+  const finish = (
+    rec: SamplingRecord,
+    status: SamplingStatus,
+    message: string,
+    answer: { result: CreateMessageResult } | { code: number } | { none: true },
+  ) => {
+    stopReview(rec);
+    rec.generation?.abort();
+    const code = 'code' in answer ? answer.code : undefined;
+    update(rec, { status, generation: undefined, outcome: { at: now(), message, code } });
+    event(rec, status, message);
+    if ('result' in answer) rec.delivered = answer.result;
+    save(rec); // committed before anything reaches the server
+    if ('result' in answer) rec.settle.resolve(answer.result);
+    else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : message));
+    else rec.settle.reject(new Error(message));
+    pruneFinished();
+  };
+
+  const providerViews = (): ProviderView[] => deps.providers.list().map((p) => p.view);
+
+  async function generate(rec: SamplingRecord): Promise<void> {
+    const params = rec.item.sent!;
+    const provider = deps.providers.get(rec.item.model.providerId);
+    if (!provider?.generate) {
+      // "Write the response myself": straight to response review with an empty draft.
+      update(rec, {
+        status: 'awaiting_response_review',
+        error: undefined,
+        response: {
+          manual: true,
+          draft: { role: 'assistant', content: { type: 'text', text: '' }, model: rec.item.model.modelId, stopReason: 'endTurn' },
+          generatedAt: now(),
+        },
+      });
+      rec.reviewSince = now();
+      save(rec);
+      return;
+    }
+    const controller = new AbortController();
+    rec.generation = controller;
+    const startedAt = now();
+    let text = '';
+    let lastPush = 0;
+    update(rec, { status: 'generating', error: undefined, response: undefined, generation: { startedAt, text } });
+    event(rec, 'generation_started', `${provider.view.label} / ${rec.item.model.modelId}`);
+    save(rec);
+    try {
+      const out = await provider.generate({
+        params,
+        modelId: rec.item.model.modelId,
+        signal: controller.signal,
+        onText: (delta) => {
+          text += delta;
+          if (now() - lastPush >= streamUpdateMs && rec.item.status === 'generating') {
+            lastPush = now();
+            update(rec, { generation: { startedAt, text } });
+          }
+        },
+      });
+      rec.generationMs += now() - startedAt;
+      if (rec.generation !== controller || rec.item.status !== 'generating') return; // cancelled meanwhile
+      rec.generation = undefined;
+      rec.usage = out.usage;
+      update(rec, {
+        status: 'awaiting_response_review',
+        generation: undefined,
+        response: { generated: out.result, draft: out.result, manual: false, usage: out.usage, finishReason: out.finishReason, generatedAt: now() },
+      });
+      rec.reviewSince = now();
+      event(rec, 'generated', `${out.result.model}, stopReason ${out.result.stopReason ?? 'none'}`);
+      save(rec);
+    } catch (err) {
+      rec.generationMs += now() - startedAt;
+      if (rec.generation !== controller || rec.item.status !== 'generating') return;
+      rec.generation = undefined;
+      const cancelled = controller.signal.aborted;
+      const message = cancelled ? 'Generation cancelled' : err instanceof Error ? err.message : String(err);
+      update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now() } });
+      rec.reviewSince = now();
+      event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', message);
+      save(rec);
+    }
+  }
+
+  return {
+    handle(request) {
+      const receivedAt = now();
+      const calls = deps.inFlightCalls(request.serverId);
+      const checked = validateSamplingRequest(request.params, {
+        toolsDeclared: SAMPLING_TOOLS_DECLARED,
+        inFlightClientRequests: calls.length,
+      });
+      const id = randomUUID();
+      const fallbackModel = deps.providers.defaultModel();
+      if (!checked.ok) {
+        const { code, message, rule } = checked.error;
+        deps.history.save({
+          id,
+          conversationId: id,
+          serverId: request.serverId,
+          callName: calls[0] ? `${calls[0].kind} ${calls[0].name}` : undefined,
+          status: 'failed',
+          decidedBy: 'console',
+          receivedAt,
+          endedAt: receivedAt,
+          edited: false,
+          error: message,
+          preview: '',
+          original: request.params,
+          errorDetail: { code, message, rule },
+          timings: { totalMs: 0 },
+          events: [{ at: receivedAt, kind: 'refused', detail: `${rule}: ${message}` }],
+        });
+        deps.onRefused(request.serverId, `${rule}: ${message}`);
+        return Promise.reject(protocolError(code, message));
+      }
+      const params = checked.params;
+      return new Promise<CreateMessageResult>((resolve, reject) => {
+        const rec: SamplingRecord = {
+          item: {
+            id,
+            conversationId: id,
+            serverId: request.serverId,
+            era: request.era,
+            association: { exact: calls.length === 1, calls },
+            status: 'awaiting_request_review',
+            receivedAt,
+            updatedAt: receivedAt,
+            original: params,
+            model: chooseModel(params.modelPreferences, providerViews(), fallbackModel),
+          },
+          settle: { resolve, reject },
+          events: [{ at: receivedAt, kind: 'received', detail: `${params.messages.length} message(s), maxTokens ${params.maxTokens}` }],
+          reviewSince: receivedAt,
+          reviewMs: 0,
+          generationMs: 0,
+          requestEdited: false,
+          responseEdited: false,
+        };
+        records.set(id, rec);
+        hub.upsertItem(rec.item);
+        save(rec);
+        deps.onQueued?.(rec.item);
+        const onAbort = () => {
+          if (rec.item.outcome) return;
+          const reason = request.signal.reason;
+          const timedOut = reason instanceof Error && /timed? ?out/i.test(reason.message);
+          const why = timedOut
+            ? 'The server stopped waiting (timeout)'
+            : reason instanceof Error && /clos/i.test(reason.message)
+              ? 'The connection to the server closed'
+              : 'The server cancelled the request';
+          rec.decidedBy = 'console';
+          finish(rec, timedOut ? 'timed_out' : 'cancelled', why, { none: true });
+        };
+        if (request.signal.aborted) onAbort();
+        else request.signal.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+
+    async approveRequest(itemId, params, model) {
+      const rec = open(itemId, ['awaiting_request_review'], 'approve this request');
+      const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
+      if (!checked.ok) throw new ApiError('invalid_input', `The edited request is not valid: ${checked.error.message}`);
+      const provider = deps.providers.get(model.providerId);
+      if (!provider || !provider.view.models.includes(model.modelId)) {
+        throw new ApiError('not_found', `no model ${model.modelId} in provider ${model.providerId}`);
+      }
+      stopReview(rec);
+      rec.decidedBy = 'person';
+      rec.requestEdited = rec.requestEdited || !jsonEqual(checked.params, rec.item.original);
+      const overridden = model.providerId !== rec.item.model.providerId || model.modelId !== rec.item.model.modelId;
+      const choice = overridden
+        ? { ...model, reason: `chosen by the person (console suggested ${rec.item.model.modelId})`, overridden: true }
+        : rec.item.model;
+      update(rec, { sent: checked.params, model: choice });
+      event(rec, 'request_approved', rec.requestEdited ? 'with edits' : 'unchanged');
+      // Resolve the person's click at once; generation progress and failures show in the item.
+      void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
+    },
+
+    rejectRequest(itemId, reason) {
+      const rec = open(itemId, ['awaiting_request_review'], 'reject this request');
+      rec.decidedBy = 'person';
+      finish(rec, 'rejected', reason ? `Rejected by the person: ${reason}` : 'Rejected by the person', { code: ErrorCodes.USER_REJECTED });
+    },
+
+    cancelGeneration(itemId) {
+      const rec = open(itemId, ['generating'], 'cancel generation');
+      rec.generation?.abort();
+    },
+
+    async regenerate(itemId) {
+      const rec = open(itemId, ['awaiting_response_review'], 'regenerate');
+      if (rec.item.response?.manual) throw new ApiError('invalid_state', 'A hand-written response cannot be regenerated');
+      stopReview(rec);
+      event(rec, 'regenerate');
+      void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
+    },
+
+    approveResponse(itemId, result) {
+      const rec = open(itemId, ['awaiting_response_review'], 'approve this response');
+      const response = rec.item.response!;
+      if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
+        throw new ApiError('invalid_input', 'Write a response before approving it');
+      }
+      rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
+      rec.decidedBy = 'person';
+      update(rec, { response: { ...response, draft: result } });
+      event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : 'unchanged');
+      finish(rec, 'delivered', 'Delivered to the server', { result });
+    },
+
+    rejectResponse(itemId, reason) {
+      const rec = open(itemId, ['awaiting_response_review'], 'reject this response');
+      rec.decidedBy = 'person';
+      finish(rec, 'rejected', reason ? `Response rejected by the person: ${reason}` : 'Response rejected by the person', {
+        code: ErrorCodes.USER_REJECTED,
+      });
+    },
+
+    dismiss(itemId) {
+      const rec = records.get(itemId);
+      if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
+      if (!rec.item.outcome) throw new ApiError('invalid_state', 'Only finished requests can be dismissed');
+      records.delete(itemId);
+      hub.removeItem(itemId);
+    },
+
+    cancelAll(message) {
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', message, { none: true });
+    },
+  };
+}

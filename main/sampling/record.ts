@@ -1,0 +1,92 @@
+/**
+ * The pipeline's private record of one sampling request, and how it maps to a history entry.
+ * Kept apart from the state machine so the mapping (what history remembers) is readable alone.
+ */
+import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
+import type { HistoryEntry, HistoryEvent, SamplingItemView, TokenUsage } from '../../shared/state.js';
+
+/** Everything main knows about one request, beyond what the renderer sees. */
+export interface SamplingRecord {
+  item: SamplingItemView;
+  /** Settles the server's pending `sampling/createMessage`. */
+  settle: { resolve(result: CreateMessageResult): void; reject(error: Error): void };
+  /** Aborts the running generation, if any. */
+  generation?: AbortController;
+  events: HistoryEvent[];
+  decidedBy?: 'person' | 'console';
+  /** When the current review phase began (ms epoch), if the person is being waited on now. */
+  reviewSince?: number;
+  reviewMs: number;
+  generationMs: number;
+  requestEdited: boolean;
+  responseEdited: boolean;
+  usage?: TokenUsage;
+  delivered?: CreateMessageResult;
+  errorDetail?: { message: string; code?: number; rule?: string };
+}
+
+/** First 200 characters of the last user message's text, for lists. */
+export function previewOf(params: CreateMessageParams | undefined): string {
+  const lastUser = params?.messages?.filter((m) => m.role === 'user').at(-1);
+  if (!lastUser) return '';
+  const text = contentText(lastUser.content) || contentBlocks(lastUser.content).map((b) => `[${b.type}]`).join(' ');
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/** "tools/call trigger-sampling-request" for the exact (or only) associated call. */
+export function callNameOf(item: SamplingItemView): string | undefined {
+  const calls = item.association.calls;
+  if (calls.length === 0) return undefined;
+  const first = calls[0]!;
+  return calls.length === 1 || item.association.exact ? `${first.kind} ${first.name}` : `${first.kind} ${first.name} (+${calls.length - 1} more in flight)`;
+}
+
+/**
+ * Builds the history entry for a record's current state.
+ * @param now epoch ms, used for the running totals of an unfinished request
+ */
+export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
+  const { item } = rec;
+  const ended = item.outcome?.at;
+  const reviewMs = rec.reviewMs + (rec.reviewSince !== undefined ? now - rec.reviewSince : 0);
+  return {
+    id: item.id,
+    conversationId: item.conversationId,
+    serverId: item.serverId,
+    callName: callNameOf(item),
+    status: item.status,
+    decidedBy: rec.decidedBy,
+    receivedAt: item.receivedAt,
+    endedAt: ended,
+    model: item.model.modelId,
+    providerId: item.model.providerId,
+    edited: rec.requestEdited || rec.responseEdited,
+    error: rec.errorDetail?.message ?? item.error?.message,
+    preview: previewOf(item.original),
+    original: item.original,
+    sent: item.sent,
+    modelChoice: item.model,
+    generated: item.response?.generated,
+    delivered: rec.delivered,
+    errorDetail: rec.errorDetail,
+    usage: rec.usage,
+    timings: {
+      queuedMs: 0,
+      reviewMs,
+      generationMs: rec.generationMs,
+      totalMs: (ended ?? now) - item.receivedAt,
+    },
+    events: rec.events,
+  };
+}
+
+/** Deep structural equality of JSON values (for "did the person edit this?"). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
