@@ -1,0 +1,57 @@
+/**
+ * Test harness: a real console (createConsole) in a temp user-data folder, plus helpers to wait on
+ * its mirrored state. Used by integration tests that drive real MCP servers through main's API.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConsole, type ConsoleHandle } from '../../main/console.js';
+import { serverEverythingEntry } from '../../main/config.js';
+import type { ConsoleState } from '../../shared/state.js';
+
+/** A running console for a test. */
+export interface Harness extends ConsoleHandle {
+  dir: string;
+  /** Polls getState until `pred` holds (default 20 s); returns the matching state. */
+  waitFor(pred: (s: ConsoleState) => boolean, what: string, timeoutMs?: number): Promise<ConsoleState>;
+}
+
+/**
+ * Starts a console. `servers` (the `mcpServers` object) and `providers` (providers.json content)
+ * are written first when given; otherwise the embedded default is used.
+ */
+export async function startHarness(opts: { servers?: Record<string, unknown>; providers?: unknown; env?: Record<string, string> } = {}): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-console-test-'));
+  if (opts.servers) writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }));
+  if (opts.providers) writeFileSync(join(dir, 'providers.json'), JSON.stringify(opts.providers));
+  const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: opts.env ?? {} });
+  return {
+    ...handle,
+    dir,
+    async waitFor(pred, what, timeoutMs = 20_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const state = await handle.service.getState({});
+        if (pred(state)) return state;
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}; state: ${JSON.stringify({ servers: state.servers, calls: state.calls, items: state.items.map((i) => [i.id, i.status]) }).slice(0, 2000)}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  };
+}
+
+/** A free loopback TCP port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** server-everything's stdio config entry, run with the test's own Node. */
+export const everythingStdio = () => ({ command: process.execPath, args: [serverEverythingEntry(), 'stdio'] });
