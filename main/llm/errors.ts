@@ -1,0 +1,165 @@
+/**
+ * Turning whatever the AI SDK / fetch throws into an Error a person can act on.
+ *
+ * Message shape: `<label> (<baseURL>): <what happened> — <what to do>`, e.g.
+ * `openai-compatible (http://127.0.0.1:1234/v1): 401 Unauthorized — check the API key. Server said: "Invalid key"`.
+ * The API key is never part of a message: any occurrence (servers sometimes echo it) is replaced by `***`.
+ */
+import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
+
+/** What went wrong, for callers that branch (e.g. offer "retry" only for transient kinds). */
+export type ProviderErrorKind =
+  | 'auth' // 401 / 403
+  | 'rate-limit' // 429
+  | 'not-found' // 404 (base URL or model id)
+  | 'bad-request' // other 4xx
+  | 'server' // 5xx
+  | 'network' // connection refused / host not found / connection lost
+  | 'protocol' // malformed or truncated stream
+  | 'unsupported' // the provider cannot send this content (e.g. audio of that type)
+  | 'unknown';
+
+/**
+ * A provider failure. `message` is the readable text; `status` the HTTP status when there was
+ * one; `retryAfterSeconds` from a `retry-after` header (429); `retryable` says whether trying
+ * again could help (the console never retries by itself: the person decides).
+ */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly kind: ProviderErrorKind,
+    readonly retryable: boolean,
+    readonly status?: number,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Who failed, for the message prefix and redaction. `apiKey` is only used to scrub it out. */
+export interface ErrorContext {
+  label: string;
+  baseURL: string;
+  modelId: string;
+  apiKey?: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** Replaces every occurrence of `secret` in `text` with `***`. */
+export function redact(text: string, secret: string | undefined): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('***') : text;
+}
+
+/** The error chain (`cause` links), outermost first, at most 8 deep. */
+function chain(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  let e: unknown = error;
+  while (e !== undefined && e !== null && out.length < 8 && !out.includes(e)) {
+    out.push(e);
+    e = typeof e === 'object' && 'cause' in e ? (e as { cause?: unknown }).cause : undefined;
+  }
+  return out;
+}
+
+function codeOf(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The server's own error text from an OpenAI-style body `{"error": {"message"}}`, if any (max 300 chars). */
+function serverMessage(error: APICallError): string | undefined {
+  let text: string | undefined;
+  const data = error.data as { error?: { message?: unknown } } | undefined;
+  if (typeof data?.error?.message === 'string') text = data.error.message;
+  else if (error.responseBody) {
+    try {
+      const body = JSON.parse(error.responseBody) as { error?: { message?: unknown } | string; message?: unknown };
+      if (typeof body.error === 'string') text = body.error;
+      else if (typeof body.error?.message === 'string') text = body.error.message;
+      else if (typeof body.message === 'string') text = body.message;
+    } catch {
+      text = error.responseBody.trim();
+    }
+  }
+  if (!text) return undefined;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function fromStatus(error: APICallError, status: number, ctx: ErrorContext): { text: string; kind: ProviderErrorKind; retryable: boolean; retryAfter?: number } {
+  const head = `${status} ${STATUS_TEXT[status] ?? 'HTTP error'}`;
+  const retryAfterHeader = error.responseHeaders?.['retry-after'];
+  const retryAfter = retryAfterHeader !== undefined && /^\d+(\.\d+)?$/.test(retryAfterHeader.trim()) ? Number(retryAfterHeader) : undefined;
+  if (status === 401 || status === 403) return { text: `${head} — check the API key`, kind: 'auth', retryable: false };
+  if (status === 404) return { text: `${head} — check the base URL and that model "${ctx.modelId}" exists on this server`, kind: 'not-found', retryable: false };
+  if (status === 429) {
+    const wait = retryAfter !== undefined ? `retry after ${retryAfter} s` : 'wait a moment before retrying';
+    return { text: `${head} — rate limited by the provider; ${wait}`, kind: 'rate-limit', retryable: true, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+  }
+  if (status >= 500) return { text: `${head} — the provider failed; try again later`, kind: 'server', retryable: true };
+  return { text: `${head} — the provider refused the request (check the model id, the token limit and the messages)`, kind: 'bad-request', retryable: false };
+}
+
+/**
+ * Converts any failure of a generation into a {@link ProviderError} with a readable, key-free
+ * message. Abort errors are not passed here (the provider rethrows those as AbortError).
+ */
+export function toProviderError(error: unknown, ctx: ErrorContext): ProviderError {
+  const prefix = `${ctx.label} (${ctx.baseURL})`;
+  const make = (text: string, kind: ProviderErrorKind, retryable: boolean, status?: number, retryAfter?: number): ProviderError =>
+    new ProviderError(redact(`${prefix}: ${text}`, ctx.apiKey), kind, retryable, status, retryAfter);
+  if (error instanceof ProviderError) return error;
+  const links = chain(error);
+  const codes = links.map(codeOf);
+
+  const api = links.find((e): e is APICallError => APICallError.isInstance(e));
+  if (api?.statusCode !== undefined && api.statusCode >= 400) {
+    const r = fromStatus(api, api.statusCode, ctx);
+    const said = serverMessage(api);
+    return make(said ? `${r.text}. Server said: "${said}"` : r.text, r.kind, r.retryable, api.statusCode, r.retryAfter);
+  }
+  if (codes.includes('ECONNREFUSED')) return make('cannot connect (connection refused) — is the server running and is the base URL right?', 'network', true);
+  if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return make('cannot connect (host not found) — check the base URL', 'network', true);
+  if (codes.includes('ETIMEDOUT') || codes.includes('UND_ERR_CONNECT_TIMEOUT')) return make('cannot connect (timed out) — check the base URL and the network', 'network', true);
+  const terminated = links.some((e) => e instanceof TypeError && e.message === 'terminated');
+  if (terminated || codes.includes('ECONNRESET') || codes.includes('UND_ERR_SOCKET')) {
+    const during = api && /successful response/i.test(api.message) ? 'the connection was lost while the response was streaming' : 'the server closed the connection';
+    return make(`${during} (${messageOf(links[links.length - 1])}) — check the server, then retry`, 'network', true);
+  }
+  if (links.some((e) => JSONParseError.isInstance(e) || TypeValidationError.isInstance(e))) {
+    return make(`the server sent a malformed response stream (${messageOf(error).split('\n')[0]}) — is this an OpenAI-compatible endpoint?`, 'protocol', true);
+  }
+  const invalid = links.find((e): e is InvalidResponseDataError => InvalidResponseDataError.isInstance(e));
+  if (invalid) {
+    const early = /without a finish reason/i.test(invalid.message);
+    return make(early ? 'the response stream ended before the model finished (no finish reason) — the connection may have dropped; retry' : `invalid response: ${invalid.message}`, 'protocol', true);
+  }
+  const unsupported = links.find((e): e is UnsupportedFunctionalityError => UnsupportedFunctionalityError.isInstance(e));
+  if (unsupported) return make(`cannot send this request: ${unsupported.message} — remove or change that content`, 'unsupported', false);
+  if (api) return make(`${api.message} — check the server and the base URL`, 'network', api.isRetryable);
+  return make(messageOf(error), 'unknown', false);
+}
+
+/** An Error named `AbortError` (what `generate` rejects with when its signal fires). */
+export function abortError(reason?: unknown): Error {
+  const e = new Error(reason instanceof Error && reason.message ? `Generation cancelled: ${reason.message}` : 'Generation cancelled');
+  e.name = 'AbortError';
+  return e;
+}
