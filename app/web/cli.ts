@@ -1,0 +1,50 @@
+/**
+ * The web host's entry: `node --import tsx app/web/cli.ts [--port N]` (what `npm run start:web`
+ * runs). Environment: `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
+ * Prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…` on stdout once ready;
+ * exits 0 after a clean shutdown on SIGINT/SIGTERM (forced after 5 s), 1 when it cannot start.
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createConsole } from '../../main/console.js';
+import { stderrLogger } from '../../main/ports.js';
+import { parseWebCliOptions } from './options.js';
+import { runWebConsole } from './run.js';
+
+const staticDir = fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+
+async function main(): Promise<void> {
+  const options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
+  const running = await runWebConsole({
+    ...options,
+    staticDir,
+    createConsole,
+    print: (line) => process.stdout.write(`${line}\n`),
+    ports: { logger: stderrLogger },
+  });
+  let shuttingDown = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
+    if (shuttingDown) return;
+    shuttingDown = true;
+    process.stderr.write(`${signal}: shutting down\n`);
+    setTimeout(() => {
+      process.stderr.write('shutdown took longer than 5 s; exiting\n');
+      process.exit(1);
+    }, 5000).unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`MCP Approval Console could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,211 @@
+/**
+ * The loopback web host: serves the built renderer and the same `ConsoleApi` as Electron's IPC,
+ * over one WebSocket at `/api`, to a browser on this machine.
+ *
+ * Security model (each rule has a test in test/hosts/web-server.test.ts):
+ * - binds 127.0.0.1 only;
+ * - every request must carry `Host: 127.0.0.1:PORT` or `localhost:PORT` (DNS rebinding);
+ * - the page (`/`, `/index.html`) and the WebSocket need the random token (`?token=`),
+ *   compared in constant time; hashed build assets are public code and need no token;
+ * - the WebSocket upgrade also needs `Origin: http://127.0.0.1:PORT` exactly;
+ * - strict CSP, nosniff, no-referrer, no framing; index.html is never cached;
+ * - frames are capped (`maxPayload`) and parsed with zod before {@link dispatch}.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { ConsoleService } from '../../shared/api.js';
+import { rendererCsp } from '../csp.js';
+import { generateToken, isAllowedHost, isAllowedOrigin, tokenFromUrl, tokenMatches, TOKEN_PARAM } from './security.js';
+import { resolveStaticFile, sendFile } from './static-files.js';
+import { serveConnection } from './ws-protocol.js';
+
+/** Options of {@link startWebHost}. */
+export interface WebHostOptions {
+  /** The console service every request is dispatched to. */
+  service: ConsoleService;
+  /** Absolute path of the built renderer (contains index.html and assets/). */
+  staticDir: string;
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** The access token; default: 32 random bytes, base64url. Must be at least 16 characters. */
+  token?: string;
+  /** Largest accepted WebSocket frame in bytes; default 64 MiB (requests may carry images). */
+  maxPayloadBytes?: number;
+  /** Receives unexpected errors for logging. Default: ignore. */
+  onError?: (err: unknown) => void;
+}
+
+/** A running web host. */
+export interface WebHost {
+  /** The page URL to open, token included: `http://127.0.0.1:PORT/?token=…`. */
+  url: string;
+  /** `http://127.0.0.1:PORT` — the only Origin the WebSocket accepts. */
+  origin: string;
+  port: number;
+  token: string;
+  /** The listening socket's address (always `127.0.0.1`, IPv4). */
+  address: AddressInfo;
+  /** Closes every WebSocket (1001), unsubscribes their events, and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Path of the API WebSocket. */
+export const API_PATH = '/api';
+/** Path of the tiny script that restores the token from sessionStorage after a reload. */
+export const REAUTH_SCRIPT_PATH = '/__reauth.js';
+/** sessionStorage key the renderer keeps the token under (renderer/api/token.ts uses the same). */
+export const TOKEN_STORAGE_KEY = 'mcp-console-token';
+
+const DEFAULT_MAX_PAYLOAD = 64 * 1024 * 1024;
+
+/**
+ * Starts the web host on 127.0.0.1.
+ * @returns once listening; see {@link WebHost}.
+ * @throws Error when the port is taken or invalid, or the token is shorter than 16 characters.
+ */
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const token = opts.token ?? generateToken();
+  if (token.length < 16) throw new Error('web host token must be at least 16 characters');
+  const onError = opts.onError ?? (() => {});
+  const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD });
+  wss.on('connection', (socket) => serveConnection(socket, opts.service, onError));
+
+  let port = 0;
+  let headers: Record<string, string> = {};
+  const server = http.createServer((req, res) => {
+    handleHttp(req, res).catch((err: unknown) => {
+      onError(err);
+      if (!res.headersSent) res.writeHead(500, headers);
+      res.end();
+    });
+  });
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isAllowedHost(req.headers.host, port)) return plain(res, 403, 'Forbidden: unexpected Host header', headers);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return plain(res, 405, 'Method Not Allowed', { ...headers, Allow: 'GET, HEAD' });
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (req.headers.host?.toLowerCase().startsWith('localhost:')) {
+      // One origin only, so the page's WebSocket Origin always matches.
+      res.writeHead(308, { ...headers, Location: `http://127.0.0.1:${port}${url.pathname}${url.search}` });
+      return void res.end();
+    }
+    const headOnly = req.method === 'HEAD';
+    if (url.pathname === REAUTH_SCRIPT_PATH) {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      return void res.end(headOnly ? undefined : REAUTH_SCRIPT);
+    }
+    const isPage = url.pathname === '/' || url.pathname === '/index.html';
+    if (isPage) {
+      const given = url.searchParams.get(TOKEN_PARAM);
+      if (!tokenMatches(given, token)) {
+        res.writeHead(401, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+        return void res.end(headOnly ? undefined : UNAUTHORIZED_PAGE);
+      }
+    } else if (url.pathname.toLowerCase().endsWith('.html')) {
+      return plain(res, 404, 'Not Found', headers);
+    }
+    const file = await resolveStaticFile(opts.staticDir, url.pathname);
+    if (!file) return plain(res, 404, 'Not Found', headers);
+    const cache = isPage ? 'no-store' : url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+    sendFile(res, file, { ...headers, 'Cache-Control': cache }, headOnly);
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', onError);
+    const refuse = (status: number, reason: string): void => {
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+    };
+    if (!isAllowedHost(req.headers.host, port)) return refuse(403, 'Forbidden');
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      return refuse(400, 'Bad Request');
+    }
+    if (pathname !== API_PATH) return refuse(404, 'Not Found');
+    if (!tokenMatches(tokenFromUrl(req.url), token)) return refuse(401, 'Unauthorized');
+    if (!isAllowedOrigin(req.headers.origin, `http://127.0.0.1:${port}`)) return refuse(403, 'Forbidden');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '127.0.0.1', port: opts.port ?? 0 }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  port = address.port;
+  const origin = `http://127.0.0.1:${port}`;
+  headers = securityHeaders(port);
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `${origin}/?${TOKEN_PARAM}=${encodeURIComponent(token)}`,
+    origin,
+    port,
+    token,
+    address,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.close(1001, 'host shutting down');
+        wss.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+        setTimeout(() => {
+          for (const client of wss.clients) client.terminate();
+        }, 1000).unref();
+      });
+      return closing;
+    },
+  };
+}
+
+/** Headers every HTTP response carries. */
+function securityHeaders(port: number): Record<string, string> {
+  return {
+    'Content-Security-Policy': rendererCsp([`ws://127.0.0.1:${port}`]),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  };
+}
+
+function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(text);
+}
+
+/**
+ * After the renderer strips `?token=` from the address bar, a reload arrives without it. This
+ * script (same-origin, allowed by the CSP) puts the token kept in sessionStorage back once; it
+ * never loops, because it does nothing when the URL already has a token.
+ */
+const REAUTH_SCRIPT = `(() => {
+  try {
+    const p = new URLSearchParams(location.search);
+    const t = sessionStorage.getItem(${JSON.stringify(TOKEN_STORAGE_KEY)});
+    if (t && !p.has(${JSON.stringify(TOKEN_PARAM)})) {
+      p.set(${JSON.stringify(TOKEN_PARAM)}, t);
+      location.replace('/?' + p.toString() + location.hash);
+    }
+  } catch {}
+})();
+`;
+
+const UNAUTHORIZED_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>MCP Approval Console</title>
+<script src="${REAUTH_SCRIPT_PATH}"></script></head>
+<body><h1>401 — access token required</h1>
+<p>Open the address printed in the terminal that started the console (it ends with <code>?token=…</code>).</p>
+</body></html>
+`;

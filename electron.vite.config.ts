@@ -1,0 +1,44 @@
+// electron-vite build of the desktop app (`npm run build:electron`):
+//   app/electron/main.ts    → out/main/index.js     (ESM; package.json "main")
+//   app/electron/preload.ts → out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM;
+//                                                    everything bundled, only `electron` external)
+//   renderer/index.html     → out/renderer/         (same output as `npm run build`, base './')
+// The web host serves out/renderer too, so either build makes it runnable in the browser.
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: resolve(root, 'out/main'),
+      rolldownOptions: {
+        input: { index: resolve(root, 'app/electron/main.ts') },
+        output: { format: 'es', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: resolve(root, 'out/preload'),
+      // Bundle every dependency: a sandboxed preload can `require` only `electron`.
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(root, 'app/electron/preload.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    base: './',
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      emptyOutDir: true,
+      rolldownOptions: { input: resolve(root, 'renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,97 @@
+// `npm start` / `npm run start:web [-- --port N]`.
+//
+// 1. Builds the renderer (`vite build --config renderer/vite.config.ts` → out/renderer) when
+//    out/renderer/index.html is missing or older than any file under renderer/ or shared/.
+// 2. Without `--web`, and when the Electron binary is installed: `electron-vite build`, then runs
+//    Electron on the app. The binary check reads node_modules/electron/path.txt and the file it
+//    names instead of `require('electron')`, because that require tries to *download* the binary
+//    when it is missing.
+// 3. Otherwise prints one line saying so and runs the web host (`node --import tsx app/web/cli.ts`),
+//    with stdio inherited and SIGINT/SIGTERM forwarded; exits with the child's code.
+// Other arguments (e.g. `--port 4000`) are passed to the web host.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const webOnly = args.includes('--web');
+const passArgs = args.filter((a) => a !== '--web');
+
+/** Newest modification time (ms) of the files under `dir`, skipping node_modules and dotfiles. */
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (entry.isFile()) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function rendererIsStale() {
+  const built = path.join(root, 'out/renderer/index.html');
+  if (!existsSync(built)) return true;
+  const sources = Math.max(newestMtime(path.join(root, 'renderer')), newestMtime(path.join(root, 'shared')));
+  return statSync(built).mtimeMs < sources;
+}
+
+/** Runs a Node script of a dependency synchronously; exits on failure. */
+function runNode(scriptPath, scriptArgs, what) {
+  const result = spawnSync(process.execPath, [scriptPath, ...scriptArgs], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`${what} failed (exit ${result.status ?? result.signal})`);
+    process.exit(result.status || 1);
+  }
+}
+
+/** The Electron executable if it is installed, else null (never downloads). */
+function electronBinary() {
+  try {
+    const dir = path.dirname(require.resolve('electron/package.json'));
+    const pathFile = path.join(dir, 'path.txt');
+    if (!existsSync(pathFile)) return null;
+    const rel = readFileSync(pathFile, 'utf8').trim();
+    const base = process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(dir, 'dist');
+    const exe = path.join(base, rel);
+    return rel && existsSync(exe) ? exe : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `command` with inherited stdio, forwards SIGINT/SIGTERM, exits with its code. */
+function runForeground(command, commandArgs, env = process.env) {
+  const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env });
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
+  }
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  child.on('error', (err) => {
+    console.error(`could not start ${command}: ${err.message}`);
+    process.exit(1);
+  });
+}
+
+if (rendererIsStale()) {
+  console.log('Building the renderer (out/renderer)…');
+  runNode(path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), ['build', '--config', 'renderer/vite.config.ts'], 'vite build');
+}
+
+const electron = webOnly ? null : electronBinary();
+if (electron) {
+  runNode(path.join(path.dirname(require.resolve('electron-vite/package.json')), 'bin/electron-vite.js'), ['build'], 'electron-vite build');
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  runForeground(electron, ['.', ...passArgs], env);
+} else {
+  if (!webOnly) console.log('The Electron binary is not installed, so the console runs in the browser host.');
+  runForeground(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', ...passArgs]);
+}

@@ -1,0 +1,103 @@
+/**
+ * An in-memory {@link ConsoleService} for host tests: records every call with the (already
+ * zod-parsed) input it received, answers with canned results (overridable per method), and lets
+ * the test push events to every subscriber.
+ */
+import type { ApiMethod, ApiParsedInput, ApiResults, ConsoleEvent, ConsoleService } from '../../shared/api.js';
+import type { ConsoleState } from '../../shared/state.js';
+
+/** One recorded call. */
+export interface RecordedCall {
+  method: ApiMethod;
+  input: unknown;
+}
+
+/** Per-method overrides: return a result or throw (e.g. `new ApiError('not_found', …)`). */
+export type FakeHandlers = { [M in ApiMethod]?: (input: ApiParsedInput<M>) => ApiResults[M] | Promise<ApiResults[M]> };
+
+/** The fake plus its test controls. */
+export interface FakeService {
+  service: ConsoleService;
+  /** Every call in order. */
+  calls: RecordedCall[];
+  /** Sends `event` to every current subscriber. */
+  emit(event: ConsoleEvent): void;
+  /** How many subscribers are attached right now. */
+  listenerCount(): number;
+  /** The state `getState` returns (mutable). */
+  state: ConsoleState;
+}
+
+/** A minimal valid {@link ConsoleState} with the given version. */
+export function makeState(version = 1): ConsoleState {
+  return {
+    version,
+    servers: [],
+    calls: [],
+    items: [],
+    providers: [],
+    notices: [],
+    settings: {
+      host: 'test',
+      userDataDir: '/tmp/fake',
+      serversConfigPath: '/tmp/fake/servers.json',
+      providersConfigPath: '/tmp/fake/providers.json',
+      historyPath: '/tmp/fake/history.db',
+    },
+  };
+}
+
+/** Creates a fake service. `handlers` replace the canned answers of single methods. */
+export function createFakeService(handlers: FakeHandlers = {}): FakeService {
+  const calls: RecordedCall[] = [];
+  const listeners = new Set<(event: ConsoleEvent) => void>();
+  const defaults: { [M in ApiMethod]: () => ApiResults[M] } = {
+    getState: () => fake.state,
+    callTool: () => ({ callId: 'call-1' }),
+    approveRequest: () => undefined,
+    rejectRequest: () => undefined,
+    cancelGeneration: () => undefined,
+    regenerate: () => undefined,
+    approveResponse: () => undefined,
+    rejectResponse: () => undefined,
+    dismissItem: () => undefined,
+    restartServer: () => undefined,
+    listHistory: () => ({ entries: [], total: 0 }),
+    getHistoryEntry: () => null,
+  };
+  const record =
+    <M extends ApiMethod>(method: M) =>
+    async (input: ApiParsedInput<M>): Promise<ApiResults[M]> => {
+      calls.push({ method, input });
+      const handler = handlers[method] as ((i: ApiParsedInput<M>) => ApiResults[M] | Promise<ApiResults[M]>) | undefined;
+      return handler ? handler(input) : defaults[method]();
+    };
+  const service: ConsoleService = {
+    getState: record('getState'),
+    callTool: record('callTool'),
+    approveRequest: record('approveRequest'),
+    rejectRequest: record('rejectRequest'),
+    cancelGeneration: record('cancelGeneration'),
+    regenerate: record('regenerate'),
+    approveResponse: record('approveResponse'),
+    rejectResponse: record('rejectResponse'),
+    dismissItem: record('dismissItem'),
+    restartServer: record('restartServer'),
+    listHistory: record('listHistory'),
+    getHistoryEntry: record('getHistoryEntry'),
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+  const fake: FakeService = {
+    service,
+    calls,
+    state: makeState(),
+    emit: (event) => {
+      for (const l of [...listeners]) l(event);
+    },
+    listenerCount: () => listeners.size,
+  };
+  return fake;
+}
