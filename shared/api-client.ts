@@ -5,7 +5,8 @@
  * host on the other side.
  */
 import { API_METHODS, type ApiMethod } from './api-methods.js';
-import { ApiError, type ApiReply, type ConsoleApi, type ConsoleEvent } from './api.js';
+import { ApiError, type ApiReply } from './api-error.js';
+import type { ConsoleApi, ConsoleEvent } from './api.js';
 
 /** The two things a transport must provide. */
 export interface ApiTransport {

@@ -96,24 +96,4 @@ export type ConsoleService = { [M in ApiMethod]: (input: ApiParsedInput<M>) => P
   onEvent(listener: (event: ConsoleEvent) => void): () => void;
 };
 
-/** Error codes a request can fail with. */
-export type ApiErrorCode =
-  | 'invalid_input' // the input failed its zod schema
-  | 'unknown_method'
-  | 'not_found' // no such item / server / call
-  | 'invalid_state' // e.g. approving an item that is no longer awaiting review
-  | 'internal';
-
-/** A failed request, as every host reports it. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-/** The envelope a host sends back for one request (IPC return value, WebSocket reply). */
-export type ApiReply = { ok: true; value: unknown } | { ok: false; error: { code: ApiErrorCode; message: string } };
+export { ApiError, type ApiErrorCode, type ApiReply } from './api-error.js';

@@ -3,7 +3,7 @@
  * message: `Error("[code] message")`. renderer/api/bridge-errors.ts decodes it back into an
  * `ApiError`; test/hosts/bridge-errors.test.ts checks that the two agree. No `electron` import.
  */
-import { ApiError } from '../../shared/api.js';
+import { ApiError } from '../../shared/api-error.js';
 
 /**
  * Turns a rejection of the preload's API client into an Error that survives contextBridge.
