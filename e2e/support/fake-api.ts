@@ -1,0 +1,86 @@
+/**
+ * A fake `window.api` for UI specs: `installFakeApi` is passed to `page.addInitScript`, so it runs
+ * in the page before the renderer and must not reference anything outside itself. It serves the
+ * given state and history, records every request in `window.__fake.calls`, and lets the spec push
+ * events with `window.__fake.emit(event)`.
+ */
+import type { ConsoleEvent } from '../../shared/api.js';
+import type { ConsoleState, HistoryEntry } from '../../shared/state.js';
+
+/** What the fake serves. */
+export interface FakeData {
+  state: ConsoleState;
+  history: HistoryEntry[];
+}
+
+/** One recorded request. */
+export interface RecordedCall {
+  method: string;
+  input: Record<string, unknown>;
+}
+
+/** The test handle the fake puts on `window.__fake`. */
+export interface FakeHandle {
+  calls: RecordedCall[];
+  emit(event: ConsoleEvent): void;
+  /** Makes the next call of `method` reject with this message. */
+  failNext(method: string, message: string): void;
+}
+
+/** Installs the fake on `window` (runs in the page). */
+export function installFakeApi(data: FakeData): void {
+  const calls: RecordedCall[] = [];
+  const listeners = new Set<(event: ConsoleEvent) => void>();
+  const failures = new Map<string, string>();
+  let nextCall = 1;
+  const answer = (method: string, input: unknown, value: () => unknown): Promise<unknown> => {
+    calls.push({ method, input: JSON.parse(JSON.stringify(input ?? {})) as Record<string, unknown> });
+    const failure = failures.get(method);
+    if (failure !== undefined) {
+      failures.delete(method);
+      return Promise.reject(new Error(failure));
+    }
+    return Promise.resolve(value());
+  };
+  const history = [...data.history].sort((a, b) => b.receivedAt - a.receivedAt);
+  const api: Record<string, unknown> = {
+    onEvent(listener: (event: ConsoleEvent) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getState: (input: unknown) => answer('getState', input, () => data.state),
+    callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
+    listHistory: (input: { query?: string; limit?: number; offset?: number }) =>
+      answer('listHistory', input, () => {
+        const q = (input.query ?? '').toLowerCase();
+        const found = q ? history.filter((e) => JSON.stringify(e).toLowerCase().includes(q)) : history;
+        const offset = input.offset ?? 0;
+        const entries = found.slice(offset, offset + (input.limit ?? 50)).map((e) => ({
+          id: e.id,
+          conversationId: e.conversationId,
+          serverId: e.serverId,
+          callName: e.callName,
+          status: e.status,
+          decidedBy: e.decidedBy,
+          receivedAt: e.receivedAt,
+          endedAt: e.endedAt,
+          model: e.model,
+          providerId: e.providerId,
+          edited: e.edited,
+          error: e.error,
+          preview: e.preview,
+        }));
+        return { entries, total: found.length };
+      }),
+    getHistoryEntry: (input: { id: string }) => answer('getHistoryEntry', input, () => history.find((e) => e.id === input.id) ?? null),
+  };
+  for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer']) {
+    api[method] = (input: unknown) => answer(method, input, () => undefined);
+  }
+  const handle: FakeHandle = {
+    calls,
+    emit: (event) => listeners.forEach((l) => l(event)),
+    failNext: (method, message) => failures.set(method, message),
+  };
+  Object.assign(window, { api, __fake: handle });
+}

@@ -1,0 +1,67 @@
+/**
+ * Starts the real web host (`node --import tsx app/web/cli.ts`) with a fresh user-data folder and
+ * returns its URL (with the access token) from the line it prints once ready.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const RUNNING = /MCP Approval Console is running at (http:\/\/127\.0\.0\.1:\d+\/\S*)/;
+
+/** A running web host. `stop` ends the process this started and removes its data folder. */
+export interface WebHostProcess {
+  url: string;
+  userDataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns the web host and waits for its URL line.
+ * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
+ *   (the error carries its stderr).
+ */
+export async function startWebHost(timeoutMs = 30_000): Promise<WebHostProcess> {
+  if (!existsSync(path.join(root, 'out/renderer/index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
+    cwd: root,
+    env: { ...process.env, MCP_CONSOLE_USER_DATA: userDataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 6000);
+      await exited;
+      clearTimeout(killTimer);
+    }
+    rmSync(userDataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`the web host printed no URL within ${timeoutMs} ms\n${stderr}`)), timeoutMs);
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = RUNNING.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the web host exited (code ${child.exitCode})\n${stderr}`));
+      });
+    });
+    return { url, userDataDir, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The Queue and its review screens against a fake API: what the person sees, and exactly what the
+ * renderer sends when they approve, edit, reject, cancel or dismiss.
+ */
+import type { Page } from '@playwright/test';
+import type { SamplingItemView } from '../../shared/state.js';
+import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../support/fixture-state.js';
+import { emit, expect, failNext, openConsole, recorded, test } from '../support/ui.js';
+
+const select = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
+const item = (state: { items: SamplingItemView[] }, id: string) => state.items.find((i) => i.id === id)!;
+
+test.beforeEach(async ({ page }) => {
+  page.on('dialog', (d) => {
+    throw new Error(`unexpected dialog: ${d.message()}`);
+  });
+});
+
+test('request review shows the request plainly and defuses hostile markup', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await expect(page.getByTestId('queue-badge')).toHaveText('4');
+  await select(page, 'item-request');
+  const review = page.getByTestId('request-review');
+  await expect(review.getByTestId('item-association')).toContainText('tools/call trigger-sampling-request');
+  await expect(review.getByTestId('item-waited')).toContainText(/Waiting 1 m 1\d s/);
+  // Markdown is rendered...
+  await expect(review.getByRole('heading', { name: 'Weekly report' })).toBeVisible();
+  await expect(review.locator('strong', { hasText: 'three' })).toBeVisible();
+  // ...but the hostile HTML is visible text, not elements.
+  const text = page.getByTestId('message-text-0-0');
+  await expect(text.getByText(HOSTILE_IMG)).toBeVisible();
+  await expect(text.getByText(HOSTILE_SCRIPT)).toBeVisible();
+  await expect(page.locator('.markdown img, .markdown script, [onerror]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  // Links open outside, safely.
+  await expect(review.getByRole('link', { name: 'runbook' })).toHaveAttribute('rel', 'noopener noreferrer');
+  // The image block, with MIME and size.
+  await expect(review.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
+  await expect(review.getByText('image · image/png · 115 B')).toBeVisible();
+  // Parameters and the model choice.
+  await expect(page.getByTestId('system-prompt')).toHaveValue('You are a concise incident analyst.');
+  await expect(page.getByTestId('max-tokens')).toHaveValue('400');
+  await expect(page.getByTestId('temperature')).toHaveValue('0.7');
+  await expect(page.getByTestId('model-select').locator('option:checked')).toHaveText('OpenRouter — openai/gpt-4o-mini');
+  await expect(page.getByTestId('model-select').locator('option')).toHaveCount(5);
+  await expect(page.getByTestId('model-reason')).toContainText("hint 'gpt-4o' matched 'openai/gpt-4o-mini'");
+  await expect(page.getByTestId('model-preferences')).toContainText('claude-3-sonnet');
+  await expect(page.getByTestId('passed-on')).toContainText('["END"]');
+});
+
+test('approve sends the edited params and keeps every field that was not edited', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request');
+  await page.getByTestId('message-edit-0-0').click();
+  await page.getByTestId('message-editor-0-0').fill('Summarise INC-101 only.');
+  await page.getByTestId('system-prompt').fill('Answer in one sentence.');
+  await page.getByTestId('max-tokens').fill('250');
+  await page.getByTestId('temperature').fill('');
+  await page.getByTestId('model-select').selectOption({ label: 'Local Ollama — llama3.2' });
+  await expect(page.getByTestId('model-reason')).toContainText('Chosen by you');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  await page.getByTestId('approve-request').click();
+
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  const original = item(fixture.state, 'item-request').original;
+  const originalBlocks = original.messages[0]!.content as Array<Record<string, unknown>>;
+  expect(sent).toEqual({
+    itemId: 'item-request',
+    model: { providerId: 'ollama', modelId: 'llama3.2' },
+    params: {
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise INC-101 only.' }, originalBlocks[1]] }],
+      systemPrompt: 'Answer in one sentence.',
+      maxTokens: 250,
+      stopSequences: original.stopSequences,
+      metadata: original.metadata,
+      includeContext: original.includeContext,
+      modelPreferences: original.modelPreferences,
+    },
+  });
+});
+
+test('unedited approval sends the params exactly as received', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve');
+  await page.getByTestId('approve-request').click();
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  expect(sent!.params).toEqual(item(fixture.state, 'item-request').original);
+  expect(sent!.model).toEqual({ providerId: 'openrouter', modelId: 'openai/gpt-4o-mini' });
+});
+
+test('invalid edits block approval and say why; a failed call shows its error', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request');
+  await page.getByTestId('max-tokens').fill('0');
+  await expect(page.getByTestId('approve-request')).toBeDisabled();
+  await expect(page.getByTestId('request-invalid')).toContainText('Max tokens must be a positive whole number');
+  await page.getByTestId('max-tokens').fill('12.5');
+  await expect(page.getByTestId('approve-request')).toBeDisabled();
+  await page.getByTestId('max-tokens').fill('64');
+  await failNext(page, 'approveRequest', 'This item is no longer awaiting review');
+  await page.getByTestId('approve-request').click();
+  await expect(page.getByRole('alert').filter({ hasText: 'no longer awaiting review' })).toBeVisible();
+});
+
+test('reject sends the optional reason', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request');
+  await page.getByTestId('reject-reason').fill('Not while on call');
+  await page.getByTestId('reject-request').click();
+  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request', reason: 'Not while on call' }]);
+});
+
+test('tool loop request: association candidates, tool_use/tool_result, audio, last error', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request-2');
+  const review = page.getByTestId('request-review');
+  await expect(review.getByTestId('item-association')).toContainText('one of 2 calls in flight');
+  await expect(review.getByTestId('item-association')).toContainText('long-running-operation');
+  await expect(page.getByTestId('item-error')).toContainText('HTTP 429 Too Many Requests');
+  await expect(page.getByTestId('message-1').getByText('get_weather')).toBeVisible();
+  await expect(review.locator('.tool-block.is-error')).toContainText('HTTP 503 from weather API');
+  await expect(review.locator('audio[controls]')).toHaveCount(1);
+  await expect(page.getByTestId('model-select').locator('option:checked')).toHaveText('Local Ollama — llama3.2');
+});
+
+test('approval moves on to live generation; cancel stops it', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-request');
+  await page.getByTestId('approve-request').click();
+  const it = item(fixture.state, 'item-request');
+  const generating: SamplingItemView = { ...it, status: 'generating', sent: it.original, generation: { startedAt: Date.now(), text: 'INC-101' } };
+  await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [generating], remove: [] } } });
+  await expect(page.getByTestId('generation-text')).toContainText('INC-101');
+  await expect(page.getByTestId('queue-badge')).toHaveText('3');
+  await emit(page, { type: 'patch', patch: { version: 44, items: { upsert: [{ ...generating, generation: { startedAt: Date.now(), text: 'INC-101: failover took 42 s' } }], remove: [] } } });
+  await expect(page.getByTestId('generation-text')).toContainText('failover took 42 s');
+  await page.getByTestId('cancel-generation').click();
+  await expect.poll(() => recorded(page, 'cancelGeneration')).toEqual([{ itemId: 'item-request' }]);
+});
+
+test('response review: edit, then approve & send a single text block with model and stopReason', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-response');
+  await expect(page.getByTestId('response-text').locator('strong')).toHaveText('Paris');
+  await expect(page.getByTestId('response-model')).toHaveText('openai/gpt-4o-mini');
+  await expect(page.getByTestId('response-stop-reason')).toHaveText('endTurn');
+  await expect(page.getByText('18 in · 9 out')).toBeVisible();
+  await page.getByTestId('response-edit').click();
+  await page.getByTestId('response-editor').fill('Paris.');
+  await page.getByTestId('approve-response').click();
+  await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
+    {
+      itemId: 'item-response',
+      result: { role: 'assistant', content: { type: 'text', text: 'Paris.' }, model: 'openai/gpt-4o-mini', stopReason: 'endTurn' },
+    },
+  ]);
+});
+
+test('response review: regenerate and reject', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-response');
+  await page.getByTestId('regenerate').click();
+  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response' }]);
+  await page.getByTestId('reject-reason').fill('wrong');
+  await page.getByTestId('reject-response').click();
+  await expect.poll(() => recorded(page, 'rejectResponse')).toEqual([{ itemId: 'item-response', reason: 'wrong' }]);
+});
+
+test('manual response: written by hand, sent with the chosen model', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-manual');
+  await expect(page.getByRole('heading', { name: 'Write the response myself' })).toBeVisible();
+  await expect(page.getByTestId('regenerate')).toHaveCount(0);
+  await expect(page.getByTestId('response-editor')).toHaveValue('');
+  await expect(page.getByTestId('approve-response')).toBeDisabled();
+  await page.getByTestId('response-editor').fill('I cannot share credentials.');
+  await page.getByTestId('approve-response').click();
+  await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
+    {
+      itemId: 'item-manual',
+      result: { role: 'assistant', content: { type: 'text', text: 'I cannot share credentials.' }, model: 'manual', stopReason: 'endTurn' },
+    },
+  ]);
+});
+
+test('finished items show their outcome, what was sent and delivered, and can be dismissed', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-rejected');
+  await expect(page.getByTestId('outcome-banner')).toContainText('Rejected');
+  await expect(page.getByTestId('outcome-code')).toContainText('-1');
+  await select(page, 'item-failed');
+  await expect(page.getByTestId('outcome-banner')).toContainText('Connection to everything closed');
+  await select(page, 'item-delivered');
+  const view = page.getByTestId('outcome-view');
+  await expect(page.getByTestId('outcome-banner')).toContainText('Delivered');
+  await expect(view).toContainText('summarise the changelog briefly');
+  await expect(view).toContainText('v2.1 adds MRTR support.');
+  await page.getByTestId('dismiss-item').click();
+  await expect.poll(() => recorded(page, 'dismissItem')).toEqual([{ itemId: 'item-delivered' }]);
+  // Selection moves to the next item so the person can keep going.
+  await expect(page.locator('[data-item-id="item-rejected"]')).toHaveAttribute('aria-current', 'true');
+});
+
+test('the mirror applies patches, ignores stale ones and replaces on snapshot', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  const fresh: SamplingItemView = { ...item(fixture.state, 'item-request'), id: 'item-new', receivedAt: Date.now(), updatedAt: Date.now() };
+  await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [fresh], remove: [] } } });
+  await expect(page.getByTestId('queue-badge')).toHaveText('5');
+  await emit(page, { type: 'patch', patch: { version: 40, items: { upsert: [], remove: ['item-new'] } } });
+  await expect(page.getByTestId('queue-badge')).toHaveText('5');
+  await emit(page, { type: 'patch', patch: { version: 44, items: { upsert: [], remove: ['item-new', 'item-manual'] } } });
+  await expect(page.getByTestId('queue-badge')).toHaveText('3');
+  await emit(page, { type: 'snapshot', state: { ...fixture.state, version: 1, items: [] } });
+  await expect(page.getByTestId('queue-badge')).toHaveCount(0);
+  await expect(page.getByTestId('queue-item')).toHaveCount(0);
+});
+
+test('a thousand queued items stay virtualised and reachable', async ({ page, appUrl, fixture }) => {
+  const template = item(fixture.state, 'item-request');
+  const many = Array.from({ length: 1000 }, (_, n): SamplingItemView => ({ ...template, id: `bulk-${n}`, conversationId: `bulk-${n}` }));
+  await openConsole(page, appUrl, { ...fixture, state: { ...fixture.state, items: many } });
+  await expect(page.getByTestId('queue-badge')).toHaveText('1000');
+  expect(await page.getByTestId('queue-item').count()).toBeLessThan(60);
+  await page.getByTestId('queue-list').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(page.locator('[data-item-id="bulk-999"]')).toBeVisible();
+  await page.locator('[data-item-id="bulk-999"]').click();
+  await expect(page.getByTestId('request-review')).toBeVisible();
+});

@@ -1,0 +1,174 @@
+/**
+ * Servers and History screens against a fake API, plus the layout at the smallest supported
+ * window (900×600) and basic accessibility. Screenshots of every screen go to e2e/artifacts/.
+ */
+import type { Page } from '@playwright/test';
+import { expect, expectNoHorizontalOverflow, openConsole, recorded, shot, test } from '../support/ui.js';
+
+/** Every form control has an accessible name; every button has text or a label. */
+async function expectNamedControls(page: Page): Promise<void> {
+  const unnamed = await page.evaluate(() => {
+    const bad: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('input, select, textarea, button, summary')) {
+      const labelled =
+        el.getAttribute('aria-label') ||
+        el.getAttribute('aria-labelledby') ||
+        ((el as HTMLInputElement).labels?.length ?? 0) > 0 ||
+        ((el.tagName === 'BUTTON' || el.tagName === 'SUMMARY') && el.textContent?.trim());
+      if (!labelled) bad.push(el.outerHTML.slice(0, 120));
+    }
+    return bad;
+  });
+  expect(unnamed).toEqual([]);
+}
+
+test('servers: status, transport, protocol and tools; the form calls the tool with typed arguments', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  const detail = page.getByTestId('server-detail');
+  await expect(detail).toHaveAttribute('data-server-id', 'everything');
+  await expect(detail.getByTestId('server-status')).toHaveText('ready');
+  await expect(detail).toContainText('2025-11-25 (push era)');
+  await expect(detail).toContainText('server-everything/dist/index.js stdio');
+  await expect(page.getByTestId('tool-item')).toHaveCount(5);
+
+  await page.getByTestId('tool-item').filter({ hasText: 'trigger-sampling-request' }).click();
+  const form = page.getByTestId('tool-form');
+  await expect(form).toContainText("the server asks the client's model for a completion");
+  await expect(form.locator('label[for$="-prompt"] .required')).toBeVisible();
+  await expect(page.getByTestId('tool-field-maxTokens')).toHaveValue('100');
+  await page.getByTestId('call-tool').click();
+  await expect(form.getByText('Required')).toBeVisible();
+  expect(await recorded(page, 'callTool')).toEqual([]);
+  await page.getByTestId('tool-field-prompt').fill('Write a limerick');
+  await page.getByTestId('call-tool').click();
+  await expect.poll(() => recorded(page, 'callTool')).toEqual([
+    { serverId: 'everything', name: 'trigger-sampling-request', arguments: { prompt: 'Write a limerick', maxTokens: 100 } },
+  ]);
+});
+
+test('notices show at the top and can be hidden', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  const notices = page.getByTestId('notices');
+  await expect(notices).toContainText('broken-python: Process exited with code 1');
+  await notices.getByRole('button', { name: 'Hide this notice' }).click();
+  await expect(notices).toHaveCount(0);
+});
+
+test('servers: enum and boolean fields, and the Raw JSON mode with its parse error', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  await page.getByTestId('tool-item').filter({ hasText: 'get-annotated-message' }).click();
+  await expect(page.getByTestId('tool-field-includeImage')).toHaveValue('false');
+  await page.getByTestId('tool-field-messageType').selectOption('success');
+  await page.getByTestId('call-tool').click();
+  await expect.poll(() => recorded(page, 'callTool')).toHaveLength(1);
+
+  await page.getByTestId('tool-raw-toggle').check();
+  await expect(page.getByTestId('tool-raw')).toHaveValue(/"messageType": "success"/);
+  await page.getByTestId('tool-raw').fill('{"messageType": ');
+  await expect(page.getByTestId('tool-raw-error')).toContainText('Parse error');
+  await expect(page.getByTestId('call-tool')).toBeDisabled();
+  await page.getByTestId('tool-raw').fill('["not", "an object"]');
+  await expect(page.getByTestId('tool-raw-error')).toContainText('must be a JSON object');
+  await page.getByTestId('tool-raw').fill('{"messageType": "debug", "extra": [1, 2]}');
+  await expect(page.getByTestId('tool-raw-error')).toHaveCount(0);
+  await page.getByTestId('call-tool').click();
+  const calls = await expect.poll(() => recorded(page, 'callTool')).toHaveLength(2).then(() => recorded(page, 'callTool'));
+  expect(calls).toEqual([
+    { serverId: 'everything', name: 'get-annotated-message', arguments: { messageType: 'success', includeImage: false } },
+    { serverId: 'everything', name: 'get-annotated-message', arguments: { messageType: 'debug', extra: [1, 2] } },
+  ]);
+});
+
+test('servers: an errored server shows its error and stderr; calls show status, results and sampling links', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  const calls = page.getByTestId('call-result');
+  await expect(calls).toHaveCount(6);
+  await expect(calls.first()).toHaveAttribute('data-status', 'running');
+  await expect(calls.first().getByTestId('call-status')).toContainText(/running · 3 m 3\d s/);
+  const toolError = page.locator('[data-call-id="call-tool-error"]');
+  await expect(toolError).toHaveClass(/is-error/);
+  await expect(toolError).toContainText('isError');
+  await expect(page.locator('[data-call-id="call-image"] img')).toBeVisible();
+  await expect(page.locator('[data-call-id="call-failed"]').getByTestId('call-error')).toHaveText('Request timed out (code -32001)');
+  await expect(page.locator('[data-call-id="call-echo"]')).toContainText('Echo: hello');
+
+  await page.getByTestId('server-item').filter({ hasText: 'broken-python' }).click();
+  await expect(page.getByTestId('server-error')).toContainText('Process exited with code 1');
+  await expect(page.getByTestId('server-stderr')).toContainText("ModuleNotFoundError: No module named 'httpx'");
+
+  await page.getByTestId('server-item').filter({ hasText: 'everything' }).click();
+  await page.locator('[data-call-id="call-sampling"]').getByTestId('call-sampling-link').nth(3).click();
+  await expect(page.getByTestId('nav-queue')).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('response-review')).toBeVisible();
+  await expect(page.locator('[data-item-id="item-response"]')).toHaveAttribute('aria-current', 'true');
+});
+
+test('history: debounced search, newest first, readable diffs, events and raw JSON', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-history').click();
+  const rows = page.getByTestId('history-item');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.first()).toHaveAttribute('data-history-id', 'h-edited');
+  await expect(rows.first()).toContainText('edited');
+
+  await page.getByTestId('history-search').pressSequentially('environment', { delay: 20 });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-history-id', 'h-rejected');
+  const queries = (await recorded(page, 'listHistory')).map((i) => i.query);
+  expect(queries.at(-1)).toBe('environment');
+  expect(queries.length, 'typing is debounced, not one request per key').toBeLessThan(5);
+
+  await page.getByTestId('history-search').fill('');
+  await expect(rows).toHaveCount(3);
+  await rows.first().click();
+  const detail = page.getByTestId('history-detail');
+  await expect(page.getByTestId('history-system-diff').locator('del')).toHaveText('marketing assistant');
+  await expect(page.getByTestId('history-system-diff').locator('ins')).toHaveText('precise technical writer');
+  await expect(page.getByTestId('history-message-diff-0').locator('ins')).toHaveText('team');
+  const changes = page.getByTestId('history-field-changes');
+  await expect(changes.locator('tr.is-changed')).toHaveCount(2);
+  await expect(changes.locator('tr', { hasText: 'maxTokens' })).toContainText('1000');
+  await expect(changes.locator('tr', { hasText: 'maxTokens' })).toContainText('300');
+  await expect(page.getByTestId('history-response-diff').locator('ins')).toHaveText(/support/);
+  await expect(page.getByTestId('history-events').locator('li')).toHaveCount(4);
+  await detail.locator('summary', { hasText: 'Raw JSON: sent' }).click();
+  await expect(detail.locator('details[open] pre')).toContainText('"maxTokens": 300');
+
+  await page.locator('[data-history-id="h-refused"]').click();
+  await expect(page.getByTestId('history-error')).toContainText('S-MAX-1');
+  await expect(page.getByTestId('history-detail')).toContainText('did not parse');
+});
+
+for (const [width, height] of [
+  [900, 600],
+  [1280, 800],
+] as const) {
+  test(`every screen fits ${width}×${height}, controls are named (screenshots in e2e/artifacts)`, async ({ page, appUrl, fixture }) => {
+    await page.setViewportSize({ width, height });
+    await openConsole(page, appUrl, fixture);
+    const screens: Array<[string, () => Promise<unknown>]> = [
+      ['queue-request', () => page.locator('[data-item-id="item-request"]').click()],
+      ['queue-request-tools', () => page.locator('[data-item-id="item-request-2"]').click()],
+      ['queue-generating', () => page.locator('[data-item-id="item-generating"]').click()],
+      ['queue-response', () => page.locator('[data-item-id="item-response"]').click()],
+      ['queue-manual', () => page.locator('[data-item-id="item-manual"]').click()],
+      ['queue-delivered', () => page.locator('[data-item-id="item-delivered"]').click()],
+      ['queue-rejected', () => page.locator('[data-item-id="item-rejected"]').click()],
+      ['servers', () => page.getByTestId('nav-servers').click().then(() => page.getByTestId('tool-item').nth(2).click())],
+      ['servers-error', () => page.getByTestId('server-item').nth(1).click()],
+      ['history', () => page.getByTestId('nav-history').click().then(() => page.getByTestId('history-item').first().click())],
+    ];
+    for (const [name, open] of screens) {
+      await open();
+      await expect(page.getByTestId('connecting')).toHaveCount(0);
+      await expectNoHorizontalOverflow(page);
+      await expectNamedControls(page);
+      const primary = page.locator('.action-bar button').last();
+      if (await primary.count()) await expect(primary).toBeInViewport();
+      await shot(page, `${width}x${height}-${name}`);
+    }
+  });
+}

@@ -1,0 +1,34 @@
+/** A request's messages, system prompt and limits, read-only. */
+import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
+import { ReadOnlyBlocks } from './Blocks';
+import { Facts } from './common';
+
+/** Messages and system prompt of a request, read-only. */
+export function ParamsView({ params }: { params: CreateMessageParams }) {
+  return (
+    <>
+      {params.systemPrompt !== undefined && (
+        <div className="system-view">
+          <span className="field-label">System prompt</span>
+          <pre className="pre-text">{params.systemPrompt}</pre>
+        </div>
+      )}
+      <ol className="messages">
+        {params.messages.map((m, i) => (
+          <li key={i} className={`message role-${m.role}`}>
+            <div className="message-role">{m.role === 'user' ? 'User' : 'Assistant'}</div>
+            <div className="message-body">
+              <ReadOnlyBlocks blocks={contentBlocks(m.content)} />
+            </div>
+          </li>
+        ))}
+      </ol>
+      <Facts
+        rows={[
+          ['Max tokens', String(params.maxTokens)],
+          params.temperature !== undefined && ['Temperature', String(params.temperature)],
+        ]}
+      />
+    </>
+  );
+}

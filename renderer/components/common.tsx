@@ -1,0 +1,92 @@
+/** Small presentational building blocks shared by the screens. */
+import type { ReactNode } from 'react';
+import type { SamplingStatus } from '../../shared/state';
+import { STATUS_LABELS, prettyJson } from '../format';
+
+/** A coloured pill for a sampling status. */
+export function StatusBadge({ status }: { status: SamplingStatus }) {
+  return <span className={`badge status-${status}`}>{STATUS_LABELS[status] ?? status}</span>;
+}
+
+/** A coloured pill with free text (server and call statuses). */
+export function Pill({ tone, children, testId }: { tone: 'ok' | 'warn' | 'error' | 'info' | 'muted'; children: ReactNode; testId?: string }) {
+  return (
+    <span className={`badge tone-${tone}`} data-testid={testId}>
+      {children}
+    </span>
+  );
+}
+
+/** A message box across the pane: errors in red, warnings in amber, outcomes in their colour. */
+export function Banner({
+  tone,
+  title,
+  children,
+  testId,
+}: {
+  tone: 'error' | 'warn' | 'ok' | 'info' | 'muted';
+  title?: ReactNode;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <div className={`banner tone-${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid={testId}>
+      {title && <strong className="banner-title">{title}</strong>}
+      {children && <div className="banner-body">{children}</div>}
+    </div>
+  );
+}
+
+/** A collapsible "Raw JSON" view of any value. */
+export function RawJson({ value, label = 'Raw JSON', testId }: { value: unknown; label?: string; testId?: string }) {
+  return (
+    <details className="raw-json" data-testid={testId}>
+      <summary>{label}</summary>
+      <pre className="mono-box">{prettyJson(value)}</pre>
+    </details>
+  );
+}
+
+/** A titled block of a pane. */
+export function Section({ title, actions, children, testId }: { title: ReactNode; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section className="section" data-testid={testId}>
+      <header className="section-head">
+        <h3>{title}</h3>
+        {actions && <div className="section-actions">{actions}</div>}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** A label / value grid row set. */
+export function Facts({ rows }: { rows: Array<[string, ReactNode] | false | undefined | null> }) {
+  return (
+    <dl className="facts">
+      {rows.map((row) =>
+        row ? (
+          <div key={row[0]} className="fact">
+            <dt>{row[0]}</dt>
+            <dd>{row[1]}</dd>
+          </div>
+        ) : null,
+      )}
+    </dl>
+  );
+}
+
+/** Shown in a pane when nothing is selected or there is nothing to show. */
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="empty">{children}</div>;
+}
+
+/** An action's failure, shown next to its buttons. */
+export function ActionError({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p className="action-error" role="alert">
+      {error}
+    </p>
+  );
+}

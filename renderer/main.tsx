@@ -1,0 +1,15 @@
+/** Renderer entry: picks the API once, starts mirroring main's state, renders the app. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { getApi } from './api';
+import { App } from './App';
+import { startMirror } from './store';
+import './styles.css';
+
+startMirror(getApi());
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -1,0 +1,81 @@
+/** The queue list: every sampling item, virtualised so a thousand items stay smooth. */
+import { useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SamplingItemView } from '../../../shared/state';
+import { StatusBadge } from '../../components/common';
+import { duration } from '../../format';
+import { useNow } from '../../hooks';
+import { associationLabel, promptPreview, waitedMs } from './summary';
+
+const ROW_HEIGHT = 74;
+
+function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: () => void }) {
+  const now = useNow();
+  const preview = promptPreview(item.original);
+  return (
+    <button
+      type="button"
+      className={`queue-row${selected ? ' is-selected' : ''}`}
+      aria-current={selected ? 'true' : undefined}
+      data-testid="queue-item"
+      data-item-id={item.id}
+      data-status={item.status}
+      onClick={onSelect}
+    >
+      <span className="queue-row-top">
+        <span className="queue-server">{item.serverId}</span>
+        <StatusBadge status={item.status} />
+      </span>
+      <span className="queue-preview" title={preview}>
+        {preview}
+      </span>
+      <span className="queue-row-bottom">
+        <span className="queue-call">{associationLabel(item)}</span>
+        <span className="queue-waited" title="Waited">
+          {duration(waitedMs(item, now))}
+        </span>
+      </span>
+    </button>
+  );
+}
+
+/** The list pane of the queue. */
+export function QueueList({
+  items,
+  selectedId,
+  onSelect,
+}: {
+  items: SamplingItemView[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => items[index]!.id,
+  });
+  return (
+    <div className="queue-list" ref={scrollRef} data-testid="queue-list" aria-label="Sampling requests" role="list">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((row) => {
+          const item = items[row.index]!;
+          return (
+            <div
+              key={row.key}
+              role="listitem"
+              aria-setsize={items.length}
+              aria-posinset={row.index + 1}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+            >
+              <QueueRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * The editable parameters of a request under review: system prompt, max tokens, temperature and
+ * the model (with the console's reason and the server's read-only model preferences), plus the
+ * parameters that are passed on unchanged.
+ */
+import type { CreateMessageParams, ModelPreferences } from '../../../shared/sampling';
+import type { ModelChoice, ProviderView } from '../../../shared/state';
+import { compactJson } from '../../format';
+import type { RequestDraft } from '../../store';
+import { modelValue, parseModelValue } from './drafts';
+
+function Priority({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <div className="priority">
+      <span className="priority-label">{label}</span>
+      {value === undefined ? (
+        <span className="muted">—</span>
+      ) : (
+        <>
+          <meter min={0} max={1} value={value} aria-label={`${label} priority`} />
+          <span className="mono">{value.toFixed(2)}</span>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The server's model preferences, read-only. */
+export function ModelPreferencesView({ prefs }: { prefs: ModelPreferences | undefined }) {
+  if (!prefs) return <p className="muted small">The server stated no model preferences.</p>;
+  const hints = (prefs.hints ?? []).map((h) => h.name).filter((n): n is string => !!n);
+  return (
+    <div className="model-prefs" data-testid="model-preferences">
+      <div>
+        <span className="muted">Hints </span>
+        {hints.length ? hints.map((h, i) => <code key={i} className="hint">{h}</code>) : <span className="muted">none</span>}
+      </div>
+      <Priority label="Cost" value={prefs.costPriority} />
+      <Priority label="Speed" value={prefs.speedPriority} />
+      <Priority label="Intelligence" value={prefs.intelligencePriority} />
+    </div>
+  );
+}
+
+/** The model <select>: every model of every provider, with the console's choice preselected. */
+export function ModelPicker({
+  providers,
+  choice,
+  value,
+  onChange,
+}: {
+  providers: ProviderView[];
+  choice: ModelChoice;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
+  const picked = parseModelValue(value);
+  const changed = value !== modelValue(choice);
+  const pickedProvider = providers.find((p) => p.id === picked?.providerId);
+  return (
+    <div className="model-picker">
+      <label htmlFor="model-select">Model</label>
+      <select id="model-select" data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)}>
+        {!known && (
+          <option value={modelValue(choice)}>
+            {choice.providerId} — {choice.modelId} (not configured)
+          </option>
+        )}
+        {providers.map((p) => (
+          <optgroup key={p.id} label={p.label}>
+            {p.models.length === 0 && (
+              <option disabled value="">
+                {p.label} — no models configured
+              </option>
+            )}
+            {p.models.map((m) => (
+              <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
+                {p.kind === 'manual' && p.models.length === 1 ? p.label : `${p.label} — ${m}`}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+      <p className="small" data-testid="model-reason">
+        {changed ? (
+          <>
+            <strong>Chosen by you.</strong> <span className="muted">The console suggested {choice.modelId}: {choice.reason}</span>
+          </>
+        ) : (
+          <>
+            <span className="muted">Why: </span>
+            {choice.reason}
+          </>
+        )}
+      </p>
+      {pickedProvider?.kind === 'manual' && <p className="small muted">No model is called: you write the response yourself.</p>}
+      {pickedProvider && pickedProvider.kind !== 'manual' && !pickedProvider.hasApiKey && (
+        <p className="small warn-text">This provider has no API key configured.</p>
+      )}
+    </div>
+  );
+}
+
+/** Parameters passed on as the server sent them (shown so nothing is hidden from the person). */
+function PassedOn({ params }: { params: CreateMessageParams }) {
+  const rows: Array<[string, string]> = [];
+  if (params.stopSequences) rows.push(['Stop sequences', compactJson(params.stopSequences)]);
+  if (params.includeContext) rows.push(['includeContext', `${params.includeContext} (no other context is shared)`]);
+  if (params.tools) rows.push(['Tools offered to the model', params.tools.map((t) => t.name).join(', ') || '(none)']);
+  if (params.toolChoice) rows.push(['Tool choice', params.toolChoice.mode ?? 'auto']);
+  if (params.metadata) rows.push(['Metadata', compactJson(params.metadata)]);
+  if (rows.length === 0) return null;
+  return (
+    <dl className="facts passed-on" data-testid="passed-on">
+      {rows.map(([k, v]) => (
+        <div key={k} className="fact">
+          <dt>{k}</dt>
+          <dd className="mono">{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** System prompt, limits and model of the request draft. */
+export function RequestParams({
+  params,
+  draft,
+  choice,
+  providers,
+  onChange,
+}: {
+  params: CreateMessageParams;
+  draft: RequestDraft;
+  choice: ModelChoice;
+  providers: ProviderView[];
+  onChange: (patch: Partial<RequestDraft>) => void;
+}) {
+  const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
+  return (
+    <div className="request-params">
+      <div className="field">
+        <label htmlFor="system-prompt">
+          System prompt {systemEdited && <span className="badge tone-warn">edited</span>}
+          {params.systemPrompt === undefined && <span className="muted small"> (the server sent none)</span>}
+        </label>
+        <textarea
+          id="system-prompt"
+          className="editor"
+          data-testid="system-prompt"
+          rows={3}
+          value={draft.systemPrompt}
+          placeholder="No system prompt"
+          onChange={(e) => onChange({ systemPrompt: e.target.value })}
+        />
+      </div>
+      <div className="params-grid">
+        <div className="params-limits">
+          <div className="field">
+            <label htmlFor="max-tokens">Max tokens</label>
+            <input
+              id="max-tokens"
+              data-testid="max-tokens"
+              type="number"
+              min={1}
+              step={1}
+              inputMode="numeric"
+              value={draft.maxTokens}
+              onChange={(e) => onChange({ maxTokens: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="temperature">Temperature</label>
+            <input
+              id="temperature"
+              data-testid="temperature"
+              type="number"
+              step={0.1}
+              min={0}
+              placeholder="default"
+              value={draft.temperature}
+              onChange={(e) => onChange({ temperature: e.target.value })}
+            />
+          </div>
+        </div>
+        <ModelPicker providers={providers} choice={choice} value={draft.model} onChange={(model) => onChange({ model })} />
+        <div className="field">
+          <span className="field-label">Server&apos;s model preferences</span>
+          <ModelPreferencesView prefs={params.modelPreferences} />
+        </div>
+      </div>
+      <PassedOn params={params} />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * REQUEST review (`awaiting_request_review`): the person sees exactly what the server asks the
+ * model, may edit the messages, system prompt, limits and model, then approves or rejects.
+ */
+import { useState } from 'react';
+import { contentBlocks } from '../../../shared/sampling';
+import type { SamplingItemView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { MessageBlocks } from '../../components/Blocks';
+import { ActionError, Banner, RawJson, Section } from '../../components/common';
+import { clockTime } from '../../format';
+import { useAction } from '../../hooks';
+import { useConsole, useProviders, type RequestDraft } from '../../store';
+import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
+import { ItemHeader } from './ItemHeader';
+import { RequestParams } from './RequestParams';
+
+/** The request review screen of one item. */
+export function RequestReview({ item }: { item: SamplingItemView }) {
+  const providers = useProviders();
+  const stored = useConsole((s) => s.requestDrafts[item.id]);
+  const setDraft = useConsole((s) => s.setRequestDraft);
+  const draft = stored ?? initialRequestDraft(item);
+  const update = (patch: Partial<RequestDraft>) => setDraft(item.id, { ...draft, ...patch });
+  const [reason, setReason] = useState('');
+  const params = baseParams(item);
+  const built = buildRequest(item, draft);
+  const edited = requestEdited(item, draft);
+
+  const approve = useAction(async () => {
+    if (!built.ok) return;
+    await getApi().approveRequest({ itemId: item.id, params: built.params, model: built.model });
+  });
+  const reject = useAction(async () => {
+    await getApi().rejectRequest({ itemId: item.id, reason: reason.trim() || undefined });
+  });
+
+  const setText = (key: string, text: string | undefined) => {
+    const texts = { ...draft.texts };
+    if (text === undefined) delete texts[key];
+    else texts[key] = text;
+    update({ texts });
+  };
+  const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
+  const busy = approve.pending || reject.pending;
+
+  return (
+    <div className="review" data-testid="request-review">
+      <ItemHeader item={item} title="Review request" />
+      {item.error && (
+        <Banner tone="error" title="The last attempt failed" testId="item-error">
+          {item.error.message}
+          {item.error.code !== undefined && <span className="mono"> (code {item.error.code})</span>}
+          <span className="muted"> at {clockTime(item.error.at)}</span>
+        </Banner>
+      )}
+      {item.sent && <p className="small muted">Showing the request as you approved it last time; the server&apos;s original is under Raw JSON.</p>}
+      <Section title={`Messages (${params.messages.length})`}>
+        <ol className="messages">
+          {params.messages.map((m, i) => (
+            <li key={i} className={`message role-${m.role}`} data-testid={`message-${i}`}>
+              <div className="message-role">{m.role === 'user' ? 'User' : 'Assistant'}</div>
+              <div className="message-body">
+                <MessageBlocks
+                  blocks={contentBlocks(m.content)}
+                  message={i}
+                  texts={draft.texts}
+                  editing={draft.editing}
+                  onText={setText}
+                  onToggle={toggle}
+                  labelPrefix={`Message ${i + 1} (${m.role})`}
+                />
+              </div>
+            </li>
+          ))}
+        </ol>
+      </Section>
+      <Section title="Parameters">
+        <RequestParams params={params} draft={draft} choice={item.model} providers={providers} onChange={update} />
+      </Section>
+      <RawJson value={item.original} label="Raw JSON: params as the server sent them" testId="raw-original" />
+      {!built.ok && (
+        <Banner tone="error" title="Cannot approve yet" testId="request-invalid">
+          <ul className="plain-list">
+            {built.errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Banner>
+      )}
+      <footer className="action-bar">
+        <ActionError error={approve.error ?? reject.error} />
+        <input
+          className="reason-input"
+          aria-label="Reason for rejecting (optional)"
+          placeholder="Reason (optional)"
+          data-testid="reject-reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <button type="button" className="btn-danger" data-testid="reject-request" disabled={busy} onClick={() => void reject.run()}>
+          Reject
+        </button>
+        <button
+          type="button"
+          className="btn-primary"
+          data-testid="approve-request"
+          disabled={busy || !built.ok}
+          onClick={() => void approve.run()}
+        >
+          {edited ? 'Approve with edits' : 'Approve'}
+        </button>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * RESPONSE review (`awaiting_response_review`): the generated response (editable) or a textarea
+ * to write it by hand, its model, stop reason and usage; approve & send, reject or regenerate.
+ */
+import { useState } from 'react';
+import { contentBlocks, contentText } from '../../../shared/sampling';
+import type { SamplingItemView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { EditableText, MessageBlocks } from '../../components/Blocks';
+import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { clockTime } from '../../format';
+import { useAction } from '../../hooks';
+import { useConsole, type ResponseDraft } from '../../store';
+import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
+import { ItemHeader } from './ItemHeader';
+
+/** The response review screen of one item. */
+export function ResponseReview({ item }: { item: SamplingItemView }) {
+  const stored = useConsole((s) => s.responseDrafts[item.id]);
+  const setDraft = useConsole((s) => s.setResponseDraft);
+  const draft = stored ?? initialResponseDraft();
+  const update = (patch: Partial<ResponseDraft>) => setDraft(item.id, { ...draft, ...patch });
+  const [reason, setReason] = useState('');
+  const response = item.response;
+  const result = buildResult(item, draft);
+  const approve = useAction(async () => {
+    if (result) await getApi().approveResponse({ itemId: item.id, result });
+  });
+  const reject = useAction(() => getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined }));
+  const regenerate = useAction(() => getApi().regenerate({ itemId: item.id }));
+  if (!response) return <Banner tone="error" title="This item has no response to review." />;
+
+  const base = response.draft;
+  const setText = (key: string, text: string | undefined) => {
+    const texts = { ...draft.texts };
+    if (text === undefined) delete texts[key];
+    else texts[key] = text;
+    update({ texts });
+  };
+  const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
+  const busy = approve.pending || reject.pending || regenerate.pending;
+  const usage = response.usage;
+
+  return (
+    <div className="review" data-testid="response-review">
+      <ItemHeader item={item} title={response.manual ? 'Write the response' : 'Review response'} />
+      {item.error && (
+        <Banner tone="error" title="Problem" testId="item-error">
+          {item.error.message}
+        </Banner>
+      )}
+      {response.manual ? (
+        <Section title="Write the response myself">
+          <p className="small muted">No model was called. What you write here is sent to the server as the assistant&apos;s reply.</p>
+          <textarea
+            className="editor tall"
+            aria-label="Response text"
+            data-testid="response-editor"
+            value={draft.texts[MANUAL_KEY] ?? ''}
+            placeholder="Type the response…"
+            onChange={(e) => setText(MANUAL_KEY, e.target.value)}
+          />
+        </Section>
+      ) : (
+        <Section title="Generated response">
+          {isAllText(base.content) ? (
+            <EditableText
+              original={contentText(base.content)}
+              value={draft.texts[blockKey(0, 0)]}
+              editing={draft.editing[blockKey(0, 0)] === true}
+              onToggle={() => toggle(blockKey(0, 0))}
+              onChange={(t) => setText(blockKey(0, 0), t)}
+              label="Response text"
+              ids={{ editor: 'response-editor', toggle: 'response-edit', text: 'response-text' }}
+            />
+          ) : (
+            <MessageBlocks
+              blocks={contentBlocks(base.content)}
+              message={0}
+              texts={draft.texts}
+              editing={draft.editing}
+              onText={setText}
+              onToggle={toggle}
+              labelPrefix="Response"
+              idPrefix="response"
+            />
+          )}
+        </Section>
+      )}
+      <Facts
+        rows={[
+          ['Model', <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
+          ['Stop reason', <span key="s" className="mono" data-testid="response-stop-reason">{base.stopReason ?? '—'}</span>],
+          response.finishReason !== undefined && ['Provider finish reason', response.finishReason],
+          usage && ['Tokens', `${usage.inputTokens ?? '?'} in · ${usage.outputTokens ?? '?'} out`],
+          !response.manual && ['Generated', clockTime(response.generatedAt)],
+        ]}
+      />
+      {response.generated && <RawJson value={response.generated} label="Raw JSON: as generated" />}
+      {item.sent && <RawJson value={item.sent} label="Raw JSON: the request as approved" />}
+      <footer className="action-bar">
+        <ActionError error={approve.error ?? reject.error ?? regenerate.error} />
+        <input
+          className="reason-input"
+          aria-label="Reason for rejecting (optional)"
+          placeholder="Reason (optional)"
+          data-testid="reject-reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
+        <button type="button" className="btn-danger" data-testid="reject-response" disabled={busy} onClick={() => void reject.run()}>
+          Reject
+        </button>
+        {!response.manual && (
+          <button type="button" data-testid="regenerate" disabled={busy} onClick={() => void regenerate.run()}>
+            Regenerate
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn-primary"
+          data-testid="approve-response"
+          disabled={busy || !result}
+          onClick={() => void approve.run()}
+        >
+          Approve &amp; send
+        </button>
+      </footer>
+    </div>
+  );
+}

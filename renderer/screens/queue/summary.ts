@@ -1,0 +1,39 @@
+/** Derived, display-only facts about a sampling item (nothing here is stored). */
+import { contentBlocks, type CreateMessageParams } from '../../../shared/sampling';
+import { TERMINAL_STATUSES, type SamplingItemView } from '../../../shared/state';
+import { firstLine } from '../../format';
+
+/** First line of the prompt: the last user message that has text, else any text, else a kind. */
+export function promptPreview(params: CreateMessageParams): string {
+  const texts = (role?: string) =>
+    params.messages
+      .filter((m) => !role || m.role === role)
+      .map((m) =>
+        contentBlocks(m.content)
+          .map((b) => (b.type === 'text' ? b.text : ''))
+          .join(' ')
+          .trim(),
+      )
+      .filter((t) => t !== '');
+  const text = texts('user').at(-1) ?? texts().at(-1);
+  if (text) return firstLine(text);
+  const kinds = params.messages.flatMap((m) => contentBlocks(m.content).map((b) => b.type));
+  return kinds.length ? `(${[...new Set(kinds)].join(', ')})` : '(no messages)';
+}
+
+/** "tools/call trigger-sampling-request", or "one of 3 calls in flight" when not exact. */
+export function associationLabel(item: SamplingItemView): string {
+  const calls = item.association.calls;
+  if (calls.length === 0) return 'no client request';
+  if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
+  return `one of ${calls.length} calls in flight`;
+}
+
+/** Whether an item has finished. */
+export const isTerminal = (item: SamplingItemView): boolean => TERMINAL_STATUSES.includes(item.status);
+
+/** How long the item has waited (up to now), or how long it took (when finished). */
+export function waitedMs(item: SamplingItemView, now: number): number {
+  const end = isTerminal(item) ? (item.outcome?.at ?? item.updatedAt) : now;
+  return Math.max(0, end - item.receivedAt);
+}

@@ -1,0 +1,105 @@
+/** The client requests the person started on a server, newest first, with their results. */
+import type { CallView } from '../../../shared/state';
+import { BlockView } from '../../components/Blocks';
+import { Pill, RawJson } from '../../components/common';
+import { clockTime, compactJson, duration } from '../../format';
+import { useNow } from '../../hooks';
+import { useConsole, useItems } from '../../store';
+
+function CallStatus({ call }: { call: CallView }) {
+  const now = useNow();
+  if (call.status === 'running') {
+    return (
+      <Pill tone="info" testId="call-status">
+        running · {duration(now - call.startedAt)}
+      </Pill>
+    );
+  }
+  const took = call.endedAt !== undefined ? ` · ${duration(call.endedAt - call.startedAt)}` : '';
+  const failed = call.status === 'failed' || call.result?.isError === true;
+  return (
+    <Pill tone={failed ? 'error' : 'ok'} testId="call-status">
+      {call.status === 'failed' ? 'failed' : call.result?.isError ? 'tool error' : 'succeeded'}
+      {took}
+    </Pill>
+  );
+}
+
+function SamplingLinks({ ids }: { ids: string[] }) {
+  const items = useItems();
+  const openItem = useConsole((s) => s.openItem);
+  const setScreen = useConsole((s) => s.setScreen);
+  const selectHistory = useConsole((s) => s.selectHistory);
+  if (ids.length === 0) return null;
+  return (
+    <div className="call-links">
+      <span className="muted small">Sampling requests:</span>
+      {ids.map((id, n) => {
+        const item = items.find((i) => i.id === id);
+        return (
+          <button
+            key={id}
+            type="button"
+            className="btn-link"
+            data-testid="call-sampling-link"
+            onClick={() => {
+              if (item) openItem(id);
+              else {
+                selectHistory(id);
+                setScreen('history');
+              }
+            }}
+          >
+            #{n + 1} {item ? `(${item.status.replace(/_/g, ' ')})` : '(in history)'}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** One call with its arguments, status, result and sampling items. */
+export function CallCard({ call }: { call: CallView }) {
+  const result = call.result;
+  return (
+    <li className={`call${result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
+      <div className="call-head">
+        <span className="mono strong">{call.name}</span>
+        <span className="muted small">{call.kind}</span>
+        <CallStatus call={call} />
+        <span className="muted small call-time">{clockTime(call.startedAt)}</span>
+      </div>
+      <div className="call-args mono small" title={compactJson(call.arguments, 2000)}>
+        {compactJson(call.arguments)}
+      </div>
+      <SamplingLinks ids={call.samplingItemIds} />
+      {call.error && (
+        <p className="error-text" data-testid="call-error">
+          {call.error.message}
+          {call.error.code !== undefined && ` (code ${call.error.code})`}
+        </p>
+      )}
+      {result && (
+        <div className={`call-output${result.isError ? ' is-error' : ''}`}>
+          {result.isError && <span className="badge tone-error">isError</span>}
+          {result.content.map((b, i) => (
+            <BlockView key={i} block={{ ...b, type: String(b.type) }} textAs="pre" />
+          ))}
+          {result.structuredContent !== undefined && <RawJson value={result.structuredContent} label="Structured content" />}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** Calls of one server, newest first. */
+export function CallsList({ calls }: { calls: CallView[] }) {
+  if (calls.length === 0) return <p className="muted small">No calls yet. Pick a tool above and call it.</p>;
+  return (
+    <ul className="calls" data-testid="calls-list">
+      {[...calls].reverse().map((c) => (
+        <CallCard key={c.id} call={c} />
+      ))}
+    </ul>
+  );
+}

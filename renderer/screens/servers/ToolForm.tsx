@@ -1,0 +1,136 @@
+/**
+ * A tool's description and the form generated from its `inputSchema` (string, number/integer,
+ * boolean, enum; other types as JSON), with a Raw JSON mode, and the Call tool button.
+ */
+import { useMemo, useState } from 'react';
+import type { ServerView, ToolView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError } from '../../components/common';
+import { prettyJson } from '../../format';
+import { useAction } from '../../hooks';
+import { buildArgs, initialValues, parseRawArgs, schemaFields, type FormField, type FormValues } from './schema-form';
+
+function FieldInput({ field, value, onChange, id }: { field: FormField; value: string; onChange: (v: string) => void; id: string }) {
+  const common = { id, 'data-testid': `tool-field-${field.name}`, 'aria-required': field.required };
+  switch (field.kind) {
+    case 'boolean':
+      return (
+        <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
+          {!field.required && <option value="">(not set)</option>}
+          <option value="true">true</option>
+          <option value="false">false</option>
+        </select>
+      );
+    case 'enum':
+      return (
+        <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
+          {(!field.required || value === '') && <option value="">(not set)</option>}
+          {(field.options ?? []).map((o) => (
+            <option key={JSON.stringify(o)} value={JSON.stringify(o)}>
+              {typeof o === 'string' ? o : JSON.stringify(o)}
+            </option>
+          ))}
+        </select>
+      );
+    case 'json':
+      return <textarea {...common} className="editor mono" rows={3} value={value} onChange={(e) => onChange(e.target.value)} />;
+    default:
+      return (
+        <input
+          {...common}
+          type={field.kind === 'string' ? 'text' : 'number'}
+          step={field.kind === 'integer' ? 1 : 'any'}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+  }
+}
+
+/** The form of one tool. Keyed by server and tool by its parent, so the values start fresh. */
+export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView }) {
+  const fields = useMemo(() => schemaFields(tool.inputSchema), [tool.inputSchema]);
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
+  const [raw, setRaw] = useState<string | null>(null);
+  const [attempted, setAttempted] = useState(false);
+  const built = buildArgs(fields, values);
+  const parsedRaw = raw === null ? null : parseRawArgs(raw);
+  const call = useAction(async (args: Record<string, unknown>) => {
+    await getApi().callTool({ serverId: server.id, name: tool.name, arguments: args });
+  });
+  const args = parsedRaw ? (parsedRaw.ok ? parsedRaw.args : null) : built.ok ? built.args : null;
+  const ready = server.status === 'ready';
+
+  const toggleRaw = () => {
+    if (raw === null) setRaw(prettyJson(built.ok ? built.args : {}));
+    else setRaw(null);
+  };
+
+  return (
+    <form
+      className="tool-form"
+      data-testid="tool-form"
+      aria-label={`Arguments of ${tool.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setAttempted(true);
+        if (args && ready) void call.run(args);
+      }}
+    >
+      <div className="tool-form-head">
+        <h4>
+          {tool.title && tool.title !== tool.name && <span>{tool.title} </span>}
+          <span className="mono">{tool.name}</span>
+        </h4>
+        <label className="toggle">
+          <input type="checkbox" checked={raw !== null} onChange={toggleRaw} data-testid="tool-raw-toggle" /> Raw JSON
+        </label>
+      </div>
+      {tool.description && <p className="tool-description">{tool.description}</p>}
+      {raw !== null ? (
+        <div className="field">
+          <label htmlFor="tool-raw">Arguments (JSON object)</label>
+          <textarea id="tool-raw" className="editor mono" rows={6} value={raw} data-testid="tool-raw" onChange={(e) => setRaw(e.target.value)} />
+          {parsedRaw && !parsedRaw.ok && (
+            <p className="field-error" role="alert" data-testid="tool-raw-error">
+              {parsedRaw.error}
+            </p>
+          )}
+        </div>
+      ) : fields.length === 0 ? (
+        <p className="muted small">This tool takes no arguments.</p>
+      ) : (
+        <div className="tool-fields">
+          {fields.map((f) => {
+            const id = `tool-${tool.name}-${f.name}`;
+            const error = built.ok || !attempted ? undefined : built.errors[f.name];
+            return (
+              <div className="field" key={f.name}>
+                <label htmlFor={id}>
+                  <span className="mono">{f.title ?? f.name}</span>
+                  {f.required && (
+                    <span className="required" aria-label="required" title="required">
+                      {' '}
+                      *
+                    </span>
+                  )}
+                  <span className="muted small"> {f.kind}</span>
+                </label>
+                <FieldInput field={f} id={id} value={values[f.name] ?? ''} onChange={(v) => setValues({ ...values, [f.name]: v })} />
+                {f.description && <span className="field-help">{f.description}</span>}
+                {error && <span className="field-error">{error}</span>}
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <div className="form-actions">
+        <ActionError error={call.error} />
+        {!ready && <span className="muted small">The server is not ready.</span>}
+        <button type="submit" className="btn-primary" data-testid="call-tool" disabled={!ready || call.pending || (parsedRaw !== null && !parsedRaw.ok)}>
+          Call tool
+        </button>
+      </div>
+    </form>
+  );
+}

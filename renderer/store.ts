@@ -1,0 +1,187 @@
+/**
+ * The renderer's one store (zustand). It mirrors main's {@link ConsoleState} exactly as the event
+ * stream delivers it and never invents state; besides the mirror it only holds UI selection and
+ * edits in progress (drafts), which belong to the person until they press a button.
+ */
+import { create } from 'zustand';
+import type { ConsoleApi, ConsoleEvent } from '../shared/api';
+import {
+  applyPatch,
+  type CallView,
+  type ConsoleState,
+  type Notice,
+  type ProviderView,
+  type SamplingItemView,
+  type ServerView,
+  type StatePatch,
+} from '../shared/state';
+
+/** The three screens of the left nav. */
+export type Screen = 'queue' | 'servers' | 'history';
+
+/** The connection to main, as the mirror sees it. */
+export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
+
+/** Edits in progress on a request under review (strings are raw input values). */
+export interface RequestDraft {
+  /** Edited text of text blocks, by `"message:block"`. */
+  texts: Record<string, string>;
+  /** Which text blocks show their editor, by `"message:block"`. */
+  editing: Record<string, boolean>;
+  systemPrompt: string;
+  maxTokens: string;
+  temperature: string;
+  /** `{providerId, modelId}` as JSON, the value of the model <select>. */
+  model: string;
+}
+
+/** Edits in progress on a response under review. */
+export interface ResponseDraft {
+  /** Edited text of text blocks, by `"0:block"` (the response is one message). */
+  texts: Record<string, string>;
+  editing: Record<string, boolean>;
+}
+
+/** The store's shape: the mirror, selection, drafts and the actions that change them. */
+export interface ConsoleStore {
+  mirror: ConsoleState | null;
+  status: MirrorStatus;
+  screen: Screen;
+  selectedItemId: string | null;
+  selectedServerId: string | null;
+  selectedTool: string | null;
+  selectedHistoryId: string | null;
+  requestDrafts: Record<string, RequestDraft>;
+  responseDrafts: Record<string, ResponseDraft>;
+  /** Notices the person closed (by id); main keeps them, this view hides them. */
+  hiddenNotices: Record<string, true>;
+  setScreen(screen: Screen): void;
+  selectItem(id: string | null): void;
+  /** Switches to the queue with `id` selected (e.g. from a call's sampling links). */
+  openItem(id: string): void;
+  selectServer(id: string | null): void;
+  selectTool(name: string | null): void;
+  selectHistory(id: string | null): void;
+  setRequestDraft(itemId: string, draft: RequestDraft): void;
+  setResponseDraft(itemId: string, draft: ResponseDraft): void;
+  clearDrafts(itemId: string): void;
+  hideNotice(id: string): void;
+}
+
+/** The store hook. */
+export const useConsole = create<ConsoleStore>()((set) => ({
+  mirror: null,
+  status: { kind: 'connecting' },
+  screen: 'queue',
+  selectedItemId: null,
+  selectedServerId: null,
+  selectedTool: null,
+  selectedHistoryId: null,
+  requestDrafts: {},
+  responseDrafts: {},
+  hiddenNotices: {},
+  setScreen: (screen) => set({ screen }),
+  selectItem: (selectedItemId) => set({ selectedItemId }),
+  openItem: (id) => set({ screen: 'queue', selectedItemId: id }),
+  selectServer: (selectedServerId) => set({ selectedServerId, selectedTool: null }),
+  selectTool: (selectedTool) => set({ selectedTool }),
+  selectHistory: (selectedHistoryId) => set({ selectedHistoryId }),
+  setRequestDraft: (itemId, draft) => set((s) => ({ requestDrafts: { ...s.requestDrafts, [itemId]: draft } })),
+  setResponseDraft: (itemId, draft) => set((s) => ({ responseDrafts: { ...s.responseDrafts, [itemId]: draft } })),
+  clearDrafts: (itemId) =>
+    set((s) => {
+      const requestDrafts = { ...s.requestDrafts };
+      const responseDrafts = { ...s.responseDrafts };
+      delete requestDrafts[itemId];
+      delete responseDrafts[itemId];
+      return { requestDrafts, responseDrafts };
+    }),
+  hideNotice: (id) => set((s) => ({ hiddenNotices: { ...s.hiddenNotices, [id]: true } })),
+}));
+
+/** Drops drafts whose item is no longer in the status the draft was made for. */
+function pruneDrafts(items: SamplingItemView[]): void {
+  const s = useConsole.getState();
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const keepRequest = (id: string) => byId.get(id)?.status === 'awaiting_request_review' || byId.get(id)?.status === 'generating';
+  const keepResponse = (id: string) => byId.get(id)?.status === 'awaiting_response_review';
+  const req = Object.keys(s.requestDrafts).filter((id) => !keepRequest(id));
+  const res = Object.keys(s.responseDrafts).filter((id) => !keepResponse(id));
+  if (req.length === 0 && res.length === 0) return;
+  const requestDrafts = { ...s.requestDrafts };
+  const responseDrafts = { ...s.responseDrafts };
+  for (const id of req) delete requestDrafts[id];
+  for (const id of res) delete responseDrafts[id];
+  useConsole.setState({ requestDrafts, responseDrafts });
+}
+
+function setMirror(next: ConsoleState): void {
+  if (next === useConsole.getState().mirror) return;
+  useConsole.setState({ mirror: next, status: { kind: 'ready' } });
+  pruneDrafts(next.items);
+}
+
+/**
+ * Starts mirroring main's state: subscribes to events first (so nothing is missed), then asks for
+ * the full state. Patches that arrive before the first state are kept and applied on top of it
+ * (stale ones are ignored by `applyPatch`). Returns a function that stops mirroring.
+ */
+export function startMirror(api: ConsoleApi): () => void {
+  let pending: StatePatch[] = [];
+  let stopped = false;
+  const onEvent = (event: ConsoleEvent) => {
+    if (stopped) return;
+    if (event.type === 'snapshot') {
+      pending = [];
+      setMirror(event.state);
+      return;
+    }
+    const current = useConsole.getState().mirror;
+    if (!current) pending.push(event.patch);
+    else setMirror(applyPatch(current, event.patch));
+  };
+  const unsubscribe = api.onEvent(onEvent);
+  useConsole.setState({ status: { kind: 'connecting' } });
+  api.getState({}).then(
+    (state) => {
+      if (stopped) return;
+      const current = useConsole.getState().mirror;
+      let next = current && current.version >= state.version ? current : state;
+      for (const p of pending) next = applyPatch(next, p);
+      pending = [];
+      setMirror(next);
+    },
+    (err: unknown) => {
+      if (stopped || useConsole.getState().mirror) return;
+      useConsole.setState({ status: { kind: 'error', message: err instanceof Error ? err.message : String(err) } });
+    },
+  );
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
+}
+
+/** Items the person has to act on (request or response review). */
+export function isAwaitingPerson(item: SamplingItemView): boolean {
+  return item.status === 'awaiting_request_review' || item.status === 'awaiting_response_review';
+}
+
+// Stable empty lists, so selectors return the same reference while the mirror is empty
+// (zustand re-renders whenever a selector's result changes identity).
+const NO_ITEMS: SamplingItemView[] = [];
+const NO_SERVERS: ServerView[] = [];
+const NO_CALLS: CallView[] = [];
+const NO_PROVIDERS: ProviderView[] = [];
+const NO_NOTICES: Notice[] = [];
+
+/** The mirrored sampling items (oldest first). */
+export const useItems = (): SamplingItemView[] => useConsole((s) => s.mirror?.items ?? NO_ITEMS);
+/** The mirrored servers. */
+export const useServers = (): ServerView[] => useConsole((s) => s.mirror?.servers ?? NO_SERVERS);
+/** The mirrored client requests (newest last). */
+export const useCalls = (): CallView[] => useConsole((s) => s.mirror?.calls ?? NO_CALLS);
+/** The mirrored providers. */
+export const useProviders = (): ProviderView[] => useConsole((s) => s.mirror?.providers ?? NO_PROVIDERS);
+/** The mirrored notices. */
+export const useNotices = (): Notice[] => useConsole((s) => s.mirror?.notices ?? NO_NOTICES);
