@@ -4,7 +4,7 @@ import type { HistorySummary } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Empty, StatusBadge } from '../../components/common';
 import { dateTime, shortDateTime } from '../../format';
-import { useConsole, useItems } from '../../store';
+import { useConsole, useItems, useNotices } from '../../store';
 import { HistoryDetail } from './HistoryDetail';
 
 const PAGE = 50;
@@ -63,14 +63,17 @@ export function HistoryScreen() {
   const selectedId = useConsole((s) => s.selectedHistoryId);
   const selectHistory = useConsole((s) => s.selectHistory);
   const items = useItems();
-  // Refresh when an item finishes: history gains (or updates) an entry then.
+  const notices = useNotices();
+  // Refresh when an item finishes (history gains or updates an entry then) and when a notice
+  // arrives (a request refused at intake goes straight to history and shows as a notice).
   const finishedKey = useMemo(
     () =>
       items
         .filter((i) => i.outcome)
         .map((i) => `${i.id}:${i.status}`)
+        .concat(notices.map((n) => n.id))
         .join(','),
-    [items],
+    [items, notices],
   );
   const requestKey = JSON.stringify([debounced, finishedKey]);
   const loading = loaded.key !== requestKey;
