@@ -18,16 +18,17 @@ export interface WebHostProcess {
 }
 
 /**
- * Spawns the web host and waits for its URL line.
+ * Spawns the web host and waits for its URL line. `opts.env` adds environment variables (e.g. an
+ * OPENAI_COMPATIBLE_BASE_URL provider).
  * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
  *   (the error carries its stderr).
  */
-export async function startWebHost(timeoutMs = 30_000): Promise<WebHostProcess> {
+export async function startWebHost(timeoutMs = 30_000, opts: { env?: Record<string, string> } = {}): Promise<WebHostProcess> {
   if (!existsSync(path.join(root, 'out/renderer/index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
     cwd: root,
-    env: { ...process.env, MCP_CONSOLE_USER_DATA: userDataDir },
+    env: { ...process.env, ...opts.env, MCP_CONSOLE_USER_DATA: userDataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
