@@ -7,17 +7,18 @@
  *   as Node})`, disposed before quitting;
  * - one window: contextIsolation, sandbox, no nodeIntegration, webSecurity, preload
  *   out/preload/index.cjs; CSP header on every response; permissions denied (except clipboard
- *   writes); `window.open`, webviews and navigation away from the app's page refused;
+ *   writes); webviews and navigation away from the app's page refused; `window.open` of an
+ *   http(s) URL (a link in rendered markdown) goes to the system browser, anything else is refused;
  * - IPC only from that window's top frame showing the app's page.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { stderrLogger } from '../../main/ports.js';
 import { rendererCsp } from '../csp.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
-import { isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from './sender-check.js';
+import { isExternalWebUrl, isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from './sender-check.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const preloadPath = path.join(here, '../preload/index.cjs');
@@ -67,7 +68,11 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // Links in server-supplied markdown open in the system browser (http/https only, never in-app).
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
   const guard = (event: { url: string; preventDefault(): void }) => {
     if (!isTrustedSender(event.url, expected)) event.preventDefault();
   };

@@ -70,3 +70,16 @@ export function isTrustedIpcEvent(event: SenderEventLike, mainWebContents: unkno
   if (!frame || frame.parent !== null) return false;
   return isTrustedSender(frame.url, expected);
 }
+
+/**
+ * Whether `url` may be handed to the system browser: absolute http(s) URLs only (never file:,
+ * javascript:, custom schemes or relative URLs).
+ */
+export function isExternalWebUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from '../../app/electron/sender-check.js';
+import { isExternalWebUrl, isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from '../../app/electron/sender-check.js';
 
 const index = path.resolve('/opt/console/out/renderer/index.html');
 const fileExpected: ExpectedRenderer = { kind: 'file', indexHtmlPath: index };
@@ -62,4 +62,16 @@ describe('isTrustedIpcEvent', () => {
     expect(isTrustedIpcEvent({ sender: main, senderFrame: top(indexUrl) }, null, fileExpected)).toBe(false);
     expect(isTrustedIpcEvent({ sender: main, senderFrame: top('https://evil.example/') }, main, fileExpected)).toBe(false);
   });
+});
+
+describe('isExternalWebUrl (links opened in the system browser)', () => {
+  it.each([
+    ['https://modelcontextprotocol.io/docs', true],
+    ['http://127.0.0.1:8080/', true],
+    ['file:///etc/passwd', false],
+    ['javascript:alert(1)', false],
+    ['vscode://open?x', false],
+    ['/relative/path', false],
+    ['not a url', false],
+  ])('%s → %s', (url, ok) => expect(isExternalWebUrl(url)).toBe(ok));
 });
