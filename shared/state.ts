@@ -78,7 +78,8 @@ export interface CallRef {
 /**
  * Where a sampling item is in the review state machine (ARCHITECTURE.md):
  * awaiting_request_review → generating → awaiting_response_review → delivered,
- * or rejected / failed / cancelled / timed_out.
+ * or rejected / failed / cancelled / timed_out. `interrupted` is only found in history: the
+ * console stopped (quit or crash) before the request finished.
  */
 export type SamplingStatus =
   | 'awaiting_request_review'
@@ -88,10 +89,11 @@ export type SamplingStatus =
   | 'rejected'
   | 'failed'
   | 'cancelled'
-  | 'timed_out';
+  | 'timed_out'
+  | 'interrupted';
 
 /** Statuses after which nothing more happens to an item. */
-export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejected', 'failed', 'cancelled', 'timed_out'];
+export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejected', 'failed', 'cancelled', 'timed_out', 'interrupted'];
 
 /** A model of a configured provider. */
 export interface ModelRef {
@@ -130,8 +132,15 @@ export interface ResponseView {
 /** A sampling request as the queue and the review screens show it. */
 export interface SamplingItemView {
   id: string;
+  /**
+   * `server`: a server is waiting for the answer. `draft`: re-opened from history to send to an LLM
+   * again (e.g. to compare models); nothing is delivered anywhere.
+   */
+  origin: 'server' | 'draft';
   /** Requests of one tool loop share a conversation id (the first request's id). */
   conversationId: string;
+  /** 1-based round of this request in its conversation (a tool loop's follow-ups count up). */
+  round: number;
   serverId: string;
   era: ProtocolEra;
   /**

@@ -240,7 +240,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         const rec: SamplingRecord = {
           item: {
             id,
+            origin: 'server',
             conversationId: id,
+            round: 1,
             serverId: request.serverId,
             era: request.era,
             association: { exact: calls.length === 1, calls },

@@ -14,6 +14,8 @@ const base: Omit<ConsoleState, 'version'> = {
 const item = (id: string, status: SamplingItemView['status'] = 'awaiting_request_review'): SamplingItemView => ({
   id,
   conversationId: id,
+  origin: 'server',
+  round: 1,
   serverId: 's',
   era: 'legacy',
   association: { exact: true, calls: [] },
