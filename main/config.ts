@@ -20,6 +20,8 @@ const common = {
   disabled: z.boolean().optional(),
   /** Timeout in ms for client requests the person starts (tools/call …), which may wait on review. */
   timeoutMs: z.number().int().positive().optional(),
+  /** Rounds allowed in one sampling tool loop before the console ends it (S-LOOP-1); default 10. */
+  maxToolRounds: z.number().int().min(1).max(1000).optional(),
   /** Protocol era negotiation: 'legacy' (2025 initialize; default), 'auto' (probe), or a pinned version. */
   protocol: z.union([z.literal('legacy'), z.literal('auto'), z.string().regex(/^\d{4}-\d{2}-\d{2}$/)]).optional(),
 };

@@ -12,6 +12,7 @@ import type { LlmProvider } from './llm/provider.js';
 import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
+import { DEFAULT_MAX_TOOL_ROUNDS } from './sampling/intake.js';
 import { createSamplingPipeline, type ProviderRegistry } from './sampling/pipeline.js';
 import { createStateHub } from './state-hub.js';
 import { openHistoryStore } from './store/history-store.js';
@@ -88,6 +89,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     inFlightCalls: (serverId) => calls.inFlight(serverId),
     onRefused: (serverId, message) => notify('warning', `Refused a sampling request from "${serverId}": ${message}`),
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
+    maxToolRounds: (serverId) => servers.servers[serverId]?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
   });
 
   for (const [id, config] of Object.entries(servers.servers)) {
@@ -99,6 +101,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
         nodeRuntime: ports.nodeRuntime,
         onChange: publishServers,
         onSampling: (request) => pipeline.handle(request),
+        samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
+        samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
       }),
     );
   }

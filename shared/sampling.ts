@@ -175,6 +175,11 @@ export const ErrorCodes = {
   INVALID_PARAMS: -32602,
   /** Unexpected failure inside the console. */
   INTERNAL_ERROR: -32603,
+  /**
+   * The console's cap on rounds of one tool loop was reached (S-LOOP-1). Implementation-defined
+   * (JSON-RPC reserves -32000…-32099 for those); not -1, because no person rejected anything.
+   */
+  LOOP_LIMIT: -32050,
 } as const;
 
 /** The message sent with `ErrorCodes.USER_REJECTED`. */

@@ -3,6 +3,7 @@
  * all state"). Plain data only: every value here crosses IPC / WebSocket as JSON.
  * Times are epoch milliseconds unless a name says otherwise.
  */
+import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 
 /** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
@@ -46,8 +47,11 @@ export interface ServerView {
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
 export type ClientRequestKind = 'tools/call' | 'prompts/get' | 'resources/read';
 
-/** Status of a client request the person started. */
-export type CallStatus = 'running' | 'succeeded' | 'failed';
+/**
+ * Status of a client request the person started. `declined`: on a 2026-07-28 server the person
+ * rejected an input request, so the call was not retried (S-MRTR-3).
+ */
+export type CallStatus = 'running' | 'succeeded' | 'failed' | 'declined';
 
 /** A client request the person started (e.g. `tools/call`) and what came of it. */
 export interface CallView {
@@ -109,6 +113,17 @@ export interface ModelChoice extends ModelRef {
   overridden?: boolean;
 }
 
+/**
+ * One ranked candidate of model selection (shared/model-selection.ts): `score` 0..100 (higher is
+ * better), `reason` one readable line, `issues` what it cannot do for this request (audio, tools,
+ * image size, context) — a candidate with issues is only chosen when no model can.
+ */
+export interface ModelCandidate extends ModelRef {
+  score: number;
+  reason: string;
+  issues?: string[];
+}
+
 /** Token counts reported by the provider. */
 export interface TokenUsage {
   inputTokens?: number;
@@ -157,6 +172,8 @@ export interface SamplingItemView {
   sent?: CreateMessageParams;
   /** The model that will be / was used. */
   model: ModelChoice;
+  /** The models the console ranked for this request, best first (the review screen's picker). */
+  candidates?: ModelCandidate[];
   /** Live generation: text streamed so far. */
   generation?: { startedAt: number; text: string };
   response?: ResponseView;
@@ -166,14 +183,26 @@ export interface SamplingItemView {
   outcome?: { at: number; message: string; code?: number };
 }
 
-/** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey`. */
+/** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey` (and `apiKeyHint`). */
 export interface ProviderView {
   id: string;
-  kind: 'manual' | 'openai-compatible';
+  kind: ProviderKind;
   label: string;
   baseURL?: string;
   models: string[];
   hasApiKey: boolean;
+  /** The last 4 characters of the stored key, as "…abcd" (keys of 12+ characters only); never more. */
+  apiKeyHint?: string;
+  /** Where the configuration comes from: the Providers screen (editable), providers.json `${env:…}` or the environment. */
+  source?: 'console' | 'env';
+  /** The preset it was made from (e.g. "ollama"). */
+  preset?: string;
+  /** OpenAI only: the endpoint for ordinary requests. */
+  openaiApi?: OpenAIApi;
+  /** Facts of every model in `models` (the person's where set, else defaults), by model id. */
+  modelFacts?: Record<string, ModelFacts>;
+  /** Model ids whose facts the person set by hand. */
+  customFacts?: string[];
 }
 
 /** A message for the person that is not tied to one item (config problems, host warnings). */
@@ -191,6 +220,8 @@ export interface SettingsView {
   serversConfigPath: string;
   providersConfigPath: string;
   historyPath: string;
+  /** Where API keys are kept, e.g. "Electron safeStorage (gnome_libsecret)"; `warning` when that storage is weak. */
+  secretStore?: { backend: string; warning?: string };
 }
 
 /** Everything the renderer mirrors. `version` grows by one with every change sent. */
@@ -204,6 +235,8 @@ export interface ConsoleState {
   providers: ProviderView[];
   notices: Notice[];
   settings: SettingsView;
+  /** Family table, per-server allowed/default models and the default model (providers issue). */
+  modelSettings?: ModelSettings;
 }
 
 /**
@@ -217,6 +250,7 @@ export interface StatePatch {
   providers?: ProviderView[];
   notices?: Notice[];
   settings?: SettingsView;
+  modelSettings?: ModelSettings;
   items?: { upsert: SamplingItemView[]; remove: string[] };
 }
 
@@ -229,6 +263,7 @@ export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState
   if (patch.providers) next.providers = patch.providers;
   if (patch.notices) next.notices = patch.notices;
   if (patch.settings) next.settings = patch.settings;
+  if (patch.modelSettings) next.modelSettings = patch.modelSettings;
   if (patch.items) {
     const removed = new Set(patch.items.remove);
     const upserts = new Map(patch.items.upsert.map((i) => [i.id, i]));

@@ -27,9 +27,10 @@ export type SamplingRuleId =
   | 'S-PREF-1' // modelPreferences priorities within 0..1
   | 'S-B64-1' // image/audio data is valid base64
   | 'S-SIZE-1' // request and media size caps (console limits)
+  | 'S-LOOP-1' // the console's cap on tool-loop rounds
   | 'S-PARAMS'; // any other structural problem in params
 
-/** A validation failure: JSON-RPC `code`, readable `message`, and the rule that failed. */
+/** A refusal: JSON-RPC `code` (-32602, or -32050 for S-LOOP-1), readable `message`, the rule. */
 export interface SamplingValidationError {
   code: number;
   message: string;

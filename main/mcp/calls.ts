@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
 import type { CallRef, CallView } from '../../shared/state.js';
 import type { StateHub } from '../state-hub.js';
-import type { ServerConnection } from './connection.js';
+import { InputDeclinedError, type ServerConnection } from './connection.js';
 
 /** Finished calls kept in state (the newest). */
 const CALLS_KEPT = 100;
@@ -53,11 +53,12 @@ export function createCallTracker(deps: {
       const id = randomUUID();
       calls = [...calls, { id, serverId, kind: 'tools/call', name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [] }];
       publish();
-      conn.callTool(name, args).then(
+      conn.callTool(name, args, { call: { callId: id, kind: 'tools/call', name } }).then(
         (result) => patch(id, { status: 'succeeded', endedAt: deps.now(), result }),
         (err: unknown) => {
           const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
-          patch(id, { status: 'failed', endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
+          const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
+          patch(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
         },
       );
       return id;

@@ -5,7 +5,7 @@
  * `sampling/createMessage` handler that hands every request to the sampling pipeline.
  */
 import {
-  Client,
+  isInputRequiredResult,
   ProtocolError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -13,22 +13,28 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { CreateMessageResult } from '../../shared/sampling.js';
-import type { ProtocolEra, ServerStatus, ServerView, ToolView } from '../../shared/state.js';
+import type { CallRef, ProtocolEra, ServerStatus, ServerView, ToolView } from '../../shared/state.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import type { ConsolePorts, Logger } from '../ports.js';
+import { ConsoleClient, markHandlerEntered } from './console-client.js';
 
 /** Client identity sent in initialize. */
 export const CLIENT_INFO = { name: 'mcp-approval-console', title: 'MCP Approval Console', version: '0.1.0' };
 
 /**
- * Capabilities the console declares (S-CAP-1: sampling). Only what works end to end is declared:
- * `sampling.tools` (S-CAP-2) and `sampling.context` (S-CAP-3) are not declared yet, so a request
- * carrying tools is refused with -32602 by intake validation.
+ * Capabilities the console declares, truthfully (only what works end to end):
+ * S-CAP-1 `sampling`, S-CAP-2 `sampling.tools` (tools in sampling requests are reviewed, passed to
+ * the model, and tool_use answers reviewed). Not declared: `sampling.context` (S-CAP-3, so
+ * `includeContext` is treated as "none"), elicitation and roots (later issues) — and so, per
+ * S-MRTR-2, a 2026-07-28 server must not ask for them either.
  */
-export const CLIENT_CAPABILITIES = { sampling: {} } as const;
+export const CLIENT_CAPABILITIES = { sampling: { tools: {} } } as const;
 
 /** Whether `sampling.tools` is declared (kept next to the capabilities it describes). */
-export const SAMPLING_TOOLS_DECLARED = false;
+export const SAMPLING_TOOLS_DECLARED = true;
+
+/** Most `input_required` rounds one call may take before the console gives up (MRTR). */
+export const MAX_INPUT_ROUNDS = 10;
 
 /** Default timeout for client requests the person starts: they may wait on a person's review. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
@@ -42,8 +48,26 @@ export interface IncomingSampling {
   era: ProtocolEra;
   /** Raw params, not yet validated (intake does that). */
   params: unknown;
-  /** Aborts when the server cancels (notifications/cancelled) or the connection closes. */
+  /**
+   * Aborts when the server cancels (notifications/cancelled), its request times out on our side,
+   * or the connection closes. The reason says which.
+   */
   signal: AbortSignal;
+  /** The call it belongs to when the protocol says so (MRTR); legacy push leaves it unset. */
+  call?: CallRef;
+  /**
+   * Sends `notifications/progress` for this request; present only when the server gave a
+   * progressToken (a client may send progress only then).
+   */
+  progress?(message: string): void;
+}
+
+/** Thrown when a 2026-07-28 call ends because the person declined an input request (S-MRTR-3). */
+export class InputDeclinedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputDeclinedError';
+  }
 }
 
 /** What a connection needs from the console. */
@@ -57,6 +81,10 @@ export interface ConnectionDeps {
    * ProtocolError (-1 user rejected, -32602 invalid params).
    */
   onSampling(request: IncomingSampling): Promise<CreateMessageResult>;
+  /** Intake gate, run before the SDK's own validation (records refusals; see ConsoleClient). */
+  samplingIntake(serverId: string, rawParams: unknown): void;
+  /** Records a request the SDK refused although the gate passed it. */
+  samplingRefusedBySdk(serverId: string, rawParams: unknown, message: string): void;
 }
 
 /** A live connection. */
@@ -70,7 +98,7 @@ export interface ServerConnection {
    * Calls a tool. `timeoutMs` counts from the start and is reset by progress notifications.
    * @throws ProtocolError / SdkError from the SDK (timeouts, JSON-RPC errors), Error if not ready
    */
-  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<{
+  callTool(name: string, args: Record<string, unknown>, options: { call: CallRef; signal?: AbortSignal }): Promise<{
     content: Array<Record<string, unknown>>;
     isError?: boolean;
     structuredContent?: unknown;
@@ -89,7 +117,9 @@ export function describeTarget(config: ServerConfig): string {
  * @param id the server's key in the config file
  */
 export function createServerConnection(id: string, config: ServerConfig, deps: ConnectionDeps): ServerConnection {
-  let client: Client | undefined;
+  let client: ConsoleClient | undefined;
+  /** Aborted when the current connection closes: ends MRTR input requests that belong to it. */
+  let connectionAbort = new AbortController();
   let status: ServerStatus = 'connecting';
   let error: string | undefined;
   let tools: ToolView[] = [];
@@ -132,7 +162,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       : new StreamableHTTPClientTransport(url, { requestInit });
   };
 
-  const refreshTools = async (c: Client) => {
+  const refreshTools = async (c: ConsoleClient) => {
     try {
       const res = await c.listTools();
       tools = res.tools.map((t) => ({
@@ -154,8 +184,12 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     tools = [];
     setStatus('connecting');
     const protocol = config.protocol ?? 'legacy';
-    const c = new Client(CLIENT_INFO, {
+    connectionAbort.abort(new Error('connection closed'));
+    connectionAbort = new AbortController();
+    const c = new ConsoleClient(CLIENT_INFO, {
       capabilities: CLIENT_CAPABILITIES,
+      // MRTR is driven by callTool below so each input request is tied to its exact call.
+      inputRequired: { autoFulfill: false },
       versionNegotiation: protocol === 'legacy' ? undefined : protocol === 'auto' ? { mode: 'auto' } : { mode: { pin: protocol } },
       listChanged: {
         tools: {
@@ -167,14 +201,31 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
         },
       },
     });
+    c.samplingGate = {
+      intake: (raw) => deps.samplingIntake(id, raw),
+      onSdkRefusal: (raw, message) => deps.samplingRefusedBySdk(id, raw, message),
+    };
     c.setRequestHandler('sampling/createMessage', async (request, ctx) => {
+      markHandlerEntered(ctx);
       const era: ProtocolEra = c.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
-      const result = await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal });
+      const progressToken = request.params._meta?.progressToken;
+      let step = 0;
+      const progress =
+        progressToken === undefined
+          ? undefined
+          : (message: string) => {
+              step += 1;
+              void ctx.mcpReq
+                .notify({ method: 'notifications/progress', params: { progressToken, progress: step, message } })
+                .catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) }));
+            };
+      const result = await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress });
       // Our schema (shared/sampling.ts) is the spec's; the SDK re-validates the result on the way out.
       return result as SdkCreateMessageResult;
     });
     c.onclose = () => {
       if (mine !== generation || client !== c) return;
+      connectionAbort.abort(new Error('connection closed'));
       const tail = stderr.at(-1);
       setStatus('disconnected', `connection closed${tail ? `: ${tail}` : ''}`);
     };
@@ -188,6 +239,43 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       if (mine !== generation) return;
       setStatus('error', err instanceof Error ? err.message : String(err));
       deps.logger.warn('connect failed', { server: id, error: String(err) });
+    }
+  }
+
+  /**
+   * tools/call, driving 2026-07-28 `input_required` rounds by hand (S-MRTR-1): every embedded
+   * sampling request goes through the same queue with its exact call, then the call is retried on a
+   * fresh id with `inputResponses` and the untouched `requestState`. If the person declines, the
+   * call is not retried (S-MRTR-3) and ends with {@link InputDeclinedError}.
+   */
+  async function callWithInputRounds(c: ConsoleClient, name: string, args: Record<string, unknown>, call: CallRef, signal?: AbortSignal) {
+    let params: Record<string, unknown> = { name, arguments: args };
+    const options = { timeout: timeoutMs, resetTimeoutOnProgress: true, signal, allowInputRequired: true };
+    for (let round = 1; ; round++) {
+      const res: unknown = await c.callTool(params as { name: string }, options);
+      if (!isInputRequiredResult(res)) return res as { content?: unknown[]; isError?: boolean; structuredContent?: unknown };
+      if (round > MAX_INPUT_ROUNDS) throw new Error(`the server asked for input ${round} times; the console stops after ${MAX_INPUT_ROUNDS} rounds`);
+      const requests = Object.entries(res.inputRequests ?? {});
+      const undeclared = requests.find(([, r]) => r.method !== 'sampling/createMessage');
+      if (undeclared) {
+        throw new Error(`S-MRTR-2: the server asked for ${undeclared[1].method} (input "${undeclared[0]}"), a capability this console did not declare; the call was not retried`);
+      }
+      const callSignal = signal ? AbortSignal.any([signal, connectionAbort.signal]) : connectionAbort.signal;
+      const settled = await Promise.allSettled(
+        requests.map(async ([key, r]) => {
+          deps.samplingIntake(id, r.params);
+          const result = await deps.onSampling({ serverId: id, era: 'modern', params: r.params, signal: callSignal, call });
+          return [key, result] as const;
+        }),
+      );
+      const failed = settled.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      if (failed) {
+        const err = failed.reason as { code?: number; message?: string };
+        if (err.code === -1) throw new InputDeclinedError('You declined the sampling request, so the call was not retried (MRTR has no rejection message: the server is not waiting).');
+        throw new Error(`The server's input request could not be fulfilled (${err.message ?? String(err)}); the call was not retried.`);
+      }
+      const inputResponses = Object.fromEntries(settled.map((o) => (o as PromiseFulfilledResult<readonly [string, unknown]>).value));
+      params = { name, arguments: args, inputResponses, requestState: res.requestState };
     }
   }
 
@@ -209,17 +297,19 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     connect,
     async close() {
       generation++;
+      connectionAbort.abort(new Error('connection closed'));
       const c = client;
       client = undefined;
       await c?.close().catch(() => undefined);
       setStatus('disconnected', 'closed by the console');
     },
     async callTool(name, args, options) {
-      if (!client || status !== 'ready') throw new Error(`server "${id}" is not connected (${status})`);
+      const c = client;
+      if (!c || status !== 'ready') throw new Error(`server "${id}" is not connected (${status})`);
       inFlight++;
       deps.onChange();
       try {
-        const res = await client.callTool({ name, arguments: args }, { timeout: timeoutMs, resetTimeoutOnProgress: true, signal: options?.signal });
+        const res = await callWithInputRounds(c, name, args, options.call, options.signal);
         return {
           content: (res.content ?? []) as Array<Record<string, unknown>>,
           isError: res.isError,

@@ -23,58 +23,14 @@ import {
   type CreateMessageParams,
   type CreateMessageResult,
 } from '../../shared/sampling.js';
-import type { CallRef, HistoryEntry, ModelRef, ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
-import type { LlmProvider } from '../llm/provider.js';
-import { protocolError, SAMPLING_TOOLS_DECLARED, type IncomingSampling } from '../mcp/connection.js';
-import type { Logger } from '../ports.js';
-import type { StateHub } from '../state-hub.js';
+import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
+import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
+import type { PipelineDeps, SamplingPipeline } from './types.js';
 
-/** Where history goes; `save` must be durable when it returns (the store commits synchronously). */
-export interface HistorySink {
-  save(entry: HistoryEntry): void;
-}
-
-/** The configured providers, as the pipeline needs them. */
-export interface ProviderRegistry {
-  list(): LlmProvider[];
-  get(id: string): LlmProvider | undefined;
-  /** The console's default model, used when no hint matches. */
-  defaultModel(): ModelRef;
-}
-
-/** What the pipeline needs. */
-export interface PipelineDeps {
-  hub: StateHub;
-  history: HistorySink;
-  providers: ProviderRegistry;
-  logger: Logger;
-  now: () => number;
-  /** Client requests in flight to a server now (for S-ASSOC-1 and the "belongs to" display). */
-  inFlightCalls(serverId: string): CallRef[];
-  /** Reports a request refused at intake, so the person sees it without a dialog. */
-  onRefused(serverId: string, message: string): void;
-  /** Called when a request enters the queue (to link it to the calls it belongs to). */
-  onQueued?(item: SamplingItemView): void;
-  /** Minimum ms between two state updates of a streaming generation. Default 50. */
-  streamUpdateMs?: number;
-}
-
-/** The pipeline's operations; the ConsoleService methods of the same names call these. */
-export interface SamplingPipeline {
-  /** Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError. */
-  handle(request: IncomingSampling): Promise<CreateMessageResult>;
-  approveRequest(itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
-  rejectRequest(itemId: string, reason?: string): void;
-  cancelGeneration(itemId: string): void;
-  regenerate(itemId: string): Promise<void>;
-  approveResponse(itemId: string, result: CreateMessageResult): void;
-  rejectResponse(itemId: string, reason?: string): void;
-  dismiss(itemId: string): void;
-  /** Ends every open item (shutdown). */
-  cancelAll(message: string): void;
-}
+export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
 
 /** Finished items kept in the queue view before the oldest are dropped (history keeps all). */
 const FINISHED_KEPT = 100;
@@ -84,13 +40,31 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   const records = new Map<string, SamplingRecord>();
   const { hub, now } = deps;
   const streamUpdateMs = deps.streamUpdateMs ?? 50;
+  const intake = createIntake({
+    history: deps.history,
+    now,
+    inFlightCalls: deps.inFlightCalls,
+    onRefused: deps.onRefused,
+    maxToolRounds: deps.maxToolRounds ?? (() => DEFAULT_MAX_TOOL_ROUNDS),
+    limits: deps.limits,
+  });
+  /** Progress senders of requests whose server gave a progressToken. */
+  const progressOf = new Map<string, (message: string) => void>();
 
   const save = (rec: SamplingRecord) => deps.history.save(toHistoryEntry(rec, now()));
   const event = (rec: SamplingRecord, kind: string, detail?: string) => rec.events.push({ at: now(), kind, detail });
 
+  const PROGRESS_MESSAGES: Partial<Record<SamplingStatus, string>> = {
+    awaiting_request_review: 'awaiting review of the request',
+    generating: 'generating',
+    awaiting_response_review: 'awaiting review of the response',
+  };
   const update = (rec: SamplingRecord, patch: Partial<SamplingItemView>) => {
+    const before = rec.item.status;
     rec.item = { ...rec.item, ...patch, updatedAt: now() };
     hub.upsertItem(rec.item);
+    const message = PROGRESS_MESSAGES[rec.item.status];
+    if (rec.item.status !== before && message) progressOf.get(rec.item.id)?.(message);
   };
 
   const stopReview = (rec: SamplingRecord) => {
@@ -129,7 +103,11 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     const code = 'code' in answer ? answer.code : undefined;
     update(rec, { status, generation: undefined, outcome: { at: now(), message, code } });
     event(rec, status, message);
-    if ('result' in answer) rec.delivered = answer.result;
+    if ('result' in answer) {
+      rec.delivered = answer.result;
+      intake.rememberDelivered(rec.item.conversationId, rec.item.round, answer.result);
+    }
+    progressOf.delete(rec.item.id);
     save(rec); // committed before anything reaches the server
     if ('result' in answer) rec.settle.resolve(answer.result);
     else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : message));
@@ -203,74 +181,80 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     }
   }
 
+  /** Puts an accepted request in the queue and records it. */
+  function enqueue(
+    what: {
+      serverId: string;
+      era: SamplingItemView['era'];
+      origin: SamplingItemView['origin'];
+      params: CreateMessageParams;
+      association: SamplingItemView['association'];
+      conversationId?: string;
+      round: number;
+    },
+    settle: SamplingRecord['settle'],
+  ): SamplingRecord {
+    const receivedAt = now();
+    const id = randomUUID();
+    const rec: SamplingRecord = {
+      item: {
+        id,
+        origin: what.origin,
+        conversationId: what.conversationId ?? id,
+        round: what.round,
+        serverId: what.serverId,
+        era: what.era,
+        association: what.association,
+        status: 'awaiting_request_review',
+        receivedAt,
+        updatedAt: receivedAt,
+        original: what.params,
+        model: chooseModel(what.params.modelPreferences, providerViews(), deps.providers.defaultModel()),
+      },
+      settle,
+      events: [{ at: receivedAt, kind: 'received', detail: `${what.params.messages.length} message(s), maxTokens ${what.params.maxTokens}, round ${what.round}` }],
+      reviewSince: receivedAt,
+      reviewMs: 0,
+      generationMs: 0,
+      requestEdited: false,
+      responseEdited: false,
+    };
+    records.set(id, rec);
+    hub.upsertItem(rec.item);
+    save(rec);
+    deps.onQueued?.(rec.item);
+    return rec;
+  }
+
   return {
     handle(request) {
-      const receivedAt = now();
-      const calls = deps.inFlightCalls(request.serverId);
-      const checked = validateSamplingRequest(request.params, {
-        toolsDeclared: SAMPLING_TOOLS_DECLARED,
-        inFlightClientRequests: calls.length,
-      });
-      const id = randomUUID();
-      const fallbackModel = deps.providers.defaultModel();
-      if (!checked.ok) {
-        const { code, message, rule } = checked.error;
-        deps.history.save({
-          id,
-          conversationId: id,
-          serverId: request.serverId,
-          callName: calls[0] ? `${calls[0].kind} ${calls[0].name}` : undefined,
-          status: 'failed',
-          decidedBy: 'console',
-          receivedAt,
-          endedAt: receivedAt,
-          edited: false,
-          error: message,
-          preview: '',
-          original: request.params,
-          errorDetail: { code, message, rule },
-          timings: { totalMs: 0 },
-          events: [{ at: receivedAt, kind: 'refused', detail: `${rule}: ${message}` }],
-        });
-        deps.onRefused(request.serverId, `${rule}: ${message}`);
-        return Promise.reject(protocolError(code, message));
-      }
-      const params = checked.params;
+      const checked = intake.check(request.serverId, request.params, request.call);
+      if (!checked.ok) return Promise.reject(protocolError(checked.error.code, checked.error.message));
       return new Promise<CreateMessageResult>((resolve, reject) => {
-        const rec: SamplingRecord = {
-          item: {
-            id,
-            origin: 'server',
-            conversationId: id,
-            round: 1,
+        const rec = enqueue(
+          {
             serverId: request.serverId,
             era: request.era,
-            association: { exact: calls.length === 1, calls },
-            status: 'awaiting_request_review',
-            receivedAt,
-            updatedAt: receivedAt,
-            original: params,
-            model: chooseModel(params.modelPreferences, providerViews(), fallbackModel),
+            origin: 'server',
+            params: checked.params,
+            association: checked.association,
+            conversationId: checked.conversationId,
+            round: checked.round,
           },
-          settle: { resolve, reject },
-          events: [{ at: receivedAt, kind: 'received', detail: `${params.messages.length} message(s), maxTokens ${params.maxTokens}` }],
-          reviewSince: receivedAt,
-          reviewMs: 0,
-          generationMs: 0,
-          requestEdited: false,
-          responseEdited: false,
-        };
-        records.set(id, rec);
-        hub.upsertItem(rec.item);
-        save(rec);
-        deps.onQueued?.(rec.item);
+          { resolve, reject },
+        );
+        if (request.progress) {
+          progressOf.set(rec.item.id, request.progress);
+          request.progress(PROGRESS_MESSAGES.awaiting_request_review!);
+        }
         const onAbort = () => {
           if (rec.item.outcome) return;
           const reason = request.signal.reason;
-          const timedOut = reason instanceof Error && /timed? ?out/i.test(reason.message);
+          const text = reason instanceof Error ? reason.message : String(reason ?? '');
+          const timedOut = /timed? ?out/i.test(text);
           const why = timedOut
             ? 'The server stopped waiting (timeout)'
-            : reason instanceof Error && /clos/i.test(reason.message)
+            : /clos/i.test(text)
               ? 'The connection to the server closed'
               : 'The server cancelled the request';
           rec.decidedBy = 'console';
@@ -279,6 +263,28 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         if (request.signal.aborted) onAbort();
         else request.signal.addEventListener('abort', onAbort, { once: true });
       });
+    },
+
+    intake(serverId, rawParams) {
+      const checked = intake.check(serverId, rawParams);
+      if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
+    },
+
+    refusedBySdk(serverId, rawParams, message) {
+      intake.recordRefusal(serverId, rawParams, { code: ErrorCodes.INVALID_PARAMS, rule: 'S-PARAMS', message });
+    },
+
+    reopenDraft(entry) {
+      const params = entry.sent ?? entry.original;
+      const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
+      if (!checked.ok) throw new ApiError('invalid_input', `This history entry holds no valid request to re-open: ${checked.error.message}`);
+      const noServer = { resolve: () => undefined, reject: () => undefined };
+      const rec = enqueue(
+        { serverId: entry.serverId, era: 'legacy', origin: 'draft', params: checked.params, association: { exact: false, calls: [] }, round: 1 },
+        noServer,
+      );
+      event(rec, 'reopened', `from history entry ${entry.id}`);
+      return rec.item.id;
     },
 
     async approveRequest(itemId, params, model) {
@@ -331,7 +337,8 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       rec.decidedBy = 'person';
       update(rec, { response: { ...response, draft: result } });
       event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : 'unchanged');
-      finish(rec, 'delivered', 'Delivered to the server', { result });
+      const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : 'Delivered to the server';
+      finish(rec, 'delivered', where, { result });
     },
 
     rejectResponse(itemId, reason) {

@@ -32,7 +32,7 @@ function scriptedProvider() {
   return { provider, calls, script: (fn: typeof next) => (next = fn) };
 }
 
-function setup(opts: { inFlight?: number } = {}) {
+function setup(opts: { inFlight?: number; maxToolRounds?: number } = {}) {
   const saved: HistoryEntry[] = [];
   const order: string[] = [];
   const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
@@ -48,6 +48,7 @@ function setup(opts: { inFlight?: number } = {}) {
     inFlightCalls: () => Array.from({ length: opts.inFlight ?? 1 }, (_, i) => ({ callId: `c${i}`, kind: 'tools/call' as const, name: 'trigger-sampling-request' })),
     onRefused: (_s, m) => refused.push(m),
     streamUpdateMs: 0,
+    maxToolRounds: () => opts.maxToolRounds ?? 10,
   });
   const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
   const waitFor = async (pred: () => boolean) => {

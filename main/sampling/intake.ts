@@ -1,0 +1,134 @@
+/**
+ * Intake: everything decided about a sampling request before a person sees it.
+ *
+ * - validation against SPEC-SAMPLING.md (shared/validate-sampling.ts), answered -32602 with the
+ *   rule and a readable message, and recorded in history (nothing is lost);
+ * - which client request it belongs to (S-ASSOC-1): exact on MRTR, inferred from the calls in
+ *   flight on the legacy push path;
+ * - which tool loop it continues: a request whose tool_result blocks answer tool_use ids the console
+ *   delivered earlier joins that conversation as the next round; past the per-server cap the loop
+ *   is ended with {@link ErrorCodes.LOOP_LIMIT} (S-LOOP-1).
+ */
+import { randomUUID } from 'node:crypto';
+import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
+import type { CallRef, HistoryEntry } from '../../shared/state.js';
+import { validateSamplingRequest, type SamplingValidationError } from '../../shared/validate-sampling.js';
+import { SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
+
+/** Default cap on rounds of one tool loop (S-LOOP-1); per server via `maxToolRounds` in config. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 10;
+
+/** How many delivered tool_use ids are remembered for loop detection. */
+const REMEMBERED_TOOL_USES = 5_000;
+
+/** A request that passed intake. */
+export interface Accepted {
+  ok: true;
+  params: CreateMessageParams;
+  association: { exact: boolean; calls: CallRef[] };
+  conversationId?: string;
+  round: number;
+}
+
+/** What intake needs. */
+export interface IntakeDeps {
+  history: { save(entry: HistoryEntry): void };
+  now: () => number;
+  inFlightCalls(serverId: string): CallRef[];
+  onRefused(serverId: string, message: string): void;
+  /** Rounds allowed per tool loop for this server. */
+  maxToolRounds(serverId: string): number;
+  /** Size caps in bytes (request JSON / one image or audio block); defaults in validate-sampling. */
+  limits?: { maxRequestBytes?: number; maxMediaBytes?: number };
+}
+
+/** The intake's operations. */
+export interface Intake {
+  /**
+   * Checks a raw request. On failure the refusal is recorded in history, the person is told (a
+   * notice), and the JSON-RPC error to answer with is returned.
+   * @param call the exact call it belongs to, when the protocol says so (MRTR)
+   */
+  check(serverId: string, raw: unknown, call?: CallRef): Accepted | { ok: false; error: SamplingValidationError };
+  /** Records a refusal decided elsewhere (the SDK's own validation). */
+  recordRefusal(serverId: string, raw: unknown, error: SamplingValidationError): void;
+  /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
+  rememberDelivered(conversationId: string, round: number, result: CreateMessageResult): void;
+}
+
+/** Creates the intake. */
+export function createIntake(deps: IntakeDeps): Intake {
+  const toolUses = new Map<string, { conversationId: string; round: number }>();
+
+  const recordRefusal = (serverId: string, raw: unknown, error: SamplingValidationError, calls: CallRef[] = deps.inFlightCalls(serverId)) => {
+    const at = deps.now();
+    const id = randomUUID();
+    deps.history.save({
+      id,
+      conversationId: id,
+      serverId,
+      callName: calls[0] ? `${calls[0].kind} ${calls[0].name}` : undefined,
+      status: 'failed',
+      decidedBy: 'console',
+      receivedAt: at,
+      endedAt: at,
+      edited: false,
+      error: error.message,
+      preview: '',
+      original: raw,
+      errorDetail: { code: error.code, message: error.message, rule: error.rule },
+      timings: { totalMs: 0 },
+      events: [{ at, kind: 'refused', detail: `${error.rule}: ${error.message}` }],
+    });
+    deps.onRefused(serverId, `${error.rule}: ${error.message}`);
+  };
+
+  /** The conversation a request continues: the one whose tool_use its tool_result blocks answer. */
+  const continuation = (params: CreateMessageParams) => {
+    for (const m of [...params.messages].reverse()) {
+      for (const b of contentBlocks(m.content)) {
+        if (b.type === 'tool_result') {
+          const known = toolUses.get(b.toolUseId);
+          if (known) return known;
+        }
+      }
+    }
+    return undefined;
+  };
+
+  return {
+    check(serverId, raw, call) {
+      const calls = call ? [call] : deps.inFlightCalls(serverId);
+      const checked = validateSamplingRequest(raw, {
+        toolsDeclared: SAMPLING_TOOLS_DECLARED,
+        inFlightClientRequests: calls.length,
+        ...deps.limits,
+      });
+      if (!checked.ok) {
+        recordRefusal(serverId, raw, checked.error, calls);
+        return checked;
+      }
+      const previous = continuation(checked.params);
+      const round = previous ? previous.round + 1 : 1;
+      const cap = deps.maxToolRounds(serverId);
+      if (round > cap) {
+        const error: SamplingValidationError = {
+          code: ErrorCodes.LOOP_LIMIT,
+          rule: 'S-LOOP-1',
+          message: `Tool loop limit reached: this would be round ${round} of one sampling conversation; the console allows ${cap} rounds for this server`,
+        };
+        recordRefusal(serverId, raw, error, calls);
+        return { ok: false, error };
+      }
+      return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
+    },
+    recordRefusal: (serverId, raw, error) => recordRefusal(serverId, raw, error),
+    rememberDelivered(conversationId, round, result) {
+      for (const b of contentBlocks(result.content)) {
+        if (b.type !== 'tool_use') continue;
+        toolUses.set(b.id, { conversationId, round });
+        if (toolUses.size > REMEMBERED_TOOL_USES) toolUses.delete(toolUses.keys().next().value!);
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * The sampling pipeline's seams: what it needs (history, providers, calls in flight) and what it
+ * offers (the review operations the ConsoleService methods call).
+ */
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
+import type { CallRef, HistoryEntry, ModelRef, SamplingItemView } from '../../shared/state.js';
+import type { LlmProvider } from '../llm/provider.js';
+import type { IncomingSampling } from '../mcp/connection.js';
+import type { Logger } from '../ports.js';
+import type { StateHub } from '../state-hub.js';
+
+/** Where history goes; `save` must be durable when it returns (the store commits synchronously). */
+export interface HistorySink {
+  save(entry: HistoryEntry): void;
+}
+
+/** The configured providers, as the pipeline needs them. */
+export interface ProviderRegistry {
+  list(): LlmProvider[];
+  get(id: string): LlmProvider | undefined;
+  /** The console's default model, used when no hint matches. */
+  defaultModel(): ModelRef;
+}
+
+/** What the pipeline needs. */
+export interface PipelineDeps {
+  hub: StateHub;
+  history: HistorySink;
+  providers: ProviderRegistry;
+  logger: Logger;
+  now: () => number;
+  /** Client requests in flight to a server now (for S-ASSOC-1 and the "belongs to" display). */
+  inFlightCalls(serverId: string): CallRef[];
+  /** Reports a request refused at intake, so the person sees it without a dialog. */
+  onRefused(serverId: string, message: string): void;
+  /** Called when a request enters the queue (to link it to the calls it belongs to). */
+  onQueued?(item: SamplingItemView): void;
+  /** Minimum ms between two state updates of a streaming generation. Default 50. */
+  streamUpdateMs?: number;
+  /** Rounds allowed per tool loop (S-LOOP-1); default 10 (DEFAULT_MAX_TOOL_ROUNDS). */
+  maxToolRounds?(serverId: string): number;
+  /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/validate-sampling.ts. */
+  limits?: { maxRequestBytes?: number; maxMediaBytes?: number };
+}
+
+/** The pipeline's operations; the ConsoleService methods of the same names call these. */
+export interface SamplingPipeline {
+  /** Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError. */
+  handle(request: IncomingSampling): Promise<CreateMessageResult>;
+  /**
+   * The intake gate run before the SDK validates a request: records and throws a ProtocolError
+   * (-32602, or -32050 past the tool-loop cap) for a request that must be refused; returns otherwise.
+   */
+  intake(serverId: string, rawParams: unknown): void;
+  /** Records a request the SDK refused (with its message) after the gate had passed it. */
+  refusedBySdk(serverId: string, rawParams: unknown, message: string): void;
+  /**
+   * Re-opens a past request as a new draft (origin 'draft', no server waiting) to send to an LLM
+   * again, e.g. to compare models. Returns the new item's id.
+   * @throws ApiError invalid_input when the entry holds no valid request (e.g. it was refused)
+   */
+  reopenDraft(entry: HistoryEntry): string;
+  approveRequest(itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
+  rejectRequest(itemId: string, reason?: string): void;
+  cancelGeneration(itemId: string): void;
+  regenerate(itemId: string): Promise<void>;
+  approveResponse(itemId: string, result: CreateMessageResult): void;
+  rejectResponse(itemId: string, reason?: string): void;
+  dismiss(itemId: string): void;
+  /** Ends every open item (shutdown). */
+  cancelAll(message: string): void;
+}
+
