@@ -22,7 +22,11 @@ const common = {
   timeoutMs: z.number().int().positive().optional(),
   /** Rounds allowed in one sampling tool loop before the console ends it (S-LOOP-1); default 10. */
   maxToolRounds: z.number().int().min(1).max(1000).optional(),
-  /** Protocol era negotiation: 'legacy' (2025 initialize; default), 'auto' (probe), or a pinned version. */
+  /**
+   * Protocol era negotiation: 'auto' (default: probe with server/discover, fall back to the 2025
+   * initialize; the verdict is remembered), 'legacy' (2025 initialize only), or a pinned version
+   * such as '2026-07-28'.
+   */
   protocol: z.union([z.literal('legacy'), z.literal('auto'), z.string().regex(/^\d{4}-\d{2}-\d{2}$/)]).optional(),
 };
 

@@ -11,6 +11,7 @@ import { loadProvidersConfig, PROVIDERS_CONFIG_FILE } from './llm/providers-conf
 import type { LlmProvider } from './llm/provider.js';
 import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
+import { openEraCache } from './mcp/era-cache.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './sampling/intake.js';
 import { createSamplingPipeline, type ProviderRegistry } from './sampling/pipeline.js';
@@ -76,6 +77,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     defaultModel: () => providerConfig.defaultModel,
   };
 
+  const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
   const publishServers = () => hub.set('servers', [...connections.values()].map((c) => c.view()));
   const calls = createCallTracker({ hub, now, connection: (id) => connections.get(id) });
@@ -101,6 +103,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
         nodeRuntime: ports.nodeRuntime,
         onChange: publishServers,
         onSampling: (request) => pipeline.handle(request),
+        eras,
         samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
         samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
       }),

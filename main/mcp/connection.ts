@@ -17,6 +17,7 @@ import type { CallRef, ProtocolEra, ServerStatus, ServerView, ToolView } from '.
 import { isStdio, type ServerConfig } from '../config.js';
 import type { ConsolePorts, Logger } from '../ports.js';
 import { ConsoleClient, markHandlerEntered } from './console-client.js';
+import type { EraCache } from './era-cache.js';
 
 /** Client identity sent in initialize. */
 export const CLIENT_INFO = { name: 'mcp-approval-console', title: 'MCP Approval Console', version: '0.1.0' };
@@ -81,6 +82,8 @@ export interface ConnectionDeps {
    * ProtocolError (-1 user rejected, -32602 invalid params).
    */
   onSampling(request: IncomingSampling): Promise<CreateMessageResult>;
+  /** Remembered protocol eras (for `protocol: "auto"`); optional in tests. */
+  eras?: EraCache;
   /** Intake gate, run before the SDK's own validation (records refusals; see ConsoleClient). */
   samplingIntake(serverId: string, rawParams: unknown): void;
   /** Records a request the SDK refused although the gate passed it. */
@@ -177,13 +180,16 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     }
   };
 
-  async function connect(): Promise<void> {
+  async function connect(retryWithoutPrior = false): Promise<void> {
     const mine = ++generation;
     await client?.close().catch(() => undefined);
     stderr = [];
     tools = [];
     setStatus('connecting');
-    const protocol = config.protocol ?? 'legacy';
+    const protocol = config.protocol ?? 'auto';
+    const target = describeTarget(config);
+    const cached = protocol === 'auto' && !retryWithoutPrior ? deps.eras?.get(id, target, Date.now()) : undefined;
+    const prior = cached?.era === 'legacy' ? { kind: 'legacy' as const } : cached?.discover ? { kind: 'modern' as const, discover: cached.discover as never } : undefined;
     connectionAbort.abort(new Error('connection closed'));
     connectionAbort = new AbortController();
     const c = new ConsoleClient(CLIENT_INFO, {
@@ -231,12 +237,20 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     };
     client = c;
     try {
-      await c.connect(makeTransport(), { timeout: 30_000 });
+      await c.connect(makeTransport(), { timeout: 30_000, ...(prior ? { prior } : {}) });
       if (mine !== generation) return;
+      if (protocol === 'auto') {
+        deps.eras?.set(id, { era: c.getProtocolEra() ?? 'legacy', protocolVersion: c.getNegotiatedProtocolVersion(), target, at: Date.now(), discover: c.getDiscoverResult() });
+      }
       setStatus('ready');
       await refreshTools(c);
     } catch (err) {
       if (mine !== generation) return;
+      if (prior) {
+        // The remembered era may be stale (the server was upgraded or downgraded): probe afresh.
+        deps.eras?.forget(id);
+        return connect(true);
+      }
       setStatus('error', err instanceof Error ? err.message : String(err));
       deps.logger.warn('connect failed', { server: id, error: String(err) });
     }
@@ -294,7 +308,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       serverInfo: client?.getServerVersion(),
       inFlight,
     }),
-    connect,
+    connect: () => connect(),
     async close() {
       generation++;
       connectionAbort.abort(new Error('connection closed'));
