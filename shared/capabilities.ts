@@ -1,0 +1,133 @@
+/**
+ * Capability checks: what a sampling request needs (audio, images and their sizes, tools, context)
+ * against what a model can take (its {@link ModelFacts}). The review screen shows the mismatches
+ * before anything is sent and offers the models that can (issue 4: "capability mismatches are
+ * explicit"); model selection ranks models with issues last.
+ *
+ * Pure: no Node, DOM or Electron.
+ */
+import { DEFAULT_FAMILY_RULES, defaultModelFacts, type FamilyRule, type ModelFacts } from './providers.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
+import type { ModelRef, ProviderView } from './state.js';
+
+/** What a request needs from a model. Sizes in bytes (decoded), tokens estimated at 4 characters each. */
+export interface RequestNeeds {
+  /** Number of audio clips (in messages and in tool results). */
+  audio: number;
+  /** Number of images. */
+  images: number;
+  /** The largest image, decoded bytes (0 without images). */
+  largestImageBytes: number;
+  /** Number of tools offered to the model (`params.tools`); tool_use / tool_result history counts as 1 when no tools are offered. */
+  tools: number;
+  /** Rough input size in tokens (text, system prompt and tool schemas at 4 characters per token; 1 000 per image or clip). */
+  estimatedInputTokens: number;
+  /** `maxTokens` of the request (tokens). */
+  maxTokens: number;
+}
+
+/** Kinds of mismatch. */
+export type CapabilityIssueKind = 'audio' | 'images' | 'image-size' | 'tools' | 'context';
+
+/** One mismatch between a request and a model, with a sentence for the person. */
+export interface CapabilityIssue {
+  kind: CapabilityIssueKind;
+  message: string;
+}
+
+/** Decoded size in bytes of base64 text (padding and whitespace ignored). */
+export function base64Bytes(data: string): number {
+  const clean = data.replace(/[\s=]/g, '');
+  return Math.floor((clean.length * 3) / 4);
+}
+
+/** Human size: "812 KB", "7.2 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Measures what `params` needs (see {@link RequestNeeds}). Never throws. */
+export function requestNeeds(params: CreateMessageParams): RequestNeeds {
+  const needs: RequestNeeds = { audio: 0, images: 0, largestImageBytes: 0, tools: params.tools?.length ?? 0, estimatedInputTokens: 0, maxTokens: params.maxTokens };
+  let chars = (params.systemPrompt ?? '').length + JSON.stringify(params.tools ?? []).length;
+  let history = false;
+  const visit = (b: { type: string; [k: string]: unknown }): void => {
+    if (b.type === 'text' && typeof b.text === 'string') chars += b.text.length;
+    else if (b.type === 'image' && typeof b.data === 'string') {
+      needs.images += 1;
+      needs.largestImageBytes = Math.max(needs.largestImageBytes, base64Bytes(b.data));
+      chars += 4000;
+    } else if (b.type === 'audio') {
+      needs.audio += 1;
+      chars += 4000;
+    } else if (b.type === 'tool_use') {
+      history = true;
+      chars += JSON.stringify(b.input ?? {}).length;
+    } else if (b.type === 'tool_result' && Array.isArray(b.content)) {
+      history = true;
+      for (const inner of b.content as Array<{ type: string; [k: string]: unknown }>) visit(inner);
+    }
+  };
+  for (const m of params.messages) for (const b of contentBlocks<SamplingContent>(m.content)) visit(b);
+  if (needs.tools === 0 && history) needs.tools = 1;
+  needs.estimatedInputTokens = Math.ceil(chars / 4);
+  return needs;
+}
+
+/**
+ * The mismatches between a request's needs and a model's facts; empty when the model can take it.
+ * A model with prompt-based tools can take tools (they are described in its system prompt).
+ * `modelId` only names the model in the messages.
+ */
+export function capabilityIssues(needs: RequestNeeds, facts: ModelFacts, modelId: string): CapabilityIssue[] {
+  const issues: CapabilityIssue[] = [];
+  if (needs.audio > 0 && !facts.audio) {
+    issues.push({ kind: 'audio', message: `the request holds audio (${needs.audio} clip${needs.audio > 1 ? 's' : ''}), which ${modelId} cannot take` });
+  }
+  if (needs.images > 0 && !facts.images) {
+    issues.push({ kind: 'images', message: `the request holds ${needs.images} image${needs.images > 1 ? 's' : ''}, which ${modelId} cannot take` });
+  } else if (needs.images > 0 && facts.maxImageBytes !== undefined && needs.largestImageBytes > facts.maxImageBytes) {
+    issues.push({
+      kind: 'image-size',
+      message: `an image is ${formatBytes(needs.largestImageBytes)}; ${modelId} takes at most ${formatBytes(facts.maxImageBytes)} per image`,
+    });
+  }
+  if (needs.tools > 0 && facts.tools === 'none') {
+    issues.push({ kind: 'tools', message: `the request uses tools, but ${modelId} has no tool calling (native or prompt-based)` });
+  }
+  if (facts.contextWindow !== undefined && needs.estimatedInputTokens + needs.maxTokens > facts.contextWindow) {
+    issues.push({
+      kind: 'context',
+      message: `about ${needs.estimatedInputTokens} input tokens + ${needs.maxTokens} max output exceed ${modelId}'s ${facts.contextWindow}-token context window`,
+    });
+  }
+  return issues;
+}
+
+/** The facts of `modelId` of `provider`: the person's (or the registry's) where known, else {@link defaultModelFacts}. */
+export function factsFor(provider: ProviderView, modelId: string, rules: readonly FamilyRule[] = DEFAULT_FAMILY_RULES): ModelFacts {
+  return provider.modelFacts?.[modelId] ?? defaultModelFacts(provider.kind, modelId, rules);
+}
+
+/**
+ * The configured models (manual excluded) that can take this request, in provider order;
+ * `allowed` (a server's allowed models) restricts the list when non-empty.
+ */
+export function modelsThatCan(
+  params: CreateMessageParams,
+  providers: readonly ProviderView[],
+  allowed?: readonly ModelRef[],
+  rules: readonly FamilyRule[] = DEFAULT_FAMILY_RULES,
+): ModelRef[] {
+  const needs = requestNeeds(params);
+  const ok: ModelRef[] = [];
+  for (const p of providers) {
+    if (p.kind === 'manual') continue;
+    for (const modelId of p.models) {
+      if (allowed && allowed.length > 0 && !allowed.some((a) => a.providerId === p.id && a.modelId === modelId)) continue;
+      if (capabilityIssues(needs, factsFor(p, modelId, rules), modelId).length === 0) ok.push({ providerId: p.id, modelId });
+    }
+  }
+  return ok;
+}

@@ -1,0 +1,215 @@
+/**
+ * Provider and model facts: the kinds of LLM provider the console speaks, their presets, the
+ * per-model facts model selection uses (context window, cost / speed / capability tiers, which
+ * inputs a model takes, how it calls tools), the editable family table that maps a hint of one
+ * provider's naming to a comparable model of another (SPEC-SAMPLING.md "Model preferences": hints
+ * are advisory and MAY map across providers), and per-server model settings.
+ *
+ * Zod schemas here parse the config file (main/llm/providers-config.ts) and the renderer's input
+ * (shared/api.ts). Pure: imports nothing runtime-specific.
+ */
+import { z } from 'zod';
+import type { ModelRef } from './state.js';
+
+/** Provider kinds. `manual` = the person writes the response; the others go through the AI SDK. */
+export const PROVIDER_KINDS = ['manual', 'openai-compatible', 'anthropic', 'openai', 'google'] as const;
+/** A provider kind. */
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** How a model calls tools: the API's own tool calling, tools described in the system prompt (seeds/004), or not at all. */
+export const TOOL_SUPPORT = ['native', 'prompt', 'none'] as const;
+/** See {@link TOOL_SUPPORT}. */
+export type ToolSupport = (typeof TOOL_SUPPORT)[number];
+
+/** Which OpenAI endpoint a provider uses: Responses (`/responses`) or Chat Completions (`/chat/completions`). */
+export type OpenAIApi = 'responses' | 'chat';
+
+/** Tier 1..5 (integers). */
+const TierSchema = z.number().int().min(1).max(5);
+
+/**
+ * What the console knows about one model. Tiers are relative, 1..5: `cost` 1 = cheapest,
+ * `speed` 5 = fastest, `intelligence` 5 = most capable.
+ */
+export const ModelFactsSchema = z.object({
+  /** Context window in tokens (input + output); unknown when absent. */
+  contextWindow: z.number().int().positive().max(100_000_000).optional(),
+  cost: TierSchema,
+  speed: TierSchema,
+  intelligence: TierSchema,
+  tools: z.enum(TOOL_SUPPORT),
+  /** Takes image input. */
+  images: z.boolean(),
+  /** Takes audio input. */
+  audio: z.boolean(),
+  /** Largest image accepted, in decoded bytes; no limit known when absent. */
+  maxImageBytes: z.number().int().positive().optional(),
+});
+/** See {@link ModelFactsSchema}. */
+export type ModelFacts = z.infer<typeof ModelFactsSchema>;
+
+/** One row of the family table: a model name (or hint) containing `pattern` (`*` = any run of characters) belongs to `family`. */
+export const FamilyRuleSchema = z.object({
+  pattern: z.string().trim().min(1).max(100),
+  family: z.string().trim().min(1).max(50),
+});
+/** See {@link FamilyRuleSchema}. */
+export type FamilyRule = z.infer<typeof FamilyRuleSchema>;
+
+/**
+ * The default family table. The first row whose pattern a name contains decides, so specific rows
+ * come first ("gpt-4o-mini" before "gpt-4o"; "-mini" keeps its dash or it would match "gemini"). Families: `frontier` (most capable), `balanced`,
+ * `fast` (small, cheap). A hint "claude-3-sonnet" is `balanced`, so with no Claude configured it
+ * maps to another provider's balanced model (e.g. gemini-2.5-flash or gpt-4.1).
+ */
+export const DEFAULT_FAMILY_RULES: readonly FamilyRule[] = [
+  { pattern: 'haiku', family: 'fast' },
+  { pattern: 'flash-lite', family: 'fast' },
+  { pattern: '-mini', family: 'fast' },
+  { pattern: '-nano', family: 'fast' },
+  { pattern: 'opus', family: 'frontier' },
+  { pattern: 'sonnet', family: 'balanced' },
+  { pattern: 'gemini-*-pro', family: 'frontier' },
+  { pattern: 'gemini-*-flash', family: 'balanced' },
+  { pattern: 'gpt-5', family: 'frontier' },
+  { pattern: 'o3', family: 'frontier' },
+  { pattern: 'gpt-4.1', family: 'balanced' },
+  { pattern: 'gpt-4o', family: 'balanced' },
+];
+
+/** Default tiers of a family; unknown families get 3/3/3. */
+export const FAMILY_TIERS: Readonly<Record<string, Pick<ModelFacts, 'cost' | 'speed' | 'intelligence'>>> = {
+  frontier: { cost: 5, speed: 2, intelligence: 5 },
+  balanced: { cost: 3, speed: 3, intelligence: 4 },
+  fast: { cost: 1, speed: 5, intelligence: 2 },
+};
+
+/** Per-server model settings: the models the console may choose for this server (all when empty/absent), and its default. */
+export const ServerModelSettingsSchema = z.object({
+  allowedModels: z.array(z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(500) })).max(500).optional(),
+  defaultModel: z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(500) }).optional(),
+});
+/** See {@link ServerModelSettingsSchema}. */
+export type ServerModelSettings = z.infer<typeof ServerModelSettingsSchema>;
+
+/** Model-selection settings the console keeps (state slice `modelSettings`). */
+export interface ModelSettings {
+  /** The family table, editable. */
+  families: FamilyRule[];
+  /** By server id (the key in mcp-servers.json). */
+  servers: Record<string, ServerModelSettings>;
+  /** The console-wide default model (when neither hints, priorities nor the server choose). */
+  defaultModel: ModelRef;
+}
+
+/** A ready-made provider setup offered on the Providers screen. */
+export interface ProviderPreset {
+  id: string;
+  kind: Exclude<ProviderKind, 'manual'>;
+  label: string;
+  /** API root; the kind's official endpoint when absent. */
+  baseURL?: string;
+  /** Whether the preset needs an API key. */
+  needsKey: boolean;
+}
+
+/** Presets: the three hosted APIs, Ollama, LM Studio, and a custom OpenAI-compatible URL. */
+export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
+  { id: 'anthropic', kind: 'anthropic', label: 'Anthropic', baseURL: 'https://api.anthropic.com/v1', needsKey: true },
+  { id: 'openai', kind: 'openai', label: 'OpenAI', baseURL: 'https://api.openai.com/v1', needsKey: true },
+  { id: 'google', kind: 'google', label: 'Google Gemini', baseURL: 'https://generativelanguage.googleapis.com/v1beta', needsKey: true },
+  { id: 'ollama', kind: 'openai-compatible', label: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1', needsKey: false },
+  { id: 'lmstudio', kind: 'openai-compatible', label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', needsKey: false },
+  { id: 'custom', kind: 'openai-compatible', label: 'OpenAI-compatible (custom URL)', needsKey: false },
+];
+
+/** The official API root of a hosted kind (undefined for openai-compatible and manual). */
+export function defaultBaseURL(kind: ProviderKind): string | undefined {
+  return PROVIDER_PRESETS.find((p) => p.id === kind && p.kind === kind)?.baseURL;
+}
+
+const ID = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1–64 letters, digits, ".", "_" or "-"');
+
+/**
+ * A provider as the person edits it (the Providers screen's input, also one entry of
+ * providers.json minus the key). `models` are model ids; `modelFacts` holds the facts the person
+ * set by hand (the rest come from {@link defaultModelFacts}).
+ */
+export const ProviderSettingsSchema = z.object({
+  id: ID,
+  kind: z.enum(['openai-compatible', 'anthropic', 'openai', 'google']),
+  label: z.string().trim().min(1).max(100).optional(),
+  /** Which preset it was made from (display only). */
+  preset: z.string().max(50).optional(),
+  baseURL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as "http://127.0.0.1:1234/v1"' }).optional(),
+  models: z.array(z.string().trim().min(1).max(500)).max(1000).default([]),
+  modelFacts: z.record(z.string(), ModelFactsSchema).optional(),
+  /** OpenAI only: the endpoint for ordinary requests (audio and stop sequences always use Chat Completions). */
+  openaiApi: z.enum(['responses', 'chat']).optional(),
+});
+/** See {@link ProviderSettingsSchema} (after parsing). */
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+/** Result of "Test connection". `latencyMs` is wall time in ms; `models` what the model-list endpoint returned. */
+export interface ProviderTestResult {
+  ok: boolean;
+  /** One readable line: "Connected: 3 models listed in 120 ms" or what failed and what to do. */
+  message: string;
+  latencyMs: number;
+  models?: string[];
+}
+
+/** Compiles a family pattern: case-insensitive substring, `*` matching any run of characters. */
+export function patternRegExp(pattern: string): RegExp {
+  const escaped = pattern
+    .split('*')
+    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(escaped, 'i');
+}
+
+/** The family of a model id or a hint: the first rule whose pattern it contains; undefined when none does. */
+export function familyOf(name: string, rules: readonly FamilyRule[]): { family: string; rule: FamilyRule } | undefined {
+  for (const rule of rules) if (patternRegExp(rule.pattern).test(name)) return { family: rule.family, rule };
+  return undefined;
+}
+
+const MB = 1024 * 1024;
+
+/** A context window guess by name (tokens); undefined when unknown. */
+function contextGuess(kind: ProviderKind, id: string): number | undefined {
+  if (/claude/.test(id) || kind === 'anthropic') return 200_000;
+  if (/gemini/.test(id) || kind === 'google') return 1_048_576;
+  if (/gpt-4\.1/.test(id)) return 1_047_576;
+  if (/gpt-5/.test(id)) return 400_000;
+  if (/gpt-4o|o3|o4/.test(id)) return 128_000;
+  return undefined;
+}
+
+/**
+ * The facts assumed for a model the person has not described: tiers from its family (see
+ * {@link FAMILY_TIERS}; local OpenAI-compatible models default to cost 1), inputs by kind
+ * (Anthropic: images up to 5 MB, no audio; OpenAI: images up to 20 MB, audio only for
+ * `*audio*` models via Chat Completions; Gemini: images (20 MB) and audio; OpenAI-compatible:
+ * images only for names with vision/llava/-vl). Every kind defaults to native tool calling;
+ * the person switches a small local model to "prompt" (or "none") on the Providers screen.
+ */
+export function defaultModelFacts(kind: ProviderKind, modelId: string, rules: readonly FamilyRule[] = DEFAULT_FAMILY_RULES): ModelFacts {
+  const id = modelId.toLowerCase();
+  const family = familyOf(id, rules)?.family;
+  const tiers = (family && FAMILY_TIERS[family]) || (kind === 'openai-compatible' ? { cost: 1, speed: 3, intelligence: 2 } : { cost: 3, speed: 3, intelligence: 3 });
+  const contextWindow = contextGuess(kind, id);
+  const base = { ...tiers, ...(contextWindow ? { contextWindow } : {}) };
+  switch (kind) {
+    case 'anthropic':
+      return { ...base, tools: 'native', images: true, audio: false, maxImageBytes: 5 * MB };
+    case 'openai':
+      return { ...base, tools: 'native', images: true, audio: /audio/.test(id), maxImageBytes: 20 * MB };
+    case 'google':
+      return { ...base, tools: 'native', images: true, audio: true, maxImageBytes: 20 * MB };
+    case 'openai-compatible':
+      return { ...base, tools: 'native', images: /vision|llava|-vl\b|vl-/.test(id), audio: false };
+    case 'manual':
+      return { cost: 1, speed: 1, intelligence: 5, tools: 'native', images: true, audio: true };
+  }
+}
