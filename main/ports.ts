@@ -3,6 +3,7 @@
  * through small interfaces). The Electron host passes Electron-backed implementations, the web
  * host and the tests pass Node-backed ones.
  */
+import type { SecretStore } from './secrets/secret-store.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -37,4 +38,9 @@ export interface ConsolePorts {
    * this is `process.execPath`; in Electron it is the Electron binary with ELECTRON_RUN_AS_NODE=1.
    */
   nodeRuntime?: { command: string; env?: Record<string, string> };
+  /**
+   * Where API keys entered on the Providers screen are kept (Electron safeStorage, or the web
+   * host's encrypted file). Without one, keys live in memory only and are forgotten on exit.
+   */
+  secrets?: SecretStore;
 }

@@ -1,0 +1,99 @@
+/**
+ * The Electron host's secret store: Electron `safeStorage` (the OS keychain — macOS Keychain,
+ * Windows DPAPI, libsecret/kwallet on Linux) encrypts each secret; the ciphertexts (base64) live in
+ * `secrets.safe.json` in the user-data folder, written with mode 0600. Nothing is ever stored in
+ * plaintext.
+ *
+ * On Linux, when no keyring is available safeStorage falls back to its `basic_text` backend (a
+ * hard-coded key): the store still works but carries a `warning` the console shows. When
+ * encryption is not available at all, the AES-256-GCM key-file store of the web host is used
+ * instead (with a warning).
+ *
+ * Takes `safeStorage` as a parameter (no `electron` import here) so it is testable in Node.
+ */
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createFileSecretStore } from '../../main/secrets/file-store.js';
+import { SecretStoreError, type SecretStore } from '../../main/secrets/secret-store.js';
+
+/** The part of Electron's `safeStorage` this uses. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /** Linux only: "basic_text", "gnome_libsecret", "kwallet", …, or "unknown". */
+  getSelectedStorageBackend?(): string;
+}
+
+/** File name of the safeStorage ciphertexts inside the user-data folder. */
+export const SAFE_SECRETS_FILE = 'secrets.safe.json';
+
+const FileSchema = z.object({ version: z.literal(1), entries: z.record(z.string(), z.string()) });
+
+/**
+ * Creates the store. Call after `app.whenReady()` (safeStorage needs it on some platforms).
+ * @param platform `process.platform`
+ * @throws SecretStoreError when secrets.safe.json exists but is not a valid secrets file
+ */
+export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: string, platform: NodeJS.Platform = process.platform): SecretStore {
+  if (!safeStorage.isEncryptionAvailable()) {
+    const fallback = createFileSecretStore({ dir });
+    return {
+      backend: fallback.backend,
+      warning: 'Electron safeStorage is not available on this system; API keys are in an AES-256-GCM encrypted file whose key file sits in the same folder.',
+      get: (n) => fallback.get(n),
+      set: (n, v) => fallback.set(n, v),
+      delete: (n) => fallback.delete(n),
+    };
+  }
+  const path = join(dir, SAFE_SECRETS_FILE);
+  let entries: Record<string, string> = {};
+  if (existsSync(path)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      throw new SecretStoreError(`${path} is not valid JSON`);
+    }
+    const parsed = FileSchema.safeParse(json);
+    if (!parsed.success) throw new SecretStoreError(`${path} is not a secrets file of this console`);
+    entries = parsed.data.entries;
+  }
+  const save = () => {
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, path);
+  };
+  const linuxBackend = platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : undefined;
+  const weak = linuxBackend === 'basic_text' || linuxBackend === 'unknown';
+  return {
+    backend: `Electron safeStorage${linuxBackend ? ` (${linuxBackend})` : ''}, ciphertexts in ${path}`,
+    ...(weak
+      ? {
+          warning:
+            `Electron safeStorage is using its "${linuxBackend}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are ` +
+            'encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
+        }
+      : {}),
+    async get(name) {
+      const data = entries[name];
+      if (data === undefined) return undefined;
+      try {
+        return safeStorage.decryptString(Buffer.from(data, 'base64'));
+      } catch {
+        throw new SecretStoreError(`cannot decrypt "${name}" from ${path} with safeStorage (was the keyring changed?)`);
+      }
+    },
+    async set(name, value) {
+      entries[name] = safeStorage.encryptString(value).toString('base64');
+      save();
+    },
+    async delete(name) {
+      if (!(name in entries)) return;
+      delete entries[name];
+      save();
+    },
+  };
+}
