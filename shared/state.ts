@@ -181,6 +181,20 @@ export interface SamplingItemView {
   error?: { message: string; code?: number; at: number };
   /** How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any. */
   outcome?: { at: number; message: string; code?: number };
+  /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
+  auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
+}
+
+/** Who decided a request's fate. */
+export type DecidedBy = 'person' | 'console' | 'rule';
+
+/** A reference to the exact rule (and its version) that decided, so history can say why. */
+export interface RuleRef {
+  serverId: string;
+  ruleId: string;
+  /** The rule's version when it decided; bumped on every edit. */
+  version: number;
+  name: string;
 }
 
 /** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey` (and `apiKeyHint`). */
@@ -283,8 +297,10 @@ export interface HistorySummary {
   /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */
   callName?: string;
   status: SamplingStatus;
-  /** Who decided: the person, a rule (later issue), or the console itself (validation, timeouts). */
-  decidedBy?: 'person' | 'console';
+  /** Who decided: the person, a rule, or the console itself (validation, timeouts, limits). */
+  decidedBy?: DecidedBy;
+  /** The rule that decided, when `decidedBy` is 'rule'. */
+  rule?: RuleRef;
   receivedAt: number;
   endedAt?: number;
   model?: string;

@@ -109,6 +109,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     }
     progressOf.delete(rec.item.id);
     save(rec); // committed before anything reaches the server
+    deps.policy?.settled?.(rec.item.serverId, rec.item);
     if ('result' in answer) rec.settle.resolve(answer.result);
     else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : message));
     else rec.settle.reject(new Error(message));
@@ -167,6 +168,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       });
       rec.reviewSince = now();
       event(rec, 'generated', `${out.result.model}, stopReason ${out.result.stopReason ?? 'none'}`);
+      if (rec.autoAll && rec.rule) return deliver(rec, out.result, `Delivered without review: rule "${rec.rule.name}" (v${rec.rule.version})`);
       save(rec);
     } catch (err) {
       rec.generationMs += now() - startedAt;
@@ -179,6 +181,47 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', message);
       save(rec);
     }
+  }
+
+  /** Ends a request by delivering `result` (history first, then the server), noting edits. */
+  function deliver(rec: SamplingRecord, result: CreateMessageResult, message?: string): void {
+    const response = rec.item.response!;
+    rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
+    update(rec, { response: { ...response, draft: result } });
+    event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : rec.decidedBy === 'rule' ? 'by rule' : 'unchanged');
+    const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : (message ?? 'Delivered to the server');
+    finish(rec, 'delivered', where, { result });
+  }
+
+  /** Lets the policy decide a freshly queued server request: ask, auto-approve, or reject. */
+  function applyPolicy(rec: SamplingRecord): void {
+    if (!deps.policy || rec.item.origin !== 'server') return;
+    const action = deps.policy.decide({ serverId: rec.item.serverId, item: rec.item, params: rec.item.original, model: rec.item.model, now: now() });
+    if (action.kind === 'ask') {
+      if (action.rule) event(rec, 'rule_matched', `rule "${action.rule.name}" (v${action.rule.version}): always ask`);
+      return;
+    }
+    const { rule } = action;
+    if (action.kind === 'reject') {
+      rec.decidedBy = 'rule';
+      rec.rule = rule;
+      finish(rec, 'rejected', `Rejected by rule "${rule.name}" (v${rule.version}): ${action.reason}`, { code: ErrorCodes.USER_REJECTED });
+      return;
+    }
+    if (!deps.providers.get(rec.item.model.providerId)?.generate) {
+      event(rec, 'rule_skipped', `rule "${rule.name}" would auto-approve, but the chosen model is written by hand; a person must answer`);
+      save(rec);
+      return;
+    }
+    stopReview(rec);
+    rec.decidedBy = 'rule';
+    rec.rule = rule;
+    rec.autoAll = action.kind === 'approve_all';
+    const params = action.params ?? rec.item.original;
+    rec.requestEdited = !jsonEqual(params, rec.item.original);
+    update(rec, { sent: params, auto: { rule, action: action.kind } });
+    event(rec, 'request_approved', `by rule "${rule.name}" (v${rule.version})${rec.requestEdited ? ', changed by the rule' : ''}`);
+    void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
   }
 
   /** Puts an accepted request in the queue and records it. */
@@ -230,6 +273,11 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     handle(request) {
       const checked = intake.check(request.serverId, request.params, request.call);
       if (!checked.ok) return Promise.reject(protocolError(checked.error.code, checked.error.message));
+      const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };
+      if (!admitted.ok) {
+        intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule as never });
+        return Promise.reject(protocolError(admitted.code, admitted.message));
+      }
       return new Promise<CreateMessageResult>((resolve, reject) => {
         const rec = enqueue(
           {
@@ -262,6 +310,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         };
         if (request.signal.aborted) onAbort();
         else request.signal.addEventListener('abort', onAbort, { once: true });
+        if (!rec.item.outcome) applyPolicy(rec);
       });
     },
 
@@ -333,12 +382,8 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
         throw new ApiError('invalid_input', 'Write a response before approving it');
       }
-      rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
       rec.decidedBy = 'person';
-      update(rec, { response: { ...response, draft: result } });
-      event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : 'unchanged');
-      const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : 'Delivered to the server';
-      finish(rec, 'delivered', where, { result });
+      deliver(rec, result);
     },
 
     rejectResponse(itemId, reason) {

@@ -3,7 +3,7 @@
  * Kept apart from the state machine so the mapping (what history remembers) is readable alone.
  */
 import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import type { HistoryEntry, HistoryEvent, SamplingItemView, TokenUsage } from '../../shared/state.js';
+import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 
 /** Everything main knows about one request, beyond what the renderer sees. */
 export interface SamplingRecord {
@@ -13,7 +13,11 @@ export interface SamplingRecord {
   /** Aborts the running generation, if any. */
   generation?: AbortController;
   events: HistoryEvent[];
-  decidedBy?: 'person' | 'console';
+  decidedBy?: DecidedBy;
+  /** The rule that decided (auto-approve / auto-reject), with its version. */
+  rule?: RuleRef;
+  /** A rule approved the whole exchange: deliver the generated response without asking. */
+  autoAll?: boolean;
   /** When the current review phase began (ms epoch), if the person is being waited on now. */
   reviewSince?: number;
   reviewMs: number;
@@ -56,6 +60,7 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     callName: callNameOf(item),
     status: item.status,
     decidedBy: rec.decidedBy,
+    rule: rec.rule,
     receivedAt: item.receivedAt,
     endedAt: ended,
     model: item.model.modelId,

@@ -3,7 +3,7 @@
  * offers (the review operations the ConsoleService methods call).
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallRef, HistoryEntry, ModelRef, SamplingItemView } from '../../shared/state.js';
+import type { CallRef, HistoryEntry, ModelChoice, ModelRef, RuleRef, SamplingItemView } from '../../shared/state.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingSampling } from '../mcp/connection.js';
 import type { Logger } from '../ports.js';
@@ -41,6 +41,8 @@ export interface PipelineDeps {
   maxToolRounds?(serverId: string): number;
   /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/validate-sampling.ts. */
   limits?: { maxRequestBytes?: number; maxMediaBytes?: number };
+  /** Auto-approve rules and rate limits; absent = the person decides everything. */
+  policy?: SamplingPolicy;
 }
 
 /** The pipeline's operations; the ConsoleService methods of the same names call these. */
@@ -71,3 +73,37 @@ export interface SamplingPipeline {
   cancelAll(message: string): void;
 }
 
+
+/** What a policy sees of a queued request. */
+export interface PolicyFacts {
+  serverId: string;
+  item: SamplingItemView;
+  params: CreateMessageParams;
+  model: ModelChoice;
+  /** Epoch ms. */
+  now: number;
+}
+
+/**
+ * What a policy decides for a request: ask the person (default), auto-approve the request only
+ * (the person still reviews the response), auto-approve request and response (fully unattended),
+ * or reject (the server gets -1 with the reason). `params` lets a rule send a changed request
+ * (e.g. auto-redacted); history keeps both.
+ */
+export type PolicyAction =
+  | { kind: 'ask'; rule?: RuleRef }
+  | { kind: 'approve_request' | 'approve_all'; rule: RuleRef; params?: CreateMessageParams }
+  | { kind: 'reject'; rule: RuleRef; reason: string };
+
+/** Per-server rules and limits (issue 5 implements it; absent = always ask, no limits). */
+export interface SamplingPolicy {
+  /**
+   * Called at intake after validation, before queueing. A refusal (e.g. rate limited) answers the
+   * server with `code`/`message` and is recorded with `rule`.
+   */
+  admit?(serverId: string, params: CreateMessageParams): { ok: true } | { ok: false; code: number; message: string; rule: string };
+  /** Decides what happens to a request that entered the queue. */
+  decide(facts: PolicyFacts): PolicyAction;
+  /** Told when a request ends (for token and spend budgets). */
+  settled?(serverId: string, item: SamplingItemView): void;
+}
