@@ -4,10 +4,9 @@
  * and pushes it to every subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  */
 import type { ConsoleEvent } from '../shared/api.js';
-import type { ConsoleState, SamplingItemView, StatePatch } from '../shared/state.js';
+import type { ConsoleState, SamplingItemView, SliceKey, StatePatch } from '../shared/state.js';
 
-/** Slices replaced whole in a patch. */
-export type SliceKey = 'servers' | 'calls' | 'providers' | 'notices' | 'settings';
+export type { SliceKey };
 
 /** The hub's API. All setters are synchronous; the patch goes out on the next macrotask. */
 export interface StateHub {

@@ -4,6 +4,7 @@
  * Times are epoch milliseconds unless a name says otherwise.
  */
 import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
+import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 
 /** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
@@ -12,8 +13,11 @@ export type ProtocolEra = 'legacy' | 'modern';
 /** Transport kinds the console speaks. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
-/** Connection status of one server. */
-export type ServerStatus = 'connecting' | 'ready' | 'error' | 'disconnected';
+/**
+ * Connection status of one server. `disabled`: `"disabled": true` in the config (no connection);
+ * `needs_auth`: an HTTP server answered 401 and the person has to sign in (OAuth).
+ */
+export type ServerStatus = 'connecting' | 'ready' | 'error' | 'disconnected' | 'disabled' | 'needs_auth';
 
 /** A tool a server offers (from `tools/list`). */
 export interface ToolView {
@@ -22,6 +26,55 @@ export interface ToolView {
   description?: string;
   /** JSON Schema of the arguments (`type: "object"`). */
   inputSchema: Record<string, unknown>;
+}
+
+/** A prompt a server offers (from `prompts/list`). */
+export interface PromptView {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: Array<{ name: string; title?: string; description?: string; required: boolean }>;
+}
+
+/** A resource a server offers (from `resources/list`). */
+export interface ResourceView {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Size in bytes, when the server says. */
+  size?: number;
+}
+
+/** A resource template (from `resources/templates/list`): an RFC 6570 URI template. */
+export interface ResourceTemplateView {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/**
+ * Automatic reconnection after a crash or a dropped stream: `attempt` of `maxAttempts` (1-based)
+ * is scheduled at `nextAt`; `gaveUp` once they are used up (only "Retry now" reconnects then).
+ */
+export interface ReconnectView {
+  attempt: number;
+  maxAttempts: number;
+  nextAt?: number;
+  gaveUp?: boolean;
+}
+
+/** OAuth state of an HTTP server. Tokens never appear here, only whether there are any. */
+export interface ServerAuthView {
+  /** `signed_in`: tokens are stored; `pending`: the browser is open on the authorization page. */
+  status: 'signed_out' | 'pending' | 'signed_in';
+  /** When the stored access token expires (epoch ms), if the server said. */
+  expiresAt?: number;
+  /** The last sign-in failure, readable. */
+  error?: string;
 }
 
 /** One configured MCP server and its live connection. */
@@ -42,6 +95,25 @@ export interface ServerView {
   serverInfo?: { name: string; version: string; title?: string };
   /** Client requests of ours (tools/call, …) in flight to this server now. */
   inFlight: number;
+  /** Process id of a running stdio server. */
+  pid?: number;
+  /** The capabilities the server declared (as sent), once connected. */
+  capabilities?: Record<string, unknown>;
+  /** The server's `instructions`, if any. */
+  instructions?: string;
+  /** When the current connection became ready. */
+  connectedAt?: number;
+  prompts?: PromptView[];
+  resources?: ResourceView[];
+  resourceTemplates?: ResourceTemplateView[];
+  /** Set while the console reconnects on its own (or gave up). */
+  reconnect?: ReconnectView;
+  /** OAuth state, for HTTP servers that asked for authorization. */
+  auth?: ServerAuthView;
+  /** Log entries written since start (the logs themselves come from `getServerLog`). */
+  logTotals?: { protocol: number; stderr: number };
+  /** The deprecated HTTP+SSE transport, or anything else the person should know about the entry. */
+  warning?: string;
 }
 
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
@@ -66,6 +138,10 @@ export interface CallView {
   endedAt?: number;
   /** The `CallToolResult` as the server sent it (content blocks, isError, structuredContent). */
   result?: { content: Array<Record<string, unknown>>; isError?: boolean; structuredContent?: unknown };
+  /** `prompts/get`: the `GetPromptResult` as the server sent it. */
+  prompt?: { description?: string; messages: Array<{ role: string; content: Record<string, unknown> }> };
+  /** `resources/read`: the `ReadResourceResult` contents (text or base64 blob per URI). */
+  resource?: { contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> };
   /** A protocol-level failure (timeout, JSON-RPC error), with its code when there is one. */
   error?: { message: string; code?: number };
   /** Sampling items that arrived while this call was in flight. */
@@ -185,6 +261,37 @@ export interface SamplingItemView {
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
 }
 
+/**
+ * Where an elicitation is: waiting on the person, or how it ended. `withdrawn`: the server
+ * cancelled it or the connection closed; `completed`: a URL-mode elicitation the server reported
+ * done (`notifications/elicitation/complete`).
+ */
+export type ElicitationStatus = 'awaiting_input' | 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'completed';
+
+/** An elicitation request (form or URL mode) in the queue. */
+export interface ElicitationItemView {
+  id: string;
+  serverId: string;
+  era: ProtocolEra;
+  association: { exact: boolean; calls: CallRef[] };
+  /**
+   * `request`: a server request waits for the answer (legacy push or MRTR input request).
+   * `error`: from a -32042 "URL elicitation required" error; nothing waits, the person only opens
+   * the URL (and then calls the tool again).
+   */
+  source: 'request' | 'error';
+  status: ElicitationStatus;
+  receivedAt: number;
+  updatedAt: number;
+  /** The params as the server sent them (`mode` "form" with requestedSchema, or "url" with url). */
+  params: ElicitParams;
+  /** True when the form seems to ask for a password, key or other secret (which servers must not). */
+  secretWarning: boolean;
+  /** What was answered, once answered. */
+  answer?: ElicitResult;
+  outcome?: { at: number; message: string };
+}
+
 /** Who decided a request's fate. */
 export type DecidedBy = 'person' | 'console' | 'rule';
 
@@ -251,33 +358,26 @@ export interface ConsoleState {
   settings: SettingsView;
   /** Family table, per-server allowed/default models and the default model (providers issue). */
   modelSettings?: ModelSettings;
+  /** Elicitation requests (form and URL mode) waiting on the person, plus recently answered ones. */
+  elicitations?: ElicitationItemView[];
 }
+
+/** Slices of the state replaced whole in a patch: every key except `version` and `items`. */
+export type SliceKey = Exclude<keyof ConsoleState, 'version' | 'items'>;
 
 /**
  * A change to the state. `items` is a delta (upserts by id and removals) so that a streaming
- * generation does not resend the whole queue; the other slices are replaced whole when present.
+ * generation does not resend the whole queue; every other slice present is replaced whole.
  */
-export interface StatePatch {
-  version: number;
-  servers?: ServerView[];
-  calls?: CallView[];
-  providers?: ProviderView[];
-  notices?: Notice[];
-  settings?: SettingsView;
-  modelSettings?: ModelSettings;
-  items?: { upsert: SamplingItemView[]; remove: string[] };
-}
+export type StatePatch = { version: number; items?: { upsert: SamplingItemView[]; remove: string[] } } & Partial<Pick<ConsoleState, SliceKey>>;
 
 /** Applies a patch to a state; returns the same object if the patch is stale. Pure. */
 export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState {
   if (patch.version <= state.version) return state;
   const next: ConsoleState = { ...state, version: patch.version };
-  if (patch.servers) next.servers = patch.servers;
-  if (patch.calls) next.calls = patch.calls;
-  if (patch.providers) next.providers = patch.providers;
-  if (patch.notices) next.notices = patch.notices;
-  if (patch.settings) next.settings = patch.settings;
-  if (patch.modelSettings) next.modelSettings = patch.modelSettings;
+  for (const [key, value] of Object.entries(patch)) {
+    if (key !== 'version' && key !== 'items' && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+  }
   if (patch.items) {
     const removed = new Set(patch.items.remove);
     const upserts = new Map(patch.items.upsert.map((i) => [i.id, i]));
@@ -292,6 +392,8 @@ export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState
 /** One entry of the history list: a sampling request and how it ended. */
 export interface HistorySummary {
   id: string;
+  /** What kind of server request this was; absent means 'sampling'. */
+  kind?: 'sampling' | 'elicitation';
   conversationId: string;
   serverId: string;
   /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */
@@ -339,6 +441,8 @@ export interface HistoryEntry extends HistorySummary {
   modelChoice?: ModelChoice;
   generated?: CreateMessageResult;
   delivered?: CreateMessageResult;
+  /** For elicitation: the ElicitResult sent (action and content). */
+  answer?: unknown;
   errorDetail?: { message: string; code?: number; rule?: string };
   usage?: TokenUsage;
   timings: Timings;

@@ -18,6 +18,9 @@ import { isStdio, type ServerConfig } from '../config.js';
 import type { ConsolePorts, Logger } from '../ports.js';
 import { ConsoleClient, markHandlerEntered } from './console-client.js';
 import type { EraCache } from './era-cache.js';
+import type { ElicitResult } from '../../shared/elicitation.js';
+import type { IncomingElicitation } from '../elicitation/queue.js';
+import type { Root } from '../roots.js';
 
 /** Client identity sent in initialize. */
 export const CLIENT_INFO = { name: 'mcp-approval-console', title: 'MCP Approval Console', version: '0.1.0' };
@@ -25,11 +28,11 @@ export const CLIENT_INFO = { name: 'mcp-approval-console', title: 'MCP Approval 
 /**
  * Capabilities the console declares, truthfully (only what works end to end):
  * S-CAP-1 `sampling`, S-CAP-2 `sampling.tools` (tools in sampling requests are reviewed, passed to
- * the model, and tool_use answers reviewed). Not declared: `sampling.context` (S-CAP-3, so
- * `includeContext` is treated as "none"), elicitation and roots (later issues) — and so, per
- * S-MRTR-2, a 2026-07-28 server must not ask for them either.
+ * the model, and tool_use answers reviewed); `elicitation` form and URL modes (same queue);
+ * `roots` with `listChanged` (folders the person picks per server). Not declared:
+ * `sampling.context` (S-CAP-3, so `includeContext` is treated as "none"), tasks.
  */
-export const CLIENT_CAPABILITIES = { sampling: { tools: {} } } as const;
+export const CLIENT_CAPABILITIES = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } as const;
 
 /** Whether `sampling.tools` is declared (kept next to the capabilities it describes). */
 export const SAMPLING_TOOLS_DECLARED = true;
@@ -82,6 +85,14 @@ export interface ConnectionDeps {
    * ProtocolError (-1 user rejected, -32602 invalid params).
    */
   onSampling(request: IncomingSampling): Promise<CreateMessageResult>;
+  /** Handles an elicitation request (form or URL mode) through the queue; resolves with the answer. */
+  onElicitation?(request: IncomingElicitation): Promise<ElicitResult>;
+  /** `notifications/elicitation/complete` for a URL-mode elicitation. */
+  onElicitationComplete?(serverId: string, elicitationId: string): void;
+  /** A -32042 "URL elicitation required" error on a call: its URL elicitations for the person. */
+  onUrlElicitationRequired?(serverId: string, elicitations: unknown[], call: CallRef): void;
+  /** The roots offered to this server (`roots/list`). */
+  roots?(serverId: string): Root[];
   /** Remembered protocol eras (for `protocol: "auto"`); optional in tests. */
   eras?: EraCache;
   /** Intake gate, run before the SDK's own validation (records refusals; see ConsoleClient). */
@@ -108,6 +119,8 @@ export interface ServerConnection {
   }>;
   /** Number of client requests of ours in flight now (S-ASSOC-1). */
   inFlight(): number;
+  /** Sends `notifications/roots/list_changed` (when connected). */
+  notifyRootsChanged(): Promise<void>;
 }
 
 /** The command line or URL shown for a server. */
@@ -229,6 +242,14 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       // Our schema (shared/sampling.ts) is the spec's; the SDK re-validates the result on the way out.
       return result as SdkCreateMessageResult;
     });
+    // Elicitation and roots (both eras; on MRTR they arrive embedded, see callWithInputRounds).
+    c.setRequestHandler('elicitation/create', async (request, ctx) => {
+      if (!deps.onElicitation) throw protocolError(-32601, 'elicitation is not available');
+      const era: ProtocolEra = c.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
+      return (await deps.onElicitation({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal })) as never;
+    });
+    c.setRequestHandler('roots/list', async () => ({ roots: deps.roots?.(id) ?? [] }));
+    c.setNotificationHandler('notifications/elicitation/complete', (n) => deps.onElicitationComplete?.(id, n.params.elicitationId));
     c.onclose = () => {
       if (mine !== generation || client !== c) return;
       connectionAbort.abort(new Error('connection closed'));
@@ -270,13 +291,20 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       if (!isInputRequiredResult(res)) return res as { content?: unknown[]; isError?: boolean; structuredContent?: unknown };
       if (round > MAX_INPUT_ROUNDS) throw new Error(`the server asked for input ${round} times; the console stops after ${MAX_INPUT_ROUNDS} rounds`);
       const requests = Object.entries(res.inputRequests ?? {});
-      const undeclared = requests.find(([, r]) => r.method !== 'sampling/createMessage');
+      const declared = ['sampling/createMessage', 'elicitation/create', 'roots/list'];
+      const undeclared = requests.find(([, r]) => !declared.includes(r.method));
       if (undeclared) {
         throw new Error(`S-MRTR-2: the server asked for ${undeclared[1].method} (input "${undeclared[0]}"), a capability this console did not declare; the call was not retried`);
       }
       const callSignal = signal ? AbortSignal.any([signal, connectionAbort.signal]) : connectionAbort.signal;
       const settled = await Promise.allSettled(
-        requests.map(async ([key, r]) => {
+        requests.map(async ([key, r]): Promise<readonly [string, unknown]> => {
+          if (r.method === 'roots/list') return [key, { roots: deps.roots?.(id) ?? [] }];
+          if (r.method === 'elicitation/create') {
+            if (!deps.onElicitation) throw new Error('elicitation is not available');
+            // A decline is an ordinary ElicitResult on MRTR (S-MRTR-3): it is sent back on the retry.
+            return [key, await deps.onElicitation({ serverId: id, era: 'modern', params: r.params, signal: callSignal, call })];
+          }
           deps.samplingIntake(id, r.params);
           const result = await deps.onSampling({ serverId: id, era: 'modern', params: r.params, signal: callSignal, call });
           return [key, result] as const;
@@ -323,7 +351,11 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       inFlight++;
       deps.onChange();
       try {
-        const res = await callWithInputRounds(c, name, args, options.call, options.signal);
+        const res = await callWithInputRounds(c, name, args, options.call, options.signal).catch((err: unknown) => {
+          const e = err as { code?: number; data?: { elicitations?: unknown[] } };
+          if (e.code === -32042 && Array.isArray(e.data?.elicitations)) deps.onUrlElicitationRequired?.(id, e.data.elicitations, options.call);
+          throw err;
+        });
         return {
           content: (res.content ?? []) as Array<Record<string, unknown>>,
           isError: res.isError,
@@ -335,6 +367,9 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       }
     },
     inFlight: () => inFlight,
+    async notifyRootsChanged() {
+      if (client && status === 'ready') await client.sendRootsListChanged();
+    },
   };
 }
 

@@ -1,0 +1,275 @@
+/**
+ * Elicitation through the same queue and care as sampling (MCP 2025-11-25 "Elicitation"; not
+ * deprecated in 2026-07-28): every `elicitation/create` — pushed (legacy) or embedded in an
+ * `input_required` result (MRTR) — becomes an item the person answers: accept (content validated
+ * against the flat requestedSchema, defaults applied), decline, or cancel. URL mode shows the URL
+ * and is opened only by the person; `notifications/elicitation/complete` marks it done; a -32042
+ * "URL elicitation required" error adds URL items that no request waits on.
+ *
+ * Every item is recorded in history (kind 'elicitation'), committed before the answer is sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../shared/api.js';
+import {
+  ElicitParamsSchema,
+  ElicitUrlParamsSchema,
+  looksLikeSecretRequest,
+  validateElicitationContent,
+  type ElicitResult,
+  type FieldValue,
+} from '../../shared/elicitation.js';
+import { ErrorCodes } from '../../shared/sampling.js';
+import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus } from '../../shared/state.js';
+import { protocolError } from '../mcp/connection.js';
+import type { StateHub } from '../state-hub.js';
+
+/** An elicitation request as a connection hands it over. */
+export interface IncomingElicitation {
+  serverId: string;
+  era: ProtocolEra;
+  /** Raw params, not yet validated. */
+  params: unknown;
+  /** Aborts when the server cancels or the connection closes. */
+  signal: AbortSignal;
+  /** The exact call it belongs to (MRTR); the legacy path infers it from the calls in flight. */
+  call?: CallRef;
+}
+
+/** What a policy may decide for elicitation: only "always ask" or "always decline" (issue 5). */
+export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };
+
+/** What the queue needs. */
+export interface ElicitationDeps {
+  hub: StateHub;
+  history: { save(entry: HistoryEntry): void };
+  now: () => number;
+  inFlightCalls(serverId: string): CallRef[];
+  /** Optional rule hook: may only decline automatically, never accept. */
+  decide?(serverId: string, item: ElicitationItemView): ElicitationDecision;
+  onQueued?(item: ElicitationItemView): void;
+}
+
+/** The queue's operations (the ConsoleService methods call these). */
+export interface ElicitationQueue {
+  /**
+   * Queues a request; resolves with the person's ElicitResult.
+   * @throws ProtocolError -32602 (recorded) for malformed params
+   */
+  handle(request: IncomingElicitation): Promise<ElicitResult>;
+  /**
+   * Answers an item. `content` is required for a form `accept` and validated.
+   * @throws ApiError not_found / invalid_state (already answered or withdrawn) / invalid_input
+   */
+  respond(itemId: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void;
+  /** Removes a finished item from the queue view. */
+  dismiss(itemId: string): boolean;
+  /** `notifications/elicitation/complete`: marks the server's URL elicitation done. */
+  complete(serverId: string, elicitationId: string): void;
+  /** A -32042 error: queues its URL elicitations for the person to open (nothing waits). */
+  fromUrlError(serverId: string, era: ProtocolEra, elicitations: unknown[], call?: CallRef): void;
+  cancelAll(message: string): void;
+}
+
+const FINISHED_KEPT = 50;
+
+/** History status for an elicitation status (history's list is shared with sampling). */
+const HISTORY_STATUS: Record<ElicitationStatus, SamplingStatus> = {
+  awaiting_input: 'awaiting_request_review',
+  accepted: 'delivered',
+  declined: 'rejected',
+  cancelled: 'rejected',
+  withdrawn: 'cancelled',
+  completed: 'delivered',
+};
+
+interface Rec {
+  item: ElicitationItemView;
+  settle?: { resolve(r: ElicitResult): void; reject(e: Error): void };
+  decidedBy?: 'person' | 'console' | 'rule';
+  rule?: RuleRef;
+  events: HistoryEntry['events'];
+}
+
+/** Creates the queue. */
+export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue {
+  const records = new Map<string, Rec>();
+  const { hub, now } = deps;
+
+  const publish = () => hub.set('elicitations', [...records.values()].map((r) => r.item));
+
+  const save = (rec: Rec) => {
+    const { item } = rec;
+    const text = item.params.message;
+    deps.history.save({
+      id: item.id,
+      kind: 'elicitation',
+      conversationId: item.id,
+      serverId: item.serverId,
+      callName: item.association.calls[0] ? `${item.association.calls[0].kind} ${item.association.calls[0].name}` : undefined,
+      status: HISTORY_STATUS[item.status],
+      decidedBy: rec.decidedBy,
+      rule: rec.rule,
+      receivedAt: item.receivedAt,
+      endedAt: item.outcome?.at,
+      edited: false,
+      preview: text.replace(/\s+/g, ' ').slice(0, 200),
+      original: item.params,
+      answer: item.answer,
+      timings: { totalMs: (item.outcome?.at ?? now()) - item.receivedAt },
+      events: rec.events,
+    });
+  };
+
+  const finish = (rec: Rec, status: ElicitationStatus, message: string, answer?: ElicitResult) => {
+    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message } };
+    rec.events.push({ at: now(), kind: status, detail: message });
+    save(rec); // committed before the answer reaches the server
+    if (answer) rec.settle?.resolve(answer);
+    else rec.settle?.reject(new Error(message));
+    const finished = [...records.values()].filter((r) => r.item.outcome);
+    for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) records.delete(r.item.id);
+    publish();
+  };
+
+  const enqueue = (rec: Rec) => {
+    records.set(rec.item.id, rec);
+    save(rec);
+    publish();
+    deps.onQueued?.(rec.item);
+    const decision = deps.decide?.(rec.item.serverId, rec.item);
+    if (decision?.kind === 'decline') {
+      rec.decidedBy = 'rule';
+      rec.rule = decision.rule;
+      finish(rec, 'declined', `Declined by rule "${decision.rule.name}" (v${decision.rule.version})`, { action: 'decline' });
+    }
+  };
+
+  return {
+    handle(request) {
+      const calls = request.call ? [request.call] : deps.inFlightCalls(request.serverId);
+      const parsed = ElicitParamsSchema.safeParse(request.params);
+      const at = now();
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const message = `elicitation/create: ${issue.path.join('.') || 'params'}: ${issue.message}`;
+        const id = randomUUID();
+        deps.history.save({
+          id,
+          kind: 'elicitation',
+          conversationId: id,
+          serverId: request.serverId,
+          status: 'failed',
+          decidedBy: 'console',
+          receivedAt: at,
+          endedAt: at,
+          edited: false,
+          error: message,
+          preview: '',
+          original: request.params,
+          errorDetail: { code: ErrorCodes.INVALID_PARAMS, message },
+          timings: { totalMs: 0 },
+          events: [{ at, kind: 'refused', detail: message }],
+        });
+        return Promise.reject(protocolError(ErrorCodes.INVALID_PARAMS, message));
+      }
+      const params = parsed.data;
+      return new Promise<ElicitResult>((resolve, reject) => {
+        const rec: Rec = {
+          item: {
+            id: randomUUID(),
+            serverId: request.serverId,
+            era: request.era,
+            association: { exact: calls.length === 1, calls },
+            source: 'request',
+            status: 'awaiting_input',
+            receivedAt: at,
+            updatedAt: at,
+            params,
+            secretWarning: params.mode !== 'url' && looksLikeSecretRequest(params),
+          },
+          settle: { resolve, reject },
+          events: [{ at, kind: 'received', detail: params.mode === 'url' ? `URL ${params.url}` : `form with ${Object.keys(params.requestedSchema.properties).length} field(s)` }],
+        };
+        const onAbort = () => {
+          if (rec.item.outcome) return;
+          rec.decidedBy = 'console';
+          finish(rec, 'withdrawn', 'The server withdrew the request (cancelled, timed out or disconnected)');
+        };
+        if (request.signal.aborted) return onAbort();
+        request.signal.addEventListener('abort', onAbort, { once: true });
+        enqueue(rec);
+      });
+    },
+
+    respond(itemId, action, content) {
+      const rec = records.get(itemId);
+      if (!rec) throw new ApiError('not_found', `no elicitation ${itemId}`);
+      if (rec.item.outcome) throw new ApiError('invalid_state', `Cannot answer: it already ended (${rec.item.outcome.message}). Nothing was sent.`);
+      rec.decidedBy = 'person';
+      const { params } = rec.item;
+      if (action !== 'accept') return finish(rec, action === 'decline' ? 'declined' : 'cancelled', action === 'decline' ? 'Declined by the person' : 'Cancelled by the person', { action });
+      if (params.mode === 'url') {
+        if (rec.item.source === 'error') return finish(rec, 'accepted', 'Opened by the person');
+        return finish(rec, 'accepted', 'The person agreed to open the URL', { action: 'accept' });
+      }
+      const checked = validateElicitationContent(params.requestedSchema, content ?? {});
+      if (!checked.ok) {
+        const detail = Object.entries(checked.errors).map(([f, m]) => `${f} ${m}`).join('; ');
+        throw new ApiError('invalid_input', `The answer does not match the form: ${detail}`);
+      }
+      finish(rec, 'accepted', 'Answered by the person', { action: 'accept', content: checked.content });
+    },
+
+    dismiss(itemId) {
+      const rec = records.get(itemId);
+      if (!rec) return false;
+      if (!rec.item.outcome) throw new ApiError('invalid_state', 'Only answered or withdrawn elicitations can be dismissed');
+      records.delete(itemId);
+      publish();
+      return true;
+    },
+
+    complete(serverId, elicitationId) {
+      for (const rec of records.values()) {
+        const p = rec.item.params;
+        if (rec.item.serverId !== serverId || p.mode !== 'url' || p.elicitationId !== elicitationId) continue;
+        rec.events.push({ at: now(), kind: 'completed', detail: 'notifications/elicitation/complete' });
+        if (!rec.item.outcome) {
+          rec.decidedBy = rec.decidedBy ?? 'console';
+          finish(rec, 'completed', 'The server reported the URL flow complete', { action: 'accept' });
+        } else {
+          rec.item = { ...rec.item, status: 'completed', updatedAt: now(), outcome: { at: now(), message: 'The server reported the URL flow complete' } };
+          save(rec);
+          publish();
+        }
+      }
+    },
+
+    fromUrlError(serverId, era, elicitations, call) {
+      for (const raw of elicitations) {
+        const parsed = ElicitUrlParamsSchema.safeParse({ mode: 'url', ...(raw as object) });
+        if (!parsed.success) continue;
+        const at = now();
+        enqueue({
+          item: {
+            id: randomUUID(),
+            serverId,
+            era,
+            association: { exact: !!call, calls: call ? [call] : [] },
+            source: 'error',
+            status: 'awaiting_input',
+            receivedAt: at,
+            updatedAt: at,
+            params: parsed.data,
+            secretWarning: false,
+          },
+          events: [{ at, kind: 'received', detail: `URL elicitation required (-32042): ${parsed.data.url}` }],
+        });
+      }
+    },
+
+    cancelAll(message) {
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'withdrawn', message);
+    },
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * Elicitation (MCP 2025-11-25 "Elicitation"; not deprecated in 2026-07-28): a server asks the
+ * person for structured input (form mode, a flat `requestedSchema`) or to visit a URL (URL mode).
+ * The person accepts (with content valid against the schema), declines, or cancels.
+ *
+ * Zod schemas for the params and result, and the pure form logic (defaults, validation) used by
+ * the renderer's generated form and re-checked in main before anything is sent.
+ * No Node, DOM or Electron imports.
+ */
+import { z } from 'zod';
+
+/** `{type: "string"}` with optional length bounds, format (email, uri, date, date-time), default. */
+export const StringFieldSchema = z.looseObject({
+  type: z.literal('string'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minLength: z.number().int().min(0).optional(),
+  maxLength: z.number().int().min(0).optional(),
+  format: z.enum(['email', 'uri', 'date', 'date-time']).optional(),
+  default: z.string().optional(),
+  /** Legacy single-select: `enum` of values, with `enumNames` as their titles. */
+  enum: z.array(z.string()).optional(),
+  enumNames: z.array(z.string()).optional(),
+  /** Titled single-select: `oneOf: [{const, title}]`. */
+  oneOf: z.array(z.looseObject({ const: z.string(), title: z.string().optional() })).optional(),
+});
+
+/** `{type: "number" | "integer"}` with optional bounds and default. */
+export const NumberFieldSchema = z.looseObject({
+  type: z.enum(['number', 'integer']),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
+
+/** `{type: "boolean"}` with an optional default. */
+export const BooleanFieldSchema = z.looseObject({
+  type: z.literal('boolean'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  default: z.boolean().optional(),
+});
+
+/** Multi-select: `{type: "array", items: {enum} | {anyOf: [{const, title}]}}`. */
+export const MultiSelectFieldSchema = z.looseObject({
+  type: z.literal('array'),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  minItems: z.number().int().min(0).optional(),
+  maxItems: z.number().int().min(0).optional(),
+  items: z.union([
+    z.looseObject({ type: z.literal('string').optional(), enum: z.array(z.string()) }),
+    z.looseObject({ anyOf: z.array(z.looseObject({ const: z.string(), title: z.string().optional() })) }),
+  ]),
+  default: z.array(z.string()).optional(),
+});
+
+/** One property of a flat requested schema (PrimitiveSchemaDefinition). */
+export const FieldSchema = z.union([StringFieldSchema, NumberFieldSchema, BooleanFieldSchema, MultiSelectFieldSchema]);
+export type Field = z.infer<typeof FieldSchema>;
+
+/** `requestedSchema`: a flat object schema (no nesting). */
+export const RequestedSchemaSchema = z.looseObject({
+  type: z.literal('object'),
+  properties: z.record(z.string(), FieldSchema),
+  required: z.array(z.string()).optional(),
+});
+export type RequestedSchema = z.infer<typeof RequestedSchemaSchema>;
+
+/** Form-mode params (`mode` absent or "form"). */
+export const ElicitFormParamsSchema = z.looseObject({
+  mode: z.literal('form').optional(),
+  message: z.string(),
+  requestedSchema: RequestedSchemaSchema,
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** URL-mode params: the person is asked to open `url`; completion is signalled separately. */
+export const ElicitUrlParamsSchema = z.looseObject({
+  mode: z.literal('url'),
+  message: z.string(),
+  url: z.url(),
+  elicitationId: z.string(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** `elicitation/create` params, either mode. */
+export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormParamsSchema]);
+export type ElicitParams = z.infer<typeof ElicitParamsSchema>;
+export type ElicitFormParams = z.infer<typeof ElicitFormParamsSchema>;
+export type ElicitUrlParams = z.infer<typeof ElicitUrlParamsSchema>;
+
+/** A value of a form field. */
+export type FieldValue = string | number | boolean | string[];
+
+/** ElicitResult: `content` only with `accept` (form mode). */
+export const ElicitResultSchema = z.object({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+export type ElicitResult = z.infer<typeof ElicitResultSchema>;
+
+/** The allowed values of a select field and their titles, in order. */
+export function optionsOf(field: Field): Array<{ value: string; title: string }> | undefined {
+  if (field.type === 'string') {
+    if (field.oneOf) return field.oneOf.map((o) => ({ value: o.const, title: o.title ?? o.const }));
+    if (field.enum) return field.enum.map((v, i) => ({ value: v, title: field.enumNames?.[i] ?? v }));
+    return undefined;
+  }
+  if (field.type === 'array') {
+    const items = field.items as { enum?: string[]; anyOf?: Array<{ const: string; title?: string }> };
+    if (items.anyOf) return items.anyOf.map((o) => ({ value: o.const, title: o.title ?? o.const }));
+    return (items.enum ?? []).map((v) => ({ value: v, title: v }));
+  }
+  return undefined;
+}
+
+/** The form's starting values: each field's `default`, where it has one. */
+export function defaultsFor(schema: RequestedSchema): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  for (const [name, field] of Object.entries(schema.properties)) if (field.default !== undefined) out[name] = field.default;
+  return out;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** An absolute URI: a scheme, a colon, and no whitespace (RFC 3986 shape, not a full parse). */
+const URI = /^[a-z][a-z0-9+.-]*:[^\s]+$/i;
+
+function checkField(field: Field, value: FieldValue): string | undefined {
+  switch (field.type) {
+    case 'string': {
+      if (typeof value !== 'string') return 'must be text';
+      if (field.minLength !== undefined && value.length < field.minLength) return `must be at least ${field.minLength} characters`;
+      if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters`;
+      const options = optionsOf(field);
+      if (options && !options.some((o) => o.value === value)) return 'must be one of the listed choices';
+      if (field.format === 'email' && !EMAIL.test(value)) return 'must be an e-mail address';
+      if (field.format === 'uri' && !URI.test(value)) return 'must be a URL';
+      if (field.format === 'date' && !(DATE.test(value) && !Number.isNaN(Date.parse(value)))) return 'must be a date (YYYY-MM-DD)';
+      if (field.format === 'date-time' && Number.isNaN(Date.parse(value))) return 'must be a date and time';
+      return undefined;
+    }
+    case 'number':
+    case 'integer': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      if (field.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number';
+      if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
+      if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
+      return undefined;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'must be yes or no';
+    case 'array': {
+      if (!Array.isArray(value)) return 'must be a list of choices';
+      const allowed = new Set((optionsOf(field) ?? []).map((o) => o.value));
+      if (value.some((v) => !allowed.has(v))) return 'must only hold listed choices';
+      if (field.minItems !== undefined && value.length < field.minItems) return `choose at least ${field.minItems}`;
+      if (field.maxItems !== undefined && value.length > field.maxItems) return `choose at most ${field.maxItems}`;
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Validates accepted form content against the requested schema (defaults applied first for missing
+ * fields). Unknown fields are refused: the server asked for exactly these.
+ * @returns `{ok: true, content}` or `{ok: false, errors}` with one readable message per field
+ */
+export function validateElicitationContent(
+  schema: RequestedSchema,
+  content: Record<string, FieldValue | undefined>,
+): { ok: true; content: Record<string, FieldValue> } | { ok: false; errors: Record<string, string> } {
+  const values: Record<string, FieldValue> = { ...defaultsFor(schema) };
+  for (const [k, v] of Object.entries(content)) if (v !== undefined && v !== '') values[k] = v;
+  const errors: Record<string, string> = {};
+  for (const name of Object.keys(values)) if (!(name in schema.properties)) errors[name] = 'was not asked for';
+  for (const name of schema.required ?? []) if (values[name] === undefined) errors[name] = 'is required';
+  for (const [name, field] of Object.entries(schema.properties)) {
+    const v = values[name];
+    if (v === undefined || errors[name]) continue;
+    const problem = checkField(field, v);
+    if (problem) errors[name] = problem;
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, content: values };
+}
+
+/**
+ * Words in a form that suggest the server is asking for a secret, which the spec forbids
+ * ("servers MUST NOT request sensitive information" such as passwords or API keys).
+ */
+export function looksLikeSecretRequest(params: ElicitFormParams): boolean {
+  const words = /pass(word|phrase)?|secret|api[\s_-]?key|token|private[\s_-]?key|credential|\bpin\b|card number|cvv|ssn/i;
+  if (words.test(params.message)) return true;
+  return Object.entries(params.requestedSchema.properties).some(([name, f]) => words.test(`${name} ${f.title ?? ''} ${f.description ?? ''}`));
+}
