@@ -5,7 +5,7 @@
  * `openai-compatible (http://127.0.0.1:1234/v1): 401 Unauthorized — check the API key. Server said: "Invalid key"`.
  * The API key is never part of a message: any occurrence (servers sometimes echo it) is replaced by `***`.
  */
-import { APICallError, InvalidResponseDataError, JSONParseError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
+import { APICallError, InvalidResponseDataError, JSONParseError, NoOutputGeneratedError, StreamProviderError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
 
 /** What went wrong, for callers that branch (e.g. offer "retry" only for transient kinds). */
 export type ProviderErrorKind =
@@ -43,6 +43,8 @@ export interface ErrorContext {
   baseURL: string;
   modelId: string;
   apiKey?: string;
+  /** The wire protocol expected at `baseURL`, for "is this a … endpoint?" hints; default "OpenAI-compatible". */
+  protocol?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -59,6 +61,9 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
 };
+
+/** "an OpenAI-compatible", "a Gemini …". */
+const article = (noun: string): string => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
 
 /** Replaces every occurrence of `secret` in `text` with `***`. */
 export function redact(text: string, secret: string | undefined): string {
@@ -133,7 +138,17 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
   if (api?.statusCode !== undefined && api.statusCode >= 400) {
     const r = fromStatus(api, api.statusCode, ctx);
     const said = serverMessage(api);
+    // Gemini answers a bad key with 400 INVALID_ARGUMENT "API key not valid".
+    if (api.statusCode === 400 && said && /api[ _-]?key/i.test(said)) return make(`${api.statusCode} Bad Request — check the API key. Server said: "${said}"`, 'auth', false, 400);
     return make(said ? `${r.text}. Server said: "${said}"` : r.text, r.kind, r.retryable, api.statusCode, r.retryAfter);
+  }
+  const inStream = links.find((e): e is StreamProviderError => StreamProviderError.isInstance(e));
+  if (inStream) {
+    const tag = inStream.type ?? (inStream.code !== undefined ? String(inStream.code) : undefined);
+    const status = inStream.statusCode;
+    const kind: ProviderErrorKind = status === 429 || status === 503 || status === 529 ? 'rate-limit' : status === 401 || status === 403 ? 'auth' : 'server';
+    const todo = kind === 'auth' ? 'check the API key' : inStream.isRetryable ? 'wait a moment, then retry' : 'retry, or choose another model';
+    return make(`the provider reported an error mid-stream: ${tag ? `${tag}: ` : ''}${inStream.message} — ${todo}`, kind, inStream.isRetryable, status);
   }
   if (codes.includes('ECONNREFUSED')) return make('cannot connect (connection refused) — is the server running and is the base URL right?', 'network', true);
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return make('cannot connect (host not found) — check the base URL', 'network', true);
@@ -144,17 +159,40 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
     return make(`${during} (${messageOf(links[links.length - 1])}) — check the server, then retry`, 'network', true);
   }
   if (links.some((e) => JSONParseError.isInstance(e) || TypeValidationError.isInstance(e))) {
-    return make(`the server sent a malformed response stream (${messageOf(error).split('\n')[0]}) — is this an OpenAI-compatible endpoint?`, 'protocol', true);
+    return make(`the server sent a malformed response stream (${messageOf(error).split('\n')[0]}) — is this ${article(ctx.protocol ?? 'OpenAI-compatible')} endpoint?`, 'protocol', true);
   }
   const invalid = links.find((e): e is InvalidResponseDataError => InvalidResponseDataError.isInstance(e));
   if (invalid) {
     const early = /without a finish reason/i.test(invalid.message);
     return make(early ? 'the response stream ended before the model finished (no finish reason) — the connection may have dropped; retry' : `invalid response: ${invalid.message}`, 'protocol', true);
   }
+  if (links.some((e) => NoOutputGeneratedError.isInstance(e))) {
+    return make('the response stream ended before the model finished (no finish event) — the connection may have dropped; retry', 'protocol', true);
+  }
   const unsupported = links.find((e): e is UnsupportedFunctionalityError => UnsupportedFunctionalityError.isInstance(e));
   if (unsupported) return make(`cannot send this request: ${unsupported.message} — remove or change that content`, 'unsupported', false);
   if (api) return make(`${api.message} — check the server and the base URL`, 'network', api.isRetryable);
+  const reported = streamErrorOf(error);
+  if (reported) return make(reported.text, reported.kind, reported.retryable);
   return make(messageOf(error), 'unknown', false);
+}
+
+/**
+ * An error the provider sent inside a successful stream (not an Error object): Anthropic's
+ * `event: error` `{type: "overloaded_error", message}`, OpenAI Responses' `error` / `response.failed`,
+ * Gemini's `{error: {code, message, status}}` chunk.
+ */
+function streamErrorOf(error: unknown): { text: string; kind: ProviderErrorKind; retryable: boolean } | undefined {
+  if (typeof error !== 'object' || error === null || error instanceof Error) return undefined;
+  const e = error as { message?: unknown; type?: unknown; code?: unknown; status?: unknown; error?: unknown };
+  const inner = (typeof e.error === 'object' && e.error !== null ? e.error : e) as typeof e;
+  if (typeof inner.message !== 'string') return undefined;
+  const tag = [inner.type, inner.status, inner.code].find((v) => typeof v === 'string' || typeof v === 'number');
+  const label = tag !== undefined ? `${String(tag)}: ` : '';
+  const t = String(tag ?? '').toLowerCase();
+  if (/overloaded|rate|resource_exhausted|429/.test(t)) return { text: `the provider reported ${label}${inner.message} mid-stream — wait a moment, then retry`, kind: 'rate-limit', retryable: true };
+  if (/auth|permission|401|403|unauthenticated/.test(t)) return { text: `the provider reported ${label}${inner.message} — check the API key`, kind: 'auth', retryable: false };
+  return { text: `the provider reported ${label}${inner.message} mid-stream — retry`, kind: 'server', retryable: true };
 }
 
 /** An Error named `AbortError` (what `generate` rejects with when its signal fires). */

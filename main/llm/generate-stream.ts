@@ -1,0 +1,142 @@
+/**
+ * The one streaming loop every AI SDK provider shares (Anthropic, OpenAI, Gemini,
+ * OpenAI-compatible): sampling params → `streamText` → text deltas to the caller as they arrive →
+ * CreateMessageResult, token usage and the model the provider reports.
+ *
+ * Rules it serves: S-MAX-1 (`maxTokens` → `maxOutputTokens`, never raised); the person decides
+ * whether to retry (`maxRetries: 0`); cancellation aborts the HTTP request; per-model tool support
+ * (native tools, the prompt-based fallback of prompt-tools.ts, or none — refused with a clear
+ * message instead of silently dropping the tools).
+ */
+import { randomUUID } from 'node:crypto';
+import { streamText, type LanguageModel } from 'ai';
+import type { ToolSupport } from '../../shared/providers.js';
+import type { CreateMessageResult, SamplingContent } from '../../shared/sampling.js';
+import { fromAiSdkResult, toAiSdkCall } from './convert.js';
+import { abortError, ProviderError, toProviderError, type ErrorContext } from './errors.js';
+import { parsePromptToolReply, PROMPT_TOOL_META_KEY, toPromptToolParams } from './prompt-tools.js';
+import type { GenerateInput, GenerateOutput } from './provider.js';
+
+/** What {@link streamGenerate} needs besides the request. */
+export interface StreamSetup {
+  /** The AI SDK model to call (e.g. `createAnthropic(...).messages(id)`). */
+  model: LanguageModel;
+  /** For error messages (label, base URL, model id, protocol) and key redaction. */
+  ctx: ErrorContext;
+  /** How this model calls tools; default `native`. */
+  tools?: ToolSupport;
+}
+
+/** Rewrites a prompt-based tool reply into a tool_use block, or marks the text when it cannot be used. */
+function applyPromptToolReply(result: CreateMessageResult, text: string, input: GenerateInput): CreateMessageResult {
+  const parsed = parsePromptToolReply(text, input.params.tools ?? []);
+  if (parsed.kind === 'text') return result;
+  if (parsed.kind === 'tool_use') {
+    const block: SamplingContent = { type: 'tool_use', id: `prompt_${randomUUID()}`, name: parsed.name, input: parsed.input };
+    return { ...result, content: block, stopReason: 'toolUse' };
+  }
+  const block: SamplingContent = { type: 'text', text, _meta: { [PROMPT_TOOL_META_KEY]: { problem: parsed.problem, message: parsed.message } } };
+  return { ...result, content: block };
+}
+
+/**
+ * Streams one generation. `input.onText` receives each text delta in order.
+ * @returns the CreateMessageResult (convert.ts; a prompt-based tool reply parsed, see
+ *   prompt-tools.ts), usage in tokens, and the AI SDK finish reason (`stop`, `length`, `tool-calls`, …)
+ * @throws (rejects) ProviderError with a readable, key-free message for HTTP errors (401, 429 with
+ *   retry-after, 5xx), unreachable servers, malformed or truncated streams, errors reported inside
+ *   the stream, and tools sent to a model without tool calling (kind `unsupported`); an Error named
+ *   `AbortError` when `input.signal` fires; SamplingConversionError when the messages cannot be
+ *   converted.
+ */
+export async function streamGenerate(input: GenerateInput, setup: StreamSetup): Promise<GenerateOutput> {
+  const { signal, onText, modelId } = input;
+  const { ctx } = setup;
+  const toolMode = setup.tools ?? 'native';
+  if (signal.aborted) throw abortError(signal.reason);
+  const hasTools = (input.params.tools?.length ?? 0) > 0;
+  if (hasTools && toolMode === 'none') {
+    throw new ProviderError(
+      `${ctx.label} (${ctx.baseURL}): model "${modelId}" has no tool calling (set to "none" on the Providers screen) but this request offers tools — choose another model, switch it to prompt-based tools, or remove the tools`,
+      'unsupported',
+      false,
+    );
+  }
+  const promptTools = toolMode === 'prompt';
+  const params = promptTools ? toPromptToolParams(input.params) : input.params;
+  const call = toAiSdkCall(params);
+
+  let text = '';
+  const toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
+  let streamError: unknown;
+  let finish: { finishReason: string; rawFinishReason?: string; inputTokens?: number; outputTokens?: number } | undefined;
+  let responseModelId: string | undefined;
+  let aborted = false;
+
+  try {
+    const result = streamText({
+      model: setup.model,
+      ...call,
+      abortSignal: signal,
+      maxRetries: 0,
+      // Errors also arrive as stream parts (handled below); this keeps the SDK from logging them.
+      onError: () => {},
+    });
+    for await (const part of result.stream) {
+      switch (part.type) {
+        case 'text-delta':
+          text += part.text;
+          onText(part.text);
+          break;
+        case 'tool-call':
+          toolCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+          break;
+        case 'finish-step':
+          responseModelId = part.response.modelId;
+          break;
+        case 'finish':
+          finish = {
+            finishReason: part.finishReason,
+            ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
+            ...(part.totalUsage.inputTokens !== undefined ? { inputTokens: part.totalUsage.inputTokens } : {}),
+            ...(part.totalUsage.outputTokens !== undefined ? { outputTokens: part.totalUsage.outputTokens } : {}),
+          };
+          break;
+        case 'error':
+          streamError ??= part.error;
+          break;
+        case 'abort':
+          aborted = true;
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) throw abortError(signal.reason);
+    throw toProviderError(error, ctx);
+  }
+  if (signal.aborted || aborted) throw abortError(signal.reason);
+  if (streamError !== undefined) throw toProviderError(streamError, ctx);
+  if (!finish) throw toProviderError(new Error('the response ended without a result — retry'), ctx);
+  // A stream that stops without the provider's closing event (Anthropic message_stop, Responses
+  // response.completed, Gemini finishReason) is a dropped connection, not a finished answer.
+  if (finish.finishReason === 'other' && finish.rawFinishReason === undefined) {
+    throw new ProviderError(`${ctx.label} (${ctx.baseURL}): the response stream ended before the model finished — the connection may have dropped; retry`, 'protocol', true);
+  }
+
+  const outcome = {
+    text,
+    toolCalls,
+    finishReason: finish.finishReason,
+    ...(finish.rawFinishReason !== undefined ? { rawFinishReason: finish.rawFinishReason } : {}),
+    ...(responseModelId ? { responseModelId } : {}),
+  };
+  const usage = {
+    ...(finish.inputTokens !== undefined ? { inputTokens: finish.inputTokens } : {}),
+    ...(finish.outputTokens !== undefined ? { outputTokens: finish.outputTokens } : {}),
+  };
+  let result = fromAiSdkResult(outcome, { requestedModelId: modelId, ...(call.stopSequences ? { stopSequences: call.stopSequences } : {}) });
+  if (promptTools && hasTools && toolCalls.length === 0) result = applyPromptToolReply(result, text, input);
+  return { result, ...(Object.keys(usage).length > 0 ? { usage } : {}), finishReason: finish.finishReason };
+}

@@ -1,0 +1,92 @@
+/**
+ * The hosted providers, each through its own AI SDK package and the shared streaming loop
+ * (generate-stream.ts):
+ * - Anthropic: `@ai-sdk/anthropic`, Messages API (`POST {baseURL}/messages`, SSE). No audio input.
+ * - OpenAI: `@ai-sdk/openai`, the Responses API (`POST {baseURL}/responses`) by default, Chat
+ *   Completions (`POST {baseURL}/chat/completions`) when the request holds audio (Responses takes
+ *   no audio input) or stop sequences (Responses has no `stop`), or when the provider is set to
+ *   `chat`.
+ * - Google Gemini: `@ai-sdk/google`, `POST {baseURL}/models/{id}:streamGenerateContent?alt=sse`.
+ * Each takes a `baseURL` (tests point them at loopback servers) and an API key resolved from the
+ * secret store; the key is only ever placed in the request header the API wants.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModel } from 'ai';
+import { defaultBaseURL, type OpenAIApi, type ToolSupport } from '../../shared/providers.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/sampling.js';
+import type { ProviderView } from '../../shared/state.js';
+import type { ErrorContext } from './errors.js';
+import { streamGenerate } from './generate-stream.js';
+import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
+
+/** Settings of a hosted provider. `apiKey` is the resolved secret (never logged or shown). */
+export interface HostedProviderConfig {
+  id: string;
+  /** Display name (also prefixes error messages); default: the id. */
+  label?: string;
+  /** API root; default the official one (shared/providers.ts PROVIDER_PRESETS). */
+  baseURL?: string;
+  apiKey?: string;
+  models: string[];
+  headers?: Record<string, string>;
+  /** How a model calls tools (its facts); default `native`. */
+  toolSupport?: (modelId: string) => ToolSupport;
+  /** OpenAI only: the endpoint for requests that do not need Chat Completions; default `responses`. */
+  openaiApi?: OpenAIApi;
+}
+
+type HostedKind = 'anthropic' | 'openai' | 'google';
+
+const PROTOCOL: Record<HostedKind, string> = { anthropic: 'Anthropic Messages', openai: 'OpenAI', google: 'Gemini generateContent' };
+
+function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId: string, params: CreateMessageParams) => LanguageModel): LlmProvider {
+  const label = config.label ?? config.id;
+  const baseURL = (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/\/+$/, '');
+  const view: ProviderView = { id: config.id, kind, label, baseURL, models: [...config.models], hasApiKey: Boolean(config.apiKey) };
+  async function generate(input: GenerateInput): Promise<GenerateOutput> {
+    const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
+    return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
+  }
+  return { view, generate };
+}
+
+/** The resolved API root of a hosted provider config (trailing slashes removed). */
+export function hostedBaseURL(kind: HostedKind, config: { baseURL?: string }): string {
+  return (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/\/+$/, '');
+}
+
+/** Creates the Anthropic provider (Messages API, streamed). */
+export function createAnthropicProvider(config: HostedProviderConfig): LlmProvider {
+  const sdk = createAnthropic({ baseURL: hostedBaseURL('anthropic', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
+  return hosted('anthropic', config, (id) => sdk.messages(id));
+}
+
+/** Whether a request holds audio anywhere (messages or tool results). */
+function hasAudio(params: CreateMessageParams): boolean {
+  return params.messages.some((m) =>
+    contentBlocks<SamplingContent>(m.content).some((b) => b.type === 'audio' || (b.type === 'tool_result' && b.content.some((c) => c.type === 'audio'))),
+  );
+}
+
+/**
+ * Which OpenAI endpoint a request goes to: `chat` when it holds audio or stop sequences (the
+ * Responses API takes neither), else `preferred` (default `responses`).
+ */
+export function openAIEndpointFor(params: CreateMessageParams, preferred: OpenAIApi = 'responses'): OpenAIApi {
+  if (hasAudio(params) || (params.stopSequences?.length ?? 0) > 0) return 'chat';
+  return preferred;
+}
+
+/** Creates the OpenAI provider (Responses API, or Chat Completions where the request needs it). */
+export function createOpenAIProvider(config: HostedProviderConfig): LlmProvider {
+  const sdk = createOpenAI({ baseURL: hostedBaseURL('openai', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
+  return hosted('openai', config, (id, params) => (openAIEndpointFor(params, config.openaiApi) === 'chat' ? sdk.chat(id) : sdk.responses(id)));
+}
+
+/** Creates the Google Gemini provider (streamGenerateContent). */
+export function createGoogleProvider(config: HostedProviderConfig): LlmProvider {
+  const sdk = createGoogleGenerativeAI({ baseURL: hostedBaseURL('google', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
+  return hosted('google', config, (id) => sdk.languageModel(id));
+}
