@@ -5,18 +5,22 @@
  */
 import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
-import type { Notice } from '../shared/state.js';
+import type { CallRef, Notice } from '../shared/state.js';
 import { loadServersConfig } from './config.js';
 import { loadProvidersConfig, PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
 import type { LlmProvider } from './llm/provider.js';
 import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { openEraCache } from './mcp/era-cache.js';
+import { createElicitationQueue, type IncomingElicitation } from './elicitation/queue.js';
+import { openRootsStore } from './roots.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './sampling/intake.js';
 import { createSamplingPipeline, type ProviderRegistry } from './sampling/pipeline.js';
+import { createPolicyService } from './policy/policy.js';
 import { createStateHub } from './state-hub.js';
 import { openHistoryStore } from './store/history-store.js';
+import { createHistoryService } from './history/service.js';
 
 /** File name of the history database inside the user-data folder. */
 export const HISTORY_FILE = 'history.db';
@@ -47,6 +51,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const providersPath = join(dir, PROVIDERS_CONFIG_FILE);
   const providerConfig = loadProvidersConfig(providersPath, env);
   const history = openHistoryStore(historyPath);
+  history.markInterrupted(now()); // requests a crash or quit left unfinished
+  const roots = openRootsStore(dir);
 
   const hub = createStateHub({
     servers: [],
@@ -79,19 +85,43 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
-  const publishServers = () => hub.set('servers', [...connections.values()].map((c) => c.view()));
+  const publishServers = () => hub.set('servers', [...connections.values()].map((c) => ({ ...c.view(), roots: roots.list(c.id) })));
   const calls = createCallTracker({ hub, now, connection: (id) => connections.get(id) });
+
+  const elicitations = createElicitationQueue({
+    hub,
+    history,
+    now,
+    inFlightCalls: (serverId) => calls.inFlight(serverId),
+    onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
+  });
+
+  // TEMPORARY (re-wired once the connection refactor lands): elicitation/roots hooks for connections.
+  const elicitationDeps = {
+    onElicitation: (request: IncomingElicitation) => elicitations.handle(request),
+    onElicitationComplete: (serverId: string, elicitationId: string) => elicitations.complete(serverId, elicitationId),
+    onUrlElicitationRequired: (serverId: string, list: unknown[], call: CallRef) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
+    roots: (serverId: string) => roots.list(serverId),
+  } as object;
+
+  // Rules, limits and redaction (issue 5). Model prices are not known yet (ModelFacts has cost
+  // tiers, not $), so cost conditions never hold and spend limits cannot trip until priceOf is wired.
+  const policy = createPolicyService({ dir, hub, logger, now });
 
   const pipeline = createSamplingPipeline({
     hub,
-    history,
+    history: policy.historySink(history),
     providers: registry,
     logger,
     now,
     inFlightCalls: (serverId) => calls.inFlight(serverId),
-    onRefused: (serverId, message) => notify('warning', `Refused a sampling request from "${serverId}": ${message}`),
+    onRefused: (serverId, message) => {
+      // Rate-limited requests are counted on the Rules screen instead: a flood must not flood notices.
+      if (!policy.isLimitRefusal(message)) notify('warning', `Refused a sampling request from "${serverId}": ${message}`);
+    },
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     maxToolRounds: (serverId) => servers.servers[serverId]?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+    policy: policy.policy,
   });
 
   for (const [id, config] of Object.entries(servers.servers)) {
@@ -103,6 +133,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
         nodeRuntime: ports.nodeRuntime,
         onChange: publishServers,
         onSampling: (request) => pipeline.handle(request),
+        ...elicitationDeps,
         eras,
         samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
         samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
@@ -111,6 +142,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   }
   publishServers();
   const ready = Promise.all([...connections.values()].map((c) => c.connect())).then(() => undefined);
+
+  const historyService = createHistoryService({ store: history, userDataDir: dir, now, logger, notify, reopenDraft: (entry) => pipeline.reopenDraft(entry) });
 
   const listeners = new Set<(event: ConsoleEvent) => void>();
   hub.subscribe((e) => listeners.forEach((l) => l(e)));
@@ -124,7 +157,18 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     regenerate: ({ itemId }) => pipeline.regenerate(itemId),
     approveResponse: async ({ itemId, result }) => pipeline.approveResponse(itemId, result),
     rejectResponse: async ({ itemId, reason }) => pipeline.rejectResponse(itemId, reason),
-    dismissItem: async ({ itemId }) => pipeline.dismiss(itemId),
+    dismissItem: async ({ itemId }) => {
+      if (!elicitations.dismiss(itemId)) pipeline.dismiss(itemId);
+    },
+    respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
+    setServerRoots: async ({ serverId, folders }) => {
+      const conn = connections.get(serverId);
+      if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
+      const list = roots.set(serverId, folders);
+      publishServers();
+      await (conn as Partial<{ notifyRootsChanged(): Promise<void> }>).notifyRootsChanged?.();
+      return { roots: list };
+    },
     restartServer: async ({ serverId }) => {
       const conn = connections.get(serverId);
       if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
@@ -132,6 +176,12 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
+    saveRules: async ({ rules }) => void policy.saveRules(rules),
+    setAutoApprovalPaused: async ({ paused }) => policy.setPaused(paused),
+    exportRules: async () => policy.exportRules(),
+    importRules: async ({ text }) => ({ rules: Object.values(policy.importRules(text).servers).reduce((n, s) => n + s.rules.length, 0) }),
+    setKeepOriginal: async ({ itemId, keep }) => policy.setKeepOriginal(itemId, keep),
+    ...historyService.methods,
     onEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -143,8 +193,11 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     ready,
     async dispose() {
       pipeline.cancelAll('The console is shutting down');
+      policy.close();
+      elicitations.cancelAll('The console is shutting down');
       await Promise.all([...connections.values()].map((c) => c.close()));
       hub.flush();
+      historyService.dispose();
       history.close();
     },
   };

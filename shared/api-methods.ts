@@ -16,6 +16,20 @@ export const API_METHODS = [
   'restartServer',
   'listHistory',
   'getHistoryEntry',
+  'saveRules',
+  'setAutoApprovalPaused',
+  'exportRules',
+  'importRules',
+  'setKeepOriginal',
+  'historyStats',
+  'historyFacets',
+  'exportHistory',
+  'deleteHistory',
+  'getHistorySettings',
+  'setHistorySettings',
+  'reopenHistoryEntry',
+  'respondElicitation',
+  'setServerRoots',
 ] as const;
 
 /** A request name. */

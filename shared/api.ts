@@ -10,8 +10,21 @@
  */
 import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
-import type { ConsoleState, HistoryEntry, HistoryPage, StatePatch } from './state.js';
+import type { ConsoleState, HistoryEntry, StatePatch } from './state.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
+import { RulesFileSchema } from './rules.js';
+import {
+  EXPORT_FORMATS,
+  HistoryFilterSchema,
+  HistoryFilterShape,
+  HistorySettingsSchema,
+  MAX_EXPORT_SESSIONS,
+  type ExportedFile,
+  type HistoryFacets,
+  type HistoryListPage,
+  type HistorySettings,
+  type HistoryStats,
+} from './history.js';
 
 export { API_METHODS, type ApiMethod };
 
@@ -47,11 +60,11 @@ export const apiRequests = {
   dismissItem: { input: z.object({ itemId: id }).strict() },
   /** Close and reconnect a server. */
   restartServer: { input: z.object({ serverId: id }).strict() },
-  /** History list, newest first; `query` filters by text in prompts and responses. */
+  /** History list, newest first, filtered (shared/history.ts HistoryFilterShape; `query` = full text). */
   listHistory: {
     input: z
       .object({
-        query: z.string().max(500).optional(),
+        ...HistoryFilterShape,
         limit: z.number().int().min(1).max(500).default(50),
         offset: z.number().int().min(0).default(0),
       })
@@ -59,6 +72,47 @@ export const apiRequests = {
   },
   /** One history entry with originals, edits, timings and events; null when unknown. */
   getHistoryEntry: { input: z.object({ id }).strict() },
+  /** Save the whole rules file (shared/rules.ts); rules that changed get a new version. */
+  saveRules: { input: z.object({ rules: RulesFileSchema }).strict() },
+  /** The global "pause all auto-approval" switch (reject rules still apply). */
+  setAutoApprovalPaused: { input: z.object({ paused: z.boolean() }).strict() },
+  /** The rules file's text (rules.json), to keep elsewhere or move to another machine. */
+  exportRules: { input: z.object({}).strict() },
+  /** Replace the rules with an exported file's text; a bad file is refused with its line and nothing changes. */
+  importRules: { input: z.object({ text: z.string().min(1).max(5_000_000) }).strict() },
+  /** Keep (or not) the unredacted original of one request in history (default: only what was sent). */
+  setKeepOriginal: { input: z.object({ itemId: id, keep: z.boolean() }).strict() },
+  /** Per-server counters (requests, approved, rejected, auto, tokens, cost) for [from, to) epoch ms. */
+  historyStats: { input: z.object({ from: HistoryFilterShape.from, to: HistoryFilterShape.to }).strict() },
+  /** Distinct servers, tools, models and providers in history (for the filter menus). */
+  historyFacets: { input: z.object({}).strict() },
+  /** Export whole sessions: of the given entry ids, else of the entries matching `filter` (none: all). */
+  exportHistory: {
+    input: z
+      .object({ ids: z.array(id).min(1).max(MAX_EXPORT_SESSIONS).optional(), filter: HistoryFilterSchema.optional(), format: z.enum(EXPORT_FORMATS) })
+      .strict()
+      .refine((v) => !(v.ids && v.filter), { message: 'give ids or filter, not both' }),
+  },
+  /** Delete the whole sessions the given entries belong to. */
+  deleteHistory: { input: z.object({ ids: z.array(id).min(1).max(MAX_EXPORT_SESSIONS) }).strict() },
+  /** Retention settings (keep N days / N sessions; null = no limit). */
+  getHistorySettings: { input: z.object({}).strict() },
+  /** Change retention settings (given fields only); saved, then history is pruned to match. */
+  setHistorySettings: { input: HistorySettingsSchema.partial().strict() },
+  /** Re-open a past request as a new draft in the queue (no server waiting), e.g. to compare models. */
+  reopenHistoryEntry: { input: z.object({ id }).strict() },
+  /** Answer an elicitation: accept (with form content, validated against its schema), decline, cancel. */
+  respondElicitation: {
+    input: z
+      .object({
+        itemId: id,
+        action: z.enum(['accept', 'decline', 'cancel']),
+        content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+      })
+      .strict(),
+  },
+  /** Set the folders offered to a server as roots (absolute paths or file:// URIs of folders). */
+  setServerRoots: { input: z.object({ serverId: id, folders: z.array(z.string().min(1).max(4096)).max(100) }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -73,8 +127,25 @@ export interface ApiResults {
   rejectResponse: void;
   dismissItem: void;
   restartServer: void;
-  listHistory: HistoryPage;
+  listHistory: HistoryListPage;
   getHistoryEntry: HistoryEntry | null;
+  saveRules: void;
+  setAutoApprovalPaused: void;
+  exportRules: { fileName: string; text: string };
+  /** How many rules the imported file holds. */
+  importRules: { rules: number };
+  setKeepOriginal: void;
+  historyStats: HistoryStats;
+  historyFacets: HistoryFacets;
+  exportHistory: ExportedFile;
+  /** `deleted` entries in `sessions` sessions. */
+  deleteHistory: { deleted: number; sessions: number };
+  getHistorySettings: HistorySettings;
+  /** The settings now in force and the entries the prune that followed deleted. */
+  setHistorySettings: { settings: HistorySettings; pruned: number };
+  reopenHistoryEntry: { itemId: string };
+  respondElicitation: void;
+  setServerRoots: { roots: Array<{ uri: string; name?: string }> };
 }
 
 /** The input a caller passes (before zod defaults apply). */
