@@ -5,50 +5,40 @@
  */
 import type { ReactNode } from 'react';
 import type { SamplingContent } from '../../shared/sampling';
-import { base64DecodedBytes, formatBytes, isBase64 } from '../../shared/validate-sampling';
 import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
+import { MediaBlock } from './media';
+import { ToolResultView, ToolUseView } from './ToolBlocks';
 
-const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml|avif)$/i;
-const AUDIO_MIME = /^audio\/[a-z0-9.+-]+$/i;
-
-const sizeOf = (data: string): string => formatBytes(isBase64(data) ? base64DecodedBytes(data) : Math.floor((data.length * 3) / 4));
-
-/** An image or audio block: a preview (only for plain, known MIME types), its MIME and size. */
-export function MediaBlock({ kind, data, mimeType }: { kind: 'image' | 'audio'; data: string; mimeType: string }) {
-  const meta = (
-    <span className="media-meta">
-      {kind} · {mimeType} · {sizeOf(data)}
-    </span>
-  );
-  const valid = isBase64(data);
-  if (kind === 'image' && valid && IMAGE_MIME.test(mimeType)) {
-    return (
-      <figure className="media">
-        <img src={`data:${mimeType};base64,${data}`} alt={`Image (${mimeType})`} />
-        <figcaption>{meta}</figcaption>
-      </figure>
-    );
-  }
-  if (kind === 'audio' && valid && AUDIO_MIME.test(mimeType)) {
-    return (
-      <figure className="media">
-        <audio controls src={`data:${mimeType};base64,${data}`} aria-label={`Audio (${mimeType})`} />
-        <figcaption>{meta}</figcaption>
-      </figure>
-    );
-  }
-  return (
-    <div className="media media-unshown">
-      {meta} <span className="muted">(not previewed{valid ? '' : ': data is not valid base64'})</span>
-    </div>
-  );
-}
+export { MediaBlock } from './media';
 
 type LooseBlock = { type: string } & Record<string, unknown>;
 
-/** Any block that is not editable text: media, tool_use, tool_result, or unknown (as JSON). */
-export function BlockView({ block, textAs = 'markdown' }: { block: LooseBlock; textAs?: 'markdown' | 'pre' }): ReactNode {
+/** Per-block editing hooks a request editor passes down (media removal). */
+export interface BlockEditing {
+  /** Whether the block is marked for removal. */
+  removed?: boolean;
+  /** Toggles removal (only offered for image and audio blocks). */
+  onToggleRemove?: () => void;
+  /** Accessible name, e.g. "image in message 1". */
+  label?: string;
+}
+
+/**
+ * Any block that is not editable text: media, tool_use, tool_result, or unknown (as JSON).
+ * `scope` keeps tool_use anchors unique per screen, so a tool_result links to its own tool_use.
+ */
+export function BlockView({
+  block,
+  textAs = 'markdown',
+  scope = 'view',
+  editing,
+}: {
+  block: LooseBlock;
+  textAs?: 'markdown' | 'pre';
+  scope?: string;
+  editing?: BlockEditing;
+}): ReactNode {
   switch (block.type) {
     case 'text':
       return typeof block.text === 'string' ? (
@@ -56,32 +46,20 @@ export function BlockView({ block, textAs = 'markdown' }: { block: LooseBlock; t
       ) : null;
     case 'image':
     case 'audio':
-      return <MediaBlock kind={block.type} data={String(block.data ?? '')} mimeType={String(block.mimeType ?? '')} />;
+      return (
+        <MediaBlock
+          kind={block.type}
+          data={String(block.data ?? '')}
+          mimeType={String(block.mimeType ?? '')}
+          removed={editing?.removed}
+          onToggleRemove={editing?.onToggleRemove}
+          label={editing?.label}
+        />
+      );
     case 'tool_use':
-      return (
-        <div className="tool-block">
-          <div className="tool-block-head">
-            <span className="badge tone-info">tool_use</span> <strong>{String(block.name)}</strong>{' '}
-            <span className="muted mono">id {String(block.id)}</span>
-          </div>
-          <pre className="mono-box">{prettyJson(block.input)}</pre>
-        </div>
-      );
-    case 'tool_result': {
-      const inner = Array.isArray(block.content) ? (block.content as LooseBlock[]) : [];
-      return (
-        <div className={`tool-block${block.isError ? ' is-error' : ''}`}>
-          <div className="tool-block-head">
-            <span className="badge tone-info">tool_result</span> <span className="muted">for tool_use</span>{' '}
-            <span className="mono">{String(block.toolUseId)}</span>
-            {block.isError === true && <span className="badge tone-error">isError</span>}
-          </div>
-          {inner.map((b, k) => (
-            <BlockView key={k} block={b} textAs="pre" />
-          ))}
-        </div>
-      );
-    }
+      return <ToolUseView block={block} scope={scope} />;
+    case 'tool_result':
+      return <ToolResultView block={block} scope={scope} renderInner={(b, k) => <BlockView key={k} block={b} textAs="pre" scope={scope} />} />;
     default:
       return (
         <div className="tool-block">
@@ -162,6 +140,9 @@ export function MessageBlocks({
   onToggle,
   labelPrefix,
   idPrefix = 'message',
+  scope = 'view',
+  removed,
+  onToggleRemove,
 }: {
   blocks: SamplingContent[];
   message: number;
@@ -172,12 +153,24 @@ export function MessageBlocks({
   labelPrefix: string;
   /** data-testids become `<idPrefix>-editor-<message>-<block>` (and `-edit-`, `-text-`). */
   idPrefix?: string;
+  /** Anchor scope of tool_use blocks (unique per screen). */
+  scope?: string;
+  /** Media blocks marked for removal, by `"message:block"`. */
+  removed?: Record<string, boolean>;
+  /** When given, image and audio blocks get a Remove/Restore toggle. */
+  onToggleRemove?: (key: string) => void;
 }) {
   return (
     <>
       {blocks.map((b, j) => {
         const key = `${message}:${j}`;
-        if (b.type !== 'text') return <BlockView key={j} block={b as LooseBlock} />;
+        if (b.type !== 'text') {
+          const media = b.type === 'image' || b.type === 'audio';
+          const editing = media && onToggleRemove
+            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: `${b.type} in ${labelPrefix}` }
+            : undefined;
+          return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={editing} />;
+        }
         return (
           <EditableText
             key={j}
@@ -199,12 +192,12 @@ export function MessageBlocks({
   );
 }
 
-/** Blocks of one message, read-only. */
-export function ReadOnlyBlocks({ blocks }: { blocks: SamplingContent[] }) {
+/** Blocks of one message, read-only (`scope`: tool_use anchor scope, see {@link BlockView}). */
+export function ReadOnlyBlocks({ blocks, scope }: { blocks: SamplingContent[]; scope?: string }) {
   return (
     <>
       {blocks.map((b, j) => (
-        <BlockView key={j} block={b as LooseBlock} />
+        <BlockView key={j} block={b as LooseBlock} scope={scope} />
       ))}
     </>
   );

@@ -1,9 +1,13 @@
-/** The header of every review screen: server, the client request it belongs to, timing, status. */
+/**
+ * The header of every review screen: server and its protocol era, the client request it belongs
+ * to, timing, status, and (for tool loops) the conversation timeline with the round counter.
+ */
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
 import { clockTime, duration } from '../../format';
 import { useNow } from '../../hooks';
 import { useConsole } from '../../store';
+import { ConversationTimeline } from './ConversationTimeline';
 import { associationLabel, isTerminal, waitedMs } from './summary';
 
 /** Header of the selected item. */
@@ -18,6 +22,11 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
       <div className="item-header-top">
         <h2>{title}</h2>
         <StatusBadge status={item.status} />
+        {item.round > 1 && (
+          <span className="badge tone-info" data-testid="item-round">
+            round {item.round}
+          </span>
+        )}
       </div>
       <div className="item-header-facts">
         <span>
@@ -32,7 +41,18 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
           >
             {item.serverId}
           </button>
-          <span className="muted"> ({item.era === 'modern' ? '2026-07-28, MRTR' : 'push'})</span>
+          <span
+            className="muted"
+            data-testid="item-era"
+            title={
+              item.era === 'modern'
+                ? 'Protocol 2026-07-28: the server returned this request from its call (input_required); the console retries the call with the answer'
+                : 'Protocol 2025-11-25 or earlier: the server pushed this request while a call of ours was running'
+            }
+          >
+            {' '}
+            ({item.era === 'modern' ? 'MRTR, 2026-07-28' : 'push, 2025-11-25 era'})
+          </span>
         </span>
         <span data-testid="item-association">
           <span className="muted">For </span>
@@ -53,6 +73,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
           {waited}
         </span>
       </div>
+      <ConversationTimeline item={item} />
     </header>
   );
 }

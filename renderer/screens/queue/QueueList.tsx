@@ -30,7 +30,10 @@ function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; select
         {preview}
       </span>
       <span className="queue-row-bottom">
-        <span className="queue-call">{associationLabel(item)}</span>
+        <span className="queue-call">
+          {item.round > 1 && <span data-testid="queue-round">round {item.round} · </span>}
+          {associationLabel(item)}
+        </span>
         <span className="queue-waited" title="Waited">
           {duration(waitedMs(item, now))}
         </span>

@@ -102,21 +102,29 @@ export function ModelPicker({
   );
 }
 
-/** Parameters passed on as the server sent them (shown so nothing is hidden from the person). */
+/**
+ * What the console does with `includeContext` (S-CAP-3): it declares no `sampling.context`, so
+ * nothing beyond the request's own messages is ever added, whatever the server asked for.
+ */
+export function includeContextNote(value: string): string {
+  return value === 'none'
+    ? 'none: nothing else is shared'
+    : `${value}: not shared. The console declares no sampling.context, so this is treated as none`;
+}
+
+/** Parameters passed on as the server sent them (shown so nothing is hidden from the person). Tools: see ToolsOffered. */
 function PassedOn({ params }: { params: CreateMessageParams }) {
   const rows: Array<[string, string]> = [];
   if (params.stopSequences) rows.push(['Stop sequences', compactJson(params.stopSequences)]);
-  if (params.includeContext) rows.push(['includeContext', `${params.includeContext} (no other context is shared)`]);
-  if (params.tools) rows.push(['Tools offered to the model', params.tools.map((t) => t.name).join(', ') || '(none)']);
-  if (params.toolChoice) rows.push(['Tool choice', params.toolChoice.mode ?? 'auto']);
+  if (params.includeContext) rows.push(['includeContext', includeContextNote(params.includeContext)]);
   if (params.metadata) rows.push(['Metadata', compactJson(params.metadata)]);
   if (rows.length === 0) return null;
   return (
     <dl className="facts passed-on" data-testid="passed-on">
       {rows.map(([k, v]) => (
-        <div key={k} className="fact">
+        <div key={k} className="fact" data-testid={`passed-on-${k}`}>
           <dt>{k}</dt>
-          <dd className="mono">{v}</dd>
+          <dd className={k === 'includeContext' ? undefined : 'mono'}>{v}</dd>
         </div>
       ))}
     </dl>

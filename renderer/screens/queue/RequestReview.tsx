@@ -1,6 +1,7 @@
 /**
  * REQUEST review (`awaiting_request_review`): the person sees exactly what the server asks the
- * model, may edit the messages, system prompt, limits and model, then approves or rejects.
+ * model, may edit the messages (text; remove images and audio), system prompt, limits, model, the
+ * tools offered and the tool choice, then approves or rejects.
  */
 import { useState } from 'react';
 import { contentBlocks } from '../../../shared/sampling';
@@ -12,8 +13,10 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useProviders, type RequestDraft } from '../../store';
 import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
+import { NO_REQUEST_EXTRAS, useExtras, type RequestExtras } from './edits';
 import { ItemHeader } from './ItemHeader';
 import { RequestParams } from './RequestParams';
+import { ToolsOffered } from './ToolsOffered';
 
 /** The request review screen of one item. */
 export function RequestReview({ item }: { item: SamplingItemView }) {
@@ -23,9 +26,12 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const draft = stored ?? initialRequestDraft(item);
   const update = (patch: Partial<RequestDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
+  const extras = useExtras((s) => s.request[item.id]) ?? NO_REQUEST_EXTRAS;
+  const setExtras = useExtras((s) => s.setRequest);
+  const updateExtras = (next: RequestExtras) => setExtras(item.id, next);
   const params = baseParams(item);
-  const built = buildRequest(item, draft);
-  const edited = requestEdited(item, draft);
+  const built = buildRequest(item, draft, extras);
+  const edited = requestEdited(item, draft, extras);
 
   const approve = useAction(async () => {
     if (!built.ok) return;
@@ -69,12 +75,18 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
                   onText={setText}
                   onToggle={toggle}
                   labelPrefix={`Message ${i + 1} (${m.role})`}
+                  scope={`req-${item.id}`}
+                  removed={extras.removedBlocks}
+                  onToggleRemove={(key) => updateExtras({ ...extras, removedBlocks: { ...extras.removedBlocks, [key]: !extras.removedBlocks[key] } })}
                 />
               </div>
             </li>
           ))}
         </ol>
       </Section>
+      {params.tools && params.tools.length > 0 && (
+        <ToolsOffered tools={params.tools} toolChoice={params.toolChoice} extras={extras} onChange={updateExtras} />
+      )}
       <Section title="Parameters">
         <RequestParams params={params} draft={draft} choice={item.model} providers={providers} onChange={update} />
       </Section>

@@ -1,18 +1,21 @@
 /**
- * RESPONSE review (`awaiting_response_review`): the generated response (editable) or a textarea
- * to write it by hand, its model, stop reason and usage; approve & send, reject or regenerate.
+ * RESPONSE review (`awaiting_response_review`): the generated response (text editable; each
+ * tool_use input editable as JSON) or a textarea to write it by hand (plus tool calls from the
+ * offered tools), its model, stop reason and usage; approve & send, reject or regenerate.
  */
 import { useState } from 'react';
 import { contentBlocks, contentText } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
-import { EditableText, MessageBlocks } from '../../components/Blocks';
+import { EditableText } from '../../components/Blocks';
 import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
+import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
 import { ItemHeader } from './ItemHeader';
+import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 
 /** The response review screen of one item. */
 export function ResponseReview({ item }: { item: SamplingItemView }) {
@@ -21,10 +24,13 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   const draft = stored ?? initialResponseDraft();
   const update = (patch: Partial<ResponseDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
+  const extras = useExtras((s) => s.response[item.id]) ?? NO_RESPONSE_EXTRAS;
+  const setExtras = useExtras((s) => s.setResponse);
+  const updateExtras = (next: ResponseExtras) => setExtras(item.id, next);
   const response = item.response;
-  const result = buildResult(item, draft);
+  const built = buildResult(item, draft, extras);
   const approve = useAction(async () => {
-    if (result) await getApi().approveResponse({ itemId: item.id, result });
+    if (built.ok) await getApi().approveResponse({ itemId: item.id, result: built.result });
   });
   const reject = useAction(() => getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined }));
   const regenerate = useAction(() => getApi().regenerate({ itemId: item.id }));
@@ -40,6 +46,8 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
   const busy = approve.pending || reject.pending || regenerate.pending;
   const usage = response.usage;
+  const offered = (item.sent ?? item.original).tools ?? [];
+  const toolCalls = built.ok ? contentBlocks(built.result.content).filter((b) => b.type === 'tool_use').length : 0;
 
   return (
     <div className="review" data-testid="response-review">
@@ -74,23 +82,41 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
               ids={{ editor: 'response-editor', toggle: 'response-edit', text: 'response-text' }}
             />
           ) : (
-            <MessageBlocks
+            <ResponseBlocks
               blocks={contentBlocks(base.content)}
-              message={0}
               texts={draft.texts}
               editing={draft.editing}
               onText={setText}
               onToggle={toggle}
-              labelPrefix="Response"
-              idPrefix="response"
+              toolInputs={extras.toolInputs}
+              onToolInput={(id, text) => {
+                const toolInputs = { ...extras.toolInputs };
+                if (text === undefined) delete toolInputs[id];
+                else toolInputs[id] = text;
+                updateExtras({ ...extras, toolInputs });
+              }}
+              scope={`res-${item.id}`}
             />
           )}
         </Section>
       )}
+      {response.manual && offered.length > 0 && (
+        <ManualToolCalls tools={offered} added={extras.added} onChange={(added) => updateExtras({ ...extras, added })} />
+      )}
+      {!built.ok && built.errors.length > 0 && (
+        <Banner tone="error" title="Cannot send yet" testId="response-invalid">
+          <ul className="plain-list">
+            {built.errors.map((e) => (
+              <li key={e}>{e}</li>
+            ))}
+          </ul>
+        </Banner>
+      )}
       <Facts
         rows={[
           ['Model', <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
-          ['Stop reason', <span key="s" className="mono" data-testid="response-stop-reason">{base.stopReason ?? '—'}</span>],
+          ['Stop reason', <span key="s" className="mono" data-testid="response-stop-reason">{(built.ok ? built.result.stopReason : base.stopReason) ?? '—'}</span>],
+          toolCalls > 0 && ['Tool calls', <span key="t" data-testid="response-tool-calls">{toolCalls} (the server runs them and asks again)</span>],
           response.finishReason !== undefined && ['Provider finish reason', response.finishReason],
           usage && ['Tokens', `${usage.inputTokens ?? '?'} in · ${usage.outputTokens ?? '?'} out`],
           !response.manual && ['Generated', clockTime(response.generatedAt)],
@@ -120,7 +146,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           type="button"
           className="btn-primary"
           data-testid="approve-response"
-          disabled={busy || !result}
+          disabled={busy || !built.ok}
           onClick={() => void approve.run()}
         >
           Approve &amp; send

@@ -8,6 +8,7 @@ import { contentBlocks } from '../../../shared/sampling';
 import type { ModelRef, SamplingItemView } from '../../../shared/state';
 import { validateSamplingRequest } from '../../../shared/validate-sampling';
 import type { RequestDraft, ResponseDraft } from '../../store';
+import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS, type RequestExtras, type ResponseExtras } from './edits';
 
 /** Key of a text block in a draft: `"message:block"`. */
 export const blockKey = (message: number, block: number): string => `${message}:${block}`;
@@ -60,15 +61,33 @@ export function applyTextEdits(
   return Array.isArray(content) ? next : next[0]!;
 }
 
+/**
+ * Drops the blocks of message `message` marked in `removed` (keys `"message:block"`). Returns the
+ * content unchanged when nothing is removed, `null` when nothing would be left.
+ */
+export function applyRemovals(
+  content: SamplingContent | SamplingContent[],
+  message: number,
+  removed: Record<string, boolean>,
+): SamplingContent | SamplingContent[] | null {
+  const blocks = contentBlocks(content);
+  const kept = blocks.filter((_b, j) => !removed[blockKey(message, j)]);
+  if (kept.length === blocks.length) return content;
+  if (kept.length === 0) return null;
+  return Array.isArray(content) ? kept : kept[0]!;
+}
+
 /** Outcome of building params from a draft: the params and model, or what is wrong. */
 export type BuiltRequest = { ok: true; params: CreateMessageParams; model: ModelRef } | { ok: false; errors: string[] };
 
 /**
  * Builds the params to approve: the base params with the edited message texts, system prompt,
- * maxTokens and temperature. An emptied system prompt or temperature is dropped. The result is
- * re-checked with the shared validator so the person sees a problem before pressing Approve.
+ * maxTokens and temperature, minus removed image/audio blocks and removed tools, with the chosen
+ * tool choice (`extras`). An emptied system prompt or temperature is dropped; when every tool is
+ * removed, `tools` and `toolChoice` are dropped. The result is re-checked with the shared
+ * validator so the person sees a problem before pressing Approve.
  */
-export function buildRequest(item: SamplingItemView, draft: RequestDraft): BuiltRequest {
+export function buildRequest(item: SamplingItemView, draft: RequestDraft, extras: RequestExtras = NO_REQUEST_EXTRAS): BuiltRequest {
   const base = baseParams(item);
   const errors: string[] = [];
   const maxTokens = Number(draft.maxTokens.trim());
@@ -82,15 +101,30 @@ export function buildRequest(item: SamplingItemView, draft: RequestDraft): Built
   if (!model) errors.push('Choose a model.');
   if (errors.length > 0 || !model) return { ok: false, errors };
 
-  const messages: SamplingMessage[] = base.messages.map((m, i) => {
-    const content = applyTextEdits(m.content, i, draft.texts);
-    return content === m.content ? m : { ...m, content };
-  });
+  const messages: SamplingMessage[] = [];
+  for (const [i, m] of base.messages.entries()) {
+    const kept = applyRemovals(applyTextEdits(m.content, i, draft.texts), i, extras.removedBlocks);
+    if (kept === null) errors.push(`Message ${i + 1} would be empty: keep at least one of its blocks.`);
+    else messages.push(kept === m.content ? m : { ...m, content: kept });
+  }
+  if (errors.length > 0) return { ok: false, errors };
   const params: CreateMessageParams = { ...base, messages, maxTokens };
   if (draft.systemPrompt === '') delete params.systemPrompt;
   else params.systemPrompt = draft.systemPrompt;
   if (temperature === undefined) delete params.temperature;
   else params.temperature = temperature;
+  if (base.tools) {
+    const tools = base.tools.filter((t) => !extras.removedTools[t.name]);
+    if (tools.length === 0) {
+      delete params.tools;
+      delete params.toolChoice;
+    } else {
+      if (tools.length !== base.tools.length) params.tools = tools;
+      if (extras.toolChoice !== undefined && extras.toolChoice !== (base.toolChoice?.mode ?? 'auto')) {
+        params.toolChoice = { ...base.toolChoice, mode: extras.toolChoice };
+      }
+    }
+  }
 
   const check = validateSamplingRequest(params, { toolsDeclared: true });
   if (!check.ok) return { ok: false, errors: [`${check.error.message} (${check.error.rule})`] };
@@ -98,8 +132,8 @@ export function buildRequest(item: SamplingItemView, draft: RequestDraft): Built
 }
 
 /** Whether the draft differs from the params it started from. */
-export function requestEdited(item: SamplingItemView, draft: RequestDraft): boolean {
-  const built = buildRequest(item, draft);
+export function requestEdited(item: SamplingItemView, draft: RequestDraft, extras: RequestExtras = NO_REQUEST_EXTRAS): boolean {
+  const built = buildRequest(item, draft, extras);
   if (!built.ok) return true;
   const base = baseParams(item);
   return JSON.stringify(built.params) !== JSON.stringify(base) || draft.model !== modelValue(item.model);
@@ -115,21 +149,57 @@ export const initialResponseDraft = (): ResponseDraft => ({ texts: {}, editing: 
 export const isAllText = (content: SamplingContent | SamplingContent[]): boolean =>
   contentBlocks(content).every((b) => b.type === 'text');
 
+/** Outcome of building a result from a draft: the result, or what is wrong (empty: nothing written yet). */
+export type BuiltResult = { ok: true; result: CreateMessageResult } | { ok: false; errors: string[] };
+
 /**
- * Builds the result to approve from the draft response. Text-only content becomes a single text
- * block (the edited text); mixed content (e.g. text + tool_use) keeps its blocks with text edits
- * applied. `model` and `stopReason` are kept from the draft main prepared. A manual response is
- * the text the person wrote (null while it is empty).
+ * Parses the JSON text of a tool_use input.
+ * @returns the input object, or a readable error ("input must be a JSON object")
  */
-export function buildResult(item: SamplingItemView, draft: ResponseDraft): CreateMessageResult | null {
+export function parseToolInput(text: string): { ok: true; input: Record<string, unknown> } | { ok: false; error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, error: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'input must be a JSON object ({…})' };
+  return { ok: true, input: value as Record<string, unknown> };
+}
+
+/**
+ * Builds the result to approve from the draft response.
+ * - Hand-written: the text the person wrote plus the tool calls they added (then `stopReason`
+ *   becomes `toolUse` and the content is an array: text first when there is any, then tool_use).
+ * - Generated, text only: a single text block (the edited text).
+ * - Generated with other blocks (e.g. parallel tool_use): the blocks with text edits and edited
+ *   tool_use inputs applied.
+ * `model` and `stopReason` are kept from the draft main prepared. Errors name the tool call whose
+ * input is not a JSON object.
+ */
+export function buildResult(item: SamplingItemView, draft: ResponseDraft, extras: ResponseExtras = NO_RESPONSE_EXTRAS): BuiltResult {
   const response = item.response;
-  if (!response) return null;
+  if (!response) return { ok: false, errors: ['This item has no response.'] };
   const base = response.draft;
+  const errors: string[] = [];
   let content: SamplingContent | SamplingContent[];
+  let stopReason = base.stopReason;
   if (response.manual) {
     const manualText = draft.texts[MANUAL_KEY] ?? '';
-    if (manualText.trim() === '') return null;
-    content = { type: 'text', text: manualText };
+    const uses: SamplingContent[] = [];
+    for (const call of extras.added) {
+      const parsed = parseToolInput(call.input);
+      if (!parsed.ok) errors.push(`Tool call ${call.name} (${call.id}): ${parsed.error}`);
+      else uses.push({ type: 'tool_use', id: call.id, name: call.name, input: parsed.input });
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    if (uses.length === 0) {
+      if (manualText.trim() === '') return { ok: false, errors: [] };
+      content = { type: 'text', text: manualText };
+    } else {
+      content = [...(manualText.trim() === '' ? [] : [{ type: 'text' as const, text: manualText }]), ...uses];
+      stopReason = 'toolUse';
+    }
   } else if (isAllText(base.content)) {
     const blocks = contentBlocks(base.content);
     const edited = applyTextEdits(base.content, 0, draft.texts);
@@ -138,9 +208,21 @@ export function buildResult(item: SamplingItemView, draft: ResponseDraft): Creat
       .join(blocks.length > 1 ? '\n' : '');
     content = { type: 'text', text };
   } else {
-    content = applyTextEdits(base.content, 0, draft.texts);
+    const withText = applyTextEdits(base.content, 0, draft.texts);
+    const blocks = contentBlocks(withText).map((b) => {
+      const edited = b.type === 'tool_use' ? extras.toolInputs[b.id] : undefined;
+      if (b.type !== 'tool_use' || edited === undefined) return b;
+      const parsed = parseToolInput(edited);
+      if (!parsed.ok) {
+        errors.push(`Tool call ${b.name} (${b.id}): ${parsed.error}`);
+        return b;
+      }
+      return { ...b, input: parsed.input };
+    });
+    if (errors.length > 0) return { ok: false, errors };
+    content = Array.isArray(withText) ? blocks : blocks[0]!;
   }
-  const result: CreateMessageResult = { ...base, role: 'assistant', content, model: base.model };
-  if (base.stopReason === undefined) delete result.stopReason;
-  return result;
+  const result: CreateMessageResult = { ...base, role: 'assistant', content, model: base.model, stopReason };
+  if (stopReason === undefined) delete result.stopReason;
+  return { ok: true, result };
 }

@@ -1,0 +1,153 @@
+/**
+ * The sampling review editors against a fake API: removing images and audio, the tools offered and
+ * the tool choice, includeContext and era, the conversation timeline of a tool loop, tool_result →
+ * tool_use links, editing tool_use inputs (validated), and adding tool calls to a hand-written
+ * response. Asserts exactly what the renderer sends. Screenshots: e2e/artifacts/editors-*.png.
+ */
+import type { Page } from '@playwright/test';
+import type { FakeData } from '../support/fake-api.js';
+import { buildSamplingItems, LOOP_TOOLS, PNG_B64 } from '../support/fixture-state.js';
+import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+
+const open = async (page: Page, url: string, fixture: FakeData, id: string) => {
+  fixture.state.items.push(...buildSamplingItems(Date.now()));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openConsole(page, url, fixture);
+  await page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
+};
+
+test('media: audio shows its duration; image and audio can be removed, and an emptied message blocks approval', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture, 'media-request');
+  const review = page.getByTestId('request-review');
+  await expect(review.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
+  const audio = review.getByTestId('media-audio');
+  await expect(audio.getByTestId('audio-duration')).toHaveText(' · 0.05 s');
+  await expect(audio.locator('audio')).toHaveAttribute('controls', '');
+
+  await review.getByRole('button', { name: /Remove image in Message 1/ }).click();
+  await expect(review.getByTestId('media-image')).toHaveAttribute('data-removed', 'true');
+  await expect(review.getByRole('img', { name: 'Image (image/png)' })).toHaveCount(0);
+  await review.getByRole('button', { name: /Remove audio in Message 2/ }).click();
+  await expect(page.getByTestId('request-invalid')).toContainText('Message 2 would be empty');
+  await expect(page.getByTestId('approve-request')).toBeDisabled();
+  await shot(page, 'editors-media-removed');
+  await review.getByRole('button', { name: /Restore audio in Message 2/ }).click();
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  await page.getByTestId('approve-request').click();
+
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  const params = sent!.params as { messages: Array<{ content: unknown }> };
+  expect(params.messages[0]!.content).toEqual([{ type: 'text', text: 'Describe the picture and the clip.' }]);
+  expect(params.messages[1]!.content).toMatchObject({ type: 'audio', mimeType: 'audio/wav' });
+  expect(JSON.stringify(params)).not.toContain(PNG_B64.slice(0, 40));
+});
+
+test('tools in sampling: tools offered with schema, remove one, change the tool choice; era, includeContext and the round counter are shown', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture, 'loop-r2');
+  const review = page.getByTestId('request-review');
+  await expect(review.getByTestId('item-era')).toContainText('MRTR, 2026-07-28');
+  await expect(review.getByTestId('round-counter')).toHaveText('Round 2 of this tool loop');
+  const steps = review.getByTestId('timeline-step');
+  await expect(steps).toHaveCount(2);
+  await expect(steps.first()).toContainText('called get_weather, get_time');
+  await expect(review.getByTestId('passed-on-includeContext')).toContainText(
+    'thisServer: not shared. The console declares no sampling.context, so this is treated as none',
+  );
+
+  const offers = review.getByTestId('tool-offer');
+  await expect(offers).toHaveCount(2);
+  await expect(offers.first()).toContainText('Current weather for a city.');
+  await offers.first().getByText('inputSchema').click();
+  await expect(offers.first().getByTestId('tool-offer-schema')).toContainText('"required"');
+  await expect(page.getByTestId('tool-choice')).toHaveValue('none');
+  await review.getByRole('button', { name: 'Remove tool get_time' }).click();
+  await expect(review.getByTestId('tools-offered')).toContainText('Tools offered to the model (1 of 2)');
+  await page.getByTestId('tool-choice').selectOption('auto');
+  await expect(review.getByTestId('tools-offered')).toContainText('changed (server asked for none)');
+  await shot(page, 'editors-tools-offered');
+  await page.getByTestId('approve-request').click();
+
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  expect(sent!.params).toMatchObject({ tools: [LOOP_TOOLS[0]], toolChoice: { mode: 'auto' }, includeContext: 'thisServer' });
+  expect((sent!.params as { messages: unknown[] }).messages).toHaveLength(3);
+});
+
+test('tool_result links to its tool_use (isError shown); the timeline opens earlier rounds', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture, 'loop-r2');
+  const results = page.getByTestId('tool-result');
+  await expect(results).toHaveCount(2);
+  await expect(results.nth(1).getByTestId('tool-result-error')).toBeVisible();
+  await expect(results.nth(0).getByTestId('tool-result-error')).toHaveCount(0);
+  await results.nth(1).getByTestId('tool-result-link').click();
+  const target = page.locator('[data-testid="tool-use"][data-tool-use-id="toolu_t"]');
+  await expect(target).toHaveClass(/is-flashing/);
+  await expect(target).toBeInViewport();
+  await expect(target.getByTestId('tool-use-input')).toContainText('"zone": "Asia/Tokyo"');
+
+  await page.getByTestId('timeline-step').first().getByRole('button').click();
+  await expect(page.getByTestId('outcome-view')).toBeVisible();
+  await expect(page.getByTestId('outcome-view').getByTestId('round-counter')).toHaveText('Round 1 of this tool loop');
+});
+
+test('generated tool_use: each input is editable as JSON, validated, and sent with stopReason toolUse', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture, 'tool-response');
+  const review = page.getByTestId('response-review');
+  await expect(review.getByTestId('response-stop-reason')).toHaveText('toolUse');
+  await expect(review.getByTestId('response-tool-calls')).toContainText('2');
+  const editors = review.getByTestId('tool-use-editor');
+  await expect(editors).toHaveCount(2);
+  await editors.first().fill('{"city": "Lyon"');
+  await expect(review.getByTestId('tool-input-error')).toContainText('not valid JSON');
+  await expect(page.getByTestId('response-invalid')).toContainText('Tool call get_weather (toolu_w)');
+  await expect(page.getByTestId('approve-response')).toBeDisabled();
+  await editors.first().fill('["Lyon"]');
+  await expect(review.getByTestId('tool-input-error')).toContainText('input must be a JSON object');
+  await editors.first().fill('{"city": "Lyon", "units": "metric"}');
+  await expect(review.getByTestId('tool-input-error')).toHaveCount(0);
+  await shot(page, 'editors-tool-use-edit');
+  await page.getByTestId('approve-response').click();
+
+  await expect.poll(() => recorded(page, 'approveResponse')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveResponse');
+  expect(sent!.result).toEqual({
+    role: 'assistant',
+    model: 'llama3.2',
+    stopReason: 'toolUse',
+    content: [
+      { type: 'text', text: 'Let me look both up.' },
+      { type: 'tool_use', id: 'toolu_w', name: 'get_weather', input: { city: 'Lyon', units: 'metric' } },
+      { type: 'tool_use', id: 'toolu_t', name: 'get_time', input: { zone: 'Asia/Tokyo' } },
+    ],
+  });
+});
+
+test('hand-written response: add tool calls from the offered tools; sent as tool_use blocks with stopReason toolUse', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture, 'manual-tools');
+  const calls = page.getByTestId('manual-tool-calls');
+  await expect(page.getByTestId('add-tool-name').locator('option')).toHaveText(['get_weather', 'get_time']);
+  await expect(page.getByTestId('add-tool-input')).toHaveValue('{\n  "city": ""\n}');
+  await page.getByTestId('add-tool-input').fill('{"city": "Paris"}');
+  await page.getByTestId('add-tool-call').click();
+  await page.getByTestId('add-tool-name').selectOption('get_time');
+  await page.getByTestId('add-tool-input').fill('{"zone" "Asia/Tokyo"}');
+  await expect(page.getByTestId('add-tool-call')).toBeDisabled();
+  await page.getByTestId('add-tool-input').fill('{"zone": "Asia/Tokyo"}');
+  await page.getByTestId('add-tool-call').click();
+  await expect(calls.getByTestId('tool-use')).toHaveCount(2);
+  await expect(page.getByTestId('response-stop-reason')).toHaveText('toolUse');
+  await shot(page, 'editors-manual-tool-calls');
+  await page.getByTestId('approve-response').click();
+
+  await expect.poll(() => recorded(page, 'approveResponse')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveResponse');
+  const result = sent!.result as { content: Array<{ type: string; id: string; name: string; input: unknown }>; stopReason: string; model: string };
+  expect(result.stopReason).toBe('toolUse');
+  expect(result.model).toBe('manual');
+  expect(result.content.map((b) => [b.type, b.name, b.input])).toEqual([
+    ['tool_use', 'get_weather', { city: 'Paris' }],
+    ['tool_use', 'get_time', { zone: 'Asia/Tokyo' }],
+  ]);
+  expect(new Set(result.content.map((b) => b.id)).size).toBe(2);
+});

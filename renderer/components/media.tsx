@@ -1,0 +1,129 @@
+/**
+ * Image and audio blocks: a preview (only for plain, known MIME types and valid base64), the MIME
+ * type, the decoded size and, for audio, the duration (from the WAV header when there is one, else
+ * from the player's metadata). In an editor, a Remove/Restore toggle.
+ */
+import { useState } from 'react';
+import { formatBytes } from '../../shared/validate-sampling';
+import './review.css';
+
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml|avif)$/i;
+const AUDIO_MIME = /^audio\/[a-z0-9.+-]+$/i;
+
+/**
+ * Whether `data` is strict padded base64, checked in one linear pass (a regular expression over a
+ * multi-megabyte string can exhaust the stack).
+ */
+export function isBase64Safe(data: string): boolean {
+  if (data.length % 4 !== 0) return false;
+  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  for (let i = 0; i < data.length - pad; i++) {
+    const c = data.charCodeAt(i);
+    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** Decoded size in bytes of base64 `data` (an estimate when it is not valid base64). */
+export function decodedBytes(data: string): number {
+  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}
+
+/**
+ * Duration in seconds of a RIFF/WAVE file given as base64, from its `fmt ` byte rate and `data`
+ * chunk size (only the first 4 KB are decoded). `undefined` when the header is not a readable WAV.
+ */
+export function wavDurationSeconds(base64: string): number | undefined {
+  let bytes: Uint8Array;
+  try {
+    const head = atob(base64.slice(0, 5464)); // 4098 bytes, a multiple of 4 characters
+    bytes = Uint8Array.from(head, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+  const view = new DataView(bytes.buffer);
+  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') return undefined;
+  let byteRate: number | undefined;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const size = view.getUint32(at + 4, true);
+    if (tag(at) === 'fmt ' && at + 16 <= bytes.length) byteRate = view.getUint32(at + 16, true);
+    if (tag(at) === 'data') return byteRate ? size / byteRate : undefined;
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/** "0.50 s", "1 m 03 s": an audio length for people. */
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  if (seconds < 60) return `${seconds.toFixed(2)} s`;
+  return `${Math.floor(seconds / 60)} m ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
+}
+
+/** Props of {@link MediaBlock}. */
+export interface MediaBlockProps {
+  kind: 'image' | 'audio';
+  /** base64 */
+  data: string;
+  mimeType: string;
+  /** In an editor: the block is marked for removal (shown struck out, not previewed). */
+  removed?: boolean;
+  /** In an editor: toggles removal. */
+  onToggleRemove?: () => void;
+  /** Accessible name of the block for the Remove button, e.g. "image in message 1". */
+  label?: string;
+  testId?: string;
+}
+
+/** An image or audio block. */
+export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, label, testId }: MediaBlockProps) {
+  const valid = isBase64Safe(data);
+  const [loadedSeconds, setLoadedSeconds] = useState<number | undefined>(undefined);
+  const headerSeconds = kind === 'audio' && valid ? wavDurationSeconds(data) : undefined;
+  const seconds = headerSeconds ?? loadedSeconds;
+  const meta = (
+    <span className="media-meta" data-testid="media-meta">
+      {kind} · {mimeType} · {formatBytes(decodedBytes(data))}
+      {kind === 'audio' && <span data-testid="audio-duration"> · {seconds === undefined ? 'duration unknown' : formatSeconds(seconds)}</span>}
+    </span>
+  );
+  const remove = onToggleRemove && (
+    <button
+      type="button"
+      className="btn-small"
+      data-testid="media-remove"
+      aria-label={`${removed ? 'Restore' : 'Remove'} ${label ?? kind}`}
+      onClick={onToggleRemove}
+    >
+      {removed ? 'Restore' : 'Remove'}
+    </button>
+  );
+  let preview = null;
+  if (!removed && valid && kind === 'image' && IMAGE_MIME.test(mimeType)) {
+    preview = <img src={`data:${mimeType};base64,${data}`} alt={`Image (${mimeType})`} />;
+  } else if (!removed && valid && kind === 'audio' && AUDIO_MIME.test(mimeType)) {
+    preview = (
+      <audio
+        controls
+        preload="metadata"
+        src={`data:${mimeType};base64,${data}`}
+        aria-label={`Audio (${mimeType})`}
+        onLoadedMetadata={(e) => setLoadedSeconds(e.currentTarget.duration)}
+      />
+    );
+  }
+  return (
+    <figure className={`media${removed ? ' is-removed' : ''}${preview ? '' : ' media-unshown'}`} data-testid={testId ?? `media-${kind}`} data-removed={removed ? 'true' : undefined}>
+      {preview}
+      <figcaption className="media-caption">
+        {meta}
+        {removed && <span className="badge tone-warn">removed: will not be sent</span>}
+        {!removed && !preview && <span className="muted small">(not previewed{valid ? '' : ': data is not valid base64'})</span>}
+        {remove}
+      </figcaption>
+    </figure>
+  );
+}
