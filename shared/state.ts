@@ -5,6 +5,7 @@
  */
 import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
 import type { ElicitParams, ElicitResult } from './elicitation.js';
+import type { PolicyView } from './rules.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 
 /** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
@@ -360,6 +361,8 @@ export interface ConsoleState {
   modelSettings?: ModelSettings;
   /** Elicitation requests (form and URL mode) waiting on the person, plus recently answered ones. */
   elicitations?: ElicitationItemView[];
+  /** Auto-approve rules, the pause switch, limits' counters and redaction settings (issue 5). */
+  policy?: PolicyView;
 }
 
 /** Slices of the state replaced whole in a patch: every key except `version` and `items`. */

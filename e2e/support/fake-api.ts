@@ -73,6 +73,12 @@ export function installFakeApi(data: FakeData): void {
         return { entries, total: found.length };
       }),
     getHistoryEntry: (input: { id: string }) => answer('getHistoryEntry', input, () => history.find((e) => e.id === input.id) ?? null),
+    // Rules (issue 5): the live spec e2e/web/rules.spec.ts runs the real policy.
+    saveRules: (input: unknown) => answer('saveRules', input, () => undefined),
+    setAutoApprovalPaused: (input: unknown) => answer('setAutoApprovalPaused', input, () => undefined),
+    exportRules: (input: unknown) => answer('exportRules', input, () => ({ fileName: 'rules.json', text: '{}\n' })),
+    importRules: (input: unknown) => answer('importRules', input, () => ({ rules: 0 })),
+    setKeepOriginal: (input: unknown) => answer('setKeepOriginal', input, () => undefined),
   };
   for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer']) {
     api[method] = (input: unknown) => answer(method, input, () => undefined);

@@ -64,6 +64,11 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     restartServer: () => undefined,
     listHistory: () => ({ entries: [], total: 0 }),
     getHistoryEntry: () => null,
+    saveRules: () => undefined,
+    setAutoApprovalPaused: () => undefined,
+    exportRules: () => ({ fileName: 'rules.json', text: '{}' }),
+    importRules: () => ({ rules: 0 }),
+    setKeepOriginal: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -85,6 +90,11 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     restartServer: record('restartServer'),
     listHistory: record('listHistory'),
     getHistoryEntry: record('getHistoryEntry'),
+    saveRules: record('saveRules'),
+    setAutoApprovalPaused: record('setAutoApprovalPaused'),
+    exportRules: record('exportRules'),
+    importRules: record('importRules'),
+    setKeepOriginal: record('setKeepOriginal'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -1,0 +1,338 @@
+/**
+ * Redaction: finding likely secrets and personal data in a sampling request before it is sent
+ * (SPEC-SAMPLING.md "Security considerations" 5: both sides MUST handle sensitive data properly;
+ * clients may offer to redact), and replacing them with typed placeholders such as
+ * `[REDACTED:email]`.
+ *
+ * Detectors: API keys and tokens of common formats (OpenAI, Anthropic, GitHub, GitLab, AWS, Google,
+ * Slack, Stripe, npm, SendGrid, Hugging Face, JWTs, `Bearer …`, `api_key=…` assignments), PEM
+ * private keys, passwords in URLs (`https://user:PASSWORD@host`, only the password is replaced),
+ * e-mail addresses, phone numbers (libphonenumber-js: numbers written with `+country`, and national
+ * numbers when a default region is set), card numbers (13–19 digits passing the Luhn check), plus
+ * the person's own patterns (settings). Secret scanners such as secretlint are asynchronous and
+ * Node-bound; the console decides synchronously in main and highlights in the renderer, so the
+ * secret formats are kept here as careful own patterns.
+ *
+ * Pure: no Node, no DOM. Offsets are UTF-16 code-unit indices into the scanned string.
+ */
+import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
+import { z } from 'zod';
+import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from './sampling.js';
+
+/** Kinds of sensitive data. `custom` findings carry the pattern id in `detector`. */
+export const SENSITIVE_KINDS = ['api_key', 'token', 'private_key', 'password', 'email', 'phone', 'card', 'custom'] as const;
+/** See {@link SENSITIVE_KINDS}. */
+export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
+
+/** A pattern the person adds in settings: a JavaScript regular expression (flags `g` and `u` are added). */
+export const CustomPatternSchema = z.object({
+  /** Short id, also the placeholder's type: `[REDACTED:<id>]`. */
+  id: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'use 1–40 letters, digits, "_" or "-"'),
+  label: z.string().trim().min(1).max(100),
+  regex: z
+    .string()
+    .min(1)
+    .max(1000)
+    .refine((s) => compiles(s), { message: 'not a valid regular expression' }),
+  /** Case-insensitive when true. */
+  ignoreCase: z.boolean().optional(),
+});
+/** See {@link CustomPatternSchema}. */
+export type CustomPattern = z.infer<typeof CustomPatternSchema>;
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source, 'gu');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Detection settings: the person's patterns, and the region national phone numbers are read in. */
+export interface DetectOptions {
+  patterns?: readonly CustomPattern[];
+  /** ISO 3166 alpha-2 region (e.g. "US", "DE") for numbers written without `+`; absent = only `+…` numbers. */
+  phoneRegion?: string;
+}
+
+/** One finding in one string: `[start, end)` of `text`. */
+export interface Finding {
+  kind: SensitiveKind;
+  /** Which detector found it ("openai", "email", "luhn", the custom pattern id …). */
+  detector: string;
+  /** A readable name: "OpenAI API key", "E-mail address". */
+  label: string;
+  start: number;
+  end: number;
+  /** The matched text (only ever shown to the person, never logged). */
+  value: string;
+}
+
+interface Detector {
+  id: string;
+  kind: SensitiveKind;
+  label: string;
+  re: RegExp;
+  /** The capture group holding the secret (the rest of the match is context); 0 = whole match. */
+  group?: number;
+  check?: (value: string) => boolean;
+}
+
+/** "token: the next step" is prose, not a secret: a value needs a digit or a symbol. */
+const looksSecret = (v: string): boolean => /[0-9]/.test(v) || /[^A-Za-z_.-]/.test(v);
+
+const BOUNDARY = '(?<![A-Za-z0-9_-])';
+const END = '(?![A-Za-z0-9_-])';
+
+/** Built-in detectors, most specific first (earlier wins when two overlap at the same start). */
+const DETECTORS: readonly Detector[] = [
+  {
+    id: 'private_key',
+    kind: 'private_key',
+    label: 'Private key',
+    re: /-----BEGIN ((?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----[\s\S]*?-----END ((?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----/g,
+  },
+  { id: 'anthropic', kind: 'api_key', label: 'Anthropic API key', re: new RegExp(`${BOUNDARY}sk-ant-[a-z0-9]+-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { id: 'openai', kind: 'api_key', label: 'OpenAI API key', re: new RegExp(`${BOUNDARY}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { id: 'github', kind: 'token', label: 'GitHub token', re: new RegExp(`${BOUNDARY}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${END}`, 'g') },
+  { id: 'gitlab', kind: 'token', label: 'GitLab token', re: new RegExp(`${BOUNDARY}glpat-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { id: 'aws_access_key', kind: 'api_key', label: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  {
+    id: 'aws_secret',
+    kind: 'api_key',
+    label: 'AWS secret access key',
+    re: /aws_?secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    group: 1,
+  },
+  { id: 'google', kind: 'api_key', label: 'Google API key', re: new RegExp(`${BOUNDARY}AIza[0-9A-Za-z_-]{35}${END}`, 'g') },
+  { id: 'slack', kind: 'token', label: 'Slack token', re: new RegExp(`${BOUNDARY}xox[abposr]-[A-Za-z0-9-]{10,}${END}`, 'g') },
+  { id: 'slack_webhook', kind: 'token', label: 'Slack webhook URL', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
+  { id: 'stripe', kind: 'api_key', label: 'Stripe key', re: new RegExp(`${BOUNDARY}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}${END}`, 'g') },
+  { id: 'npm', kind: 'token', label: 'npm token', re: new RegExp(`${BOUNDARY}npm_[A-Za-z0-9]{36}${END}`, 'g') },
+  { id: 'sendgrid', kind: 'api_key', label: 'SendGrid API key', re: new RegExp(`${BOUNDARY}SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${END}`, 'g') },
+  { id: 'huggingface', kind: 'token', label: 'Hugging Face token', re: new RegExp(`${BOUNDARY}hf_[A-Za-z0-9]{34,}${END}`, 'g') },
+  { id: 'jwt', kind: 'token', label: 'JSON Web Token', re: new RegExp(`${BOUNDARY}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${END}`, 'g') },
+  { id: 'bearer', kind: 'token', label: 'Bearer token', re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
+  {
+    id: 'url_password',
+    kind: 'password',
+    label: 'Password in a URL',
+    re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@]+:([^\s/?#@]+)@[^\s/?#]+/gi,
+    group: 1,
+  },
+  {
+    id: 'password_assignment',
+    kind: 'password',
+    label: 'Password',
+    re: /\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{6,})/gi,
+    group: 1,
+    check: (v) => looksSecret(v),
+  },
+  {
+    id: 'assignment',
+    kind: 'api_key',
+    label: 'Secret assignment',
+    re: /\b(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|secret|token)["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi,
+    group: 1,
+    check: (v) => looksSecret(v),
+  },
+  {
+    id: 'email',
+    kind: 'email',
+    label: 'E-mail address',
+    re: /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g,
+  },
+  {
+    id: 'luhn',
+    kind: 'card',
+    label: 'Card number',
+    re: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g,
+    check: (v) => luhnValid(v.replace(/[ -]/g, '')),
+  },
+];
+
+/**
+ * The Luhn checksum (ISO/IEC 7812) over a string of digits.
+ * @returns false for anything but 13–19 digits
+ */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{13,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Whether `region` is a two-letter region code libphonenumber knows the shape of. */
+const isRegion = (region: string | undefined): region is CountryCode => !!region && /^[A-Z]{2}$/.test(region);
+
+function matches(text: string, d: Detector): Finding[] {
+  const out: Finding[] = [];
+  const flags = new Set([...d.re.flags, 'g', 'd']);
+  const re = new RegExp(d.re.source, [...flags].join(''));
+  for (const m of text.matchAll(re)) {
+    const span = m.indices?.[d.group ?? 0];
+    if (!span || span[1] <= span[0]) continue;
+    const value = text.slice(span[0], span[1]);
+    if (d.check && !d.check(value)) continue;
+    out.push({ kind: d.kind, detector: d.id, label: d.label, start: span[0], end: span[1], value });
+  }
+  return out;
+}
+
+/**
+ * Finds sensitive data in one string. Overlapping findings are resolved so none overlap: the one
+ * starting first wins, then the earlier detector (specific before generic: a URL's password before
+ * an e-mail address, a key format before a generic `token=` assignment).
+ * Custom patterns that fail to compile are skipped (the schema refuses them on input).
+ */
+export function detectSensitive(text: string, options: DetectOptions = {}): Finding[] {
+  if (!text) return [];
+  const all: Array<Finding & { rank: number }> = [];
+  DETECTORS.forEach((d, rank) => all.push(...matches(text, d).map((f) => ({ ...f, rank }))));
+  try {
+    for (const p of findPhoneNumbersInText(text, isRegion(options.phoneRegion) ? { defaultCountry: options.phoneRegion } : {})) {
+      all.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start: p.startsAt, end: p.endsAt, value: text.slice(p.startsAt, p.endsAt), rank: DETECTORS.length });
+    }
+  } catch {
+    // libphonenumber refuses odd input (e.g. very long strings); phone numbers are then not found
+  }
+  (options.patterns ?? []).forEach((p, i) => {
+    if (!compiles(p.regex)) return;
+    const re = new RegExp(p.regex, p.ignoreCase ? 'giu' : 'gu');
+    all.push(...matches(text, { id: p.id, kind: 'custom', label: p.label, re }).map((f) => ({ ...f, rank: DETECTORS.length + 1 + i })));
+  });
+  all.sort((a, b) => a.start - b.start || a.rank - b.rank);
+  const kept: Finding[] = [];
+  let reached = 0;
+  for (const f of all) {
+    if (f.start < reached) continue;
+    const { rank: _rank, ...finding } = f;
+    kept.push(finding);
+    reached = f.end;
+  }
+  return kept;
+}
+
+/** The typed placeholder a finding is replaced with: `[REDACTED:email]`, `[REDACTED:employee-id]`. */
+export function placeholderFor(f: Pick<Finding, 'kind' | 'detector'>): string {
+  return `[REDACTED:${f.kind === 'custom' ? f.detector : f.kind}]`;
+}
+
+/** Replaces the given findings of `text` (non-overlapping, as {@link detectSensitive} returns them) with placeholders. */
+export function redactText(text: string, findings: readonly Finding[]): string {
+  let out = '';
+  let at = 0;
+  for (const f of [...findings].sort((a, b) => a.start - b.start)) {
+    if (f.start < at || text.slice(f.start, f.end) !== f.value) continue; // stale finding: the text changed
+    out += text.slice(at, f.start) + placeholderFor(f);
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
+/** Where in a request a finding is: the system prompt, or text block `block` of message `message` (a tool result's inner text has `inner`). */
+export type FindingPlace = { where: 'system' } | { where: 'message'; message: number; block: number; inner?: number };
+
+/** A finding with its place in the request. */
+export interface PlacedFinding extends Finding {
+  place: FindingPlace;
+}
+
+/** Stable key of a place, e.g. `system`, `m0:1`, `m2:0:1`. */
+export function placeKey(place: FindingPlace): string {
+  if (place.where === 'system') return 'system';
+  return `m${place.message}:${place.block}${place.inner !== undefined ? `:${place.inner}` : ''}`;
+}
+
+/** Every text a person can read in a request, with its place: system prompt, text blocks, and text inside tool results. */
+export function requestTexts(params: CreateMessageParams): Array<{ place: FindingPlace; text: string }> {
+  const out: Array<{ place: FindingPlace; text: string }> = [];
+  if (params.systemPrompt) out.push({ place: { where: 'system' }, text: params.systemPrompt });
+  params.messages.forEach((m, message) => {
+    contentBlocks(m.content).forEach((b, block) => {
+      if (b.type === 'text') out.push({ place: { where: 'message', message, block }, text: b.text });
+      if (b.type === 'tool_result') {
+        b.content.forEach((inner, i) => {
+          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ place: { where: 'message', message, block, inner: i }, text: inner.text });
+        });
+      }
+    });
+  });
+  return out;
+}
+
+/** Finds sensitive data everywhere in a request (system prompt, message text, tool-result text). */
+export function detectInRequest(params: CreateMessageParams, options: DetectOptions = {}): PlacedFinding[] {
+  return requestTexts(params).flatMap(({ place, text }) => detectSensitive(text, options).map((f) => ({ ...f, place })));
+}
+
+function redactBlock(block: SamplingContent, placed: Map<string, Finding[]>, message: number, index: number): SamplingContent {
+  if (block.type === 'text') {
+    const found = placed.get(placeKey({ where: 'message', message, block: index }));
+    return found ? { ...block, text: redactText(block.text, found) } : block;
+  }
+  if (block.type === 'tool_result') {
+    let changed = false;
+    const content = block.content.map((inner, i) => {
+      const found = placed.get(placeKey({ where: 'message', message, block: index, inner: i }));
+      if (!found || inner.type !== 'text' || typeof inner.text !== 'string') return inner;
+      changed = true;
+      return { ...inner, text: redactText(inner.text, found) };
+    });
+    return changed ? { ...block, content } : block;
+  }
+  return block;
+}
+
+/**
+ * A copy of `params` with the given findings replaced by placeholders (all of them when
+ * `findings` is omitted). Everything else is kept exactly.
+ */
+export function redactRequest(params: CreateMessageParams, findings: readonly PlacedFinding[] = detectInRequest(params)): CreateMessageParams {
+  if (findings.length === 0) return params;
+  const placed = new Map<string, Finding[]>();
+  for (const f of findings) placed.set(placeKey(f.place), [...(placed.get(placeKey(f.place)) ?? []), f]);
+  const messages: SamplingMessage[] = params.messages.map((m, i) => {
+    const before = contentBlocks(m.content);
+    const blocks = before.map((b, j) => redactBlock(b, placed, i, j));
+    if (blocks.every((b, j) => b === before[j])) return m;
+    return { ...m, content: Array.isArray(m.content) ? blocks : blocks[0]! };
+  });
+  const next: CreateMessageParams = { ...params, messages };
+  const sys = placed.get('system');
+  if (sys && params.systemPrompt !== undefined) next.systemPrompt = redactText(params.systemPrompt, sys);
+  return next;
+}
+
+/**
+ * Replaces, in every string of a JSON value, the sensitive data for which `drop(finding)` is true
+ * (used to keep unredacted originals out of history). Returns the same value when nothing changed.
+ */
+export function scrubJson(value: unknown, drop: (f: Finding) => boolean, options: DetectOptions = {}): unknown {
+  if (typeof value === 'string') {
+    const found = detectSensitive(value, options).filter(drop);
+    return found.length ? redactText(value, found) : value;
+  }
+  if (Array.isArray(value)) {
+    const next = value.map((v) => scrubJson(v, drop, options));
+    return next.some((v, i) => v !== value[i]) ? next : value;
+  }
+  if (value && typeof value === 'object') {
+    let changed = false;
+    const next: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      next[k] = scrubJson(v, drop, options);
+      if (next[k] !== v) changed = true;
+    }
+    return changed ? next : value;
+  }
+  return value;
+}

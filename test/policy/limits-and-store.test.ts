@@ -1,0 +1,161 @@
+/**
+ * Limits (main/policy/limits.ts: token bucket, waiting, tokens/day, spend/day, global cap) with an
+ * injected clock, and the rules file (main/policy/rules-store.ts): a bad file is reported with its
+ * line and left untouched while the previous rules stay in force; hand edits are picked up and
+ * versioned; export/import round-trips.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RATE_LIMITED_CODE, RulesFileSchema, type RulesFile } from '../../shared/rules.js';
+import { createLimiter } from '../../main/policy/limits.js';
+import { openRulesStore, RULES_FILE } from '../../main/policy/rules-store.js';
+import { silentLogger } from '../../main/ports.js';
+
+const file = (servers: Record<string, unknown> = {}, global: Record<string, unknown> = {}): RulesFile => RulesFileSchema.parse({ version: 1, servers, global });
+const T0 = new Date(2026, 10, 22, 12, 0, 0).getTime();
+
+describe('limits', () => {
+  it('requests per minute: a bucket of N, refilled evenly', () => {
+    const l = createLimiter();
+    const f = file({ s: { limits: { requestsPerMinute: 3, maxWaiting: 100 } } });
+    const admitted = () => [0, 1, 2, 3, 4].map(() => l.admit('s', f, T0).ok);
+    expect(admitted()).toEqual([true, true, true, false, false]);
+    expect(l.admit('s', f, T0 + 19_000).ok).toBe(false); // 0.95 of a request refilled
+    expect(l.admit('s', f, T0 + 20_000).ok).toBe(true); // one request per 20 s
+    expect(l.counters().s).toMatchObject({ rateLimited: 3, waiting: 4 });
+    const refused = l.admit('s', f, T0 + 20_001);
+    expect(refused).toMatchObject({ ok: false, code: RATE_LIMITED_CODE, rule: 'limit.rpm', message: expect.stringMatching(/^Rate limited: more than 3 requests per minute from "s"/) });
+  });
+
+  it('requests waiting: refused while N are open, admitted again when one ends', () => {
+    const l = createLimiter();
+    const f = file({ s: { limits: { maxWaiting: 2 } } });
+    expect([l.admit('s', f, T0).ok, l.admit('s', f, T0).ok, l.admit('s', f, T0).ok]).toEqual([true, true, false]);
+    l.settled('s', { tokens: 0, costUsd: 0 }, T0);
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: true });
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.waiting' });
+  });
+
+  it('servers are limited apart; the global cap counts all of them', () => {
+    const l = createLimiter();
+    const f = file({ a: { limits: { maxWaiting: 1 } } }, { maxWaiting: 3 });
+    expect(l.admit('a', f, T0).ok).toBe(true);
+    expect(l.admit('a', f, T0).ok).toBe(false);
+    expect([l.admit('b', f, T0).ok, l.admit('b', f, T0).ok, l.admit('c', f, T0).ok]).toEqual([true, true, false]);
+    expect(l.admit('c', f, T0)).toMatchObject({ rule: 'limit.global.waiting' });
+    expect(l.globalRateLimited()).toBe(2);
+  });
+
+  it('tokens per day: refused once reached, reset at local midnight', () => {
+    const l = createLimiter();
+    const f = file({ s: { limits: { tokensPerDay: 1000 } } });
+    expect(l.admit('s', f, T0).ok).toBe(true);
+    l.settled('s', { tokens: 1000, costUsd: null }, T0);
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.tokens', message: expect.stringContaining('used 1000 of 1000 tokens today') });
+    expect(l.admit('s', f, new Date(2026, 10, 23, 0, 0, 1).getTime()).ok).toBe(true);
+  });
+
+  it('spend per day: from known costs; unknown prices cannot trip it', () => {
+    const l = createLimiter();
+    const f = file({ s: { limits: { spendPerDayUsd: 0.5 } } });
+    l.admit('s', f, T0);
+    l.settled('s', { tokens: 10, costUsd: 0.3 }, T0);
+    expect(l.admit('s', f, T0).ok).toBe(true);
+    l.settled('s', { tokens: 10, costUsd: 0.3 }, T0);
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.spend' });
+    expect(l.counters().s!.spendTodayUsd).toBeCloseTo(0.6);
+    const u = createLimiter();
+    u.settled('s', { tokens: 10, costUsd: null }, T0);
+    expect(u.counters().s!.spendTodayUsd).toBeNull();
+    expect(u.admit('s', f, T0).ok).toBe(true);
+  });
+
+  it('defaults apply when nothing is configured (120/min per server)', () => {
+    const l = createLimiter();
+    const results = Array.from({ length: 130 }, () => {
+      const r = l.admit('s', file(), T0);
+      l.settled('s', { tokens: 0, costUsd: 0 }, T0);
+      return r.ok;
+    });
+    expect(results.filter(Boolean)).toHaveLength(120);
+  });
+});
+
+describe('rules file', () => {
+  const setup = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    let changes = 0;
+    const store = openRulesStore(dir, { logger: silentLogger, onChange: () => changes++, watch: false });
+    return { dir, store, path: join(dir, RULES_FILE), changes: () => changes };
+  };
+  const oneRule = { version: 1, servers: { s: { rules: [{ id: 'r', name: 'small', when: { maxTokensAtMost: 100 }, action: { kind: 'approve_all' } }] } } };
+
+  it('no file: no rules, no problems; save writes a versioned file', () => {
+    const t = setup();
+    expect(t.store.current().servers).toEqual({});
+    const saved = t.store.save(oneRule);
+    expect(saved.servers.s!.rules[0]).toMatchObject({ id: 'r', version: 1, enabled: true });
+    expect(JSON.parse(readFileSync(t.path, 'utf8'))).toMatchObject({ version: 1, servers: { s: { rules: [{ id: 'r', version: 1 }] } } });
+    const edited = t.store.save({ ...saved, servers: { s: { ...saved.servers.s!, rules: [{ ...saved.servers.s!.rules[0]!, when: { maxTokensAtMost: 50 } }] } } });
+    expect(edited.servers.s!.rules[0]!.version).toBe(2);
+  });
+
+  it('a broken file is reported with its line, left untouched, and the previous rules stay in force', () => {
+    const t = setup();
+    t.store.save(oneRule);
+    const broken = '{\n  "version": 1,\n  "servers": {\n    "s": { "rules": [ }\n  }\n}\n';
+    writeFileSync(t.path, broken);
+    t.store.reload();
+    expect(t.store.problems()[0]).toMatch(/^rules\.json line 4, column \d+: /);
+    expect(readFileSync(t.path, 'utf8')).toBe(broken);
+    expect(t.store.current().servers.s!.rules[0]!.id).toBe('r');
+    expect(t.changes()).toBe(1);
+  });
+
+  it('a schema problem names the line and the field', () => {
+    const t = setup();
+    const bad = JSON.stringify({ version: 1, servers: { s: { rules: [{ id: 'r', name: 'x', action: { kind: 'approve_everything' } }] } } }, null, 2);
+    writeFileSync(t.path, bad);
+    t.store.reload();
+    const line = bad.split('\n').findIndex((l) => l.includes('"kind"')) + 1;
+    expect(t.store.problems()[0]).toContain(`rules.json line ${line}`);
+    expect(t.store.problems()[0]).toContain('servers.s.rules.0.action.kind');
+    expect(t.store.current().servers).toEqual({});
+  });
+
+  it('a hand edit is picked up; a changed rule gets its version bumped and written back', () => {
+    const t = setup();
+    t.store.save(oneRule);
+    const onDisk = JSON.parse(readFileSync(t.path, 'utf8')) as { servers: { s: { rules: Array<{ when: unknown }> } } };
+    onDisk.servers.s.rules[0]!.when = { maxTokensAtMost: 999 };
+    writeFileSync(t.path, JSON.stringify(onDisk));
+    t.store.reload();
+    expect(t.store.problems()).toEqual([]);
+    expect(t.store.current().servers.s!.rules[0]).toMatchObject({ version: 2, when: { maxTokensAtMost: 999 } });
+    expect(JSON.parse(readFileSync(t.path, 'utf8')).servers.s.rules[0].version).toBe(2);
+  });
+
+  it('is watched: an edit by hand applies without a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    let changed!: () => void;
+    const seen = new Promise<void>((r) => (changed = r));
+    const store = openRulesStore(dir, { logger: silentLogger, onChange: () => changed() });
+    try {
+      writeFileSync(join(dir, RULES_FILE), JSON.stringify({ version: 1, paused: true }));
+      await seen;
+      expect(store.current().paused).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('parse (import) reports problems with lines and changes nothing', () => {
+    const t = setup();
+    expect(t.store.parse('{"version": 2}', 'imported file')).toEqual({ ok: false, problems: [expect.stringMatching(/^imported file line 1, column \d+: version: /)] });
+    const exported = JSON.stringify(t.store.save(oneRule));
+    const parsed = t.store.parse(exported);
+    expect(parsed.ok && parsed.rules.servers.s!.rules[0]!.name).toBe('small');
+  });
+});
