@@ -114,6 +114,14 @@ describe('validateSamplingRequest accepts well-formed requests', () => {
     if (res.ok) expect(res.params.messages[0]!.content).toHaveLength(2);
   });
 
+  it('S-B64-1 / S-SIZE-1: a 16 MB image is checked without exhausting the stack, and refused over the cap', () => {
+    const data = 'A'.repeat(16 * 1024 * 1024);
+    const msg = { messages: [user({ type: 'image', data, mimeType: 'image/png' })], maxTokens: 5 };
+    expect(validateSamplingRequest(msg, { ...ctx, maxMediaBytes: 64 * 1024 * 1024, maxRequestBytes: 64 * 1024 * 1024 }).ok).toBe(true);
+    const capped = validateSamplingRequest(msg, { ...ctx, maxRequestBytes: 64 * 1024 * 1024 });
+    expect(capped).toMatchObject({ ok: false, error: { rule: 'S-SIZE-1', code: -32602 } });
+  });
+
   it('S-ASSOC-1 is skipped when the in-flight count is unknown (re-checking an edit)', () => {
     expect(validateSamplingRequest({ messages: [user(text('q'))], maxTokens: 5 }, { toolsDeclared: false }).ok).toBe(true);
   });
