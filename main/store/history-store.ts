@@ -1,60 +1,96 @@
 /**
  * The history store: one SQLite database (libsql, better-sqlite3 API) holding a record of every
  * sampling request. The sampling pipeline calls {@link HistoryStore.save} at every transition with
- * the whole current {@link HistoryEntry}; the history screens call `list` and `get`.
+ * the whole current {@link HistoryEntry}; the history screens list, filter, search, count, export
+ * and delete; retention prunes whole sessions.
  *
  * Durability (ARCHITECTURE.md "nothing is lost"): `save` is synchronous and its transaction is
  * committed *and fsynced* when it returns, so the pipeline can save the delivered response and only
  * then send it to the server. See {@link openHistoryStore} for the pragmas and why.
  *
- * Schema and migrations: `migrations.ts`. Row mapping and SQL: `rows.ts`. FTS text: `search-text.ts`.
+ * Schema and migrations: `migrations.ts`. Row mapping: `rows.ts`. Filters: `query.ts`. Bulk
+ * operations: `maintenance.ts`. Media stored once: `media.ts`. FTS text: `search-text.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'libsql';
-import type { HistoryEntry, HistoryPage } from '../../shared/state.js';
+import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/history.js';
+import type { HistoryEntry } from '../../shared/state.js';
+import * as maintenance from './maintenance.js';
 import { migrate, readSchemaVersion, HistorySchemaTooNewError, LATEST_SCHEMA_VERSION, type Db } from './migrations.js';
-import { SQL, entryToRow, rowToEntry, rowToSummary, type HistoryRow, type SummaryRow } from './rows.js';
-import { ftsColumns, toFtsQuery } from './search-text.js';
+import { inflateMedia } from './media.js';
+import { countSql, listSql, sessionsSql, whereOf, type WhereClause } from './query.js';
+import { MAX_EPOCH_MS, SQL, rowToEntry, rowToListItem, type EntryRow, type ListRow } from './rows.js';
+import { writeEntry } from './write.js';
 
 export { HistorySchemaTooNewError, LATEST_SCHEMA_VERSION } from './migrations.js';
+export { INTERRUPTED_DETAIL, type PrunePolicy } from './maintenance.js';
 
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-/** Options of {@link HistoryStore.list}. */
-export interface HistoryListOptions {
-  /**
-   * Free text matched with FTS5 against the prompt text (every text block of every message,
-   * including text inside `tool_result`, as received and as sent), the system prompt, the response
-   * text (generated and delivered), the server id and the client request name. Words are plain
-   * terms (operators and quotes mean nothing), all must match, the last one as a prefix; case and
-   * diacritics are ignored. Empty, whitespace or punctuation only: no filter.
-   */
-  query?: string;
+/**
+ * Options of {@link HistoryStore.list}: the filters (shared/history.ts) plus paging.
+ *
+ * `query` is free text matched with FTS5 against the prompt text (every text block of every
+ * message, including text inside `tool_result`, as received and as sent), the system prompt, the
+ * response text (generated and delivered), the server id and the client request name. Words are
+ * plain terms (operators and quotes mean nothing), all must match, the last one as a prefix; case
+ * and diacritics are ignored. Empty, whitespace or punctuation only: no filter.
+ */
+export interface HistoryListOptions extends HistoryFilter {
   /** Page size: an integer ≥ 0. */
   limit: number;
   /** Entries to skip: an integer ≥ 0. */
   offset: number;
 }
 
+/** Which sessions an operation covers: those of the given entry ids, or those matching a filter. */
+export type SessionSelection = { ids: readonly string[] } | { filter: HistoryFilter };
+
 /** The history database. All methods are synchronous; after `close` they throw. */
 export interface HistoryStore {
   /**
    * Inserts the entry, or replaces the stored entry with the same `id` (all fields, including the
-   * search index). Committed and flushed to disk when it returns.
+   * search index and its media references). Committed and flushed to disk when it returns.
    * @throws TypeError when the entry lacks a required field or a part cannot be JSON-encoded;
    *   SqliteError on I/O failure or SQLITE_BUSY after {@link BUSY_TIMEOUT_MS}; Error when closed.
    */
   save(entry: HistoryEntry): void;
   /**
-   * A page of summaries, newest first (`receivedAt` desc, then `id` desc), and `total`: the number of
-   * entries matching `query` (all entries without one). Reads only list columns and the FTS index.
+   * Saves many entries in one transaction (one fsync): all or none. For imports and seeding; the
+   * pipeline saves one entry at a time. @throws as {@link HistoryStore.save} (nothing is saved).
+   */
+  saveMany(entries: readonly HistoryEntry[]): void;
+  /**
+   * A page of list items, newest first (`receivedAt` desc, then `id` desc), and `total`: the number
+   * of entries matching the filters. Reads list columns and the FTS index only (no JSON).
    * @throws RangeError for a negative or non-integer `limit`/`offset`; Error when closed.
    */
-  list(opts: HistoryListOptions): HistoryPage;
-  /** The full entry as last saved, or null when no entry has that id. @throws Error when closed. */
+  list(opts: HistoryListOptions): HistoryListPage;
+  /** The full entry as last saved (media inline), or null when no entry has that id. */
   get(id: string): HistoryEntry | null;
+  /** Every entry of a session, oldest first (media inline); empty for an unknown id. */
+  conversation(conversationId: string): HistoryEntry[];
+  /**
+   * The conversation ids of the selected sessions, newest first, at most `max` (an integer ≥ 0).
+   * Unknown entry ids are ignored.
+   */
+  sessions(selection: SessionSelection, max: number): string[];
+  /** Deletes whole sessions (entries, index rows, unused blobs) in one transaction; returns entries deleted. */
+  deleteSessions(conversationIds: readonly string[]): number;
+  /** The sessions a retention policy removes, oldest first (open sessions never). */
+  pruneCandidates(policy: maintenance.PrunePolicy): string[];
+  /**
+   * Marks every unfinished entry (a status not in TERMINAL_STATUSES) `interrupted`, with
+   * `endedAt = now` (epoch ms) and an event {@link INTERRUPTED_DETAIL}. Call once at start, before
+   * any request arrives. Returns the number of entries marked.
+   */
+  markInterrupted(now: number): number;
+  /** Counters per server for [from, to) of `receivedAt` (epoch ms; missing bounds: unbounded). */
+  stats(range: { from?: number; to?: number }): HistoryStats;
+  /** Distinct servers, tools, models and providers in history, for filter menus. */
+  facets(): HistoryFacets;
   /** Closes the database (committed data is already on disk). Idempotent. */
   close(): void;
 }
@@ -74,7 +110,7 @@ export interface HistoryStore {
  *   the WAL is fsynced at every commit. The cost is one fsync per save; saves happen a few times per
  *   request at the pace of a person reviewing, never per streamed token. `fullfsync` makes that
  *   fsync reach the platter on macOS (F_FULLFSYNC); other systems ignore it.
- * - `foreign_keys = ON`.
+ * - `foreign_keys = ON` (entry → blob links cascade on delete).
  * @throws HistorySchemaTooNewError when the file was written by a newer schema (file untouched);
  *   SqliteError when the file is not a database (SQLITE_NOTADB), cannot be opened, or stays locked.
  */
@@ -102,26 +138,19 @@ function configure(db: Db, path: string): void {
   db.pragma('foreign_keys = ON');
 }
 
-/** Prepares every statement of {@link SQL} once per connection. */
-function prepareAll(db: Db): Record<keyof typeof SQL, Database.Statement> {
-  const out: Partial<Record<keyof typeof SQL, Database.Statement>> = {};
-  for (const key of Object.keys(SQL) as (keyof typeof SQL)[]) out[key] = db.prepare(SQL[key]);
-  return out as Record<keyof typeof SQL, Database.Statement>;
-}
-
 class SqliteHistoryStore implements HistoryStore {
-  private readonly stmt: Record<keyof typeof SQL, Database.Statement>;
+  private readonly prepare: maintenance.Prepare;
   private readonly saveTxn: (entry: HistoryEntry) => void;
+  private readonly saveManyTxn: (entries: readonly HistoryEntry[]) => void;
+  private readonly deleteTxn: (conversationIds: readonly string[]) => number;
   private closed = false;
 
   constructor(private readonly db: Db) {
-    this.stmt = prepareAll(db);
-    this.saveTxn = db.transaction((entry: HistoryEntry) => {
-      const row = entryToRow(entry);
-      const { rowid } = this.stmt.upsert.get(row) as { rowid: number };
-      this.stmt.ftsDelete.run({ rowid });
-      this.stmt.ftsInsert.run({ rowid, ...ftsColumns(entry) });
-    }).immediate;
+    this.prepare = maintenance.statementCache(db);
+    for (const sql of Object.values(SQL)) this.prepare(sql);
+    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry)).immediate;
+    this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e))).immediate;
+    this.deleteTxn = db.transaction((ids: readonly string[]) => maintenance.deleteSessions(this.prepare, ids)).immediate;
   }
 
   save(entry: HistoryEntry): void {
@@ -130,28 +159,81 @@ class SqliteHistoryStore implements HistoryStore {
     this.saveTxn(entry);
   }
 
-  list(opts: HistoryListOptions): HistoryPage {
+  saveMany(entries: readonly HistoryEntry[]): void {
+    this.assertOpen();
+    entries.forEach(checkEntry);
+    if (entries.length > 0) this.saveManyTxn(entries);
+  }
+
+  list(opts: HistoryListOptions): HistoryListPage {
     this.assertOpen();
     checkCount('limit', opts.limit);
     checkCount('offset', opts.offset);
-    const page = { limit: opts.limit, offset: opts.offset };
-    const match = opts.query === undefined ? null : toFtsQuery(opts.query);
-    if (match === null) {
-      return {
-        entries: (this.stmt.list.all(page) as SummaryRow[]).map(rowToSummary),
-        total: (this.stmt.count.get() as { n: number }).n,
-      };
-    }
+    const { limit, offset, ...filter } = opts;
+    const where = whereOf(filter);
     return {
-      entries: (this.stmt.search.all({ ...page, match }) as SummaryRow[]).map(rowToSummary),
-      total: (this.stmt.searchCount.get({ match }) as { n: number }).n,
+      entries: (this.prepare(listSql(where)).all({ ...where.params, limit, offset }) as ListRow[]).map(rowToListItem),
+      total: (this.prepare(countSql(where)).get(where.params) as { n: number }).n,
     };
   }
 
   get(id: string): HistoryEntry | null {
     this.assertOpen();
-    const row = this.stmt.get.get({ id }) as HistoryRow | undefined;
-    return row === undefined ? null : rowToEntry(row);
+    const row = this.prepare(SQL.get).get({ id }) as EntryRow | undefined;
+    return row === undefined ? null : this.toEntry(row);
+  }
+
+  conversation(conversationId: string): HistoryEntry[] {
+    this.assertOpen();
+    return (this.prepare(SQL.conversation).all({ conversationId }) as EntryRow[]).map((r) => this.toEntry(r));
+  }
+
+  sessions(selection: SessionSelection, max: number): string[] {
+    this.assertOpen();
+    checkCount('max', max);
+    let where: WhereClause;
+    if ('ids' in selection) {
+      where = { sql: 'h.id IN (SELECT value FROM json_each(@ids))', params: { ids: JSON.stringify(selection.ids) }, match: null };
+    } else {
+      where = whereOf(selection.filter);
+    }
+    return (this.prepare(sessionsSql(where)).all({ ...where.params, max }) as { c: string }[]).map((r) => r.c);
+  }
+
+  deleteSessions(conversationIds: readonly string[]): number {
+    this.assertOpen();
+    return conversationIds.length === 0 ? 0 : this.deleteTxn(conversationIds);
+  }
+
+  pruneCandidates(policy: maintenance.PrunePolicy): string[] {
+    this.assertOpen();
+    return maintenance.pruneCandidates(this.prepare, policy);
+  }
+
+  markInterrupted(now: number): number {
+    this.assertOpen();
+    const ids = maintenance.unfinishedIds(this.prepare);
+    for (const id of ids) {
+      const entry = this.get(id);
+      if (entry === null) continue;
+      this.save({
+        ...entry,
+        status: 'interrupted',
+        endedAt: now,
+        events: [...entry.events, { at: now, kind: 'interrupted', detail: maintenance.INTERRUPTED_DETAIL }],
+      });
+    }
+    return ids.length;
+  }
+
+  stats(range: { from?: number; to?: number }): HistoryStats {
+    this.assertOpen();
+    return maintenance.stats(this.prepare, range);
+  }
+
+  facets(): HistoryFacets {
+    this.assertOpen();
+    return maintenance.facets(this.prepare);
   }
 
   close(): void {
@@ -163,6 +245,13 @@ class SqliteHistoryStore implements HistoryStore {
       // e.g. SQLITE_BUSY: closing matters more than statistics
     }
     this.db.close();
+  }
+
+  /** A row as an entry, its media payloads put back from `blobs`. */
+  private toEntry(row: EntryRow): HistoryEntry {
+    const entry = rowToEntry(row);
+    if (row.media_count === 0) return entry;
+    return inflateMedia(entry, (sha256) => (this.prepare(SQL.blob).get({ sha256 }) as { data: string } | undefined)?.data);
   }
 
   private assertOpen(): void {
@@ -179,7 +268,9 @@ function checkEntry(entry: HistoryEntry): void {
     }
   }
   if (typeof entry.preview !== 'string') throw new TypeError('history entry: preview must be a string');
-  if (!Number.isFinite(entry.receivedAt)) throw new TypeError('history entry: receivedAt must be epoch ms');
+  if (!(entry.receivedAt >= 0 && entry.receivedAt <= MAX_EPOCH_MS)) {
+    throw new TypeError(`history entry: receivedAt must be epoch ms in 0..${MAX_EPOCH_MS}`);
+  }
   if (entry.endedAt !== undefined && !Number.isFinite(entry.endedAt)) {
     throw new TypeError('history entry: endedAt must be epoch ms');
   }

@@ -14,6 +14,7 @@
  * migration is exercised as an upgrade of real v1 data.
  */
 import type Database from 'libsql';
+import { migrateToV2 } from './migration-2.js';
 
 /** An open libsql (better-sqlite3 API) connection. */
 export type Db = Database.Database;
@@ -77,6 +78,11 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) => {
       db.exec(V1_SQL);
     },
+  },
+  {
+    version: 2,
+    description: 'narrow history + history_data keyed by arrival seq, blobs stored once, FTS rebuilt on seq',
+    up: migrateToV2,
   },
 ];
 

@@ -1,13 +1,31 @@
 /**
- * The mapping between {@link HistoryEntry} and a `history` row, and the SQL the store runs.
- * The list's fields are real columns (read without parsing JSON); the structured parts are JSON
- * text; entry fields this schema has no column for go to `extra_json`, so a field added to the
- * contract later is kept rather than dropped.
+ * The mapping between {@link HistoryEntry} and its rows (schema version 2), and the fixed SQL the
+ * store runs.
+ *
+ * An entry is two rows sharing `seq`: `history` holds the narrow columns that lists, filters and
+ * counters read (so scanning it stays cheap at 100,000s of entries), `history_data` the preview,
+ * the error text and the structured parts as JSON text. Entry fields the schema has no column for
+ * go to `extra_json`, so a field added to the contract later is kept rather than dropped.
+ *
+ * `seq` orders entries by arrival: `floor(receivedAt) * 1000 + n` (n counts entries received in
+ * the same millisecond, in save order). Newest first is `seq DESC`, which the FTS5 index can
+ * produce directly (its rowid is `seq`), so a search stops after one page however many entries
+ * match. Two JSON columns repeat another so often that they store a marker instead:
+ * `sent_json = '='` means "same as original_json", `delivered_json = '='` "same as
+ * generated_json" ('=' is not JSON, so it cannot be mistaken for a value).
  */
+import type { HistoryListItem } from '../../shared/history.js';
 import type { HistoryEntry, HistorySummary, SamplingStatus } from '../../shared/state.js';
 
-/** Columns of a `history` row (schema version 1). Times are epoch ms. */
-export interface HistoryRow {
+/** `seq` values one millisecond of `receivedAt` spans. */
+export const SEQ_PER_MS = 1000;
+
+/** Marker in `sent_json` / `delivered_json`: same JSON as `original_json` / `generated_json`. */
+export const SAME = '=';
+
+/** Columns of a `history` row. Times epoch ms, sizes bytes. */
+export interface NarrowRow {
+  seq: number;
   id: string;
   conversation_id: string;
   server_id: string;
@@ -19,8 +37,19 @@ export interface HistoryRow {
   model: string | null;
   provider_id: string | null;
   edited: number;
-  error: string | null;
+  has_error: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  /** Decoded bytes and number of the distinct media payloads moved to `blobs`. */
+  media_bytes: number;
+  media_count: number;
+}
+
+/** Columns of a `history_data` row. */
+export interface DataRow {
+  seq: number;
   preview: string;
+  error: string | null;
   original_json: string | null;
   sent_json: string | null;
   model_choice_json: string | null;
@@ -33,107 +62,91 @@ export interface HistoryRow {
   extra_json: string | null;
 }
 
-/** The columns a list row needs (no JSON). */
-export type SummaryRow = Pick<
-  HistoryRow,
-  | 'id'
-  | 'conversation_id'
-  | 'server_id'
-  | 'call_name'
-  | 'status'
-  | 'decided_by'
-  | 'received_at'
-  | 'ended_at'
-  | 'model'
-  | 'provider_id'
-  | 'edited'
-  | 'error'
-  | 'preview'
->;
+/** Both rows of an entry, as one joined row. */
+export type EntryRow = NarrowRow & DataRow;
 
-const SUMMARY_COLUMNS = [
-  'id',
-  'conversation_id',
-  'server_id',
-  'call_name',
-  'status',
-  'decided_by',
-  'received_at',
-  'ended_at',
-  'model',
-  'provider_id',
-  'edited',
-  'error',
-  'preview',
-] as const satisfies readonly (keyof SummaryRow)[];
+/** A list row: narrow columns, preview and error, and the entry's place in its session. */
+export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number };
 
-const ALL_COLUMNS = [
-  ...SUMMARY_COLUMNS,
-  'original_json',
-  'sent_json',
-  'model_choice_json',
-  'generated_json',
-  'delivered_json',
-  'error_detail_json',
-  'usage_json',
-  'timings_json',
-  'events_json',
-  'extra_json',
-] as const satisfies readonly (keyof HistoryRow)[];
+const NARROW_COLUMNS = [
+  'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
+  'provider_id', 'edited', 'has_error', 'input_tokens', 'output_tokens', 'media_bytes', 'media_count',
+] as const satisfies readonly (keyof NarrowRow)[];
 
-const summaryList = SUMMARY_COLUMNS.map((c) => `h.${c}`).join(', ');
+const DATA_COLUMNS = [
+  'seq', 'preview', 'error', 'original_json', 'sent_json', 'model_choice_json', 'generated_json', 'delivered_json',
+  'error_detail_json', 'usage_json', 'timings_json', 'events_json', 'extra_json',
+] as const satisfies readonly (keyof DataRow)[];
 
-/** The SQL of the store, exported so tests can check the query plans. Parameters are named. */
+const insert = (table: string, cols: readonly string[]) =>
+  `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+const update = (table: string, cols: readonly string[]) =>
+  `UPDATE ${table} SET ${cols.filter((c) => c !== 'seq').map((c) => `${c} = @${c}`).join(', ')} WHERE seq = @seq`;
+const joined = `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, ${DATA_COLUMNS.filter((c) => c !== 'seq').map((c) => `d.${c}`).join(', ')}`;
+
+/** The select list of a list row, for a query over `history AS h JOIN history_data AS d`. */
+export const LIST_SELECT =
+  `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, d.preview, d.error, ` +
+  '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
+  '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND c.seq <= h.seq) AS session_index';
+
+/** The fixed SQL of the store, exported so tests can check the query plans. Parameters are named. */
 export const SQL = {
-  /** Upsert by id; returns the row's rowid (stable across updates, used as the FTS rowid). */
-  upsert:
-    `INSERT INTO history (${ALL_COLUMNS.join(', ')}) VALUES (${ALL_COLUMNS.map((c) => `@${c}`).join(', ')}) ` +
-    `ON CONFLICT (id) DO UPDATE SET ${ALL_COLUMNS.filter((c) => c !== 'id')
-      .map((c) => `${c} = excluded.${c}`)
-      .join(', ')} RETURNING rowid`,
-  ftsDelete: 'DELETE FROM history_fts WHERE rowid = @rowid',
+  insertNarrow: insert('history', NARROW_COLUMNS),
+  insertData: insert('history_data', DATA_COLUMNS),
+  updateNarrow: update('history', NARROW_COLUMNS),
+  updateData: update('history_data', DATA_COLUMNS),
+  /** The stored `seq` of an id. */
+  seqOf: 'SELECT seq FROM history WHERE id = @id',
+  /** The largest `seq` taken in [@lo, @hi). */
+  maxSeq: 'SELECT max(seq) AS s FROM history WHERE seq >= @lo AND seq < @hi',
+  /** Removes an entry (its data and blob links cascade) and its index row. */
+  deleteNarrow: 'DELETE FROM history WHERE seq = @seq',
+  ftsDelete: 'DELETE FROM history_fts WHERE rowid = @seq',
   ftsInsert:
     'INSERT INTO history_fts (rowid, server_id, call_name, system_prompt, prompt, response) ' +
-    'VALUES (@rowid, @server_id, @call_name, @system_prompt, @prompt, @response)',
-  get: `SELECT ${ALL_COLUMNS.join(', ')} FROM history WHERE id = @id`,
-  /** Newest first; served by the `history_received_at` index (no sort, no JSON). */
-  list: `SELECT ${summaryList} FROM history AS h ORDER BY h.received_at DESC, h.id DESC LIMIT @limit OFFSET @offset`,
-  count: 'SELECT count(*) AS n FROM history',
-  /** FTS5 finds the matching rowids; rows are fetched by rowid and the matches sorted. */
-  search:
-    `SELECT ${summaryList} FROM history_fts JOIN history AS h ON h.rowid = history_fts.rowid ` +
-    'WHERE history_fts MATCH @match ORDER BY h.received_at DESC, h.id DESC LIMIT @limit OFFSET @offset',
-  searchCount: 'SELECT count(*) AS n FROM history_fts WHERE history_fts MATCH @match',
+    'VALUES (@seq, @server_id, @call_name, @system_prompt, @prompt, @response)',
+  get: `SELECT ${joined} FROM history AS h JOIN history_data AS d ON d.seq = h.seq WHERE h.id = @id`,
+  /** Every entry of a session, oldest first. */
+  conversation:
+    `SELECT ${joined} FROM history AS h JOIN history_data AS d ON d.seq = h.seq ` +
+    'WHERE h.conversation_id = @conversationId ORDER BY h.seq',
+  /** A stored payload by hash. */
+  blob: 'SELECT data FROM blobs WHERE sha256 = @sha256',
+  blobInsert: 'INSERT OR IGNORE INTO blobs (sha256, bytes, mime_type, data) VALUES (@sha256, @bytes, @mimeType, @data)',
+  /** The hashes an entry references now (before its links are replaced). */
+  blobLinks: 'SELECT sha256 FROM history_blobs WHERE seq = @seq',
+  blobUnlink: 'DELETE FROM history_blobs WHERE seq = @seq',
+  blobLink: 'INSERT OR IGNORE INTO history_blobs (seq, sha256) VALUES (@seq, @sha256)',
 } as const;
 
-/** Builds the row for an entry. @throws TypeError when a part cannot be JSON-encoded (BigInt, cycles). */
-export function entryToRow(entry: HistoryEntry): HistoryRow {
+/** Latest epoch ms a `Date` can hold; `receivedAt` must be in 0..this. */
+export const MAX_EPOCH_MS = 8.64e15;
+
+/**
+ * The first `seq` of the millisecond an entry was received in. Times outside 0..{@link
+ * MAX_EPOCH_MS} (which `save` refuses, but a v1 database may hold) are clamped into it.
+ */
+export function seqBase(receivedAt: number): number {
+  const ms = Number.isFinite(receivedAt) ? Math.min(Math.max(Math.floor(receivedAt), 0), MAX_EPOCH_MS) : 0;
+  return ms * SEQ_PER_MS;
+}
+
+/**
+ * Builds the rows of an entry (media already externalized; `media` gives their total decoded bytes
+ * and count). `seq` is filled in by the store. @throws TypeError when a part cannot be JSON-encoded.
+ */
+export function entryToRows(entry: HistoryEntry, media: { bytes: number; count: number }): { narrow: NarrowRow; data: DataRow } {
   const {
-    id,
-    conversationId,
-    serverId,
-    callName,
-    status,
-    decidedBy,
-    receivedAt,
-    endedAt,
-    model,
-    providerId,
-    edited,
-    error,
-    preview,
-    original,
-    sent,
-    modelChoice,
-    generated,
-    delivered,
-    errorDetail,
-    usage,
-    timings,
-    events,
-    ...extra
+    id, conversationId, serverId, callName, status, decidedBy, receivedAt, endedAt, model, providerId, edited, error, preview,
+    original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, ...extra
   } = entry;
-  return {
+  const originalJson = json(original);
+  const sentJson = json(sent);
+  const generatedJson = json(generated);
+  const deliveredJson = json(delivered);
+  const narrow: NarrowRow = {
+    seq: 0,
     id,
     conversation_id: conversationId,
     server_id: serverId,
@@ -145,23 +158,32 @@ export function entryToRow(entry: HistoryEntry): HistoryRow {
     model: model ?? null,
     provider_id: providerId ?? null,
     edited: edited ? 1 : 0,
-    error: error ?? null,
+    has_error: error === undefined ? 0 : 1,
+    input_tokens: tokenCount(usage?.inputTokens),
+    output_tokens: tokenCount(usage?.outputTokens),
+    media_bytes: media.bytes,
+    media_count: media.count,
+  };
+  const data: DataRow = {
+    seq: 0,
     preview,
-    original_json: json(original),
-    sent_json: json(sent),
+    error: error ?? null,
+    original_json: originalJson,
+    sent_json: sentJson !== null && sentJson === originalJson ? SAME : sentJson,
     model_choice_json: json(modelChoice),
-    generated_json: json(generated),
-    delivered_json: json(delivered),
+    generated_json: generatedJson,
+    delivered_json: deliveredJson !== null && deliveredJson === generatedJson ? SAME : deliveredJson,
     error_detail_json: json(errorDetail),
     usage_json: json(usage),
     timings_json: JSON.stringify(timings),
     events_json: JSON.stringify(events),
     extra_json: Object.keys(extra).length > 0 ? JSON.stringify(extra) : null,
   };
+  return { narrow, data };
 }
 
-/** The list item of a row. Optional fields are absent (not `undefined`) when the column is NULL. */
-export function rowToSummary(row: SummaryRow): HistorySummary {
+/** The summary of a row. Optional fields are absent (not `undefined`) when the column is NULL. */
+export function rowToSummary(row: NarrowRow & Pick<DataRow, 'preview' | 'error'>): HistorySummary {
   const s: HistorySummary = {
     id: row.id,
     conversationId: row.conversation_id,
@@ -180,8 +202,19 @@ export function rowToSummary(row: SummaryRow): HistorySummary {
   return s;
 }
 
-/** The full entry of a row; the inverse of {@link entryToRow}. @throws SyntaxError on corrupt JSON. */
-export function rowToEntry(row: HistoryRow): HistoryEntry {
+/** The list item of a list row. */
+export function rowToListItem(row: ListRow): HistoryListItem {
+  return {
+    ...rowToSummary(row),
+    sessionSize: row.session_size,
+    sessionIndex: row.session_index,
+    mediaBytes: row.media_bytes,
+    mediaCount: row.media_count,
+  };
+}
+
+/** The full entry of a joined row; the inverse of {@link entryToRows}. @throws SyntaxError on corrupt JSON. */
+export function rowToEntry(row: EntryRow): HistoryEntry {
   const extra = row.extra_json === null ? {} : (JSON.parse(row.extra_json) as Record<string, unknown>);
   const entry: HistoryEntry = {
     ...extra,
@@ -190,19 +223,13 @@ export function rowToEntry(row: HistoryRow): HistoryEntry {
     timings: JSON.parse(row.timings_json) as HistoryEntry['timings'],
     events: JSON.parse(row.events_json) as HistoryEntry['events'],
   };
-  if (row.sent_json !== null) entry.sent = JSON.parse(row.sent_json) as NonNullable<HistoryEntry['sent']>;
-  if (row.model_choice_json !== null) {
-    entry.modelChoice = JSON.parse(row.model_choice_json) as NonNullable<HistoryEntry['modelChoice']>;
-  }
-  if (row.generated_json !== null) {
-    entry.generated = JSON.parse(row.generated_json) as NonNullable<HistoryEntry['generated']>;
-  }
-  if (row.delivered_json !== null) {
-    entry.delivered = JSON.parse(row.delivered_json) as NonNullable<HistoryEntry['delivered']>;
-  }
-  if (row.error_detail_json !== null) {
-    entry.errorDetail = JSON.parse(row.error_detail_json) as NonNullable<HistoryEntry['errorDetail']>;
-  }
+  const sent = row.sent_json === SAME ? row.original_json : row.sent_json;
+  const delivered = row.delivered_json === SAME ? row.generated_json : row.delivered_json;
+  if (sent !== null) entry.sent = JSON.parse(sent) as NonNullable<HistoryEntry['sent']>;
+  if (row.model_choice_json !== null) entry.modelChoice = JSON.parse(row.model_choice_json) as NonNullable<HistoryEntry['modelChoice']>;
+  if (row.generated_json !== null) entry.generated = JSON.parse(row.generated_json) as NonNullable<HistoryEntry['generated']>;
+  if (delivered !== null) entry.delivered = JSON.parse(delivered) as NonNullable<HistoryEntry['delivered']>;
+  if (row.error_detail_json !== null) entry.errorDetail = JSON.parse(row.error_detail_json) as NonNullable<HistoryEntry['errorDetail']>;
   if (row.usage_json !== null) entry.usage = JSON.parse(row.usage_json) as NonNullable<HistoryEntry['usage']>;
   return entry;
 }
@@ -210,4 +237,9 @@ export function rowToEntry(row: HistoryRow): HistoryEntry {
 /** JSON text of a value, or null when it is undefined (an absent optional part). */
 function json(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
+}
+
+/** A token count for the counters: finite numbers only (a malformed usage is not counted). */
+function tokenCount(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

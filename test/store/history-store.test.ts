@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
+import { listSql, whereOf } from '../../main/store/query.js';
 import { SQL } from '../../main/store/rows.js';
 import type { HistoryEntry } from '../../shared/state.js';
 import { WORDS, fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
@@ -89,6 +90,10 @@ describe('save and get', () => {
         edited: false,
         error: 'timed out waiting',
         preview: 'updated preview',
+        sessionSize: 1,
+        sessionIndex: 1,
+        mediaBytes: 8, // the 12-character base64 image in fullEntry
+        mediaCount: 1,
       },
     ]);
   });
@@ -120,7 +125,7 @@ describe('save and get', () => {
 
 describe('list', () => {
   beforeEach(() => {
-    // Saved out of order; two share a receivedAt (tie broken by id, descending).
+    // Saved out of order; two share a receivedAt (tie broken by save order: the later save first).
     for (const [id, at] of [['e3', 300], ['e1', 100], ['e5', 500], ['e2', 200], ['e4', 300]] as const) {
       store.save(minimalEntry(id, at));
     }
@@ -224,20 +229,31 @@ describe('database settings and query plans', () => {
     }
   });
 
-  it('lists through the received_at index and searches through FTS, never scanning JSON', () => {
+  it('lists newest first without sorting, and lets FTS5 produce search matches newest first', () => {
     const db = new Database(dbPath);
     try {
-      const plan = (sql: string): string =>
-        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ limit: 1, offset: 0, match: '"x"' }) as { detail: string }[])
+      const plan = (where: ReturnType<typeof whereOf>, sql: string): string =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ ...where.params, limit: 1, offset: 0 }) as { detail: string }[])
           .map((r) => r.detail)
           .join(' | ');
-      const list = plan(SQL.list);
-      expect(list).toMatch(/USING (COVERING )?INDEX history_received_at/);
-      expect(list).not.toMatch(/TEMP B-TREE/);
-      const searchPlan = plan(SQL.search);
-      expect(searchPlan).toMatch(/history_fts VIRTUAL TABLE INDEX/);
-      expect(searchPlan).toMatch(/SEARCH h USING INTEGER PRIMARY KEY \(rowid=\?\)/);
-      expect(plan(SQL.get)).toMatch(/SEARCH history USING INDEX sqlite_autoindex_history_1 \(id=\?\)/);
+      const pageOf = (p: string) => p.slice(0, p.indexOf('SCAN page'));
+      // No filter: walk the table backwards by seq; no sort, no JSON read for the page choice.
+      const all = whereOf({});
+      const list = plan(all, listSql(all));
+      expect(pageOf(list)).toMatch(/SCAN h/);
+      expect(pageOf(list)).not.toMatch(/TEMP B-TREE/);
+      expect(list).toMatch(/SEARCH d USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      // Full text: FTS5 is the outer loop (descending rowid = seq), rows are fetched by seq.
+      const text = whereOf({ query: 'x', serverId: 's' });
+      const search = pageOf(plan(text, listSql(text)));
+      expect(search).toMatch(/SCAN history_fts VIRTUAL TABLE INDEX \d+:M\d*D?/);
+      expect(search).toMatch(/SEARCH h USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(search).not.toMatch(/TEMP B-TREE/);
+      // A server filter walks its index, which is ordered by seq within a server.
+      const server = whereOf({ serverId: 's' });
+      expect(pageOf(plan(server, listSql(server)))).toMatch(/SEARCH h USING (COVERING )?INDEX history_server \(server_id=\?\)/);
+      expect(pageOf(plan(server, listSql(server)))).not.toMatch(/TEMP B-TREE/);
+      expect(plan(all, SQL.get)).toMatch(/SEARCH h USING INDEX sqlite_autoindex_history_1 \(id=\?\)/);
     } finally {
       db.close();
     }

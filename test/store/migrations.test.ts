@@ -11,7 +11,8 @@ import {
   readSchemaVersion,
   type Db,
 } from '../../main/store/migrations.js';
-import { fullEntry, tempDir } from './fixtures/entries.js';
+import type { HistoryEntry } from '../../shared/state.js';
+import { fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dbPath: string;
@@ -78,7 +79,7 @@ describe('schema_version', () => {
     // Built on a raw connection (rollback journal, not WAL) so we can tell whether open touched it.
     const future = LATEST_SCHEMA_VERSION + 1;
     withDb((db) => {
-      migrate(db, dbPath);
+      migrate(db, dbPath, MIGRATIONS.filter((m) => m.version === 1));
       db.prepare(`INSERT INTO history (id, conversation_id, server_id, status, received_at, edited, preview,
         timings_json, events_json) VALUES ('a', 'a', 's', 'delivered', 1, 0, 'p', '{}', '[]')`).run();
       db.prepare('INSERT INTO schema_version (version, applied_at, description) VALUES (?, ?, ?)').run(future, 1, 'from the future');
@@ -191,3 +192,67 @@ describe('upgrade from version 1', () => {
     expect(versionRows().map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 });
+
+/** One entry as a version-1 row (and its FTS row), with v1's column mapping. Frozen like writeV1Data. */
+function writeV1Row(db: Db, entry: HistoryEntry, fts: { prompt: string; response?: string }): void {
+  const { id, conversationId, serverId, callName, status, decidedBy, receivedAt, endedAt, model, providerId, edited, error, preview,
+    original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, ...extra } = entry;
+  const j = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+  db.prepare(
+    `INSERT INTO history (id, conversation_id, server_id, call_name, status, decided_by, received_at, ended_at,
+       model, provider_id, edited, error, preview, original_json, sent_json, model_choice_json, generated_json,
+       delivered_json, error_detail_json, usage_json, timings_json, events_json, extra_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, conversationId, serverId, callName ?? null, status, decidedBy ?? null, receivedAt, endedAt ?? null, model ?? null,
+    providerId ?? null, edited ? 1 : 0, error ?? null, preview, j(original), j(sent), j(modelChoice), j(generated), j(delivered),
+    j(errorDetail), j(usage), JSON.stringify(timings), JSON.stringify(events), Object.keys(extra).length > 0 ? JSON.stringify(extra) : null);
+  db.prepare(
+    `INSERT INTO history_fts (rowid, server_id, call_name, system_prompt, prompt, response)
+     VALUES ((SELECT rowid FROM history WHERE id = ?), ?, ?, '', ?, ?)`,
+  ).run(id, serverId, callName ?? '', fts.prompt, fts.response ?? '');
+}
+
+describe('upgrade from version 1: many rows', () => {
+  it('keeps every row, orders them by receivedAt whatever order v1 saved them in, moves media out and rebuilds the index', () => {
+    const image = Buffer.alloc(20_000, 9).toString('base64');
+    const withImage: HistoryEntry = {
+      ...minimalEntry('img', 3_000, 'describe the lighthouse'),
+      original: { messages: [{ role: 'user', content: [{ type: 'text', text: 'describe the lighthouse' }, { type: 'image', data: image, mimeType: 'image/png' }] }], maxTokens: 9 },
+      status: 'delivered',
+    };
+    const raw = { ...minimalEntry('raw', 1_000, 'broken'), original: 'not params', association: { exact: false }, status: 'failed' as const };
+    const later = { ...minimalEntry('later', 5_000, 'a question about otters'), conversationId: 'img', status: 'rejected' as const };
+    withDb((db) => {
+      migrate(db, dbPath, MIGRATIONS.filter((m) => m.version <= 1));
+      writeV1Row(db, later, { prompt: 'a question about otters' });
+      writeV1Row(db, withImage, { prompt: 'describe the lighthouse' });
+      writeV1Row(db, raw as HistoryEntry, { prompt: '' });
+    });
+
+    const store = openHistoryStore(dbPath);
+    try {
+      expect(store.list({ limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['later', 'img', 'raw']);
+      expect(store.get('img')).toStrictEqual(withImage);
+      expect(store.get('raw')).toStrictEqual(raw);
+      expect(store.get('later')).toStrictEqual(later);
+      expect(store.list({ query: 'lighthouse', limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['img']);
+      expect(store.list({ query: 'otters', limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['later']);
+      expect(store.list({ conversationId: 'img', limit: 10, offset: 0 }).entries.map((e) => [e.id, e.sessionIndex, e.sessionSize, e.mediaBytes])).toEqual([
+        ['later', 2, 2, 0],
+        ['img', 1, 2, 20_000],
+      ]);
+    } finally {
+      store.close();
+    }
+    withDb((db) => {
+      const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+      expect(names).toEqual(expect.arrayContaining(['blobs', 'history', 'history_blobs', 'history_data', 'history_fts', 'schema_version']));
+      expect(names).not.toContain('history_v1');
+      expect(db.prepare('SELECT count(*) FROM blobs').raw().get()).toEqual([1]);
+      expect(String((db.prepare(`SELECT original_json FROM history_data JOIN history USING (seq) WHERE id = 'img'`).raw().get() as [string])[0])).not.toContain(image.slice(0, 100));
+      expect(db.prepare('PRAGMA integrity_check').raw().get()).toEqual(['ok']);
+      expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    });
+  });
+});
+

@@ -1,0 +1,54 @@
+/**
+ * Writing one entry into the version-2 tables: media payloads to `blobs` (once per content), the
+ * narrow and data rows under the entry's `seq`, its blob links, and its FTS row. Runs inside the
+ * caller's transaction. Used by the store's `save` and by migration 2 (which copies v1 rows); a
+ * later migration that changes these tables must freeze a copy of this for migration 2.
+ */
+import type { HistoryEntry } from '../../shared/state.js';
+import { collectBlobs, type Prepare } from './maintenance.js';
+import { externalizeMedia } from './media.js';
+import { SEQ_PER_MS, SQL, entryToRows, seqBase } from './rows.js';
+import { ftsColumns } from './search-text.js';
+
+/**
+ * Inserts or replaces `entry`. An entry keeps its `seq` while its `receivedAt` stays in the same
+ * millisecond; if `receivedAt` moved, it is removed and inserted again under a new `seq` (so the
+ * newest-first order stays exact). Returns the `seq`.
+ * @throws TypeError when a part cannot be JSON-encoded; SqliteError on I/O failure.
+ */
+export function writeEntry(prepare: Prepare, entry: HistoryEntry): number {
+  const { entry: stored, blobs } = externalizeMedia(entry);
+  const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length });
+  const base = seqBase(entry.receivedAt);
+  const existing = (prepare(SQL.seqOf).get({ id: entry.id }) as { seq: number } | undefined)?.seq;
+  let seq: number;
+  let before: string[] = [];
+  if (existing !== undefined && existing >= base && existing < base + SEQ_PER_MS) {
+    seq = existing;
+    before = (prepare(SQL.blobLinks).all({ seq }) as { sha256: string }[]).map((r) => r.sha256);
+    prepare(SQL.updateNarrow).run({ ...narrow, seq });
+    prepare(SQL.updateData).run({ ...data, seq });
+    if (before.length > 0) prepare(SQL.blobUnlink).run({ seq });
+    prepare(SQL.ftsDelete).run({ seq });
+  } else {
+    if (existing !== undefined) {
+      before = (prepare(SQL.blobLinks).all({ seq: existing }) as { sha256: string }[]).map((r) => r.sha256);
+      prepare(SQL.ftsDelete).run({ seq: existing });
+      prepare(SQL.deleteNarrow).run({ seq: existing }); // data and links cascade
+    }
+    const taken = (prepare(SQL.maxSeq).get({ lo: base, hi: base + SEQ_PER_MS }) as { s: number | null }).s;
+    // A 1001st entry in one millisecond spills into the next one's range; still unique, since
+    // every allocation takes the maximum of its range plus one.
+    seq = taken === null ? base : taken + 1;
+    prepare(SQL.insertNarrow).run({ ...narrow, seq });
+    prepare(SQL.insertData).run({ ...data, seq });
+  }
+  for (const b of blobs) {
+    prepare(SQL.blobInsert).run({ sha256: b.sha256, bytes: b.bytes, mimeType: b.mimeType, data: b.data });
+    prepare(SQL.blobLink).run({ seq, sha256: b.sha256 });
+  }
+  const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h));
+  if (dropped.length > 0) collectBlobs(prepare, dropped);
+  prepare(SQL.ftsInsert).run({ seq, ...ftsColumns(entry) });
+  return seq;
+}

@@ -1,0 +1,191 @@
+/**
+ * The history contract beyond `HistoryEntry` (shared/state.ts): list filters, per-server counters,
+ * export formats and the JSONL session line, retention settings. zod schemas for every input that
+ * crosses a boundary (API calls, the settings file, an exported JSONL file read back).
+ *
+ * Vocabulary: an *entry* is one sampling request (`HistoryEntry`); a *session* is one server's
+ * sampling conversation, i.e. every entry sharing a `conversationId` (all requests of one tool
+ * loop). Export and delete work on whole sessions. Times are epoch ms.
+ */
+import { z } from 'zod';
+import type { HistoryEntry, HistorySummary, SamplingStatus } from './state.js';
+
+/** Every status an entry can have in history. */
+export const HISTORY_STATUSES = [
+  'awaiting_request_review',
+  'generating',
+  'awaiting_response_review',
+  'delivered',
+  'rejected',
+  'failed',
+  'cancelled',
+  'timed_out',
+  'interrupted',
+] as const satisfies readonly SamplingStatus[];
+
+/** Who decided: the person, an auto-approve rule (a later issue), or the console itself. */
+export const DECIDERS = ['person', 'rule', 'console'] as const;
+
+const name = z.string().min(1).max(500);
+const epochMs = z.number().int().min(0).max(8.64e15);
+
+/**
+ * The filters of the history list, stats-free export and counters. Every field is optional; given
+ * fields are ANDed. `from`/`to` bound `receivedAt` as [from, to). `tool` is a call name as the list
+ * shows it ("tools/call trigger-sampling-request"), matching also its "(+N more in flight)" form.
+ * `edited`/`errors`: true = only entries with edits / with an error; false = only those without.
+ * `query`: full-text words (see HistoryStore.list). `conversationId`: one session's entries.
+ */
+export const HistoryFilterShape = {
+  query: z.string().max(500).optional(),
+  serverId: name.optional(),
+  tool: name.optional(),
+  status: z.array(z.enum(HISTORY_STATUSES)).min(1).max(HISTORY_STATUSES.length).optional(),
+  decidedBy: z.enum(DECIDERS).optional(),
+  model: name.optional(),
+  providerId: name.optional(),
+  from: epochMs.optional(),
+  to: epochMs.optional(),
+  edited: z.boolean().optional(),
+  errors: z.boolean().optional(),
+  conversationId: name.optional(),
+} as const;
+
+/** {@link HistoryFilterShape} as a strict object schema. */
+export const HistoryFilterSchema = z.object(HistoryFilterShape).strict();
+
+/** A parsed history filter. */
+export type HistoryFilter = z.infer<typeof HistoryFilterSchema>;
+
+/** One row of the history list: the summary plus list-only facts. */
+export interface HistoryListItem extends HistorySummary {
+  /** Entries in this entry's session (≥ 1). */
+  sessionSize: number;
+  /** 1-based position of this entry in its session, by `receivedAt`. */
+  sessionIndex: number;
+  /** Decoded bytes of every distinct image/audio/blob payload in the entry; 0 when none. */
+  mediaBytes: number;
+  /** Number of such payloads (distinct by content). */
+  mediaCount: number;
+}
+
+/** A page of the history list, newest first; `total` counts every entry matching the filter. */
+export interface HistoryListPage {
+  entries: HistoryListItem[];
+  total: number;
+}
+
+/** Counters of one server for a period. */
+export interface HistoryServerStats {
+  serverId: string;
+  /** Entries (sampling requests) received in the period. */
+  requests: number;
+  /** Entries delivered to the server (approved request and response). */
+  approved: number;
+  /** Entries rejected (by the person or a rule). */
+  rejected: number;
+  /** Entries decided by an auto-approve rule (`decidedBy: 'rule'`). */
+  auto: number;
+  /** Input + output tokens the providers reported. */
+  tokens: number;
+  /** Estimated cost in USD; null while providers have no cost facts. */
+  cost: number | null;
+}
+
+/** Counters per server for [from, to) (missing bounds: unbounded), servers sorted by id. */
+export interface HistoryStats {
+  from?: number;
+  to?: number;
+  servers: HistoryServerStats[];
+}
+
+/** Distinct values present in history, for the filter menus (sorted). */
+export interface HistoryFacets {
+  servers: string[];
+  tools: string[];
+  models: string[];
+  providers: string[];
+}
+
+/** Export formats: JSONL (one session per line, machine-readable) or a readable report. */
+export const EXPORT_FORMATS = ['jsonl', 'markdown', 'html'] as const;
+/** One of {@link EXPORT_FORMATS}. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** An exported file, for the renderer to save (a Blob download). */
+export interface ExportedFile {
+  /** e.g. "mcp-history-2026-11-20T14-03-27.jsonl". */
+  filename: string;
+  /** `application/x-ndjson`, `text/markdown` or `text/html`, with `; charset=utf-8`. */
+  mimeType: string;
+  content: string;
+  /** Sessions and entries in the file. */
+  sessions: number;
+  entries: number;
+}
+
+/** Value of `format` in every JSONL line. */
+export const SESSION_FORMAT = 'mcp-approval-console/session';
+/** Value of `version` in every JSONL line written by this code. */
+export const SESSION_FORMAT_VERSION = 1;
+
+/**
+ * One JSONL line: a session with all its entries, oldest first, each exactly as stored (media
+ * payloads inline as base64). Documented in README "History → JSONL export".
+ */
+export interface HistorySession {
+  format: typeof SESSION_FORMAT;
+  version: typeof SESSION_FORMAT_VERSION;
+  conversationId: string;
+  serverId: string;
+  /** `receivedAt` of the first entry. */
+  startedAt: number;
+  /** The latest `endedAt` of its entries; absent while any entry has none. */
+  endedAt?: number;
+  requests: HistoryEntry[];
+}
+
+/** Structural check of an entry read back from JSONL (required fields; the rest is kept as is). */
+export const HistoryEntryLooseSchema = z.looseObject({
+  id: z.string().min(1),
+  conversationId: z.string().min(1),
+  serverId: z.string().min(1),
+  status: z.string().min(1),
+  receivedAt: z.number(),
+  edited: z.boolean(),
+  preview: z.string(),
+  timings: z.record(z.string(), z.unknown()),
+  events: z.array(z.looseObject({ at: z.number(), kind: z.string() })),
+});
+
+/** Schema of one JSONL line ({@link HistorySession}). */
+export const HistorySessionSchema = z
+  .object({
+    format: z.literal(SESSION_FORMAT),
+    version: z.literal(SESSION_FORMAT_VERSION),
+    conversationId: z.string().min(1),
+    serverId: z.string().min(1),
+    startedAt: z.number(),
+    endedAt: z.number().optional(),
+    requests: z.array(HistoryEntryLooseSchema).min(1),
+  })
+  .strict();
+
+/** Retention: null = no limit. Both limits apply when both are set. */
+export const HistorySettingsSchema = z
+  .object({
+    /** Keep sessions whose newest entry is at most this many days old. */
+    retentionDays: z.number().int().min(1).max(36_500).nullable(),
+    /** Keep at most this many sessions (the newest ones). */
+    retentionSessions: z.number().int().min(1).max(100_000_000).nullable(),
+  })
+  .strict();
+
+/** Parsed retention settings. */
+export type HistorySettings = z.infer<typeof HistorySettingsSchema>;
+
+/** Keep everything (the default). */
+export const DEFAULT_HISTORY_SETTINGS: HistorySettings = { retentionDays: null, retentionSessions: null };
+
+/** Most sessions one export may hold (the file travels as one string to the renderer). */
+export const MAX_EXPORT_SESSIONS = 10_000;
