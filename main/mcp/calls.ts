@@ -1,11 +1,11 @@
 /**
- * Client requests the person starts (`tools/call` now; prompts/get and resources/read later) and
+ * Client requests the person starts (`tools/call`, `prompts/get`, `resources/read`) and
  * their outcomes. A sampling request always belongs to one of these (S-ASSOC-1): this tracker
  * answers "what is in flight to server X right now" and links items to their calls.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
-import type { CallRef, CallView } from '../../shared/state.js';
+import type { CallRef, CallView, ClientRequestKind } from '../../shared/state.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
 
@@ -19,6 +19,10 @@ export interface CallTracker {
    * @throws ApiError not_found for an unknown server, invalid_state when it is not ready
    */
   startToolCall(serverId: string, name: string, args: Record<string, unknown>): string;
+  /** Starts `prompts/get`; like startToolCall. The result lands in the call's `prompt`. */
+  startPromptGet(serverId: string, name: string, args: Record<string, string>): string;
+  /** Starts `resources/read`; like startToolCall. The result lands in the call's `resource`. */
+  startResourceRead(serverId: string, uri: string): string;
   /** Calls in flight to `serverId`, oldest first. */
   inFlight(serverId: string): CallRef[];
   /** Records that a sampling item arrived during these calls. */
@@ -45,24 +49,38 @@ export function createCallTracker(deps: {
     publish();
   };
 
+  /** Records a new call and runs it; the outcome (from `run`) is patched in when it settles. */
+  const start = (
+    serverId: string,
+    kind: ClientRequestKind,
+    name: string,
+    args: Record<string, unknown>,
+    run: (conn: ServerConnection, call: CallRef) => Promise<Partial<CallView>>,
+  ): string => {
+    const conn = deps.connection(serverId);
+    if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
+    if (conn.view().status !== 'ready') throw new ApiError('invalid_state', `server "${serverId}" is ${conn.view().status}, not ready`);
+    const id = randomUUID();
+    calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [] }];
+    publish();
+    run(conn, { callId: id, kind, name }).then(
+      (outcome) => patch(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
+      (err: unknown) => {
+        const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
+        const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
+        patch(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
+      },
+    );
+    return id;
+  };
+
   return {
-    startToolCall(serverId, name, args) {
-      const conn = deps.connection(serverId);
-      if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
-      if (conn.view().status !== 'ready') throw new ApiError('invalid_state', `server "${serverId}" is ${conn.view().status}, not ready`);
-      const id = randomUUID();
-      calls = [...calls, { id, serverId, kind: 'tools/call', name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [] }];
-      publish();
-      conn.callTool(name, args, { call: { callId: id, kind: 'tools/call', name } }).then(
-        (result) => patch(id, { status: 'succeeded', endedAt: deps.now(), result }),
-        (err: unknown) => {
-          const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
-          const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
-          patch(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
-        },
-      );
-      return id;
-    },
+    startToolCall: (serverId, name, args) =>
+      start(serverId, 'tools/call', name, args, async (conn, call) => ({ result: await conn.callTool(name, args, { call }) })),
+    startPromptGet: (serverId, name, args) =>
+      start(serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) })),
+    startResourceRead: (serverId, uri) =>
+      start(serverId, 'resources/read', uri, { uri }, async (conn, call) => ({ resource: await conn.readResource(uri, { call }) })),
     inFlight: (serverId) =>
       calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => ({ callId: c.id, kind: c.kind, name: c.name })),
     linkItem(callIds, itemId) {

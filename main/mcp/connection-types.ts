@@ -1,0 +1,109 @@
+/**
+ * The shapes around one MCP server connection (connection.ts): what it hands to the console
+ * (sampling requests), what it needs from the console (ConnectionDeps), and what it offers
+ * (ServerConnection).
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ElicitResult } from '../../shared/elicitation.js';
+import type { CreateMessageResult } from '../../shared/sampling.js';
+import type { CallRef, CallView, ProtocolEra, ServerAuthView, ServerView } from '../../shared/state.js';
+import type { IncomingElicitation } from '../elicitation/queue.js';
+import type { ConsolePorts, Logger } from '../ports.js';
+import type { Root } from '../roots.js';
+import type { EraCache } from './era-cache.js';
+import type { ServerLog } from './protocol-log.js';
+
+/** A sampling request as the connection hands it over. */
+export interface IncomingSampling {
+  serverId: string;
+  era: ProtocolEra;
+  /** Raw params, not yet validated (intake does that). */
+  params: unknown;
+  /**
+   * Aborts when the server cancels (notifications/cancelled), its request times out on our side,
+   * or the connection closes. The reason says which.
+   */
+  signal: AbortSignal;
+  /** The call it belongs to when the protocol says so (MRTR); legacy push leaves it unset. */
+  call?: CallRef;
+  /**
+   * Sends `notifications/progress` for this request; present only when the server gave a
+   * progressToken (a client may send progress only then).
+   */
+  progress?(message: string): void;
+}
+
+/** OAuth for an HTTP server (main/servers/oauth): the SDK provider and what to show. */
+export interface ConnectionAuth {
+  provider: OAuthClientProvider;
+  view(): ServerAuthView | undefined;
+}
+
+/** What a connection needs from the console. */
+export interface ConnectionDeps {
+  logger: Logger;
+  nodeRuntime?: ConsolePorts['nodeRuntime'];
+  /** Clock for logs and reconnect times (epoch ms); default Date.now. */
+  now?: () => number;
+  /** Called whenever status, lists or stderr change. */
+  onChange(): void;
+  /**
+   * Handles a sampling request; resolves with the result to send, or rejects with a
+   * ProtocolError (-1 user rejected, -32602 invalid params).
+   */
+  onSampling(request: IncomingSampling): Promise<CreateMessageResult>;
+  /** Handles an elicitation request (form or URL mode) through the queue; resolves with the answer. */
+  onElicitation?(request: IncomingElicitation): Promise<ElicitResult>;
+  /** `notifications/elicitation/complete` for a URL-mode elicitation. */
+  onElicitationComplete?(serverId: string, elicitationId: string): void;
+  /** A -32042 "URL elicitation required" error on a call: its URL elicitations for the person. */
+  onUrlElicitationRequired?(serverId: string, elicitations: unknown[], call: CallRef): void;
+  /** The roots offered to this server (`roots/list`). */
+  roots?(serverId: string): Root[];
+  /** Remembered protocol eras (for `protocol: "auto"`); optional in tests. */
+  eras?: EraCache;
+  /** Intake gate, run before the SDK's own validation (records refusals; see ConsoleClient). */
+  samplingIntake(serverId: string, rawParams: unknown): void;
+  /** Records a request the SDK refused although the gate passed it. */
+  samplingRefusedBySdk(serverId: string, rawParams: unknown, message: string): void;
+  /** OAuth for HTTP servers; absent: no Authorization header is sent (config `headers` aside). */
+  auth?: ConnectionAuth;
+}
+
+/** Options of a request the person starts. */
+export interface CallOptions {
+  call: CallRef;
+  signal?: AbortSignal;
+}
+
+/** A `tools/call` result as the console keeps it. */
+export interface ToolCallOutcome {
+  content: Array<Record<string, unknown>>;
+  isError?: boolean;
+  structuredContent?: unknown;
+}
+
+/** A live connection. */
+export interface ServerConnection {
+  readonly id: string;
+  /** The stderr and protocol logs (kept across reconnects). */
+  readonly log: ServerLog;
+  view(): ServerView;
+  /** Connects (again) now, resetting automatic reconnection; resolves when ready or failed (status tells which). */
+  connect(): Promise<void>;
+  close(): Promise<void>;
+  /**
+   * Calls a tool. `timeoutMs` counts from the start and is reset by progress notifications.
+   * @throws ProtocolError / SdkError from the SDK (timeouts, JSON-RPC errors), Error if not ready,
+   *   InputDeclinedError when the person declined an MRTR input request
+   */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome>;
+  /** `prompts/get` with string arguments. @throws like callTool */
+  getPrompt(name: string, args: Record<string, string>, options: CallOptions): Promise<NonNullable<CallView['prompt']>>;
+  /** `resources/read` (bypassing the SDK's response cache). @throws like callTool */
+  readResource(uri: string, options: CallOptions): Promise<NonNullable<CallView['resource']>>;
+  /** Number of client requests of ours in flight now (S-ASSOC-1). */
+  inFlight(): number;
+  /** Sends `notifications/roots/list_changed` (when connected). */
+  notifyRootsChanged(): Promise<void>;
+}

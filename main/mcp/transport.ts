@@ -1,0 +1,56 @@
+/**
+ * Builds the transport of one connection from its config entry: stdio (`command: "node"` runs the
+ * console's own Node), Streamable HTTP, or the deprecated HTTP+SSE transport; HTTP transports take
+ * an OAuth client provider when the server needs one. Every transport is wrapped so the protocol
+ * log sees each message.
+ */
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type OAuthClientProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { isStdio, type ServerConfig } from '../config.js';
+import type { ConsolePorts } from '../ports.js';
+import { withProtocolLog, type ServerLog } from './protocol-log.js';
+
+/** A transport and the raw object behind the log wrapper (for `pid`, `finishAuth`). */
+export interface BuiltTransport {
+  transport: Transport;
+  /** The stdio transport, for its pid. */
+  stdio?: StdioClientTransport;
+  /** The HTTP transport, when it is one. */
+  http?: StreamableHTTPClientTransport | SSEClientTransport;
+}
+
+/**
+ * Creates the transport for `config` (not started).
+ * @param onStderr receives stderr chunks of a stdio server
+ * @param authProvider OAuth provider for HTTP servers (absent: no Authorization header is added)
+ */
+export function buildTransport(
+  config: ServerConfig,
+  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: OAuthClientProvider },
+): BuiltTransport {
+  const record = (entry: Parameters<ServerLog['addProtocol']>[0]) => opts.log.addProtocol(entry);
+  if (isStdio(config)) {
+    const runtime = config.command === 'node' ? opts.nodeRuntime : undefined;
+    const stdio = new StdioClientTransport({
+      command: runtime?.command ?? config.command,
+      args: config.args ?? [],
+      env: { ...getDefaultEnvironment(), ...runtime?.env, ...config.env },
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
+    stdio.stderr?.on('data', (d: Buffer) => opts.onStderr(d.toString('utf8')));
+    return { transport: withProtocolLog(stdio, record), stdio };
+  }
+  const url = new URL(config.url);
+  const requestInit = config.headers ? { headers: config.headers } : undefined;
+  const http =
+    config.type === 'sse'
+      ? new SSEClientTransport(url, { requestInit, authProvider: opts.authProvider })
+      : new StreamableHTTPClientTransport(url, { requestInit, authProvider: opts.authProvider });
+  return { transport: withProtocolLog(http, record), http };
+}

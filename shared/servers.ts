@@ -1,0 +1,186 @@
+/**
+ * The servers part of the contract: the editable form of one `mcpServers` entry (what the Servers
+ * screen sends to add / edit a server, validated by the same zod schema in the renderer and in
+ * main), the per-server logs, and the import preview. Plain data and zod only (no Node, no DOM).
+ */
+import { z } from 'zod';
+
+/** A server's name: the key under `mcpServers`. */
+export const ServerNameSchema = z
+  .string()
+  .min(1, 'Name is required')
+  .max(100, 'Name must be at most 100 characters')
+  .refine((s) => s.trim() === s, 'Name must not start or end with a space')
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'Name must not contain control characters');
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An absolute path on any OS: `/x`, `~/x`, `C:\x`, `C:/x`, `\\server\share`. */
+const ABSOLUTE_PATH = /^(\/|~[/\\]|~$|[A-Za-z]:[\\/]|\\\\)/;
+
+const common = {
+  disabled: z.boolean().optional(),
+  timeoutMs: z.number().int('Timeout must be a whole number of ms').min(1000, 'Timeout must be at least 1000 ms').max(86_400_000, 'Timeout must be at most 24 h').optional(),
+  maxToolRounds: z.number().int('Tool rounds must be a whole number').min(1, 'Tool rounds must be at least 1').max(1000, 'Tool rounds must be at most 1000').optional(),
+  protocol: z
+    .string()
+    .regex(/^(auto|legacy|\d{4}-\d{2}-\d{2})$/, 'Protocol must be "auto", "legacy" or a version such as 2026-07-28')
+    .optional(),
+};
+
+/** A stdio server as the editor sends it. */
+export const StdioEntryInputSchema = z
+  .object({
+    transport: z.literal('stdio'),
+    command: z
+      .string()
+      .min(1, 'Command is required')
+      .refine((s) => s.trim() === s, 'Command must not start or end with a space')
+      .refine(
+        (s) => !/\s/.test(s) || ABSOLUTE_PATH.test(s),
+        'Command is one program (e.g. "npx"): put its arguments in Arguments, one per line',
+      ),
+    args: z.array(z.string().max(10_000, 'An argument must be at most 10,000 characters')).max(200, 'At most 200 arguments').default([]),
+    env: z
+      .record(
+        z.string().regex(ENV_NAME, 'Environment variable names are letters, digits and _ and do not start with a digit'),
+        z.string().max(10_000, 'An environment value must be at most 10,000 characters'),
+      )
+      .default({}),
+    cwd: z
+      .string()
+      .refine((s) => ABSOLUTE_PATH.test(s), 'Working directory must be an absolute path')
+      .optional(),
+    ...common,
+  })
+  .strict();
+
+/** An HTTP server (Streamable HTTP, or the deprecated HTTP+SSE transport) as the editor sends it. */
+export const HttpEntryInputSchema = z
+  .object({
+    transport: z.enum(['http', 'sse']),
+    url: z
+      .string()
+      .min(1, 'URL is required')
+      .refine((s) => {
+        try {
+          const u = new URL(s);
+          return u.protocol === 'http:' || u.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      }, 'URL must be a full http:// or https:// address, e.g. https://example.com/mcp'),
+    headers: z
+      .record(
+        z.string().regex(HEADER_NAME, 'Header names are letters, digits and - (no spaces or colons)'),
+        // eslint-disable-next-line no-control-regex
+        z.string().max(10_000, 'A header value must be at most 10,000 characters').refine((v) => !/[\r\n\u0000]/.test(v), 'Header values must be one line'),
+      )
+      .default({}),
+    ...common,
+  })
+  .strict();
+
+/** One server entry as the editor sends it (validated again in main before anything is written). */
+export const ServerEntryInputSchema = z.discriminatedUnion('transport', [StdioEntryInputSchema, HttpEntryInputSchema]);
+export type ServerEntryInput = z.input<typeof ServerEntryInputSchema>;
+export type ServerEntry = z.output<typeof ServerEntryInputSchema>;
+
+/**
+ * What a credential-looking value (header `Authorization`, env `API_KEY` …) is replaced with when
+ * an entry is sent to the renderer for editing. Sent back unchanged, it means "keep the value in the
+ * file".
+ */
+export const SECRET_PLACEHOLDER = '••••••••';
+
+/** Whether a header or env name looks like it holds a credential (its value is never shown). */
+export function looksLikeSecretName(name: string): boolean {
+  return /auth|token|secret|passw|pwd|key|cookie|session|credential|bearer/i.test(name);
+}
+
+/** One entry of a server's protocol log (no message bodies: they may hold anything). */
+export interface ProtocolLogEntry {
+  /** Grows by one per entry of this server since the console started. */
+  seq: number;
+  at: number;
+  /** `out`: the console sent it; `in`: the server sent it. */
+  direction: 'out' | 'in';
+  kind: 'request' | 'response' | 'error' | 'notification';
+  /** For responses, the method of the request they answer (when known). */
+  method?: string;
+  id?: string | number;
+  /** Size of the JSON message in bytes (UTF-8). */
+  size: number;
+  /** For error responses: the JSON-RPC error code and message. */
+  error?: { code: number; message: string };
+}
+
+/** One stderr line of a stdio server. */
+export interface StderrEntry {
+  seq: number;
+  at: number;
+  text: string;
+}
+
+/** A page of a server's log (`getServerLog`): newest last; `total` counts entries since start. */
+export interface ServerLogPage {
+  protocol: ProtocolLogEntry[];
+  stderr: StderrEntry[];
+  /** Entries ever written (the ring buffer keeps the last {@link SERVER_LOG_CAPACITY}). */
+  totals: { protocol: number; stderr: number };
+}
+
+/** Entries each ring buffer keeps per server. */
+export const SERVER_LOG_CAPACITY = 2000;
+
+/** The config formats the console imports. */
+export type ImportFormat = 'claude-desktop' | 'vscode' | 'cursor';
+
+/** A `${input:id}` variable of a VS Code config that needs a value before the server can be imported. */
+export interface ImportInput {
+  id: string;
+  description?: string;
+  /** VS Code's `password: true`: the value is typed hidden (it will be written to mcp-servers.json). */
+  password: boolean;
+}
+
+/** One server found in a file, and whether it can be imported. */
+export interface ImportCandidate {
+  name: string;
+  transport: 'stdio' | 'http' | 'sse';
+  /** The command line or URL, for display (credential-looking values masked). */
+  target: string;
+  /** `new`: can be imported; `duplicate` / `invalid`: skipped, see `reason`. */
+  status: 'new' | 'duplicate' | 'invalid';
+  reason?: string;
+  /** `${input:…}` variables this entry uses; it is imported only once each has a value. */
+  inputs: ImportInput[];
+  /** Other variables that cannot be resolved here (e.g. `${workspaceFolder}` of a user file); shown as a warning. */
+  unresolved: string[];
+  /** Env / header names whose values are masked in `target` and the preview. */
+  maskedKeys: string[];
+}
+
+/** A config file of another host, found (or looked for) in its standard place. */
+export interface ImportSource {
+  format: ImportFormat;
+  /** Human label, e.g. "Claude Desktop", "VS Code (user)". */
+  label: string;
+  path: string;
+  found: boolean;
+  /** Why the file could not be read (with its line for JSON errors). */
+  error?: string;
+  candidates: ImportCandidate[];
+}
+
+/** What `scanImports` returns. */
+export interface ImportScan {
+  sources: ImportSource[];
+}
+
+/** What `importServers` returns: names written, and those skipped with a reason. */
+export interface ImportOutcome {
+  imported: string[];
+  skipped: Array<{ name: string; reason: string }>;
+}
