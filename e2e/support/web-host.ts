@@ -3,7 +3,7 @@
  * returns its URL (with the access token) from the line it prints once ready.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,13 +19,18 @@ export interface WebHostProcess {
 
 /**
  * Spawns the web host and waits for its URL line. `opts.env` adds environment variables (e.g. an
- * OPENAI_COMPATIBLE_BASE_URL provider).
+ * OPENAI_COMPATIBLE_BASE_URL provider); `opts.servers` (the `mcpServers` object) is written to
+ * `<userData>/mcp-servers.json` first, replacing the embedded default server.
  * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
  *   (the error carries its stderr).
  */
-export async function startWebHost(timeoutMs = 30_000, opts: { env?: Record<string, string> } = {}): Promise<WebHostProcess> {
+export async function startWebHost(
+  timeoutMs = 30_000,
+  opts: { env?: Record<string, string>; servers?: Record<string, unknown> } = {},
+): Promise<WebHostProcess> {
   if (!existsSync(path.join(root, 'out/renderer/index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
+  if (opts.servers) writeFileSync(path.join(userDataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }, null, 2));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
     cwd: root,
     env: { ...process.env, ...opts.env, MCP_CONSOLE_USER_DATA: userDataDir },

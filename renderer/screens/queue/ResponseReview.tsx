@@ -65,7 +65,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
             aria-label="Response text"
             data-testid="response-editor"
             value={draft.texts[MANUAL_KEY] ?? ''}
-            placeholder="Type the response…"
+            placeholder={offered.length > 0 ? 'Type the response, or add tool calls below…' : 'Type the response…'}
             onChange={(e) => setText(MANUAL_KEY, e.target.value)}
           />
         </Section>
