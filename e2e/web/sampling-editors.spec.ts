@@ -43,7 +43,7 @@ test('media: audio shows its duration; image and audio can be removed, and an em
   expect(JSON.stringify(params)).not.toContain(PNG_B64.slice(0, 40));
 });
 
-test('tools in sampling: tools offered with schema, remove one, change the tool choice; era, includeContext and the round counter are shown', async ({ page, appUrl, fixture }) => {
+test('tools in sampling: tools offered with schema, remove one, change the tool choice; era, includeContext (S-CAP-3) and the round counter are shown', async ({ page, appUrl, fixture }) => {
   await open(page, appUrl, fixture, 'loop-r2');
   const review = page.getByTestId('request-review');
   await expect(review.getByTestId('item-era')).toContainText('MRTR, 2026-07-28');
@@ -91,7 +91,7 @@ test('tool_result links to its tool_use (isError shown); the timeline opens earl
   await expect(page.getByTestId('outcome-view').getByTestId('round-counter')).toHaveText('Round 1 of this tool loop');
 });
 
-test('generated tool_use: each input is editable as JSON, validated, and sent with stopReason toolUse', async ({ page, appUrl, fixture }) => {
+test('S-RES-1: generated parallel tool_use: each input is editable as JSON, validated, and sent with stopReason toolUse', async ({ page, appUrl, fixture }) => {
   await open(page, appUrl, fixture, 'tool-response');
   const review = page.getByTestId('response-review');
   await expect(review.getByTestId('response-stop-reason')).toHaveText('toolUse');
@@ -123,7 +123,7 @@ test('generated tool_use: each input is editable as JSON, validated, and sent wi
   });
 });
 
-test('hand-written response: add tool calls from the offered tools; sent as tool_use blocks with stopReason toolUse', async ({ page, appUrl, fixture }) => {
+test('S-RES-1: hand-written response: add tool calls from the offered tools; sent as tool_use blocks with stopReason toolUse', async ({ page, appUrl, fixture }) => {
   await open(page, appUrl, fixture, 'manual-tools');
   const calls = page.getByTestId('manual-tool-calls');
   await expect(page.getByTestId('add-tool-name').locator('option')).toHaveText(['get_weather', 'get_time']);

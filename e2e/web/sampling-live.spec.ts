@@ -81,7 +81,7 @@ test('audio request: a player with the duration; the written answer reaches the 
   expect((await serverReport(page)).result).toMatchObject({ content: { text: 'A steady 440 Hz tone, half a second long.' } });
 });
 
-test('two-round parallel tool loop: tool calls written by the person in round 1, the results reviewed in round 2, one timeline', async ({ page }) => {
+test('S-RES-1: two-round parallel tool loop: tool calls written by the person in round 1, the results reviewed in round 2, one timeline', async ({ page }) => {
   await callTool(page, 'tool-loop', { rounds: 2, parallel: true });
   const review = page.getByTestId('request-review');
   await expect(review.getByTestId('tool-offer')).toHaveCount(2);

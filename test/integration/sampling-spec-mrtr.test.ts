@@ -34,7 +34,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the 2026-07-28 era (MRTR)
     expect(state.servers.find((s) => s.id === 'fixture')).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
   });
 
-  it('S-MRTR-2, S-CAP-1, S-CAP-2: every request envelope declares sampling with tools, so the server may embed sampling requests', async () => {
+  it('S-MRTR-2, S-CAP-1, S-CAP-2, S-CAP-3: every request envelope declares sampling with tools (no context), so the server may embed sampling requests', async () => {
     const { report } = await finished(env.h, await call(env.h, 'client-capabilities'));
     expect(report.era).toBe('modern');
     expect(report.capabilities).toMatchObject({ sampling: { tools: {} } });
