@@ -69,6 +69,10 @@ export function installFakeApi(data: FakeData): void {
           edited: e.edited,
           error: e.error,
           preview: e.preview,
+          sessionSize: history.filter((x) => x.conversationId === e.conversationId).length,
+          sessionIndex: history.filter((x) => x.conversationId === e.conversationId && x.receivedAt <= e.receivedAt).length,
+          mediaBytes: 0,
+          mediaCount: 0,
         }));
         return { entries, total: found.length };
       }),
@@ -79,6 +83,28 @@ export function installFakeApi(data: FakeData): void {
     exportRules: (input: unknown) => answer('exportRules', input, () => ({ fileName: 'rules.json', text: '{}\n' })),
     importRules: (input: unknown) => answer('importRules', input, () => ({ rules: 0 })),
     setKeepOriginal: (input: unknown) => answer('setKeepOriginal', input, () => undefined),
+    // History screen extras (issue 6): simple stand-ins; the live spec e2e/web/history.spec.ts runs the real store.
+    historyStats: (input: unknown) =>
+      answer('historyStats', input, () => ({
+        servers: [...new Set(history.map((e) => e.serverId))].sort().map((serverId) => {
+          const mine = history.filter((e) => e.serverId === serverId);
+          const count = (status: string) => mine.filter((e) => e.status === status).length;
+          const tokens = mine.reduce((n, e) => n + (e.usage?.inputTokens ?? 0) + (e.usage?.outputTokens ?? 0), 0);
+          return { serverId, requests: mine.length, approved: count('delivered'), rejected: count('rejected'), auto: 0, tokens, cost: null };
+        }),
+      })),
+    historyFacets: (input: unknown) =>
+      answer('historyFacets', input, () => {
+        const distinct = (f: (e: HistoryEntry) => string | undefined) => [...new Set(history.map(f).filter((v): v is string => !!v))].sort();
+        return { servers: distinct((e) => e.serverId), tools: distinct((e) => e.callName), models: distinct((e) => e.model), providers: distinct((e) => e.providerId) };
+      }),
+    exportHistory: (input: { format: string }) =>
+      answer('exportHistory', input, () => ({ filename: `fake.${input.format}`, mimeType: 'text/plain', content: JSON.stringify(input), sessions: 0, entries: 0 })),
+    deleteHistory: (input: unknown) => answer('deleteHistory', input, () => ({ deleted: 0, sessions: 0 })),
+    getHistorySettings: (input: unknown) => answer('getHistorySettings', input, () => ({ retentionDays: null, retentionSessions: null })),
+    setHistorySettings: (input: Record<string, unknown>) =>
+      answer('setHistorySettings', input, () => ({ settings: { retentionDays: null, retentionSessions: null, ...input }, pruned: 0 })),
+    reopenHistoryEntry: (input: unknown) => answer('reopenHistoryEntry', input, () => ({ itemId: 'draft-1' })),
   };
   for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer']) {
     api[method] = (input: unknown) => answer(method, input, () => undefined);

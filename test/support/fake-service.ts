@@ -69,6 +69,13 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     exportRules: () => ({ fileName: 'rules.json', text: '{}' }),
     importRules: () => ({ rules: 0 }),
     setKeepOriginal: () => undefined,
+    historyStats: () => ({ servers: [] }),
+    historyFacets: () => ({ servers: [], tools: [], models: [], providers: [] }),
+    exportHistory: () => ({ filename: 'h.jsonl', mimeType: 'application/x-ndjson; charset=utf-8', content: '', sessions: 0, entries: 0 }),
+    deleteHistory: () => ({ deleted: 0, sessions: 0 }),
+    getHistorySettings: () => ({ retentionDays: null, retentionSessions: null }),
+    setHistorySettings: () => ({ settings: { retentionDays: null, retentionSessions: null }, pruned: 0 }),
+    reopenHistoryEntry: () => ({ itemId: 'draft-1' }),
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -95,6 +102,13 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     exportRules: record('exportRules'),
     importRules: record('importRules'),
     setKeepOriginal: record('setKeepOriginal'),
+    historyStats: record('historyStats'),
+    historyFacets: record('historyFacets'),
+    exportHistory: record('exportHistory'),
+    deleteHistory: record('deleteHistory'),
+    getHistorySettings: record('getHistorySettings'),
+    setHistorySettings: record('setHistorySettings'),
+    reopenHistoryEntry: record('reopenHistoryEntry'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -1,0 +1,89 @@
+/**
+ * The history part of the {@link ConsoleService}: counters, facets, export, delete, retention
+ * settings and re-opening a past request as a draft. `createConsole` spreads `methods` into its
+ * service; inputs arrive already parsed by the hosts (shared/api.ts schemas).
+ */
+import { ApiError, type ApiParsedInput, type ApiResults } from '../../shared/api.js';
+import { HistorySettingsSchema, type HistorySettings } from '../../shared/history.js';
+import type { HistoryEntry } from '../../shared/state.js';
+import type { Logger } from '../ports.js';
+import type { HistoryStore } from '../store/history-store.js';
+import { exportHistory } from './export.js';
+import { createRetention, type Retention } from './retention.js';
+import { loadHistorySettings, saveHistorySettings } from './settings.js';
+
+/** The methods this module implements. */
+export type HistoryMethod =
+  | 'historyStats'
+  | 'historyFacets'
+  | 'exportHistory'
+  | 'deleteHistory'
+  | 'getHistorySettings'
+  | 'setHistorySettings'
+  | 'reopenHistoryEntry';
+
+/** Those methods, as the console service has them. */
+export type HistoryMethods = { [M in HistoryMethod]: (input: ApiParsedInput<M>) => Promise<ApiResults[M]> };
+
+/** What the history service needs from the console. */
+export interface HistoryServiceDeps {
+  store: HistoryStore;
+  /** The user-data folder (settings file). */
+  userDataDir: string;
+  now: () => number;
+  logger: Logger;
+  /** Reports a problem to the person (e.g. an unreadable settings file). */
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  /** Creates a draft queue item from a past request (no server waiting); returns its id. */
+  reopenDraft(entry: HistoryEntry): string;
+}
+
+/** The running history service. */
+export interface HistoryService {
+  methods: HistoryMethods;
+  retention: Retention;
+  /** Stops the retention timer (call before closing the store). */
+  dispose(): void;
+}
+
+/**
+ * Loads the retention settings, starts the pruner (one prune now, then hourly) and returns the
+ * API methods.
+ */
+export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
+  const { store } = deps;
+  const loaded = loadHistorySettings(deps.userDataDir);
+  if (loaded.problem) deps.notify('error', loaded.problem);
+  let settings: HistorySettings = loaded.settings;
+  const retention = createRetention({ store, settings: () => settings, now: deps.now, logger: deps.logger });
+  retention.start();
+  void retention.run();
+
+  const methods: HistoryMethods = {
+    historyStats: async ({ from, to }) => store.stats({ from, to }),
+    historyFacets: async () => store.facets(),
+    exportHistory: async (input) => exportHistory(store, input, deps.now()),
+    deleteHistory: async ({ ids }) => {
+      const sessions = store.sessions({ ids }, ids.length);
+      return { deleted: store.deleteSessions(sessions), sessions: sessions.length };
+    },
+    getHistorySettings: async () => ({ ...settings }),
+    setHistorySettings: async (input) => {
+      const next = HistorySettingsSchema.parse({ ...settings, ...input });
+      try {
+        saveHistorySettings(loaded.path, next);
+      } catch (err) {
+        throw new ApiError('internal', `Could not save ${loaded.path}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      settings = next;
+      const pruned = await retention.run();
+      return { settings: { ...settings }, pruned };
+    },
+    reopenHistoryEntry: async ({ id }) => {
+      const entry = store.get(id);
+      if (!entry) throw new ApiError('not_found', `no history entry ${id}`);
+      return { itemId: deps.reopenDraft(entry) };
+    },
+  };
+  return { methods, retention, dispose: () => retention.stop() };
+}
