@@ -114,7 +114,7 @@ export function HistoryDetail({ id }: { id: string }) {
             ['Server', entry.serverId],
             ['Received', dateTime(entry.receivedAt)],
             entry.endedAt !== undefined && ['Ended', dateTime(entry.endedAt)],
-            entry.decidedBy && ['Decided by', entry.decidedBy],
+            entry.decidedBy && ['Decided by', entry.rule ? `rule "${entry.rule.name}" (v${entry.rule.version})` : entry.decidedBy],
             entry.model ? ['Model', `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
             entry.usage && ['Tokens', `${entry.usage.inputTokens ?? '?'} in · ${entry.usage.outputTokens ?? '?'} out`],
           ]}
