@@ -42,6 +42,8 @@ export const HistoryFilterShape = {
   tool: name.optional(),
   status: z.array(z.enum(HISTORY_STATUSES)).min(1).max(HISTORY_STATUSES.length).optional(),
   decidedBy: z.enum(DECIDERS).optional(),
+  /** The id of the auto-approve rule that decided (`rule.ruleId`). */
+  rule: name.optional(),
   model: name.optional(),
   providerId: name.optional(),
   from: epochMs.optional(),
@@ -105,6 +107,8 @@ export interface HistoryFacets {
   tools: string[];
   models: string[];
   providers: string[];
+  /** Rules that decided something: id, name and server (latest name seen), sorted by name. */
+  rules: Array<{ ruleId: string; name: string; serverId: string }>;
 }
 
 /** Export formats: JSONL (one session per line, machine-readable) or a readable report. */

@@ -77,6 +77,13 @@ export function installFakeApi(data: FakeData): void {
         return { entries, total: found.length };
       }),
     getHistoryEntry: (input: { id: string }) => answer('getHistoryEntry', input, () => history.find((e) => e.id === input.id) ?? null),
+    // Providers (issue 4): canned answers; the live spec e2e/web/providers.spec.ts runs the real registry.
+    saveProvider: (input: { provider: { id: string; kind: string; label?: string; models: string[] } }) =>
+      answer('saveProvider', input, () => ({ ...input.provider, label: input.provider.label ?? input.provider.id, hasApiKey: false })),
+    removeProvider: (input: unknown) => answer('removeProvider', input, () => undefined),
+    testProvider: (input: unknown) => answer('testProvider', input, () => ({ ok: true, message: 'Connected: 1 model listed in 3 ms', latencyMs: 3, models: ['fake-model'] })),
+    listProviderModels: (input: unknown) => answer('listProviderModels', input, () => ({ models: [{ id: 'fake-model' }] })),
+    saveModelSettings: (input: unknown) => answer('saveModelSettings', input, () => data.state.modelSettings),
     // Rules (issue 5): the live spec e2e/web/rules.spec.ts runs the real policy.
     saveRules: (input: unknown) => answer('saveRules', input, () => undefined),
     setAutoApprovalPaused: (input: unknown) => answer('setAutoApprovalPaused', input, () => undefined),
@@ -96,7 +103,7 @@ export function installFakeApi(data: FakeData): void {
     historyFacets: (input: unknown) =>
       answer('historyFacets', input, () => {
         const distinct = (f: (e: HistoryEntry) => string | undefined) => [...new Set(history.map(f).filter((v): v is string => !!v))].sort();
-        return { servers: distinct((e) => e.serverId), tools: distinct((e) => e.callName), models: distinct((e) => e.model), providers: distinct((e) => e.providerId) };
+        return { servers: distinct((e) => e.serverId), tools: distinct((e) => e.callName), models: distinct((e) => e.model), providers: distinct((e) => e.providerId), rules: [] };
       }),
     exportHistory: (input: { format: string }) =>
       answer('exportHistory', input, () => ({ filename: `fake.${input.format}`, mimeType: 'text/plain', content: JSON.stringify(input), sessions: 0, entries: 0 })),

@@ -69,7 +69,7 @@ export function parseJsonl(text: string): HistorySession[] {
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new SyntaxError(`line ${i + 1}: ${(err as Error).message}`);
+      throw new SyntaxError(`line ${i + 1}: ${(err as Error).message}`, { cause: err });
     }
     const parsed = HistorySessionSchema.safeParse(value);
     if (!parsed.success) {

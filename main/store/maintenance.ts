@@ -129,6 +129,14 @@ export function facets(prepare: Prepare): HistoryFacets {
     tools: sorted(distinct('call_name').map((n) => n.replace(/ \(\+\d+ more in flight\)$/, ''))),
     models: sorted(distinct('model')),
     providers: sorted(distinct('provider_id')),
+    rules: (
+      prepare(
+        'SELECT rule_id AS id, json_extract(rule_json, \'$.name\') AS name, json_extract(rule_json, \'$.serverId\') AS server ' +
+          'FROM history WHERE seq IN (SELECT max(seq) FROM history WHERE rule_id IS NOT NULL GROUP BY rule_id)',
+      ).all() as { id: string; name: unknown; server: unknown }[]
+    )
+      .map((r) => ({ ruleId: r.id, name: typeof r.name === 'string' ? r.name : r.id, serverId: typeof r.server === 'string' ? r.server : '' }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 

@@ -113,7 +113,7 @@ export function migrateToV2(db: Db): void {
   for (let after = -Infinity; ; ) {
     const rows = page.all(after) as Array<V1Row & { r: number }>;
     if (rows.length === 0) break;
-    for (const row of rows) writeEntry(prepare, v1Entry(row));
+    for (const row of rows) writeEntry(prepare, v1Entry(row), 2);
     after = rows[rows.length - 1]!.r;
   }
   db.exec('DROP TABLE history_v1');

@@ -70,6 +70,24 @@ CREATE VIRTUAL TABLE history_fts USING fts5 (
 );
 `;
 
+/**
+ * Version 3: the contract's `kind` (what kind of server request) and `rule` (the auto-approve rule
+ * that decided) become columns of the narrow table, so the list shows them and filters by rule;
+ * values v2 kept in `extra_json` move over.
+ */
+const V3_SQL = `
+ALTER TABLE history ADD COLUMN kind TEXT;
+ALTER TABLE history ADD COLUMN rule_id TEXT;
+ALTER TABLE history ADD COLUMN rule_json TEXT;
+UPDATE history SET
+  kind = (SELECT json_extract(d.extra_json, '$.kind') FROM history_data AS d WHERE d.seq = history.seq),
+  rule_json = (SELECT json_extract(d.extra_json, '$.rule') FROM history_data AS d WHERE d.seq = history.seq)
+WHERE seq IN (SELECT seq FROM history_data WHERE extra_json IS NOT NULL);
+UPDATE history SET rule_id = json_extract(rule_json, '$.ruleId') WHERE rule_json IS NOT NULL;
+UPDATE history_data SET extra_json = nullif(json_remove(extra_json, '$.kind', '$.rule'), '{}') WHERE extra_json IS NOT NULL;
+CREATE INDEX history_rule ON history (rule_id) WHERE rule_id IS NOT NULL;
+`;
+
 /** Every migration, oldest first. The last one's version is {@link LATEST_SCHEMA_VERSION}. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -83,6 +101,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     description: 'narrow history + history_data keyed by arrival seq, blobs stored once, FTS rebuilt on seq',
     up: migrateToV2,
+  },
+  {
+    version: 3,
+    description: 'kind (sampling | elicitation) and the deciding rule as list columns, moved out of extra_json',
+    up: (db) => {
+      db.exec(V3_SQL);
+    },
   },
 ];
 

@@ -43,6 +43,11 @@ export interface NarrowRow {
   /** Decoded bytes and number of the distinct media payloads moved to `blobs`. */
   media_bytes: number;
   media_count: number;
+  /** `HistorySummary.kind` (schema 3); NULL when absent. */
+  kind: string | null;
+  /** The deciding rule's id and the whole `RuleRef` as JSON (schema 3). */
+  rule_id: string | null;
+  rule_json: string | null;
 }
 
 /** Columns of a `history_data` row. */
@@ -70,8 +75,12 @@ export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session
 
 const NARROW_COLUMNS = [
   'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
-  'provider_id', 'edited', 'has_error', 'input_tokens', 'output_tokens', 'media_bytes', 'media_count',
+  'provider_id', 'edited', 'has_error', 'input_tokens', 'output_tokens', 'media_bytes', 'media_count', 'kind', 'rule_id',
+  'rule_json',
 ] as const satisfies readonly (keyof NarrowRow)[];
+
+/** The narrow columns of schema version 2 (before `kind` and the rule columns); migration 2 writes these. */
+const NARROW_COLUMNS_V2 = NARROW_COLUMNS.slice(0, -3);
 
 const DATA_COLUMNS = [
   'seq', 'preview', 'error', 'original_json', 'sent_json', 'model_choice_json', 'generated_json', 'delivered_json',
@@ -95,6 +104,9 @@ export const SQL = {
   insertNarrow: insert('history', NARROW_COLUMNS),
   insertData: insert('history_data', DATA_COLUMNS),
   updateNarrow: update('history', NARROW_COLUMNS),
+  /** Schema-2 forms, for migration 2 (which runs before migration 3 adds columns). */
+  insertNarrowV2: insert('history', NARROW_COLUMNS_V2),
+  updateNarrowV2: update('history', NARROW_COLUMNS_V2),
   updateData: update('history_data', DATA_COLUMNS),
   /** The stored `seq` of an id. */
   seqOf: 'SELECT seq FROM history WHERE id = @id',
@@ -134,13 +146,23 @@ export function seqBase(receivedAt: number): number {
 
 /**
  * Builds the rows of an entry (media already externalized; `media` gives their total decoded bytes
- * and count). `seq` is filled in by the store. @throws TypeError when a part cannot be JSON-encoded.
+ * and count) for the given schema version. `seq` is filled in by the store.
+ * @throws TypeError when a part cannot be JSON-encoded.
  */
-export function entryToRows(entry: HistoryEntry, media: { bytes: number; count: number }): { narrow: NarrowRow; data: DataRow } {
+export function entryToRows(
+  entry: HistoryEntry,
+  media: { bytes: number; count: number },
+  schema: 2 | 3 = 3,
+): { narrow: NarrowRow; data: DataRow } {
   const {
-    id, conversationId, serverId, callName, status, decidedBy, receivedAt, endedAt, model, providerId, edited, error, preview,
-    original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, ...extra
+    id, kind: kindField, conversationId, serverId, callName, status, decidedBy, rule: ruleField, receivedAt, endedAt, model, providerId,
+    edited, error, preview, original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, ...rest
   } = entry;
+  // Schema 2 has no columns for `kind` and `rule`: they stay in extra_json (migration 3 moves them).
+  const extra: Record<string, unknown> = schema === 2 ? { ...rest, kind: kindField, rule: ruleField } : rest;
+  for (const k of ['kind', 'rule']) if (extra[k] === undefined) delete extra[k];
+  const kind = schema === 2 ? undefined : kindField;
+  const rule = schema === 2 ? undefined : ruleField;
   const originalJson = json(original);
   const sentJson = json(sent);
   const generatedJson = json(generated);
@@ -163,6 +185,9 @@ export function entryToRows(entry: HistoryEntry, media: { bytes: number; count: 
     output_tokens: tokenCount(usage?.outputTokens),
     media_bytes: media.bytes,
     media_count: media.count,
+    kind: kind ?? null,
+    rule_id: rule?.ruleId ?? null,
+    rule_json: json(rule),
   };
   const data: DataRow = {
     seq: 0,
@@ -193,6 +218,8 @@ export function rowToSummary(row: NarrowRow & Pick<DataRow, 'preview' | 'error'>
     edited: row.edited === 1,
     preview: row.preview,
   };
+  if (row.kind !== null) s.kind = row.kind as NonNullable<HistorySummary['kind']>;
+  if (row.rule_json !== null) s.rule = JSON.parse(row.rule_json) as NonNullable<HistorySummary['rule']>;
   if (row.call_name !== null) s.callName = row.call_name;
   if (row.decided_by !== null) s.decidedBy = row.decided_by as NonNullable<HistorySummary['decidedBy']>;
   if (row.ended_at !== null) s.endedAt = row.ended_at;

@@ -11,14 +11,16 @@ import { SEQ_PER_MS, SQL, entryToRows, seqBase } from './rows.js';
 import { ftsColumns } from './search-text.js';
 
 /**
- * Inserts or replaces `entry`. An entry keeps its `seq` while its `receivedAt` stays in the same
+ * Inserts or replaces `entry` in the tables of `schema` (the latest unless migration 2 calls). An entry keeps its `seq` while its `receivedAt` stays in the same
  * millisecond; if `receivedAt` moved, it is removed and inserted again under a new `seq` (so the
  * newest-first order stays exact). Returns the `seq`.
  * @throws TypeError when a part cannot be JSON-encoded; SqliteError on I/O failure.
  */
-export function writeEntry(prepare: Prepare, entry: HistoryEntry): number {
+export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 = 3): number {
   const { entry: stored, blobs } = externalizeMedia(entry);
-  const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length });
+  const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length }, schema);
+  const insertNarrow = schema === 2 ? SQL.insertNarrowV2 : SQL.insertNarrow;
+  const updateNarrow = schema === 2 ? SQL.updateNarrowV2 : SQL.updateNarrow;
   const base = seqBase(entry.receivedAt);
   const existing = (prepare(SQL.seqOf).get({ id: entry.id }) as { seq: number } | undefined)?.seq;
   let seq: number;
@@ -26,7 +28,7 @@ export function writeEntry(prepare: Prepare, entry: HistoryEntry): number {
   if (existing !== undefined && existing >= base && existing < base + SEQ_PER_MS) {
     seq = existing;
     before = (prepare(SQL.blobLinks).all({ seq }) as { sha256: string }[]).map((r) => r.sha256);
-    prepare(SQL.updateNarrow).run({ ...narrow, seq });
+    prepare(updateNarrow).run({ ...narrow, seq });
     prepare(SQL.updateData).run({ ...data, seq });
     if (before.length > 0) prepare(SQL.blobUnlink).run({ seq });
     prepare(SQL.ftsDelete).run({ seq });
@@ -40,7 +42,7 @@ export function writeEntry(prepare: Prepare, entry: HistoryEntry): number {
     // A 1001st entry in one millisecond spills into the next one's range; still unique, since
     // every allocation takes the maximum of its range plus one.
     seq = taken === null ? base : taken + 1;
-    prepare(SQL.insertNarrow).run({ ...narrow, seq });
+    prepare(insertNarrow).run({ ...narrow, seq });
     prepare(SQL.insertData).run({ ...data, seq });
   }
   for (const b of blobs) {

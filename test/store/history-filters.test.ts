@@ -43,6 +43,13 @@ describe('list filters', () => {
     expect(ids({ errors: true })).toEqual(['b1', 'a1']);
     expect(ids({ errors: false })).toEqual(['c1', 'a3', 'a2']);
     expect(ids({ conversationId: 'conv-a' })).toEqual(['a3', 'a2', 'a1']);
+    const ruled = { ...minimalEntry('ruled', T0 + 3 * DAY), kind: 'sampling' as const, decidedBy: 'rule' as const, rule: { serverId: 'srv', ruleId: 'rule-1', version: 3, name: 'Allow summaries' } };
+    store.save(ruled);
+    expect(ids({ rule: 'rule-1' })).toEqual(['ruled']);
+    expect(ids({ rule: 'rule-2' })).toEqual([]);
+    expect(store.list({ rule: 'rule-1', limit: 1, offset: 0 }).entries[0]).toMatchObject({ kind: 'sampling', rule: ruled.rule, decidedBy: 'rule' });
+    expect(store.get('ruled')).toStrictEqual(ruled);
+    store.deleteSessions(['ruled']);
     expect(ids({ serverId: 'github', status: ['delivered'], edited: false })).toEqual(['a2']);
     expect(total({ serverId: 'github', status: ['delivered'] })).toBe(2);
   });
@@ -115,6 +122,10 @@ describe('sessions, counters and facets', () => {
       tools: ['tools/call search_issues', 'tools/call trigger-sampling-request'],
       models: ['gpt-4o-mini', 'llama3.2'],
       providers: ['ollama', 'openai'],
+      rules: [],
     });
+    store.save({ ...minimalEntry('r1', T0 + 5 * DAY), decidedBy: 'rule', rule: { serverId: 'srv', ruleId: 'rule-7', version: 1, name: 'Old name' } });
+    store.save({ ...minimalEntry('r2', T0 + 6 * DAY), decidedBy: 'rule', rule: { serverId: 'srv', ruleId: 'rule-7', version: 2, name: 'Summaries ok' } });
+    expect(store.facets().rules).toEqual([{ ruleId: 'rule-7', name: 'Summaries ok', serverId: 'srv' }]);
   });
 });

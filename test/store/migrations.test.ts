@@ -11,6 +11,8 @@ import {
   readSchemaVersion,
   type Db,
 } from '../../main/store/migrations.js';
+import { statementCache } from '../../main/store/maintenance.js';
+import { writeEntry } from '../../main/store/write.js';
 import type { HistoryEntry } from '../../shared/state.js';
 import { fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
 
@@ -256,3 +258,35 @@ describe('upgrade from version 1: many rows', () => {
   });
 });
 
+
+describe('upgrade from version 2', () => {
+  it('moves kind and the deciding rule from extra_json to columns, so lists show them and filter by rule', () => {
+    const ruled: HistoryEntry = {
+      ...fullEntry('ruled', 1_000),
+      kind: 'sampling',
+      decidedBy: 'rule',
+      rule: { serverId: 'everything', ruleId: 'r-1', version: 4, name: 'Summaries are fine' },
+      association: { exact: true },
+    } as HistoryEntry;
+    const plain = minimalEntry('plain', 2_000);
+    withDb((db) => {
+      migrate(db, dbPath, MIGRATIONS.filter((m) => m.version <= 2));
+      const prepare = statementCache(db);
+      writeEntry(prepare, ruled, 2);
+      writeEntry(prepare, plain, 2);
+      expect(String((db.prepare(`SELECT extra_json FROM history_data JOIN history USING (seq) WHERE id = 'ruled'`).raw().get() as [string])[0])).toContain('"ruleId":"r-1"');
+    });
+    const store = openHistoryStore(dbPath);
+    try {
+      expect(store.get('ruled')).toStrictEqual(ruled);
+      expect(store.get('plain')).toStrictEqual(plain);
+      expect(store.list({ rule: 'r-1', limit: 10, offset: 0 }).entries).toMatchObject([{ id: 'ruled', kind: 'sampling', rule: ruled.rule }]);
+    } finally {
+      store.close();
+    }
+    withDb((db) => {
+      expect(db.prepare(`SELECT extra_json FROM history_data JOIN history USING (seq) WHERE id = 'ruled'`).raw().get()).toEqual(['{"association":{"exact":true}}']);
+      expect(db.prepare(`SELECT extra_json FROM history_data JOIN history USING (seq) WHERE id = 'plain'`).raw().get()).toEqual([null]);
+    });
+  });
+});
