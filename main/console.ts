@@ -21,6 +21,7 @@ import { createPolicyService } from './policy/policy.js';
 import { createStateHub } from './state-hub.js';
 import { openHistoryStore } from './store/history-store.js';
 import { createHistoryService } from './history/service.js';
+import { createDesktopLife } from './attention/desktop-life.js';
 
 /** File name of the history database inside the user-data folder. */
 export const HISTORY_FILE = 'history.db';
@@ -143,6 +144,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   publishServers();
   const ready = Promise.all([...connections.values()].map((c) => c.connect())).then(() => undefined);
 
+  // Desktop life (issue 9): desktop settings, notifications, badge, tray.
+  const desktop = createDesktopLife({ dir, hub, ports: ports.desktop, logger, now, notify, setAutoApprovalPaused: (paused) => policy.setPaused(paused) });
+
   const historyService = createHistoryService({ store: history, userDataDir: dir, now, logger, notify, reopenDraft: (entry) => pipeline.reopenDraft(entry) });
 
   const listeners = new Set<(event: ConsoleEvent) => void>();
@@ -182,6 +186,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     importRules: async ({ text }) => ({ rules: Object.values(policy.importRules(text).servers).reduce((n, s) => n + s.rules.length, 0) }),
     setKeepOriginal: async ({ itemId, keep }) => policy.setKeepOriginal(itemId, keep),
     ...historyService.methods,
+    ...desktop.methods,
     onEvent: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -192,6 +197,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     service,
     ready,
     async dispose() {
+      desktop.dispose();
       pipeline.cancelAll('The console is shutting down');
       policy.close();
       elicitations.cancelAll('The console is shutting down');

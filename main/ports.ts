@@ -4,6 +4,7 @@
  * host and the tests pass Node-backed ones.
  */
 import type { SecretStore } from './secrets/secret-store.js';
+import type { DesktopPorts } from './attention/ports.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -43,4 +44,9 @@ export interface ConsolePorts {
    * host's encrypted file). Without one, keys live in memory only and are forgotten on exit.
    */
   secrets?: SecretStore;
+  /**
+   * Desktop integration (issue 9): native notifications, dock/taskbar badge, tray, login item,
+   * native theme, window focus. The Electron host passes these; the web host passes none.
+   */
+  desktop?: DesktopPorts;
 }

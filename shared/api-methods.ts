@@ -30,6 +30,8 @@ export const API_METHODS = [
   'reopenHistoryEntry',
   'respondElicitation',
   'setServerRoots',
+  'setDesktopSettings',
+  'sendTestNotification',
 ] as const;
 
 /** A request name. */

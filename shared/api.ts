@@ -13,6 +13,7 @@ import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling
 import type { ConsoleState, HistoryEntry, StatePatch } from './state.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { RulesFileSchema } from './rules.js';
+import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import {
   EXPORT_FORMATS,
   HistoryFilterSchema,
@@ -113,6 +114,10 @@ export const apiRequests = {
   },
   /** Set the folders offered to a server as roots (absolute paths or file:// URIs of folders). */
   setServerRoots: { input: z.object({ serverId: id, folders: z.array(z.string().min(1).max(4096)).max(100) }).strict() },
+  /** Change desktop settings (theme, notifications, sound, do not disturb, launch at login); only the given fields. */
+  setDesktopSettings: { input: DesktopSettingsChangeSchema },
+  /** Show a test notification through the same path as real ones (native in Electron, the browser's in the web host). */
+  sendTestNotification: { input: z.object({}).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -146,6 +151,9 @@ export interface ApiResults {
   reopenHistoryEntry: { itemId: string };
   respondElicitation: void;
   setServerRoots: { roots: Array<{ uri: string; name?: string }> };
+  /** The settings now in force (saved). */
+  setDesktopSettings: DesktopSettings;
+  sendTestNotification: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

@@ -7,6 +7,7 @@ import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './provi
 import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { PolicyView } from './rules.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
+import type { AttentionView, DesktopView } from './desktop.js';
 
 /** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -363,6 +364,10 @@ export interface ConsoleState {
   elicitations?: ElicitationItemView[];
   /** Auto-approve rules, the pause switch, limits' counters and redaction settings (issue 5). */
   policy?: PolicyView;
+  /** Desktop settings (theme, notifications, do not disturb, launch at login) and what the host supports (issue 9). */
+  desktop?: DesktopView;
+  /** Items waiting on a person, their count and the notifications main decided to show (issue 9). */
+  attention?: AttentionView;
 }
 
 /** Slices of the state replaced whole in a patch: every key except `version` and `items`. */

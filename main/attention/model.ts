@@ -1,0 +1,134 @@
+/**
+ * The pure part of "attention": which items wait on a person, what their notification says, and
+ * what the tray shows. No I/O; main/attention/service.ts drives the ports with these.
+ */
+import { APP_TITLE, type AttentionEntry } from '../../shared/desktop.js';
+import type { CallRef, ElicitationItemView, SamplingItemView } from '../../shared/state.js';
+import type { SamplingContent, SamplingMessage } from '../../shared/sampling.js';
+import type { NotificationRequest, TrayMenuEntry, TrayModel } from './ports.js';
+
+/** Longest first line kept for a notification or the tray. */
+export const FIRST_LINE_MAX = 140;
+
+/**
+ * The first non-empty line of `text`, trimmed and cut to `max` characters (ending in "…" when
+ * cut). Returns '' for blank text.
+ */
+export function firstLine(text: string, max = FIRST_LINE_MAX): string {
+  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+function blocks(message: SamplingMessage): SamplingContent[] {
+  return Array.isArray(message.content) ? message.content : [message.content];
+}
+
+function firstText(message: SamplingMessage): string | undefined {
+  for (const block of blocks(message)) {
+    if (block.type === 'text' && typeof block.text === 'string' && block.text.trim()) return block.text;
+  }
+  return undefined;
+}
+
+/**
+ * The line a person recognises a sampling request by: the first line of the text of the last
+ * user message that has text (the prompt being asked about), else of any message, else of the
+ * system prompt, else a description of what the request holds.
+ */
+export function promptLine(messages: SamplingMessage[], systemPrompt?: string): string {
+  const users = messages.filter((m) => m.role === 'user');
+  for (const list of [users, messages]) {
+    for (let i = list.length - 1; i >= 0; i--) {
+      const text = firstText(list[i]!);
+      if (text) return firstLine(text);
+    }
+  }
+  if (systemPrompt?.trim()) return firstLine(systemPrompt);
+  const kinds = [...new Set(messages.flatMap((m) => blocks(m).map((b) => b.type)))];
+  return kinds.length ? `(${kinds.join(', ')})` : '(empty request)';
+}
+
+/** The call a request belongs to, as one short label: the name when known, else the candidates. */
+export function callLabel(association: { exact: boolean; calls: CallRef[] }): string | undefined {
+  const names = [...new Set(association.calls.map((c) => c.name))];
+  if (names.length === 0) return undefined;
+  if (association.exact || names.length === 1) return names[0];
+  return `${names.slice(0, 2).join(' or ')}${names.length > 2 ? ` (+${names.length - 2})` : ''}`;
+}
+
+/** Sampling statuses that wait on a person. */
+const SAMPLING_WAITING = { awaiting_request_review: 'request', awaiting_response_review: 'response' } as const;
+
+/**
+ * The items that wait on a person, oldest first: sampling items in request or response review
+ * (drafts re-opened from history included: they wait too) and elicitations awaiting input.
+ */
+export function waitingEntries(items: readonly SamplingItemView[], elicitations: readonly ElicitationItemView[] = []): AttentionEntry[] {
+  const out: AttentionEntry[] = [];
+  for (const item of items) {
+    const phase = SAMPLING_WAITING[item.status as keyof typeof SAMPLING_WAITING];
+    if (!phase) continue;
+    const tool = callLabel(item.association);
+    out.push({
+      itemId: item.id,
+      kind: 'sampling',
+      phase,
+      serverId: item.serverId,
+      ...(tool ? { tool } : {}),
+      firstLine: promptLine(item.original.messages, item.original.systemPrompt),
+      receivedAt: item.receivedAt,
+    });
+  }
+  for (const e of elicitations) {
+    if (e.status !== 'awaiting_input') continue;
+    const tool = callLabel(e.association);
+    out.push({
+      itemId: e.id,
+      kind: 'elicitation',
+      phase: 'input',
+      serverId: e.serverId,
+      ...(tool ? { tool } : {}),
+      firstLine: firstLine(e.params.message) || '(no message)',
+      receivedAt: e.receivedAt,
+    });
+  }
+  return out.sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
+/** What the notification for one waiting item says (server, tool, first prompt line). */
+export function notificationFor(entry: AttentionEntry, sound: boolean): NotificationRequest {
+  const title =
+    entry.kind === 'elicitation'
+      ? `${entry.serverId} asks for your input`
+      : entry.phase === 'response'
+        ? `Response to review for ${entry.serverId}`
+        : `${entry.serverId} asks for a completion`;
+  const body = entry.tool ? `${entry.tool}: ${entry.firstLine}` : entry.firstLine;
+  return { title, body, silent: !sound, itemId: entry.itemId };
+}
+
+/** The tray's state. */
+export interface TrayState {
+  count: number;
+  /** Whether auto-approval is paused (policy). */
+  paused: boolean;
+  doNotDisturb: boolean;
+}
+
+/** Hover text of the tray icon. */
+export function trayTooltip(count: number): string {
+  return `${APP_TITLE} — ${count === 0 ? 'nothing waiting' : `${count} waiting`}`;
+}
+
+/** The tray icon's model: count, tooltip and menu (open, pause auto-approval, do not disturb, quit). */
+export function buildTrayModel(state: TrayState): TrayModel {
+  const menu: TrayMenuEntry[] = [
+    { kind: 'action', id: 'open', label: state.count > 0 ? `Open console (${state.count} waiting)` : 'Open console', enabled: true },
+    { kind: 'separator' },
+    { kind: 'checkbox', id: 'pause-auto-approval', label: 'Pause auto-approval', checked: state.paused },
+    { kind: 'checkbox', id: 'do-not-disturb', label: 'Do not disturb', checked: state.doNotDisturb },
+    { kind: 'separator' },
+    { kind: 'action', id: 'quit', label: 'Quit', enabled: true },
+  ];
+  return { count: state.count, tooltip: trayTooltip(state.count), menu };
+}

@@ -1,0 +1,135 @@
+/**
+ * The attention service: watches the state for items that need a person and gets their attention
+ * through the desktop ports — one notification per item (none while "do not disturb" is on), the
+ * badge count, the tray icon and menu — and publishes the `attention` slice (count, waiting items,
+ * recent notifications) so the renderer can set the title and, in the web host, show browser
+ * notifications for exactly the ones main decided on.
+ */
+import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/desktop.js';
+import type { SliceKey, StateHub } from '../state-hub.js';
+import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
+import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';
+
+/** What {@link createAttentionService} needs. */
+export interface AttentionDeps {
+  hub: StateHub;
+  ports: DesktopPorts;
+  /** The current desktop settings (notifications, sound, do not disturb). */
+  settings(): DesktopSettings;
+  /** Switches "do not disturb" (the tray's checkbox); saves the setting. */
+  setDoNotDisturb(on: boolean): void;
+  /** The policy's "pause all auto-approval" switch (the tray's checkbox). */
+  setAutoApprovalPaused(paused: boolean): void;
+  now(): number;
+  /** Told about failures of tray actions. */
+  onError?(message: string): void;
+}
+
+/** The running service. */
+export interface AttentionService {
+  /** Re-reads the state and acts on it now (runs on its own after every relevant patch). */
+  refresh(): void;
+  /** Shows a test notification through the same path as real ones (ignores DND: the person asked for it). */
+  testNotification(): void;
+  /** "Review" on a notification: focuses the window and asks the renderer to open the item. */
+  review(itemId: string): void;
+  /** Runs a tray menu action. */
+  trayAction(id: TrayActionId): void;
+  /** Stops watching the state. */
+  dispose(): void;
+}
+
+/** Slices whose change can change what needs a person (or the tray's checkboxes). */
+const WATCHED: ReadonlySet<string> = new Set<SliceKey | 'items'>(['elicitations', 'policy', 'desktop', 'items']);
+
+/** Starts the service; it acts on the current state at once. */
+export function createAttentionService(deps: AttentionDeps): AttentionService {
+  const { hub, ports } = deps;
+  /** Items already notified about (or that arrived during DND): never notified again. */
+  const notified = new Set<string>();
+  const recent: AttentionNotification[] = [];
+  let seq = 0;
+  let focus: AttentionView['focus'];
+  let focusSeq = 0;
+  let lastBadge: number | null = null;
+  let lastTray = '';
+  let lastView = '';
+
+  const paused = () => hub.get('policy')?.rules.paused ?? false;
+
+  const emit = (request: NotificationRequest) => {
+    const n: AttentionNotification = { seq: ++seq, title: request.title, body: request.body, silent: request.silent, at: deps.now() };
+    if (request.itemId) n.itemId = request.itemId;
+    recent.push(n);
+    if (recent.length > NOTIFICATIONS_KEPT) recent.splice(0, recent.length - NOTIFICATIONS_KEPT);
+    ports.notifier?.show(request, () => (request.itemId ? service.review(request.itemId) : ports.focusWindow?.()));
+  };
+
+  const refresh = () => {
+    const state = hub.snapshot();
+    const settings = deps.settings();
+    const waiting = waitingEntries(state.items, state.elicitations ?? []);
+    const quiet = settings.doNotDisturb || !settings.notifications;
+    const draftIds = new Set(state.items.filter((i) => i.origin === 'draft').map((i) => i.id));
+    for (const entry of waiting) {
+      if (notified.has(entry.itemId)) continue;
+      notified.add(entry.itemId);
+      // A draft was re-opened by the person from history: they know already.
+      if (!quiet && !draftIds.has(entry.itemId)) emit(notificationFor(entry, settings.sound));
+    }
+    // Forget items that left the state entirely (dismissed / removed), so the set stays small.
+    const present = new Set([...state.items.map((i) => i.id), ...(state.elicitations ?? []).map((e) => e.id)]);
+    for (const id of notified) if (!present.has(id)) notified.delete(id);
+
+    const count = waiting.length;
+    if (count !== lastBadge) {
+      lastBadge = count;
+      ports.badge?.setCount(count);
+    }
+    const tray = buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb });
+    const trayKey = JSON.stringify(tray);
+    if (ports.tray && trayKey !== lastTray) {
+      lastTray = trayKey;
+      ports.tray.update(tray);
+    }
+    const view: AttentionView = { count, waiting, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
+    if (focus) view.focus = focus;
+    const viewKey = JSON.stringify(view);
+    if (viewKey !== lastView) {
+      lastView = viewKey;
+      hub.set('attention', view);
+    }
+  };
+
+  const service: AttentionService = {
+    refresh,
+    testNotification() {
+      emit({ title: 'Notifications work', body: 'Requests that need you will show up like this.', silent: !deps.settings().sound });
+      refresh();
+    },
+    review(itemId) {
+      ports.focusWindow?.();
+      focus = { itemId, seq: ++focusSeq };
+      refresh();
+    },
+    trayAction(id) {
+      try {
+        if (id === 'open') ports.focusWindow?.();
+        else if (id === 'quit') ports.quit?.();
+        else if (id === 'pause-auto-approval') deps.setAutoApprovalPaused(!paused());
+        else if (id === 'do-not-disturb') deps.setDoNotDisturb(!deps.settings().doNotDisturb);
+      } catch (err) {
+        deps.onError?.(`Tray: ${(err as Error).message}`);
+      }
+    },
+    dispose: () => unsubscribe(),
+  };
+
+  ports.tray?.onAction((id) => service.trayAction(id));
+  const unsubscribe = hub.subscribe((event) => {
+    if (event.type !== 'patch') return;
+    if (Object.keys(event.patch).some((k) => WATCHED.has(k))) refresh();
+  });
+  refresh();
+  return service;
+}

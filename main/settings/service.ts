@@ -1,0 +1,108 @@
+/**
+ * The desktop settings service: loads `desktop-settings.json`, applies the settings to the host
+ * (native theme, login item), publishes the `desktop` slice, and saves changes the person makes.
+ */
+import { ApiError } from '../../shared/api-error.js';
+import { DesktopSettingsSchema, type DesktopSettings, type DesktopSettingsChange, type DesktopSupports, type DesktopView } from '../../shared/desktop.js';
+import type { DesktopPorts } from '../attention/ports.js';
+import type { Logger } from '../ports.js';
+import type { StateHub } from '../state-hub.js';
+import { loadDesktopSettings, saveDesktopSettings } from './store.js';
+
+/** What {@link createDesktopSettingsService} needs. */
+export interface DesktopSettingsDeps {
+  /** The user-data folder. */
+  dir: string;
+  hub: StateHub;
+  ports: DesktopPorts;
+  logger: Logger;
+  /** Tells the person something (a notice), e.g. a broken settings file. */
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+/** The running service. */
+export interface DesktopSettingsService {
+  current(): DesktopSettings;
+  /**
+   * Applies and saves a change (only the given fields). The login item is changed first; when the
+   * OS refuses, nothing is saved.
+   * @throws ApiError `invalid_input` for bad values or "launch at login" where unsupported;
+   *   `internal` when the login item or the file cannot be written
+   */
+  update(change: DesktopSettingsChange): DesktopSettings;
+  /** Registers a listener for changes (the attention service re-reads DND and sound). */
+  onChange(listener: (settings: DesktopSettings) => void): void;
+}
+
+/** Starts the service and publishes the first `desktop` slice. Never throws. */
+export function createDesktopSettingsService(deps: DesktopSettingsDeps): DesktopSettingsService {
+  const loaded = loadDesktopSettings(deps.dir);
+  let settings = loaded.value;
+  let problem = loaded.problem;
+  let loginNote: string | undefined;
+  const listeners: Array<(s: DesktopSettings) => void> = [];
+  if (problem) deps.notify('warning', problem);
+
+  const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: 'Only the desktop app can start at login.' };
+  const supports: DesktopSupports = {
+    nativeNotifications: !!deps.ports.notifier,
+    tray: !!deps.ports.tray,
+    badge: !!deps.ports.badge,
+    launchAtLogin: loginSupport.ok,
+  };
+  if (!loginSupport.ok) loginNote = loginSupport.reason;
+
+  const publish = () => {
+    const view: DesktopView = { settings, path: loaded.path, supports };
+    if (problem) view.problem = problem;
+    if (loginNote) view.launchAtLoginNote = loginNote;
+    deps.hub.set('desktop', view);
+  };
+
+  // Apply what was saved: the theme always; the login item where supported (it re-points the
+  // entry at this build, e.g. after an AppImage moved).
+  deps.ports.theme?.set(settings.theme);
+  if (loginSupport.ok && deps.ports.loginItem) {
+    try {
+      deps.ports.loginItem.set(settings.launchAtLogin);
+    } catch (err) {
+      loginNote = `Could not update the login item: ${(err as Error).message}`;
+      deps.logger.warn('login item update failed', { error: String(err) });
+    }
+  }
+  publish();
+
+  return {
+    current: () => settings,
+    update(change) {
+      const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+      const parsed = DesktopSettingsSchema.safeParse({ ...settings, ...given });
+      if (!parsed.success) throw new ApiError('invalid_input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const next = parsed.data;
+      if (next.launchAtLogin !== settings.launchAtLogin) {
+        if (!loginSupport.ok || !deps.ports.loginItem) {
+          if (next.launchAtLogin) throw new ApiError('invalid_input', `Launch at login is not available: ${loginSupport.ok ? 'no login item support' : loginSupport.reason}`);
+        } else {
+          try {
+            deps.ports.loginItem.set(next.launchAtLogin);
+            loginNote = undefined;
+          } catch (err) {
+            throw new ApiError('internal', `The system refused the login item: ${(err as Error).message}`);
+          }
+        }
+      }
+      try {
+        saveDesktopSettings(deps.dir, next);
+      } catch (err) {
+        throw new ApiError('internal', `Could not save ${loaded.path}: ${(err as Error).message}`);
+      }
+      problem = undefined;
+      if (next.theme !== settings.theme) deps.ports.theme?.set(next.theme);
+      settings = next;
+      publish();
+      for (const l of listeners) l(settings);
+      return settings;
+    },
+    onChange: (listener) => void listeners.push(listener),
+  };
+}
