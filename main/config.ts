@@ -6,7 +6,8 @@
  * Embedded default: when the file does not exist it is created with one server,
  * `@modelcontextprotocol/server-everything` over stdio, launched from node_modules (never fetched
  * at run time). A broken file is never overwritten: it is reported (with the line for JSON syntax
- * errors) and no servers are started from it.
+ * errors) and no servers are started from it. Edits from the UI and live reload of hand edits:
+ * main/servers/ (config-file.ts, watcher.ts, manager.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -81,6 +82,8 @@ export interface LoadedServers {
   problems: string[];
   /** True when the file was just created from the embedded default. */
   createdDefault: boolean;
+  /** The file's text as read (or written), so a watcher can tell later edits apart. */
+  text: string;
 }
 
 /**
@@ -93,11 +96,12 @@ export function loadServersConfig(userDataDir: string): LoadedServers {
   if (!existsSync(path)) {
     mkdirSync(userDataDir, { recursive: true });
     const config = defaultServersConfig();
-    writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-    return { path, servers: config.mcpServers, problems: [], createdDefault: true };
+    const text = `${JSON.stringify(config, null, 2)}\n`;
+    writeFileSync(path, text, { mode: 0o600 });
+    return { path, servers: config.mcpServers, problems: [], createdDefault: true, text };
   }
   const text = readFileSync(path, 'utf8');
-  return { path, ...parseServersConfig(text, SERVERS_CONFIG_FILE), createdDefault: false };
+  return { path, ...parseServersConfig(text, SERVERS_CONFIG_FILE), createdDefault: false, text };
 }
 
 /**

@@ -19,6 +19,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An absolute path on any OS: `/x`, `~/x`, `C:\x`, `C:/x`, `\\server\share`. */
 const ABSOLUTE_PATH = /^(\/|~[/\\]|~$|[A-Za-z]:[\\/]|\\\\)/;
 
+/** A record check that reports a bad key at its own path (`env.1ABC: …`). */
+const keysMatch =
+  (pattern: RegExp, message: string) =>
+  (rec: Record<string, string>, ctx: z.RefinementCtx): void => {
+    for (const key of Object.keys(rec)) if (!pattern.test(key)) ctx.addIssue({ code: 'custom', path: [key], message });
+  };
+
 const common = {
   disabled: z.boolean().optional(),
   timeoutMs: z.number().int('Timeout must be a whole number of ms').min(1000, 'Timeout must be at least 1000 ms').max(86_400_000, 'Timeout must be at most 24 h').optional(),
@@ -43,10 +50,8 @@ export const StdioEntryInputSchema = z
       ),
     args: z.array(z.string().max(10_000, 'An argument must be at most 10,000 characters')).max(200, 'At most 200 arguments').default([]),
     env: z
-      .record(
-        z.string().regex(ENV_NAME, 'Environment variable names are letters, digits and _ and do not start with a digit'),
-        z.string().max(10_000, 'An environment value must be at most 10,000 characters'),
-      )
+      .record(z.string(), z.string().max(10_000, 'An environment value must be at most 10,000 characters'))
+      .superRefine(keysMatch(ENV_NAME, 'Environment variable names are letters, digits and _ and do not start with a digit'))
       .default({}),
     cwd: z
       .string()
@@ -73,10 +78,11 @@ export const HttpEntryInputSchema = z
       }, 'URL must be a full http:// or https:// address, e.g. https://example.com/mcp'),
     headers: z
       .record(
-        z.string().regex(HEADER_NAME, 'Header names are letters, digits and - (no spaces or colons)'),
+        z.string(),
         // eslint-disable-next-line no-control-regex
         z.string().max(10_000, 'A header value must be at most 10,000 characters').refine((v) => !/[\r\n\u0000]/.test(v), 'Header values must be one line'),
       )
+      .superRefine(keysMatch(HEADER_NAME, 'Header names are letters, digits and - (no spaces or colons)'))
       .default({}),
     ...common,
   })
@@ -140,6 +146,8 @@ export type ImportFormat = 'claude-desktop' | 'vscode' | 'cursor';
 /** A `${input:id}` variable of a VS Code config that needs a value before the server can be imported. */
 export interface ImportInput {
   id: string;
+  /** Where its value goes in `importServers({inputs})`: inputs belong to their file (`PATH::ID`). */
+  key?: string;
   description?: string;
   /** VS Code's `password: true`: the value is typed hidden (it will be written to mcp-servers.json). */
   password: boolean;
@@ -156,8 +164,10 @@ export interface ImportCandidate {
   reason?: string;
   /** `${input:…}` variables this entry uses; it is imported only once each has a value. */
   inputs: ImportInput[];
-  /** Other variables that cannot be resolved here (e.g. `${workspaceFolder}` of a user file); shown as a warning. */
+  /** Other variables that cannot be resolved here (e.g. `${workspaceFolder}` of a user file): the entry is `invalid`. */
   unresolved: string[];
+  /** Things that will not come along (e.g. VS Code's `envFile`). */
+  warnings: string[];
   /** Env / header names whose values are masked in `target` and the preview. */
   maskedKeys: string[];
 }

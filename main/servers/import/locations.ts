@@ -1,0 +1,67 @@
+/**
+ * Where other MCP hosts keep their server configs, per OS (home, platform and environment are
+ * injected so tests can point them anywhere):
+ *
+ * | host | macOS | Windows | Linux |
+ * | --- | --- | --- | --- |
+ * | Claude Desktop | `~/Library/Application Support/Claude/claude_desktop_config.json` | `%APPDATA%\Claude\claude_desktop_config.json` | `$XDG_CONFIG_HOME/Claude/claude_desktop_config.json` (default `~/.config`) |
+ * | VS Code (user) | `~/Library/Application Support/Code/User/mcp.json` | `%APPDATA%\Code\User\mcp.json` | `$XDG_CONFIG_HOME/Code/User/mcp.json` |
+ * | VS Code (workspace) | `<folder>/.vscode/mcp.json` | same | same |
+ * | Cursor | `~/.cursor/mcp.json` (and `<folder>/.cursor/mcp.json`) | same | same |
+ */
+import path from 'node:path';
+import type { ImportFormat } from '../../../shared/servers.js';
+
+/** The machine facts the locations depend on. */
+export interface ImportEnvironment {
+  home: string;
+  platform: NodeJS.Platform;
+  /** Environment variables (APPDATA, XDG_CONFIG_HOME; `${env:NAME}` in VS Code / Cursor files). */
+  env: Record<string, string | undefined>;
+}
+
+/** A config file to look at. */
+export interface ImportLocation {
+  format: ImportFormat;
+  label: string;
+  path: string;
+  /** The folder `${workspaceFolder}` means for this file, when it belongs to one. */
+  workspaceFolder?: string;
+}
+
+/**
+ * The standard locations on this machine, plus the workspace files of `workspaceFolder` when given.
+ * Paths use the separators of `env.platform`.
+ */
+export function standardLocations(env: ImportEnvironment, workspaceFolder?: string): ImportLocation[] {
+  const p = env.platform === 'win32' ? path.win32 : path.posix;
+  const appData = env.platform === 'win32' ? (env.env.APPDATA ?? p.join(env.home, 'AppData', 'Roaming')) : undefined;
+  const configDir =
+    env.platform === 'darwin' ? p.join(env.home, 'Library', 'Application Support') : (appData ?? env.env.XDG_CONFIG_HOME ?? p.join(env.home, '.config'));
+  const list: ImportLocation[] = [
+    { format: 'claude-desktop', label: 'Claude Desktop', path: p.join(configDir, 'Claude', 'claude_desktop_config.json') },
+    { format: 'vscode', label: 'VS Code (user)', path: p.join(configDir, 'Code', 'User', 'mcp.json') },
+    { format: 'cursor', label: 'Cursor', path: p.join(env.home, '.cursor', 'mcp.json') },
+  ];
+  if (workspaceFolder) {
+    list.push(
+      { format: 'vscode', label: 'VS Code (workspace)', path: p.join(workspaceFolder, '.vscode', 'mcp.json'), workspaceFolder },
+      { format: 'cursor', label: 'Cursor (project)', path: p.join(workspaceFolder, '.cursor', 'mcp.json'), workspaceFolder },
+    );
+  }
+  return list;
+}
+
+/**
+ * The format of a file the person picked by hand: VS Code files are named `mcp.json` under `.vscode`
+ * or `Code/User`, or hold `servers`; Claude Desktop's is `claude_desktop_config.json`; any other
+ * `mcpServers` file is read like Cursor's (the same format).
+ */
+export function guessFormat(filePath: string, json: unknown): ImportFormat {
+  const norm = filePath.replace(/\\/g, '/');
+  if (/claude_desktop_config\.json$/.test(norm)) return 'claude-desktop';
+  if (/\/\.vscode\/mcp\.json$|\/Code\/User\/mcp\.json$/.test(norm)) return 'vscode';
+  const obj = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+  if ('servers' in obj && !('mcpServers' in obj)) return 'vscode';
+  return 'cursor';
+}

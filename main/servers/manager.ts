@@ -1,0 +1,246 @@
+/**
+ * The configured servers and their connections, kept in step with `mcp-servers.json`, which stays
+ * the source of truth: edits from the Servers screen are written to the file (config-file.ts) and
+ * applied at once; edits by hand are picked up by the watcher (watcher.ts). Applying a config
+ * touches only what changed: a changed entry reconnects only that server, a removed one is
+ * closed, an added one connected; a disabled entry is listed without a connection. A broken file
+ * is reported with its line and the last good config stays in force.
+ */
+import { ApiError } from '../../shared/api-error.js';
+import type { ServerEntryInput } from '../../shared/servers.js';
+import type { ServerView } from '../../shared/state.js';
+import { isStdio, parseServersConfig, SERVERS_CONFIG_FILE, type ServerConfig } from '../config.js';
+import { describeTarget, type ServerConnection } from '../mcp/connection.js';
+import type { Logger } from '../ports.js';
+import {
+  checkEntryOnDisk,
+  checkName,
+  editServersFile,
+  entryFromInput,
+  entryToInput,
+  freeName,
+  KNOWN_ENTRY_KEYS,
+  parseEntryInput,
+  readServersFile,
+  renameKey,
+} from './config-file.js';
+import { watchConfigFile, type ConfigWatch } from './watcher.js';
+
+/** What the manager needs. */
+export interface ServerManagerDeps {
+  /** Path of mcp-servers.json. */
+  path: string;
+  /** The config as loaded at start (already validated) and the text it came from. */
+  initial: { servers: Record<string, ServerConfig>; problems: string[]; text: string };
+  /** The console's map of live connections; the manager adds and removes entries. */
+  connections: Map<string, ServerConnection>;
+  /** Creates a (not yet connected) connection for an entry. */
+  create(id: string, config: ServerConfig): ServerConnection;
+  /** Called after the list of servers or any of them changed (publish state). */
+  onChange(): void;
+  /** Reports config problems (null: the file is fine again). */
+  onProblems(problems: string[] | null): void;
+  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  logger: Logger;
+  /** Home folder, for `~` in a working directory. */
+  home: string;
+  /** Watch the file for hand edits (default true). */
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+/** The manager's operations (the Servers API of the console). */
+export interface ServerManager {
+  /** Starts the watch and the first connection of every enabled server; resolves when each has tried once. */
+  start(): Promise<void>;
+  /** Every configured server, in file order; disabled ones without a connection. */
+  views(): ServerView[];
+  /** The entry of a server as it is in force now. */
+  config(id: string): ServerConfig | undefined;
+  /**
+   * Adds a server, or replaces `previousId`'s entry (renaming it when `id` differs).
+   * @throws ApiError invalid_input (field, duplicate name), not_found (previousId), invalid_state (broken file)
+   */
+  save(input: { id: string; previousId?: string; entry: unknown }): void;
+  /** Removes a server from the file (its connection closes). @throws ApiError not_found, invalid_state */
+  remove(id: string): void;
+  /** Sets or clears `"disabled": true`. @throws ApiError not_found, invalid_state */
+  setEnabled(id: string, enabled: boolean): void;
+  /** Copies an entry under a free name (`NAME-copy`), disabled so it does not start twice. @returns the new name */
+  duplicate(id: string, newId?: string): string;
+  /**
+   * Adds entries (import) in one atomic write, in order.
+   * @throws ApiError invalid_input when a name is taken (planImport checks first), invalid_state (broken file)
+   */
+  addEntries(entries: Array<[string, ServerConfig]>): void;
+  /** The raw entries under `mcpServers` as the file holds them now. @throws ApiError invalid_state */
+  fileEntries(): Record<string, unknown>;
+  /** The entry in editor form, credential-looking values masked. @throws ApiError not_found, invalid_state */
+  entry(id: string): { entry: ServerEntryInput; masked: string[]; otherKeys: string[] };
+  /** Reconnects a server now (Restart / Retry now). @throws ApiError not_found, invalid_state when disabled */
+  restart(id: string): Promise<void>;
+  /** Applies a new file text (from the watcher, or after the console wrote it). */
+  applyText(text: string | null): void;
+  dispose(): Promise<void>;
+}
+
+/** JSON with object keys sorted, to compare entries regardless of key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** Creates the manager; nothing connects until `start()`. */
+export function createServerManager(deps: ServerManagerDeps): ServerManager {
+  let configs: Record<string, ServerConfig> = deps.initial.problems.length ? {} : deps.initial.servers;
+  let watch: ConfigWatch | undefined;
+  let disposed = false;
+
+  const stubView = (id: string, config: ServerConfig): ServerView => ({
+    id,
+    transport: isStdio(config) ? 'stdio' : config.type === 'sse' ? 'sse' : 'http',
+    target: describeTarget(config),
+    status: 'disabled',
+    stderrTail: [],
+    tools: [],
+    inFlight: 0,
+  });
+
+  const open = (id: string, config: ServerConfig): Promise<void> | undefined => {
+    if (config.disabled) return undefined;
+    const conn = deps.create(id, config);
+    deps.connections.set(id, conn);
+    return conn.connect();
+  };
+
+  const closeConn = (id: string) => {
+    const conn = deps.connections.get(id);
+    deps.connections.delete(id);
+    return conn?.close();
+  };
+
+  /** Brings connections in line with `next`; returns the first attempts started. */
+  const apply = (next: Record<string, ServerConfig>): Array<Promise<void>> => {
+    const started: Array<Promise<void> | undefined> = [];
+    for (const id of Object.keys(configs)) if (!(id in next)) void closeConn(id);
+    for (const [id, config] of Object.entries(next)) {
+      const before = configs[id];
+      if (before && canonical(before) === canonical(config)) continue;
+      if (before) void closeConn(id);
+      started.push(open(id, config));
+    }
+    configs = next;
+    deps.onChange();
+    return started.filter((p): p is Promise<void> => p !== undefined);
+  };
+
+  const applyText = (text: string | null) => {
+    if (disposed) return;
+    if (text === null) {
+      const message = `${SERVERS_CONFIG_FILE} was removed; the last good config stays in force until it is back.`;
+      deps.onProblems([message]);
+      deps.notify('error', message);
+      return;
+    }
+    const parsed = parseServersConfig(text, SERVERS_CONFIG_FILE);
+    if (parsed.problems.length) {
+      const problems = parsed.problems.map((p) => `${p} — the last good config stays in force.`);
+      deps.onProblems(problems);
+      for (const p of problems) deps.notify('error', p);
+      return;
+    }
+    deps.onProblems(null);
+    apply(parsed.servers);
+  };
+
+  /** Runs an edit of the file and applies the result at once (the watcher then sees no change). */
+  const edit = (mutate: (servers: Record<string, unknown>) => void) => {
+    const text = editServersFile(deps.path, mutate);
+    watch?.seen(text);
+    applyText(text);
+  };
+
+  const mustExist = (servers: Record<string, unknown>, id: string) => {
+    if (!(id in servers)) throw new ApiError('not_found', `no server "${id}" in ${SERVERS_CONFIG_FILE}`);
+  };
+
+  return {
+    async start() {
+      if (deps.watch !== false) {
+        watch = watchConfigFile(deps.path, { initialText: deps.initial.text, onText: applyText, logger: deps.logger, debounceMs: deps.debounceMs });
+      }
+      const first = Object.entries(configs).map(([id, config]) => open(id, config));
+      deps.onChange();
+      await Promise.all(first);
+    },
+    views: () => Object.entries(configs).map(([id, config]) => deps.connections.get(id)?.view() ?? stubView(id, config)),
+    config: (id) => configs[id],
+    save({ id, previousId, entry }) {
+      const name = checkName(id);
+      const input = parseEntryInput(entry);
+      checkEntryOnDisk(input, deps.home);
+      edit((servers) => {
+        if (previousId !== undefined) mustExist(servers, previousId);
+        if (name !== previousId && name in servers) throw new ApiError('invalid_input', `name: a server named "${name}" already exists`);
+        const existing = previousId !== undefined ? (servers[previousId] as Record<string, unknown>) : undefined;
+        const value = entryFromInput(input, existing);
+        if (previousId !== undefined && previousId !== name) renameKey(servers, previousId, name, value);
+        else servers[name] = value;
+      });
+    },
+    remove(id) {
+      edit((servers) => {
+        mustExist(servers, id);
+        delete servers[id];
+      });
+    },
+    setEnabled(id, enabled) {
+      edit((servers) => {
+        mustExist(servers, id);
+        const { disabled: _drop, ...rest } = servers[id] as Record<string, unknown>;
+        servers[id] = enabled ? rest : { ...rest, disabled: true };
+      });
+    },
+    duplicate(id, newId) {
+      let created = '';
+      edit((servers) => {
+        mustExist(servers, id);
+        created = newId !== undefined ? checkName(newId) : freeName(id, Object.keys(servers));
+        if (created in servers) throw new ApiError('invalid_input', `name: a server named "${created}" already exists`);
+        servers[created] = { ...(servers[id] as Record<string, unknown>), disabled: true };
+      });
+      return created;
+    },
+    addEntries(entries) {
+      edit((servers) => {
+        for (const [name, config] of entries) {
+          if (name in servers) throw new ApiError('invalid_input', `name: a server named "${name}" already exists`);
+          servers[name] = config;
+        }
+      });
+    },
+    fileEntries: () => readServersFile(deps.path).json.mcpServers,
+    entry(id) {
+      const doc = readServersFile(deps.path);
+      const raw = doc.json.mcpServers[id];
+      if (raw === undefined) throw new ApiError('not_found', `no server "${id}" in ${SERVERS_CONFIG_FILE}`);
+      const { entry, masked } = entryToInput(raw);
+      const otherKeys = Object.keys(raw as Record<string, unknown>).filter((k) => !(KNOWN_ENTRY_KEYS as readonly string[]).includes(k));
+      return { entry, masked, otherKeys };
+    },
+    async restart(id) {
+      const config = configs[id];
+      if (!config) throw new ApiError('not_found', `no server "${id}"`);
+      const conn = deps.connections.get(id);
+      if (!conn) throw new ApiError('invalid_state', `server "${id}" is disabled; enable it first`);
+      await conn.connect();
+    },
+    applyText,
+    async dispose() {
+      disposed = true;
+      watch?.close();
+      await Promise.all([...deps.connections.keys()].map((id) => closeConn(id)));
+    },
+  };
+}
