@@ -5,10 +5,12 @@
  */
 import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
-import type { CallRef, Notice } from '../shared/state.js';
+import type { CallRef, Notice, ProviderView } from '../shared/state.js';
+import type { ModelSettings } from '../shared/providers.js';
 import { loadServersConfig } from './config.js';
-import { loadProvidersConfig, PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
-import type { LlmProvider } from './llm/provider.js';
+import { PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
+import { openProviderRegistry } from './llm/registry.js';
+import { createMemorySecretStore } from './secrets/secret-store.js';
 import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { openEraCache } from './mcp/era-cache.js';
@@ -50,7 +52,10 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const historyPath = join(dir, HISTORY_FILE);
   const servers = loadServersConfig(dir);
   const providersPath = join(dir, PROVIDERS_CONFIG_FILE);
-  const providerConfig = loadProvidersConfig(providersPath, env);
+  // Providers and their keys (issue 4): keys only through the injected secret store.
+  const secrets = ports.secrets ?? createMemorySecretStore();
+  let publishProviders: (views: ProviderView[], settings: ModelSettings) => void = () => {};
+  const providerRegistry = await openProviderRegistry({ path: join(dir, PROVIDERS_CONFIG_FILE), env, secrets, onChange: (v, s) => publishProviders(v, s) });
   const history = openHistoryStore(historyPath);
   history.markInterrupted(now()); // requests a crash or quit left unfinished
   const roots = openRootsStore(dir);
@@ -59,7 +64,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     servers: [],
     calls: [],
     items: [],
-    providers: providerConfig.providers.map((p) => p.view),
+    providers: providerRegistry.views(),
+    modelSettings: providerRegistry.settings(),
     notices: [],
     settings: {
       host: ports.host,
@@ -67,22 +73,23 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       serversConfigPath: servers.path,
       providersConfigPath: providersPath,
       historyPath,
+      secretStore: { backend: secrets.backend, ...(secrets.warning ? { warning: secrets.warning } : {}) },
     },
   });
+  publishProviders = (views, settings) => {
+    hub.set('providers', views);
+    hub.set('modelSettings', settings);
+  };
 
   const notify = (level: Notice['level'], message: string) => {
     const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, message, at: now() };
     hub.set('notices', [...hub.get('notices'), notice].slice(-NOTICES_KEPT));
   };
-  for (const p of [...servers.problems, ...providerConfig.problems]) notify('error', p);
+  for (const p of [...servers.problems, ...providerRegistry.problems]) notify('error', p);
+  if (secrets.warning) notify('warning', secrets.warning);
   if (servers.createdDefault) notify('info', `Created ${servers.path} with the embedded default server (server-everything).`);
 
-  const providers: LlmProvider[] = providerConfig.providers;
-  const registry: ProviderRegistry = {
-    list: () => providers,
-    get: (id) => providers.find((p) => p.view.id === id),
-    defaultModel: () => providerConfig.defaultModel,
-  };
+  const registry: ProviderRegistry = providerRegistry;
 
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
@@ -180,6 +187,11 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
+    saveProvider: (input) => providerRegistry.save(input),
+    removeProvider: ({ id }) => providerRegistry.remove(id),
+    testProvider: (input) => providerRegistry.test(input),
+    listProviderModels: async (input) => ({ models: await providerRegistry.listModels(input) }),
+    saveModelSettings: (input) => providerRegistry.saveModelSettings(input),
     saveRules: async ({ rules }) => void policy.saveRules(rules),
     setAutoApprovalPaused: async ({ paused }) => policy.setPaused(paused),
     exportRules: async () => policy.exportRules(),

@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
 import type { ConsoleState, HistoryEntry, StatePatch } from './state.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
+import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
+import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import {
@@ -73,6 +75,30 @@ export const apiRequests = {
   },
   /** One history entry with originals, edits, timings and events; null when unknown. */
   getHistoryEntry: { input: z.object({ id }).strict() },
+  /**
+   * Add or edit a provider (Providers screen); `previousId` when the edit renames it. `apiKey`: a
+   * string stores it in the secret store (never in a file, never returned), null removes it,
+   * absent keeps it.
+   */
+  saveProvider: {
+    input: z.object({ provider: ProviderSettingsSchema, previousId: id.optional(), apiKey: z.string().max(4096).nullable().optional() }).strict(),
+  },
+  /** Remove a provider and its stored key. */
+  removeProvider: { input: z.object({ id }).strict() },
+  /** Test connection: list the models (or, with no list, ask the first model for "OK"). Unsaved `provider` settings and `apiKey` may be given. */
+  testProvider: { input: z.object({ id, provider: ProviderSettingsSchema.optional(), apiKey: z.string().max(4096).optional() }).strict() },
+  /** The provider's model list from its model-list endpoint (ids, and context windows where listed). */
+  listProviderModels: { input: z.object({ id, provider: ProviderSettingsSchema.optional(), apiKey: z.string().max(4096).optional() }).strict() },
+  /** Family table, per-server allowed/default models, the default model (given fields only). */
+  saveModelSettings: {
+    input: z
+      .object({
+        families: z.array(FamilyRuleSchema).max(200).optional(),
+        servers: z.record(id, ServerModelSettingsSchema).optional(),
+        defaultModel: ModelRefSchema.optional(),
+      })
+      .strict(),
+  },
   /** Save the whole rules file (shared/rules.ts); rules that changed get a new version. */
   saveRules: { input: z.object({ rules: RulesFileSchema }).strict() },
   /** The global "pause all auto-approval" switch (reject rules still apply). */
@@ -134,6 +160,13 @@ export interface ApiResults {
   restartServer: void;
   listHistory: HistoryListPage;
   getHistoryEntry: HistoryEntry | null;
+  /** The provider as now configured (no key, only `hasApiKey` / `apiKeyHint`). */
+  saveProvider: ProviderView;
+  removeProvider: void;
+  testProvider: ProviderTestResult;
+  /** Listed model ids; `contextWindow` in tokens where the list says. */
+  listProviderModels: { models: Array<{ id: string; contextWindow?: number }> };
+  saveModelSettings: ModelSettings;
   saveRules: void;
   setAutoApprovalPaused: void;
   exportRules: { fileName: string; text: string };

@@ -13,8 +13,9 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { defaultBaseURL, type OpenAIApi, type ToolSupport } from '../../shared/providers.js';
+import { defaultBaseURL, type OpenAIApi, type ProviderKind, type ToolSupport } from '../../shared/providers.js';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/sampling.js';
 import type { ProviderView } from '../../shared/state.js';
 import type { ErrorContext } from './errors.js';
@@ -57,10 +58,50 @@ export function hostedBaseURL(kind: HostedKind, config: { baseURL?: string }): s
   return (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/\/+$/, '');
 }
 
+/** Where and how to reach a provider: resolved API root, key (secret), extra headers, OpenAI endpoint preference. */
+export interface ProviderConnection {
+  baseURL: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  openaiApi?: OpenAIApi;
+}
+
+/**
+ * The AI SDK model for a provider kind and connection: a function of the model id (and, for
+ * OpenAI, the request, which picks Responses or Chat Completions — see {@link openAIEndpointFor}).
+ */
+export function sdkModelFactory(kind: Exclude<ProviderKind, 'manual'>, conn: ProviderConnection): (modelId: string, params?: CreateMessageParams) => LanguageModel {
+  const common = { baseURL: conn.baseURL.replace(/\/+$/, ''), ...(conn.headers ? { headers: conn.headers } : {}) };
+  switch (kind) {
+    case 'anthropic': {
+      const sdk = createAnthropic({ ...common, apiKey: conn.apiKey ?? '' });
+      return (id) => sdk.messages(id);
+    }
+    case 'openai': {
+      const sdk = createOpenAI({ ...common, apiKey: conn.apiKey ?? '' });
+      return (id, params) => ((params ? openAIEndpointFor(params, conn.openaiApi) : (conn.openaiApi ?? 'responses')) === 'chat' ? sdk.chat(id) : sdk.responses(id));
+    }
+    case 'google': {
+      const sdk = createGoogleGenerativeAI({ ...common, apiKey: conn.apiKey ?? '' });
+      return (id) => sdk.languageModel(id);
+    }
+    case 'openai-compatible': {
+      const sdk = createOpenAICompatible({ name: 'openai-compatible', ...common, includeUsage: true, ...(conn.apiKey ? { apiKey: conn.apiKey } : {}) });
+      return (id) => sdk.chatModel(id);
+    }
+  }
+}
+
+const connectionOf = (kind: HostedKind, config: HostedProviderConfig): ProviderConnection => ({
+  baseURL: hostedBaseURL(kind, config),
+  ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+  ...(config.headers ? { headers: config.headers } : {}),
+  ...(config.openaiApi ? { openaiApi: config.openaiApi } : {}),
+});
+
 /** Creates the Anthropic provider (Messages API, streamed). */
 export function createAnthropicProvider(config: HostedProviderConfig): LlmProvider {
-  const sdk = createAnthropic({ baseURL: hostedBaseURL('anthropic', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
-  return hosted('anthropic', config, (id) => sdk.messages(id));
+  return hosted('anthropic', config, sdkModelFactory('anthropic', connectionOf('anthropic', config)));
 }
 
 /** Whether a request holds audio anywhere (messages or tool results). */
@@ -81,12 +122,10 @@ export function openAIEndpointFor(params: CreateMessageParams, preferred: OpenAI
 
 /** Creates the OpenAI provider (Responses API, or Chat Completions where the request needs it). */
 export function createOpenAIProvider(config: HostedProviderConfig): LlmProvider {
-  const sdk = createOpenAI({ baseURL: hostedBaseURL('openai', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
-  return hosted('openai', config, (id, params) => (openAIEndpointFor(params, config.openaiApi) === 'chat' ? sdk.chat(id) : sdk.responses(id)));
+  return hosted('openai', config, sdkModelFactory('openai', connectionOf('openai', config)));
 }
 
 /** Creates the Google Gemini provider (streamGenerateContent). */
 export function createGoogleProvider(config: HostedProviderConfig): LlmProvider {
-  const sdk = createGoogleGenerativeAI({ baseURL: hostedBaseURL('google', config), apiKey: config.apiKey ?? '', ...(config.headers ? { headers: config.headers } : {}) });
-  return hosted('google', config, (id) => sdk.languageModel(id));
+  return hosted('google', config, sdkModelFactory('google', connectionOf('google', config)));
 }

@@ -1,23 +1,32 @@
 /**
  * `providers.json` in the user-data folder, plus one provider configured purely from environment
- * variables. Never throws for bad configuration: problems come back as readable strings (for the
- * person, e.g. as notices) and the rest of the configuration still loads.
+ * variables. Reading never throws for bad configuration: problems come back as readable strings
+ * (for the person, as notices) and the rest of the configuration still loads. The Providers
+ * screen writes this file back through {@link serializeProvidersFile} (main/llm/registry.ts).
  *
- * File format (unknown keys are ignored):
+ * File format (unknown keys are ignored, and dropped when the console rewrites the file):
  * ```json
  * {
  *   "providers": [
- *     { "id": "lmstudio", "kind": "openai-compatible", "label": "LM Studio",
+ *     { "id": "anthropic", "kind": "anthropic", "models": ["claude-sonnet-4-5"] },
+ *     { "id": "lmstudio", "kind": "openai-compatible", "preset": "lmstudio", "label": "LM Studio",
  *       "baseURL": "http://127.0.0.1:1234/v1", "models": ["llama3.2"],
+ *       "modelFacts": { "llama3.2": { "cost": 1, "speed": 3, "intelligence": 2, "tools": "prompt",
+ *                                     "images": false, "audio": false, "contextWindow": 8192 } },
  *       "apiKey": "${env:LMSTUDIO_API_KEY}", "headers": { "X-Org": "me" } }
  *   ],
  *   "defaultProvider": "lmstudio",
- *   "defaultModel": "llama3.2"
+ *   "defaultModel": "llama3.2",
+ *   "families": [{ "pattern": "sonnet", "family": "balanced" }],
+ *   "servers": { "everything": { "allowedModels": [{ "providerId": "lmstudio", "modelId": "llama3.2" }],
+ *                                "defaultModel": { "providerId": "lmstudio", "modelId": "llama3.2" } } }
  * }
  * ```
- * API keys may only be written as `${env:NAME}`: a literal key is refused (keys never live in
- * plaintext config). Header values may be literals or `${env:NAME}`; credential-like headers
- * (Authorization, api-key, …) must be references too.
+ * Kinds: `openai-compatible` (needs `baseURL`), `anthropic`, `openai` (optional `openaiApi`:
+ * `responses` | `chat`), `google`; hosted kinds default to their official `baseURL`. API keys are
+ * never written in this file: `apiKey` may only be a `${env:NAME}` reference (a literal key is
+ * refused); keys entered on the Providers screen live in the secret store. Header values may be
+ * literals or `${env:NAME}`; credential-like headers (Authorization, api-key, …) must be references.
  *
  * Environment-only provider (id {@link ENV_PROVIDER_ID}): `OPENAI_COMPATIBLE_BASE_URL`,
  * `OPENAI_COMPATIBLE_MODEL` (one id or a comma-separated list), `OPENAI_COMPATIBLE_API_KEY`.
@@ -25,20 +34,45 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/providers.js';
 import type { ModelRef } from '../../shared/state.js';
+import { createProvider, type ResolvedProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
-import { createOpenAICompatibleProvider, type OpenAICompatibleConfig } from './openai-compatible.js';
 import type { LlmProvider } from './provider.js';
 
 /** Environment variables, as `process.env` holds them. Passed in, never read globally. */
 export type Env = Record<string, string | undefined>;
 
-/** The result of loading: every provider (configured ones first, manual last), the default model, and problems found. */
+/** One configured provider as the file (or the environment) states it, with env references resolved. */
+export interface ConfiguredProvider extends ResolvedProvider {
+  /** The `${env:NAME}` text of `apiKey` in the file, kept for rewriting. */
+  apiKeyRef?: string;
+  /** Headers as written in the file (references unresolved), kept for rewriting. */
+  headersRaw?: Record<string, string>;
+}
+
+/** Everything the file says, parsed. `families` is absent while the default table is in use. */
+export interface ProvidersFileModel {
+  entries: ConfiguredProvider[];
+  /** The OPENAI_COMPATIBLE_* provider, if configured. */
+  envEntry?: ConfiguredProvider;
+  defaultProvider?: string;
+  defaultModel?: string;
+  families?: FamilyRule[];
+  servers: Record<string, ServerModelSettings>;
+  /** Entries that were skipped (invalid), kept verbatim so rewriting the file never loses them. */
+  skipped: unknown[];
+  /** The file exists but could not be read or parsed: the console must not overwrite it. */
+  broken?: boolean;
+}
+
+/** The result of loading: every provider (configured ones first, manual last), the default model, problems found, and the parsed file. */
 export interface LoadedProviders {
   providers: LlmProvider[];
   defaultModel: ModelRef;
   /** Readable problems, each naming the file (or the environment variable) and what is wrong. */
   problems: string[];
+  file: ProvidersFileModel;
 }
 
 /** File name of the providers configuration inside the user-data folder. */
@@ -51,15 +85,20 @@ const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 
 /** One entry of `providers` (structure only; API-key and header rules are checked after). */
-export const ProviderEntrySchema = z.looseObject({
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"'),
-  kind: z.literal('openai-compatible'),
-  label: z.string().min(1).optional(),
-  baseURL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as "http://127.0.0.1:1234/v1"' }),
-  models: z.array(z.string().min(1)).min(1, 'list at least one model id'),
-  apiKey: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-});
+export const ProviderEntrySchema = z
+  .looseObject({
+    id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"'),
+    kind: z.enum(['openai-compatible', 'anthropic', 'openai', 'google']),
+    label: z.string().min(1).optional(),
+    preset: z.string().max(50).optional(),
+    baseURL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as "http://127.0.0.1:1234/v1"' }).optional(),
+    models: z.array(z.string().min(1)).default([]),
+    modelFacts: z.record(z.string(), z.unknown()).optional(),
+    openaiApi: z.enum(['responses', 'chat']).optional(),
+    apiKey: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((e) => e.kind !== 'openai-compatible' || e.baseURL !== undefined, { path: ['baseURL'], message: 'an openai-compatible provider needs its baseURL, e.g. "http://127.0.0.1:11434/v1"' });
 export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;
 
 /** The top level of `providers.json`; entries are validated one by one so one bad entry does not hide the others. */
@@ -67,6 +106,8 @@ export const ProvidersFileSchema = z.looseObject({
   providers: z.array(z.unknown()).optional(),
   defaultProvider: z.string().optional(),
   defaultModel: z.string().optional(),
+  families: z.array(z.unknown()).optional(),
+  servers: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
@@ -103,10 +144,10 @@ function issuesText(error: z.ZodError): string {
 }
 
 /**
- * Builds the provider configured by OPENAI_COMPATIBLE_BASE_URL / _MODEL / _API_KEY, if any.
- * @returns the config (undefined when neither BASE_URL nor MODEL is set, or one is missing) and problems.
+ * The provider configured by OPENAI_COMPATIBLE_BASE_URL / _MODEL / _API_KEY, if any.
+ * @returns the entry (undefined when neither BASE_URL nor MODEL is set, or one is missing) and problems.
  */
-export function providerFromEnv(env: Env): { config?: OpenAICompatibleConfig; problems: string[] } {
+export function providerFromEnv(env: Env): { entry?: ConfiguredProvider; problems: string[] } {
   const baseURL = env.OPENAI_COMPATIBLE_BASE_URL?.trim();
   const models = (env.OPENAI_COMPATIBLE_MODEL ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '');
   if (!baseURL && models.length === 0) return { problems: [] };
@@ -114,37 +155,52 @@ export function providerFromEnv(env: Env): { config?: OpenAICompatibleConfig; pr
   if (!z.url({ protocol: /^https?$/ }).safeParse(baseURL).success) return { problems: [`OPENAI_COMPATIBLE_BASE_URL is not an http(s) URL: "${baseURL}"`] };
   if (models.length === 0) return { problems: ['OPENAI_COMPATIBLE_BASE_URL is set but OPENAI_COMPATIBLE_MODEL is not: set it to a model id (or a comma-separated list)'] };
   const apiKey = env.OPENAI_COMPATIBLE_API_KEY || undefined;
-  return {
-    config: { id: ENV_PROVIDER_ID, label: 'OpenAI-compatible (environment)', baseURL, models, ...(apiKey ? { apiKey } : {}) },
-    problems: [],
-  };
+  const settings: ProviderSettings = { id: ENV_PROVIDER_ID, kind: 'openai-compatible', label: 'OpenAI-compatible (environment)', baseURL, models };
+  return { entry: { settings, source: 'env', ...(apiKey ? { apiKey } : {}) }, problems: [] };
 }
 
-/** Validates one `providers[i]` entry and resolves its secrets. Never echoes a literal key. */
-function entryToConfig(raw: unknown, index: number, where: string, env: Env, problems: string[]): OpenAICompatibleConfig | undefined {
+/** Validates one `providers[i]` entry and resolves its env references. Never echoes a literal key. */
+function parseEntry(raw: unknown, index: number, where: string, env: Env, problems: string[]): ConfiguredProvider | undefined {
   const parsed = ProviderEntrySchema.safeParse(raw);
   const name = typeof raw === 'object' && raw !== null && 'id' in raw && typeof raw.id === 'string' ? `"${raw.id}"` : `#${index + 1}`;
   if (!parsed.success) {
     problems.push(`${where}: provider ${name} skipped: ${issuesText(parsed.error)}`);
     return undefined;
   }
-  const entry = parsed.data;
-  const config: OpenAICompatibleConfig = { id: entry.id, label: entry.label ?? entry.id, baseURL: entry.baseURL, models: entry.models };
-  if (entry.apiKey !== undefined) {
-    const ref = resolveEnvReference(entry.apiKey, env);
+  const e = parsed.data;
+  const modelFacts: NonNullable<ProviderSettings['modelFacts']> = {};
+  for (const [model, facts] of Object.entries(e.modelFacts ?? {})) {
+    const f = ModelFactsSchema.safeParse(facts);
+    if (f.success) modelFacts[model] = f.data;
+    else problems.push(`${where}: provider ${name}: modelFacts for "${model}" ignored (${issuesText(f.error)}); using the defaults`);
+  }
+  const settings: ProviderSettings = {
+    id: e.id,
+    kind: e.kind,
+    models: e.models,
+    ...(e.label ? { label: e.label } : {}),
+    ...(e.preset ? { preset: e.preset } : {}),
+    ...(e.baseURL ? { baseURL: e.baseURL } : {}),
+    ...(Object.keys(modelFacts).length ? { modelFacts } : {}),
+    ...(e.openaiApi ? { openaiApi: e.openaiApi } : {}),
+  };
+  const entry: ConfiguredProvider = { settings, source: 'console' };
+  if (e.apiKey !== undefined) {
+    const ref = resolveEnvReference(e.apiKey, env);
     if (!ref) {
       problems.push(
         `${where}: provider ${name} skipped: "apiKey" must be a reference to an environment variable such as "\${env:OPENAI_API_KEY}" — ` +
-          'API keys are never stored in plain text in config files; put the key in an environment variable and reference it',
+          'API keys are never stored in plain text in config files; enter the key on the Providers screen (it goes to the secret store) or reference an environment variable',
       );
       return undefined;
     }
-    if (ref.value === undefined) problems.push(`${where}: provider ${name}: environment variable ${ref.name} (its apiKey) is not set; requests will be sent without an API key`);
-    else config.apiKey = ref.value;
+    entry.apiKeyRef = e.apiKey.trim();
+    if (ref.value === undefined) problems.push(`${where}: provider ${name}: environment variable ${ref.name} (its apiKey) is not set; requests will be sent without an API key unless one is entered on the Providers screen`);
+    else entry.apiKey = ref.value;
   }
-  if (entry.headers) {
+  if (e.headers) {
     const headers: Record<string, string> = {};
-    for (const [key, value] of Object.entries(entry.headers)) {
+    for (const [key, value] of Object.entries(e.headers)) {
       const ref = resolveEnvReference(value, env);
       if (ref) {
         if (ref.value === undefined) problems.push(`${where}: provider ${name}: environment variable ${ref.name} (header ${key}) is not set; header not sent`);
@@ -154,22 +210,27 @@ function entryToConfig(raw: unknown, index: number, where: string, env: Env, pro
         return undefined;
       } else headers[key] = value;
     }
-    if (Object.keys(headers).length > 0) config.headers = headers;
+    entry.headersRaw = e.headers;
+    if (Object.keys(headers).length > 0) entry.headers = headers;
   }
-  return config;
+  return entry;
 }
 
-/** Picks the default model: `defaultProvider`/`defaultModel` when valid, else the first configured provider's first model, else manual. */
-function chooseDefault(configs: OpenAICompatibleConfig[], file: { defaultProvider?: string; defaultModel?: string }, where: string, problems: string[]): ModelRef {
+/**
+ * The default model: `defaultProvider`/`defaultModel` when valid, else the first configured
+ * provider's first model, else manual. Problems name what was ignored.
+ */
+export function chooseDefaultModel(entries: readonly ConfiguredProvider[], file: { defaultProvider?: string; defaultModel?: string }, where: string, problems: string[]): ModelRef {
   const manual: ModelRef = { providerId: MANUAL_PROVIDER_ID, modelId: MANUAL_PROVIDER_ID };
-  const first = configs[0];
+  const configs = entries.map((e) => e.settings);
+  const first = configs.find((c) => c.models.length > 0);
   const fallback: ModelRef = first?.models[0] ? { providerId: first.id, modelId: first.models[0] } : manual;
   const { defaultProvider, defaultModel } = file;
   if (defaultProvider !== undefined) {
     if (defaultProvider === MANUAL_PROVIDER_ID) return manual;
     const p = configs.find((c) => c.id === defaultProvider);
-    if (!p) {
-      problems.push(`${where}: defaultProvider "${defaultProvider}" is not a configured provider; using ${fallback.providerId}/${fallback.modelId}`);
+    if (!p || p.models.length === 0) {
+      problems.push(`${where}: defaultProvider "${defaultProvider}" is not a configured provider with models; using ${fallback.providerId}/${fallback.modelId}`);
       return fallback;
     }
     if (defaultModel !== undefined && !p.models.includes(defaultModel)) {
@@ -187,14 +248,15 @@ function chooseDefault(configs: OpenAICompatibleConfig[], file: { defaultProvide
 }
 
 /**
- * Pure core of {@link loadProvidersConfig}: `text` is the file content, or undefined when the file
- * does not exist. Broken JSON or a bad top level gives the defaults plus a problem naming the file
- * (with line and column for syntax errors); a bad entry is skipped with a problem.
+ * Parses the file text (undefined = no file) into the structured model. Broken JSON or a bad top
+ * level gives an empty model plus a problem naming the file (with line and column for syntax
+ * errors); a bad entry, family row or server setting is skipped with a problem.
  */
-export function parseProvidersConfig(text: string | undefined, filePath: string, env: Env): LoadedProviders {
+export function parseProvidersFile(text: string | undefined, filePath: string, env: Env): { file: ProvidersFileModel; problems: string[] } {
   const problems: string[] = [];
   const where = `${basename(filePath)} (${filePath})`;
-  let file: z.infer<typeof ProvidersFileSchema> = {};
+  let top: z.infer<typeof ProvidersFileSchema> = {};
+  let broken = false;
   if (text !== undefined && text.trim() !== '') {
     let json: unknown;
     try {
@@ -205,30 +267,101 @@ export function parseProvidersConfig(text: string | undefined, filePath: string,
       const message = e.message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
       problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
       json = undefined;
+      broken = true;
     }
     if (json !== undefined) {
-      const top = ProvidersFileSchema.safeParse(json);
-      if (top.success) file = top.data;
-      else problems.push(`${where}: ${issuesText(top.error)}. The file was ignored`);
+      const parsed = ProvidersFileSchema.safeParse(json);
+      if (parsed.success) top = parsed.data;
+      else {
+        problems.push(`${where}: ${issuesText(parsed.error)}. The file was ignored`);
+        broken = true;
+      }
     }
   }
-
-  const configs: OpenAICompatibleConfig[] = [];
-  const addConfig = (config: OpenAICompatibleConfig, source: string): void => {
-    if (config.id === MANUAL_PROVIDER_ID || configs.some((c) => c.id === config.id)) {
-      problems.push(`${source}: provider id "${config.id}" is ${config.id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
-    } else configs.push(config);
+  const entries: ConfiguredProvider[] = [];
+  const skipped: unknown[] = [];
+  const add = (entry: ConfiguredProvider, source: string): void => {
+    const id = entry.settings.id;
+    if (id === MANUAL_PROVIDER_ID || entries.some((c) => c.settings.id === id)) {
+      problems.push(`${source}: provider id "${id}" is ${id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
+    } else entries.push(entry);
   };
-  (file.providers ?? []).forEach((raw, i) => {
-    const config = entryToConfig(raw, i, where, env, problems);
-    if (config) addConfig(config, where);
+  (top.providers ?? []).forEach((raw, i) => {
+    const entry = parseEntry(raw, i, where, env, problems);
+    if (entry) add(entry, where);
+    else skipped.push(raw);
   });
   const fromEnv = providerFromEnv(env);
   problems.push(...fromEnv.problems);
-  if (fromEnv.config) addConfig(fromEnv.config, 'environment');
+  let envEntry: ConfiguredProvider | undefined;
+  if (fromEnv.entry) {
+    const before = entries.length;
+    add(fromEnv.entry, 'environment');
+    if (entries.length > before) envEntry = entries.pop();
+  }
+  let families: FamilyRule[] | undefined;
+  if (top.families) {
+    families = [];
+    top.families.forEach((row, i) => {
+      const r = FamilyRuleSchema.safeParse(row);
+      if (r.success) families!.push(r.data);
+      else problems.push(`${where}: families[${i}] ignored: ${issuesText(r.error)}`);
+    });
+  }
+  const servers: Record<string, ServerModelSettings> = {};
+  for (const [id, raw] of Object.entries(top.servers ?? {})) {
+    const r = ServerModelSettingsSchema.safeParse(raw);
+    if (r.success) servers[id] = r.data;
+    else problems.push(`${where}: servers.${id} ignored: ${issuesText(r.error)}`);
+  }
+  const file: ProvidersFileModel = {
+    entries,
+    servers,
+    skipped,
+    ...(broken ? { broken } : {}),
+    ...(envEntry ? { envEntry } : {}),
+    ...(top.defaultProvider !== undefined ? { defaultProvider: top.defaultProvider } : {}),
+    ...(top.defaultModel !== undefined ? { defaultModel: top.defaultModel } : {}),
+    ...(families ? { families } : {}),
+  };
+  return { file, problems };
+}
 
-  const defaultModel = chooseDefault(configs, file, where, problems);
-  return { providers: [...configs.map(createOpenAICompatibleProvider), createManualProvider()], defaultModel, problems };
+/** All configured providers in order: the file's, then the environment's. */
+export const allEntries = (file: ProvidersFileModel): ConfiguredProvider[] => [...file.entries, ...(file.envEntry ? [file.envEntry] : [])];
+
+function build(parsed: { file: ProvidersFileModel; problems: string[] }, filePath: string): LoadedProviders {
+  const { file, problems } = parsed;
+  const families = file.families ?? DEFAULT_FAMILY_RULES;
+  const entries = allEntries(file);
+  const defaultModel = chooseDefaultModel(entries, file, `${basename(filePath)} (${filePath})`, problems);
+  return { providers: [...entries.map((e) => createProvider(e, families)), createManualProvider()], defaultModel, problems, file };
+}
+
+/**
+ * Pure core of {@link loadProvidersConfig}: `text` is the file content, or undefined when the file
+ * does not exist. Providers get only their `${env:…}` keys here (the registry adds the secret store's).
+ */
+export function parseProvidersConfig(text: string | undefined, filePath: string, env: Env): LoadedProviders {
+  return build(parseProvidersFile(text, filePath, env), filePath);
+}
+
+/** Reads and parses the file; a read failure other than "missing" becomes the first problem. Never throws. */
+export function readProvidersFile(filePath: string, env: Env): { file: ProvidersFileModel; problems: string[] } {
+  let text: string | undefined;
+  let readProblem: string | undefined;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    if (code !== 'ENOENT') readProblem = `${basename(filePath)} (${filePath}): cannot be read (${error instanceof Error ? error.message : String(error)}). The file was ignored`;
+  }
+  const parsed = parseProvidersFile(text, filePath, env);
+  if (readProblem) {
+    parsed.problems.unshift(readProblem);
+    parsed.file.broken = true;
+  }
+  return parsed;
 }
 
 /**
@@ -238,16 +371,28 @@ export function parseProvidersConfig(text: string | undefined, filePath: string,
  * file (permissions, a directory) is a problem too.
  */
 export function loadProvidersConfig(filePath: string, env: Env): LoadedProviders {
-  let text: string | undefined;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-    if (code !== 'ENOENT') {
-      const result = parseProvidersConfig(undefined, filePath, env);
-      result.problems.unshift(`${basename(filePath)} (${filePath}): cannot be read (${error instanceof Error ? error.message : String(error)}). The file was ignored`);
-      return result;
-    }
-  }
-  return parseProvidersConfig(text, filePath, env);
+  return build(readProvidersFile(filePath, env), filePath);
+}
+
+/**
+ * The file's JSON text for a model (2-space indent, trailing newline). Keys are never included:
+ * only `${env:…}` references that were already in the file. Skipped (invalid) entries are written
+ * back verbatim after the others. The environment provider is not written; the family table only
+ * once the person has edited it.
+ */
+export function serializeProvidersFile(file: ProvidersFileModel): string {
+  const providers: unknown[] = file.entries.map((e) => ({
+    ...e.settings,
+    ...(e.apiKeyRef ? { apiKey: e.apiKeyRef } : {}),
+    ...(e.headersRaw ? { headers: e.headersRaw } : {}),
+  }));
+  providers.push(...file.skipped);
+  const out = {
+    providers,
+    ...(file.defaultProvider !== undefined ? { defaultProvider: file.defaultProvider } : {}),
+    ...(file.defaultModel !== undefined ? { defaultModel: file.defaultModel } : {}),
+    ...(file.families ? { families: file.families } : {}),
+    ...(Object.keys(file.servers).length ? { servers: file.servers } : {}),
+  };
+  return `${JSON.stringify(out, null, 2)}\n`;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider, openAIEndpointFor } from '../../main/llm/hosted-providers.js';
 import type { GenerateOutput, LlmProvider } from '../../main/llm/provider.js';
-import { CreateMessageResultSchema, type CreateMessageParams } from '../../shared/sampling.js';
+import { CreateMessageResultSchema, type CreateMessageParams, type SamplingTool } from '../../shared/sampling.js';
 import { startAnthropicServer, type AnthropicRequest } from '../fixtures/anthropic-server.js';
 import { startGeminiServer, type GeminiRequest } from '../fixtures/gemini-server.js';
 import { startOpenAIServer, type ResponsesRequest } from '../fixtures/openai-server.js';
@@ -56,7 +56,7 @@ const cases: Case[] = [
 ];
 
 const hello: CreateMessageParams = { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], systemPrompt: 'You are terse.', maxTokens: 100, temperature: 0.5 };
-const weatherTool = { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weatherTool: SamplingTool = { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 async function run(p: LlmProvider, model: string, params: CreateMessageParams, signal = new AbortController().signal): Promise<{ out: GenerateOutput; deltas: string[] }> {
   const deltas: string[] = [];

@@ -14,7 +14,7 @@ const weather: SamplingTool = {
   description: 'Current weather for a city',
   inputSchema: { type: 'object', properties: { city: { type: 'string', description: 'City name' }, unit: { type: 'string' } }, required: ['city'] },
 };
-const tools = [weather, { name: 'get_time', inputSchema: { type: 'object' } }];
+const tools: SamplingTool[] = [weather, { name: 'get_time', inputSchema: { type: 'object' } }];
 
 describe('describing tools in the system prompt', () => {
   it('formats name, description and each argument with type and required-ness', () => {

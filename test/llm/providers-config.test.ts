@@ -38,7 +38,8 @@ describe('loadProvidersConfig', () => {
     write({ providers: [lmstudio] });
     const r = loadProvidersConfig(file, {});
     expect(ids(r)).toEqual(['lmstudio', 'manual']);
-    expect(r.providers[0]?.view).toEqual({ id: 'lmstudio', kind: 'openai-compatible', label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', models: ['llama3.2', 'qwen3'], hasApiKey: false });
+    expect(r.providers[0]?.view).toMatchObject({ id: 'lmstudio', kind: 'openai-compatible', label: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1', models: ['llama3.2', 'qwen3'], hasApiKey: false, source: 'console', customFacts: [] });
+    expect(r.providers[0]?.view.modelFacts?.['llama3.2']).toMatchObject({ tools: 'native', images: false, audio: false });
     expect(typeof r.providers[0]?.generate).toBe('function');
     expect(r.defaultModel).toEqual({ providerId: 'lmstudio', modelId: 'llama3.2' });
     expect(r.problems).toEqual([]);
@@ -108,12 +109,12 @@ describe('loadProvidersConfig', () => {
     expect(r.problems[0]).not.toContain('sk-plain');
   });
 
-  it('skips invalid entries (bad URL, no models, wrong kind, reserved or duplicate id) with one problem each', () => {
+  it('skips invalid entries (bad URL, no base URL, wrong kind, reserved or duplicate id) with one problem each', () => {
     write({
       providers: [
         { ...lmstudio, id: 'u', baseURL: 'localhost:1234' },
-        { ...lmstudio, id: 'n', models: [] },
-        { ...lmstudio, id: 'k', kind: 'anthropic' },
+        { ...lmstudio, id: 'n', baseURL: undefined },
+        { ...lmstudio, id: 'k', kind: 'bogus' },
         { ...lmstudio, id: 'manual' },
         lmstudio,
         lmstudio,
@@ -123,7 +124,7 @@ describe('loadProvidersConfig', () => {
     expect(ids(r)).toEqual(['lmstudio', 'manual']);
     expect(r.problems).toHaveLength(5);
     expect(r.problems[0]).toMatch(/provider "u" skipped: baseURL: must be an http\(s\) URL/);
-    expect(r.problems[1]).toMatch(/provider "n" skipped: models: list at least one model id/);
+    expect(r.problems[1]).toMatch(/provider "n" skipped: baseURL: an openai-compatible provider needs its baseURL/);
     expect(r.problems[2]).toMatch(/provider "k" skipped: kind/);
     expect(r.problems[3]).toMatch(/"manual" is reserved/);
     expect(r.problems[4]).toMatch(/"lmstudio" is used twice/);
