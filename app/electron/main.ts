@@ -11,13 +11,14 @@
  *   http(s) URL (a link in rendered markdown) goes to the system browser, anything else is refused;
  * - IPC only from that window's top frame showing the app's page.
  */
-import { app, BrowserWindow, dialog, ipcMain, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { stderrLogger } from '../../main/ports.js';
 import { rendererCsp } from '../csp.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
+import { createSafeStorageSecretStore } from './secrets.js';
 import { isExternalWebUrl, isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from './sender-check.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -99,6 +100,8 @@ async function start(): Promise<void> {
       userDataDir: app.getPath('userData'),
       logger: stderrLogger,
       nodeRuntime: { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      // API keys through safeStorage (OS keychain); warns when Linux falls back to basic_text.
+      secrets: createSafeStorageSecretStore(safeStorage, app.getPath('userData')),
     });
   } catch (err) {
     dialog.showErrorBox('MCP Approval Console could not start', err instanceof Error ? err.message : String(err));

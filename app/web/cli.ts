@@ -8,10 +8,22 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createConsole } from '../../main/console.js';
 import { stderrLogger } from '../../main/ports.js';
+import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { parseWebCliOptions } from './options.js';
 import { runWebConsole } from './run.js';
 
 const staticDir = fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+
+/**
+ * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from
+ * MCP_CONSOLE_SECRET_PASSPHRASE when set (the variable is then removed from this process's
+ * environment so no child process inherits it), else from a 0600 key file.
+ */
+function webSecretStore(userDataDir: string) {
+  const passphrase = process.env.MCP_CONSOLE_SECRET_PASSPHRASE || undefined;
+  delete process.env.MCP_CONSOLE_SECRET_PASSPHRASE;
+  return createFileSecretStore({ dir: userDataDir, ...(passphrase ? { passphrase } : {}) });
+}
 
 async function main(): Promise<void> {
   const options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
@@ -20,7 +32,7 @@ async function main(): Promise<void> {
     staticDir,
     createConsole,
     print: (line) => process.stdout.write(`${line}\n`),
-    ports: { logger: stderrLogger },
+    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir) },
   });
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {

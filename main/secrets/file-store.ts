@@ -59,8 +59,11 @@ function loadOrCreateKeyFile(path: string): Buffer {
 
 /**
  * Opens (creating on first use) the encrypted secrets file in `opts.dir`.
- * @throws SecretStoreError when the secrets file is not valid JSON of the expected shape, the key
- *   file is damaged, or (on first `get`) the passphrase / key does not decrypt it.
+ * Opening reads the secrets file only; the key file is created (or the passphrase stretched) on
+ * first use, so a console that never stores a key writes nothing.
+ * @throws SecretStoreError when the secrets file is not valid JSON of the expected shape or was made
+ *   with the other kind of key; on use, when the key file is damaged or the key / passphrase does
+ *   not decrypt an entry.
  */
 export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore {
   const filePath = join(opts.dir, SECRETS_FILE);
@@ -77,19 +80,22 @@ export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore
     if (!parsed.success) throw new SecretStoreError(`${filePath} is not a secrets file of this console: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
     file = parsed.data;
   }
-  let key: Buffer;
-  if (opts.passphrase) {
-    if (Object.keys(file.entries).length > 0 && !file.scryptSalt) {
-      throw new SecretStoreError(`${filePath} was encrypted with a key file, not a passphrase; unset the passphrase or remove the file`);
-    }
-    file.scryptSalt ??= randomBytes(16).toString('base64');
-    key = scryptSync(opts.passphrase, Buffer.from(file.scryptSalt, 'base64'), 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-  } else {
-    if (file.scryptSalt && Object.keys(file.entries).length > 0) {
-      throw new SecretStoreError(`${filePath} is encrypted with a passphrase: set MCP_CONSOLE_SECRET_PASSPHRASE`);
-    }
-    key = loadOrCreateKeyFile(keyPath);
+  if (opts.passphrase && Object.keys(file.entries).length > 0 && !file.scryptSalt) {
+    throw new SecretStoreError(`${filePath} was encrypted with a key file, not a passphrase; unset the passphrase or remove the file`);
   }
+  if (!opts.passphrase && file.scryptSalt && Object.keys(file.entries).length > 0) {
+    throw new SecretStoreError(`${filePath} is encrypted with a passphrase: set MCP_CONSOLE_SECRET_PASSPHRASE`);
+  }
+  // The key is made (key file written, or scrypt run) on first use, not when the store is opened.
+  let cachedKey: Buffer | undefined;
+  const key = (): Buffer => {
+    if (cachedKey) return cachedKey;
+    if (opts.passphrase) {
+      file.scryptSalt ??= randomBytes(16).toString('base64');
+      cachedKey = scryptSync(opts.passphrase, Buffer.from(file.scryptSalt, 'base64'), 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    } else cachedKey = loadOrCreateKeyFile(keyPath);
+    return cachedKey;
+  };
 
   const save = () => writePrivate(filePath, `${JSON.stringify(file, null, 2)}\n`);
 
@@ -101,7 +107,7 @@ export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore
       const entry = file.entries[name];
       if (!entry) return undefined;
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(entry.iv, 'base64'));
+        const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(entry.iv, 'base64'));
         decipher.setAAD(Buffer.from(name, 'utf8'));
         decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
         return Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
@@ -111,7 +117,7 @@ export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore
     },
     async set(name, value) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const cipher = createCipheriv('aes-256-gcm', key(), iv);
       cipher.setAAD(Buffer.from(name, 'utf8'));
       const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
       file.entries[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
