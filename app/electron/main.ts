@@ -3,6 +3,11 @@
  * sender-check.ts and ipc.ts (tested without Electron); this file only wires them to Electron.
  *
  * - one instance (`requestSingleInstanceLock`); a second start focuses the existing window;
+ * - the window's size, position and maximized state remembered (`window-state.json`), fitted to
+ *   the displays present; desktop life (notifications, badge, tray, login item, native theme)
+ *   through main's DesktopPorts (desktop.ts);
+ * - `command: "node"` servers: Electron as Node in development, the system's Node.js in packaged
+ *   builds, whose runAsNode fuse is off (node-runtime.ts);
  * - `createConsole({host: 'electron', userDataDir: app.getPath('userData'), nodeRuntime: Electron
  *   as Node})`, disposed before quitting;
  * - one window: contextIsolation, sandbox, no nodeIntegration, webSecurity, preload
@@ -14,6 +19,11 @@
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { nativeTheme, screen } from 'electron';
+import { fitWindowState, loadWindowState, MIN_WINDOW, saveWindowState, windowStateFrom } from '../../main/settings/window-state.js';
+import { createElectronDesktopPorts } from './desktop.js';
+import { resolveNodeRuntime } from './node-runtime.js';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { stderrLogger } from '../../main/ports.js';
 import { rendererCsp } from '../csp.js';
@@ -48,13 +58,52 @@ function hardenSession(): void {
   session.defaultSession.setPermissionCheckHandler((_wc, permission) => permission === 'clipboard-sanitized-write');
 }
 
+/** Saves the window's normal bounds and maximized state (debounced while it moves; at once on close). */
+function rememberWindowState(win: BrowserWindow): void {
+  let timer: NodeJS.Timeout | undefined;
+  const save = () => {
+    clearTimeout(timer);
+    if (win.isDestroyed() || win.isMinimized() || win.isFullScreen()) return;
+    try {
+      saveWindowState(app.getPath('userData'), windowStateFrom(win.getNormalBounds(), win.isMaximized()));
+    } catch (err) {
+      stderrLogger.warn('could not save the window state', { error: String(err) });
+    }
+  };
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(save, 500);
+  };
+  win.on('resize', later);
+  win.on('move', later);
+  win.on('maximize', later);
+  win.on('unmaximize', later);
+  win.on('close', save);
+}
+
+/** Shows the main window — re-created when closed (macOS keeps running without one) — restored and focused. */
+function showWindow(): void {
+  if (!consoleHandle) return;
+  if (!mainWindow) {
+    mainWindow = createWindow();
+    return;
+  }
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  if (!mainWindow.isVisible()) mainWindow.show();
+  mainWindow.focus();
+}
+
 function createWindow(): BrowserWindow {
+  const bounds = fitWindowState(loadWindowState(app.getPath('userData')).value, screen.getAllDisplays().map((d) => d.workArea));
   const win = new BrowserWindow({
-    width: 1360,
-    height: 900,
-    minWidth: 900,
-    minHeight: 600,
+    ...(bounds.x !== undefined && bounds.y !== undefined ? { x: bounds.x, y: bounds.y } : {}),
+    width: bounds.width,
+    height: bounds.height,
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
     show: false,
+    // The theme's page background, so no white flash before the renderer paints in dark mode.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#15181d' : '#f4f5f7',
     title: 'MCP Approval Console',
     webPreferences: {
       preload: preloadPath,
@@ -68,7 +117,11 @@ function createWindow(): BrowserWindow {
       spellcheck: true,
     },
   });
-  win.once('ready-to-show', () => win.show());
+  win.once('ready-to-show', () => {
+    if (bounds.maximized) win.maximize();
+    win.show();
+  });
+  rememberWindowState(win);
   // Links in server-supplied markdown open in the system browser (http/https only, never in-app).
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalWebUrl(url)) void shell.openExternal(url);
@@ -94,12 +147,28 @@ async function start(): Promise<void> {
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   });
+  const nodeChoice = resolveNodeRuntime({
+    isPackaged: app.isPackaged,
+    execPath: process.execPath,
+    env: process.env,
+    platform: process.platform,
+    home: app.getPath('home'),
+    exists: (file) => existsSync(file),
+  });
+  stderrLogger.info('node runtime for "command": "node" servers', { source: nodeChoice.source, command: nodeChoice.runtime.command });
+  const desktop = createElectronDesktopPorts({
+    window: () => mainWindow,
+    showWindow,
+    quit: () => app.quit(),
+    notices: nodeChoice.problem ? [nodeChoice.problem] : [],
+  });
   try {
     consoleHandle = await createConsole({
       host: 'electron',
       userDataDir: app.getPath('userData'),
       logger: stderrLogger,
-      nodeRuntime: { command: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } },
+      nodeRuntime: nodeChoice.runtime,
+      desktop,
       // API keys through safeStorage (OS keychain); warns when Linux falls back to basic_text.
       secrets: createSafeStorageSecretStore(safeStorage, app.getPath('userData')),
     });
@@ -122,11 +191,7 @@ async function start(): Promise<void> {
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (!mainWindow) return;
-    if (mainWindow.isMinimized()) mainWindow.restore();
-    mainWindow.focus();
-  });
+  app.on('second-instance', () => showWindow());
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });

@@ -39,6 +39,7 @@ export interface DesktopLife {
 /** Starts desktop settings and attention (publishes the `desktop` and `attention` slices). Never throws. */
 export function createDesktopLife(deps: DesktopLifeDeps): DesktopLife {
   const ports = deps.ports ?? {};
+  for (const message of ports.notices ?? []) deps.notify('warning', message);
   const settings = createDesktopSettingsService({ dir: deps.dir, hub: deps.hub, ports, logger: deps.logger, notify: deps.notify });
   const attention = createAttentionService({
     hub: deps.hub,

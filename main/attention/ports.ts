@@ -80,4 +80,6 @@ export interface DesktopPorts {
   focusWindow?(): void;
   /** Quits the app (the tray's "Quit"). */
   quit?(): void;
+  /** Things the host wants the person to know at start (shown as warning notices), e.g. no Node.js found. */
+  notices?: string[];
 }
