@@ -3,7 +3,7 @@
  * (sampling requests), what it needs from the console (ConnectionDeps), and what it offers
  * (ServerConnection).
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { AuthProvider } from '@modelcontextprotocol/client';
 import type { ElicitResult } from '../../shared/elicitation.js';
 import type { CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, CallView, ProtocolEra, ServerAuthView, ServerView } from '../../shared/state.js';
@@ -33,9 +33,10 @@ export interface IncomingSampling {
   progress?(message: string): void;
 }
 
-/** OAuth for an HTTP server (main/servers/oauth): the SDK provider and what to show. */
+/** OAuth for an HTTP server (main/servers/oauth): the transport's auth provider and what to show. */
 export interface ConnectionAuth {
-  provider: OAuthClientProvider;
+  /** Adds the bearer token and handles 401 (refresh, or UnauthorizedError → `needs_auth`). */
+  provider: AuthProvider;
   view(): ServerAuthView | undefined;
 }
 

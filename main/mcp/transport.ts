@@ -7,7 +7,7 @@
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
-  type OAuthClientProvider,
+  type AuthProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
@@ -27,11 +27,11 @@ export interface BuiltTransport {
 /**
  * Creates the transport for `config` (not started).
  * @param onStderr receives stderr chunks of a stdio server
- * @param authProvider OAuth provider for HTTP servers (absent: no Authorization header is added)
+ * @param authProvider bearer-token provider for HTTP servers (OAuth) (absent: no Authorization header is added)
  */
 export function buildTransport(
   config: ServerConfig,
-  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: OAuthClientProvider },
+  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: AuthProvider },
 ): BuiltTransport {
   const record = (entry: Parameters<ServerLog['addProtocol']>[0]) => opts.log.addProtocol(entry);
   if (isStdio(config)) {
