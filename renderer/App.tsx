@@ -6,6 +6,8 @@ import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ServersScreen } from './screens/servers/ServersScreen';
 import { HistoryScreen } from './screens/history/HistoryScreen';
+import { RulesScreen } from './screens/rules/RulesScreen';
+import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const current = useConsole((s) => s.screen);
@@ -55,6 +57,8 @@ function Nav() {
       <NavButton screen="queue" label="Queue" badge={waiting} />
       <NavButton screen="servers" label="Servers" />
       <NavButton screen="history" label="History" />
+      <NavButton screen="rules" label="Rules" />
+      <AutoApprovalIndicator />
       <ConnectionIndicator />
       <div className="nav-foot muted small">{host ? `host: ${host}` : ''}</div>
     </nav>
@@ -103,6 +107,8 @@ export function App() {
           <div className="center muted" data-testid="connecting">
             Connecting…
           </div>
+        ) : screen === 'rules' ? (
+          <RulesScreen />
         ) : screen === 'queue' ? (
           <QueueScreen />
         ) : screen === 'servers' ? (

@@ -17,6 +17,8 @@ import { NO_REQUEST_EXTRAS, useExtras, type RequestExtras } from './edits';
 import { ItemHeader } from './ItemHeader';
 import { RequestParams } from './RequestParams';
 import { ToolsOffered } from './ToolsOffered';
+import { RedactionPanel } from '../../components/RedactionPanel';
+import { AllowLikeThis } from '../rules/AllowLikeThis';
 
 /** The request review screen of one item. */
 export function RequestReview({ item }: { item: SamplingItemView }) {
@@ -53,6 +55,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   return (
     <div className="review" data-testid="request-review">
       <ItemHeader item={item} title="Review request" />
+      <AllowLikeThis item={item} />
       {item.error && (
         <Banner tone="error" title="The last attempt failed" testId="item-error">
           {item.error.message}
@@ -90,6 +93,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       <Section title="Parameters">
         <RequestParams params={params} draft={draft} choice={item.model} providers={providers} onChange={update} />
       </Section>
+      <RedactionPanel item={item} params={params} draft={draft} onChange={update} />
       <RawJson value={item.original} label="Raw JSON: params as the server sent them" testId="raw-original" />
       {!built.ok && (
         <Banner tone="error" title="Cannot approve yet" testId="request-invalid">

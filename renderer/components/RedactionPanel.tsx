@@ -1,0 +1,121 @@
+/**
+ * Sensitive data in a request under review (shared/redaction.ts detectors plus the person's own
+ * patterns): each finding highlighted in its context, with one-click redaction (a typed placeholder
+ * such as `[REDACTED:email]`) per finding or all at once. Redacting edits the request draft, so the
+ * person sees and can revert it like any edit. History keeps what was sent; the unredacted original
+ * only when the person ticks "Keep the unredacted original".
+ */
+import { useState } from 'react';
+import { detectSensitive, placeholderFor, redactText, type Finding } from '../../shared/redaction';
+import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
+import type { SamplingItemView } from '../../shared/state';
+import { getApi } from '../api';
+import { useAction } from '../hooks';
+import { useConsole, type RequestDraft } from '../store';
+import { ActionError } from './common';
+import '../screens/rules/rules.css';
+
+interface Place {
+  /** Draft key: `system`, or `"message:block"`; undefined for text the review cannot edit (inside tool results). */
+  key?: string;
+  label: string;
+  text: string;
+}
+
+function places(params: CreateMessageParams, draft: RequestDraft): Place[] {
+  const out: Place[] = [{ key: 'system', label: 'System prompt', text: draft.systemPrompt }];
+  params.messages.forEach((m, i) =>
+    contentBlocks(m.content).forEach((b, j) => {
+      const key = `${i}:${j}`;
+      if (b.type === 'text') out.push({ key, label: `Message ${i + 1}`, text: draft.texts[key] ?? b.text });
+      if (b.type === 'tool_result') {
+        for (const inner of b.content) {
+          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ label: `Message ${i + 1}, tool result (read-only)`, text: inner.text });
+        }
+      }
+    }),
+  );
+  return out;
+}
+
+/** 24 characters either side of a finding, the finding marked. */
+function Context({ text, f }: { text: string; f: Finding }) {
+  const from = Math.max(0, f.start - 24);
+  const to = Math.min(text.length, f.end + 24);
+  return (
+    <span className="context">
+      {from > 0 && '…'}
+      {text.slice(from, f.start)}
+      <mark>{f.value}</mark>
+      {text.slice(f.end, to)}
+      {to < text.length && '…'}
+    </span>
+  );
+}
+
+/** The panel; renders nothing when the request holds no sensitive data. */
+export function RedactionPanel({ item, params, draft, onChange }: { item: SamplingItemView; params: CreateMessageParams; draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void }) {
+  const settings = useConsole((s) => s.mirror?.policy?.rules.redaction);
+  const [keep, setKeep] = useState(false);
+  const keepAction = useAction(async (value: boolean) => {
+    await getApi().setKeepOriginal({ itemId: item.id, keep: value });
+    setKeep(value);
+  });
+  const options = { patterns: settings?.patterns ?? [], phoneRegion: settings?.phoneRegion };
+  const found = places(params, draft).flatMap((p) => detectSensitive(p.text, options).map((f) => ({ place: p, f })));
+  const redacted = /\[REDACTED:[^\]]+\]/.test(JSON.stringify([draft.systemPrompt, draft.texts]));
+  if (found.length === 0 && !redacted) return null;
+
+  const apply = (targets: typeof found) => {
+    const texts = { ...draft.texts };
+    let systemPrompt = draft.systemPrompt;
+    const byKey = new Map<string, { text: string; findings: Finding[] }>();
+    for (const { place, f } of targets) {
+      if (!place.key) continue;
+      const entry = byKey.get(place.key) ?? { text: place.text, findings: [] };
+      entry.findings.push(f);
+      byKey.set(place.key, entry);
+    }
+    for (const [key, { text, findings }] of byKey) {
+      if (key === 'system') systemPrompt = redactText(text, findings);
+      else texts[key] = redactText(text, findings);
+    }
+    onChange({ texts, systemPrompt });
+  };
+  const editable = found.filter((x) => x.place.key);
+
+  return (
+    <section className="section redaction" data-testid="redaction-panel" aria-label="Sensitive data">
+      <header className="section-head">
+        <h3>Sensitive data ({found.length})</h3>
+        {editable.length > 0 && (
+          <button type="button" className="btn-small" data-testid="redact-all" onClick={() => apply(editable)}>
+            Redact all
+          </button>
+        )}
+      </header>
+      {found.length === 0 && <p className="small">All found items are redacted.</p>}
+      <ul className="redaction-list">
+        {found.map(({ place, f }, n) => (
+          <li key={`${place.label}-${place.key}-${f.start}`} className="redaction-item" data-testid={`finding-${n}`}>
+            <span>
+              <strong>{f.label}</strong> <span className="muted small">in {place.label}</span> <Context text={place.text} f={f} />
+            </span>
+            {place.key ? (
+              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={`Redact ${f.label} in ${place.label}`} onClick={() => apply([{ place, f }])}>
+                Redact → {placeholderFor(f)}
+              </button>
+            ) : (
+              <span className="muted small">reject to keep it from the model</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      <label className="toggle small">
+        <input type="checkbox" data-testid="keep-original" checked={keep} disabled={keepAction.pending} onChange={(e) => void keepAction.run(e.target.checked)} /> Keep the unredacted original in history
+        (otherwise history keeps only what was sent)
+      </label>
+      <ActionError error={keepAction.error} />
+    </section>
+  );
+}

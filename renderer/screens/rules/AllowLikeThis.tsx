@@ -1,0 +1,33 @@
+/**
+ * "Always allow requests like this from this server": one click opens the rule editor on the Rules
+ * screen, prefilled from this request's facts (see ruleFromRequest); nothing is in force until the
+ * person saves it.
+ */
+import type { SamplingItemView } from '../../../shared/state';
+import { clockTime } from '../../format';
+import { useConsole } from '../../store';
+import { ruleFromRequest, useRuleDraft } from './rule-draft';
+import './rules.css';
+
+/** The button, for a server request under review (drafts re-opened from history have no server waiting). */
+export function AllowLikeThis({ item }: { item: SamplingItemView }) {
+  const open = useRuleDraft((s) => s.open);
+  const setScreen = useConsole((s) => s.setScreen);
+  if (item.origin !== 'server') return null;
+  return (
+    <div className="allow-like-this">
+      <button
+        type="button"
+        className="btn-small"
+        data-testid="allow-like-this"
+        title="Opens a rule prefilled from this request; edit it, then save"
+        onClick={() => {
+          open({ serverId: item.serverId, rule: ruleFromRequest(item), origin: `from the request received at ${clockTime(item.receivedAt)}` });
+          setScreen('rules');
+        }}
+      >
+        Always allow requests like this from this server…
+      </button>
+    </div>
+  );
+}
