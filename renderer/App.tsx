@@ -6,6 +6,10 @@ import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ServersScreen } from './screens/servers/ServersScreen';
 import { HistoryScreen } from './screens/history/HistoryScreen';
+import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { DoNotDisturbIndicator } from './screens/settings/NavExtras';
+import { useAttention } from './screens/settings/attention';
+import { useThemePreference } from './theme';
 import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 
@@ -59,6 +63,8 @@ function Nav() {
       <NavButton screen="history" label="History" />
       <NavButton screen="rules" label="Rules" />
       <AutoApprovalIndicator />
+      <NavButton screen="settings" label="Settings" />
+      <DoNotDisturbIndicator />
       <ConnectionIndicator />
       <div className="nav-foot muted small">{host ? `host: ${host}` : ''}</div>
     </nav>
@@ -87,6 +93,8 @@ function Notices() {
 
 /** The whole UI. */
 export function App() {
+  useThemePreference();
+  useAttention();
   const status = useConsole((s) => s.status);
   const screen = useConsole((s) => s.screen);
   return (
@@ -109,6 +117,8 @@ export function App() {
           </div>
         ) : screen === 'rules' ? (
           <RulesScreen />
+        ) : screen === 'settings' ? (
+          <SettingsScreen />
         ) : screen === 'queue' ? (
           <QueueScreen />
         ) : screen === 'servers' ? (

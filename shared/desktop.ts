@@ -117,8 +117,11 @@ export interface AttentionView {
   waiting: AttentionEntry[];
   /** The latest notifications, oldest first (at most {@link NOTIFICATIONS_KEPT}). */
   notifications: AttentionNotification[];
-  /** Set when the person chose "Review" on a native notification: the renderer opens that item. */
-  focus?: { itemId: string; seq: number };
+  /**
+   * Set when the person chose "Review" on a native notification: the renderer opens that item
+   * (once per `seq`, and only while fresh: `at` is when it was chosen).
+   */
+  focus?: { itemId: string; seq: number; at: number };
   /** Mirrors "do not disturb", for the nav indicator. */
   doNotDisturb: boolean;
 }

@@ -109,7 +109,7 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
     },
     review(itemId) {
       ports.focusWindow?.();
-      focus = { itemId, seq: ++focusSeq };
+      focus = { itemId, seq: ++focusSeq, at: deps.now() };
       refresh();
     },
     trayAction(id) {

@@ -131,9 +131,9 @@ describe('attention service', () => {
     t.flush();
     t.rec.shown[0]!.review();
     expect(t.rec.focused).toBe(1);
-    expect(t.attention().focus).toEqual({ itemId: 'a', seq: 1 });
+    expect(t.attention().focus).toEqual({ itemId: 'a', seq: 1, at: 42 });
     t.rec.shown[0]!.review();
-    expect(t.attention().focus).toEqual({ itemId: 'a', seq: 2 });
+    expect(t.attention().focus).toEqual({ itemId: 'a', seq: 2, at: 42 });
   });
 
   it('keeps only the latest 10 notifications, with growing seq', () => {
