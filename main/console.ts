@@ -14,6 +14,7 @@ import { createMemorySecretStore } from './secrets/secret-store.js';
 import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { openEraCache } from './mcp/era-cache.js';
+import { createServersFeature } from './servers/feature.js';
 import { createElicitationQueue, type IncomingElicitation } from './elicitation/queue.js';
 import { openRootsStore } from './roots.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
@@ -93,7 +94,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
-  const publishServers = () => hub.set('servers', [...connections.values()].map((c) => ({ ...c.view(), roots: roots.list(c.id) })));
+  const publishServers = () => hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id) })));
   const calls = createCallTracker({ hub, now, connection: (id) => connections.get(id) });
 
   const elicitations = createElicitationQueue({
@@ -128,28 +129,38 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       if (!policy.isLimitRefusal(message)) notify('warning', `Refused a sampling request from "${serverId}": ${message}`);
     },
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
-    maxToolRounds: (serverId) => servers.servers[serverId]?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+    maxToolRounds: (serverId) => serversFeature.config(serverId)?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
     policy: policy.policy,
   });
 
-  for (const [id, config] of Object.entries(servers.servers)) {
-    if (config.disabled) continue;
-    connections.set(
-      id,
+  // Servers (issue 7): mcp-servers.json ↔ connections (live reload), OAuth, import; see main/servers.
+  const serversFeature = createServersFeature({
+    ports,
+    logger,
+    now,
+    env,
+    loaded: servers,
+    connections,
+    hub,
+    calls,
+    notify,
+    onChange: publishServers,
+    create: (id, config, auth) =>
       createServerConnection(id, config, {
         logger,
         nodeRuntime: ports.nodeRuntime,
+        now,
         onChange: publishServers,
         onSampling: (request) => pipeline.handle(request),
         ...elicitationDeps,
         eras,
         samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
         samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
+        auth,
       }),
-    );
-  }
+  });
   publishServers();
-  const ready = Promise.all([...connections.values()].map((c) => c.connect())).then(() => undefined);
+  const ready = serversFeature.start();
 
   // Desktop life (issue 9): desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir, hub, ports: ports.desktop, logger, now, notify, setAutoApprovalPaused: (paused) => policy.setPaused(paused) });
@@ -180,11 +191,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       await (conn as Partial<{ notifyRootsChanged(): Promise<void> }>).notifyRootsChanged?.();
       return { roots: list };
     },
-    restartServer: async ({ serverId }) => {
-      const conn = connections.get(serverId);
-      if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
-      await conn.connect();
-    },
+    restartServer: async ({ serverId }) => serversFeature.restart(serverId),
+    ...serversFeature.methods,
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
     saveProvider: (input) => providerRegistry.save(input),
@@ -213,7 +221,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       pipeline.cancelAll('The console is shutting down');
       policy.close();
       elicitations.cancelAll('The console is shutting down');
-      await Promise.all([...connections.values()].map((c) => c.close()));
+      await serversFeature.dispose();
       hub.flush();
       historyService.dispose();
       history.close();

@@ -49,4 +49,14 @@ export interface ConsolePorts {
    * native theme, window focus. The Electron host passes these; the web host passes none.
    */
   desktop?: DesktopPorts;
+  /**
+   * Opens a URL in the system browser (Electron: `shell.openExternal`); used for OAuth sign-in.
+   * Absent in the web host, where the renderer opens the URL it gets back in a new tab.
+   */
+  openExternal?: (url: string) => Promise<void>;
+  /**
+   * Home folder and OS for finding other hosts' MCP configs to import (Claude Desktop, VS Code,
+   * Cursor); defaults to `os.homedir()` and `process.platform`. Tests inject their own.
+   */
+  machine?: { home: string; platform: NodeJS.Platform };
 }

@@ -15,6 +15,7 @@ import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
+import { ServerEntryInputSchema, ServerNameSchema, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import {
   EXPORT_FORMATS,
@@ -140,6 +141,41 @@ export const apiRequests = {
   },
   /** Set the folders offered to a server as roots (absolute paths or file:// URIs of folders). */
   setServerRoots: { input: z.object({ serverId: id, folders: z.array(z.string().min(1).max(4096)).max(100) }).strict() },
+  /** A server's entry in editor form (credential-looking env/header values masked). */
+  getServerEntry: { input: z.object({ serverId: id }).strict() },
+  /** Add a server, or replace `previousId`'s entry (renamed when `id` differs); written to mcp-servers.json. */
+  saveServer: { input: z.object({ id: ServerNameSchema, previousId: id.optional(), entry: ServerEntryInputSchema }).strict() },
+  /** Remove a server from mcp-servers.json (its connection closes). */
+  removeServer: { input: z.object({ serverId: id }).strict() },
+  /** Enable or disable a server (`"disabled": true` in the file). */
+  setServerEnabled: { input: z.object({ serverId: id, enabled: z.boolean() }).strict() },
+  /** Copy a server's entry under `newId` (default `NAME-copy`), disabled until enabled. */
+  duplicateServer: { input: z.object({ serverId: id, newId: ServerNameSchema.optional() }).strict() },
+  /** Start `prompts/get`; resolves at once with the call's id, the result shows in state. */
+  getPrompt: {
+    input: z.object({ serverId: id, name: z.string().min(1).max(500), arguments: z.record(z.string().max(200), z.string().max(100_000)).default({}) }).strict(),
+  },
+  /** Start `resources/read` of a URI (a listed resource, or a template with its variables filled in). */
+  readResource: { input: z.object({ serverId: id, uri: z.string().min(1).max(10_000) }).strict() },
+  /** A server's protocol log and stderr (the newest `limit`), filtered by `query`. */
+  getServerLog: { input: z.object({ serverId: id, query: z.string().max(500).optional(), limit: z.number().int().min(1).max(2000).default(500) }).strict() },
+  /** Look for Claude Desktop, VS Code and Cursor configs (and a project folder's, or one chosen file). */
+  scanImports: { input: z.object({ workspaceFolder: z.string().min(1).max(4096).optional(), file: z.string().min(1).max(4096).optional() }).strict() },
+  /** Import the picked servers (re-read from their files), with values for `${input:…}` by key. */
+  importServers: {
+    input: z
+      .object({
+        workspaceFolder: z.string().min(1).max(4096).optional(),
+        file: z.string().min(1).max(4096).optional(),
+        selections: z.array(z.object({ path: z.string().min(1).max(4096), name: z.string().min(1).max(200) }).strict()).min(1).max(500),
+        inputs: z.record(z.string().max(5000), z.string().max(10_000)).default({}),
+      })
+      .strict(),
+  },
+  /** Start OAuth sign-in for an HTTP server: the authorization URL (opened by main in Electron). */
+  signIn: { input: z.object({ serverId: id }).strict() },
+  /** Delete a server's OAuth tokens and reconnect. */
+  signOut: { input: z.object({ serverId: id }).strict() },
   /** Change desktop settings (theme, notifications, sound, do not disturb, launch at login); only the given fields. */
   setDesktopSettings: { input: DesktopSettingsChangeSchema },
   /** Show a test notification through the same path as real ones (native in Electron, the browser's in the web host). */
@@ -184,6 +220,20 @@ export interface ApiResults {
   reopenHistoryEntry: { itemId: string };
   respondElicitation: void;
   setServerRoots: { roots: Array<{ uri: string; name?: string }> };
+  /** `masked`: fields shown as SECRET_PLACEHOLDER; `otherKeys`: fields of the entry the console keeps as they are. */
+  getServerEntry: { entry: ServerEntryInput; masked: string[]; otherKeys: string[] };
+  saveServer: void;
+  removeServer: void;
+  setServerEnabled: void;
+  duplicateServer: { id: string };
+  getPrompt: { callId: string };
+  readResource: { callId: string };
+  getServerLog: ServerLogPage;
+  scanImports: ImportScan;
+  importServers: ImportOutcome;
+  /** `authorizationUrl` empty: still signed in, nothing to open; `opened`: main opened it (else the renderer does). */
+  signIn: { authorizationUrl: string; opened: boolean };
+  signOut: void;
   /** The settings now in force (saved). */
   setDesktopSettings: DesktopSettings;
   sendTestNotification: void;

@@ -97,6 +97,8 @@ export interface ServerView {
   serverInfo?: { name: string; version: string; title?: string };
   /** Client requests of ours (tools/call, …) in flight to this server now. */
   inFlight: number;
+  /** Folders offered to this server as roots (`file://` URIs), picked by the person. */
+  roots?: Array<{ uri: string; name?: string }>;
   /** Process id of a running stdio server. */
   pid?: number;
   /** The capabilities the server declared (as sent), once connected. */
@@ -345,6 +347,11 @@ export interface SettingsView {
   historyPath: string;
   /** Where API keys are kept, e.g. "Electron safeStorage (gnome_libsecret)"; `warning` when that storage is weak. */
   secretStore?: { backend: string; warning?: string };
+  /**
+   * Problems with mcp-servers.json as edited by hand ("line 3, column 5: …"); while set, the last
+   * good config stays in force. Absent when the file is fine.
+   */
+  serversConfigProblems?: string[];
 }
 
 /** Everything the renderer mirrors. `version` grows by one with every change sent. */

@@ -171,6 +171,11 @@ async function start(): Promise<void> {
       desktop,
       // API keys through safeStorage (OS keychain); warns when Linux falls back to basic_text.
       secrets: createSafeStorageSecretStore(safeStorage, app.getPath('userData')),
+      // OAuth sign-in opens the authorization page in the system browser (http/https only).
+      openExternal: async (url) => {
+        if (!isExternalWebUrl(url)) throw new Error('only http(s) URLs are opened');
+        await shell.openExternal(url);
+      },
     });
   } catch (err) {
     dialog.showErrorBox('MCP Approval Console could not start', err instanceof Error ? err.message : String(err));

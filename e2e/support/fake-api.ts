@@ -112,7 +112,17 @@ export function installFakeApi(data: FakeData): void {
     setHistorySettings: (input: Record<string, unknown>) =>
       answer('setHistorySettings', input, () => ({ settings: { retentionDays: null, retentionSessions: null, ...input }, pruned: 0 })),
     reopenHistoryEntry: (input: unknown) => answer('reopenHistoryEntry', input, () => ({ itemId: 'draft-1' })),
+    // Servers (issue 7): canned answers; the live spec e2e/web/servers.spec.ts runs the real manager.
+    getServerEntry: (input: unknown) => answer('getServerEntry', input, () => ({ entry: { transport: 'stdio', command: 'node', args: ['server.js'], env: {} }, masked: [], otherKeys: [] })),
+    duplicateServer: (input: unknown) => answer('duplicateServer', input, () => ({ id: 'copy' })),
+    getPrompt: (input: unknown) => answer('getPrompt', input, () => ({ callId: 'call-prompt' })),
+    readResource: (input: unknown) => answer('readResource', input, () => ({ callId: 'call-resource' })),
+    getServerLog: (input: unknown) => answer('getServerLog', input, () => ({ protocol: [], stderr: [], totals: { protocol: 0, stderr: 0 } })),
+    scanImports: (input: unknown) => answer('scanImports', input, () => ({ sources: [] })),
+    importServers: (input: unknown) => answer('importServers', input, () => ({ imported: [], skipped: [] })),
+    signIn: (input: unknown) => answer('signIn', input, () => ({ authorizationUrl: '', opened: false })),
   };
+  for (const method of ['saveServer', 'removeServer', 'setServerEnabled', 'signOut']) api[method] = (input: unknown) => answer(method, input, () => undefined);
   for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer']) {
     api[method] = (input: unknown) => answer(method, input, () => undefined);
   }

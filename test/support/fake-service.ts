@@ -81,6 +81,18 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     getHistorySettings: () => ({ retentionDays: null, retentionSessions: null }),
     setHistorySettings: () => ({ settings: { retentionDays: null, retentionSessions: null }, pruned: 0 }),
     reopenHistoryEntry: () => ({ itemId: 'draft-1' }),
+    getServerEntry: () => ({ entry: { transport: 'stdio', command: 'node', args: [], env: {} }, masked: [], otherKeys: [] }),
+    saveServer: () => undefined,
+    removeServer: () => undefined,
+    setServerEnabled: () => undefined,
+    duplicateServer: () => ({ id: 'copy' }),
+    getPrompt: () => ({ callId: 'call-1' }),
+    readResource: () => ({ callId: 'call-1' }),
+    getServerLog: () => ({ protocol: [], stderr: [], totals: { protocol: 0, stderr: 0 } }),
+    scanImports: () => ({ sources: [] }),
+    importServers: () => ({ imported: [], skipped: [] }),
+    signIn: () => ({ authorizationUrl: '', opened: false }),
+    signOut: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -119,6 +131,18 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     getHistorySettings: record('getHistorySettings'),
     setHistorySettings: record('setHistorySettings'),
     reopenHistoryEntry: record('reopenHistoryEntry'),
+    getServerEntry: record('getServerEntry'),
+    saveServer: record('saveServer'),
+    removeServer: record('removeServer'),
+    setServerEnabled: record('setServerEnabled'),
+    duplicateServer: record('duplicateServer'),
+    getPrompt: record('getPrompt'),
+    readResource: record('readResource'),
+    getServerLog: record('getServerLog'),
+    scanImports: record('scanImports'),
+    importServers: record('importServers'),
+    signIn: record('signIn'),
+    signOut: record('signOut'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
