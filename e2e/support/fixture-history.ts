@@ -80,3 +80,118 @@ export function buildFixtureHistory(now: number): HistoryEntry[] {
     },
   ];
 }
+
+/** Text no seeded entry contains except where a test puts it; server-supplied markup to escape. */
+export const HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>';
+
+/**
+ * A larger history for the live History spec (seeded into the real store of a running web host):
+ * `filler` plain sessions plus a few that the spec looks for — a three-round tool loop from
+ * `github` with edits and an image, a rejected request, a failed one with an error, and one whose
+ * text is hostile markup. Times are relative to `now` (epoch ms), newest last in the returned list.
+ */
+export function buildLiveHistory(now: number, filler = 600): HistoryEntry[] {
+  const ago = (min: number) => now - min * 60_000;
+  const out: HistoryEntry[] = [];
+  for (let i = 0; i < filler; i++) {
+    const at = ago(60 * 24 * 20 + (filler - i) * 7); // three weeks ago and older, one every 7 minutes
+    out.push({
+      id: `fill-${i}`,
+      conversationId: `fill-${i}`,
+      serverId: i % 2 === 0 ? 'everything' : 'weather',
+      callName: i % 2 === 0 ? 'tools/call trigger-sampling-request' : 'tools/call forecast',
+      status: i % 5 === 0 ? 'rejected' : 'delivered',
+      decidedBy: 'person',
+      receivedAt: at,
+      endedAt: at + 20_000,
+      model: 'llama3.2',
+      providerId: 'ollama',
+      edited: false,
+      preview: `Routine question number ${i} about the harbour schedule`,
+      original: { messages: [{ role: 'user', content: { type: 'text', text: `Routine question number ${i} about the harbour schedule` } }], maxTokens: 100 },
+      sent: { messages: [{ role: 'user', content: { type: 'text', text: `Routine question number ${i} about the harbour schedule` } }], maxTokens: 100 },
+      generated: { role: 'assistant', content: { type: 'text', text: 'The ferry leaves at nine.' }, model: 'llama3.2', stopReason: 'endTurn' },
+      delivered: { role: 'assistant', content: { type: 'text', text: 'The ferry leaves at nine.' }, model: 'llama3.2', stopReason: 'endTurn' },
+      usage: { inputTokens: 10, outputTokens: 6 },
+      timings: { reviewMs: 15_000, generationMs: 900, totalMs: 20_000 },
+      events: [{ at, kind: 'received' }, { at: at + 20_000, kind: 'delivered' }],
+    });
+  }
+  const image = 'iVBORw0KGgo'.padEnd(40_000, 'A'); // ≈ 29 KB decoded
+  const loop = (round: number, minutesAgo: number, extra: Partial<HistoryEntry>): HistoryEntry => {
+    const at = ago(minutesAgo);
+    return {
+      id: `loop-${round}`,
+      conversationId: 'loop-1',
+      serverId: 'github',
+      callName: 'tools/call triage_issues',
+      status: 'delivered',
+      decidedBy: 'person',
+      receivedAt: at,
+      endedAt: at + 30_000,
+      model: 'gpt-4o-mini',
+      providerId: 'openai',
+      edited: false,
+      preview: `Round ${round}: which lighthouse issues are duplicates?`,
+      original: {
+        messages: [{ role: 'user', content: [{ type: 'text', text: `Round ${round}: which lighthouse issues are duplicates?` }, { type: 'image', data: image, mimeType: 'image/png' }] }],
+        systemPrompt: 'You are a careful triage assistant.',
+        maxTokens: 400,
+      },
+      generated: { role: 'assistant', content: { type: 'text', text: `Issues 12 and 14 look like duplicates (round ${round}).` }, model: 'gpt-4o-mini', stopReason: 'endTurn' },
+      usage: { inputTokens: 300, outputTokens: 40 },
+      timings: { reviewMs: 25_000, generationMs: 1_500, totalMs: 30_000 },
+      events: [{ at, kind: 'received' }, { at: at + 30_000, kind: 'delivered' }],
+      ...extra,
+    };
+  };
+  const sentEdited = {
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Round 2: which lighthouse issues are exact duplicates?' } }],
+    systemPrompt: 'You are a terse triage assistant.',
+    maxTokens: 200,
+  };
+  out.push(
+    loop(1, 50, {}),
+    loop(2, 45, {
+      edited: true,
+      sent: sentEdited,
+      delivered: { role: 'assistant', content: { type: 'text', text: 'Issues 12 and 14 are duplicates; close 14.' }, model: 'gpt-4o-mini', stopReason: 'endTurn' },
+    }),
+    loop(3, 40, { status: 'rejected', error: 'User rejected sampling request', errorDetail: { message: 'User rejected sampling request: enough rounds', code: -1 } }),
+    {
+      id: 'failed-1',
+      conversationId: 'failed-1',
+      serverId: 'weather',
+      callName: 'tools/call forecast',
+      status: 'failed',
+      decidedBy: 'console',
+      receivedAt: ago(30),
+      endedAt: ago(30),
+      edited: false,
+      error: 'provider error: 502 Bad Gateway',
+      preview: 'Will the lighthouse ferry run in the storm?',
+      original: { messages: [{ role: 'user', content: { type: 'text', text: 'Will the lighthouse ferry run in the storm?' } }], maxTokens: 50 },
+      errorDetail: { message: 'provider error: 502 Bad Gateway', code: -32603 },
+      timings: { totalMs: 0 },
+      events: [{ at: ago(30), kind: 'failed', detail: 'provider error: 502 Bad Gateway' }],
+    },
+    {
+      id: 'hostile-1',
+      conversationId: 'hostile-1',
+      serverId: 'everything',
+      callName: 'tools/call trigger-sampling-request',
+      status: 'delivered',
+      decidedBy: 'person',
+      receivedAt: ago(20),
+      endedAt: ago(19),
+      edited: false,
+      preview: `marmalade ${HOSTILE}`,
+      original: { messages: [{ role: 'user', content: { type: 'text', text: `marmalade ${HOSTILE}` } }], systemPrompt: HOSTILE, maxTokens: 50 },
+      generated: { role: 'assistant', content: { type: 'text', text: `Sure: ${HOSTILE}` }, model: 'manual' },
+      delivered: { role: 'assistant', content: { type: 'text', text: `Sure: ${HOSTILE}` }, model: 'manual' },
+      timings: { totalMs: 60_000 },
+      events: [{ at: ago(20), kind: 'received' }],
+    },
+  );
+  return out;
+}

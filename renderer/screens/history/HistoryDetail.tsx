@@ -1,79 +1,43 @@
 /**
- * One history entry: the original request vs what was sent (readable diff), generated vs
- * delivered response, timings, events, error, and the raw JSON of every part.
+ * One history entry: its conversation timeline, the original request vs what was sent (readable
+ * diff), generated vs delivered response, media sizes, timings, events, error, the raw JSON of
+ * what went to the LLM and what went back to the server, and "Re-open as draft".
  */
 import { useEffect, useState } from 'react';
-import { contentBlocks, contentText, CreateMessageParamsSchema, type CreateMessageParams, type CreateMessageResult } from '../../../shared/sampling';
+import { CreateMessageParamsSchema } from '../../../shared/sampling';
 import type { HistoryEntry } from '../../../shared/state';
 import { getApi } from '../../api';
-import { ReadOnlyBlocks } from '../../components/Blocks';
 import { ParamsView } from '../../components/ParamsView';
-import { Banner, Empty, Facts, RawJson, Section, StatusBadge } from '../../components/common';
+import { ActionError, Banner, Empty, Facts, RawJson, Section, StatusBadge } from '../../components/common';
 import { clockTime, dateTime, duration } from '../../format';
-import { FieldChanges, TextDiff, type FieldChange } from './DiffView';
+import { useConsole } from '../../store';
+import { RequestDiff, ResponseDiff } from './HistoryDiffs';
+import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
 
-const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
-
-function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
-  const count = Math.max(original.messages.length, sent.messages.length);
-  const model = entry.modelChoice;
-  const rows: FieldChange[] = [
-    { field: 'maxTokens', before: show(original.maxTokens), after: show(sent.maxTokens), changed: original.maxTokens !== sent.maxTokens },
-    { field: 'temperature', before: show(original.temperature), after: show(sent.temperature), changed: original.temperature !== sent.temperature },
-  ];
-  if (model) {
-    rows.push({
-      field: 'model',
-      before: <span className="small">{model.overridden ? 'console suggested another model' : model.reason}</span>,
-      after: <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>,
-      changed: model.overridden === true,
-    });
-  }
+/** "Re-open as draft": a new queue item from this request, with no server waiting (to compare models). */
+function ReopenButton({ entry }: { entry: HistoryEntry }) {
+  const openItem = useConsole((s) => s.openItem);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const reopen = () => {
+    setBusy(true);
+    setError(null);
+    getApi()
+      .reopenHistoryEntry({ id: entry.id })
+      .then(
+        ({ itemId }) => openItem(itemId),
+        (err: unknown) => {
+          setError(err instanceof Error ? err.message : String(err));
+          setBusy(false);
+        },
+      );
+  };
   return (
     <>
-      <FieldChanges rows={rows} testId="history-field-changes" />
-      <h4>System prompt</h4>
-      <TextDiff before={original.systemPrompt ?? ''} after={sent.systemPrompt ?? ''} testId="history-system-diff" />
-      {Array.from({ length: count }, (_, i) => {
-        const a = original.messages[i];
-        const b = sent.messages[i];
-        const nonText = [...(a ? contentBlocks(a.content) : []), ...(b ? contentBlocks(b.content) : [])].some((x) => x.type !== 'text');
-        return (
-          <div key={i} className="diff-message" data-testid={`history-message-diff-${i}`}>
-            <h4>
-              Message {i + 1} <span className="muted">({(b ?? a)?.role})</span>
-              {nonText && <span className="muted small"> · non-text blocks: see Raw JSON</span>}
-            </h4>
-            <TextDiff before={a ? contentText(a.content) : ''} after={b ? contentText(b.content) : ''} />
-          </div>
-        );
-      })}
-    </>
-  );
-}
-
-function ResponseDiff({ generated, delivered }: { generated?: CreateMessageResult; delivered?: CreateMessageResult }) {
-  if (!generated && !delivered) return <p className="muted small">No response was produced.</p>;
-  if (!generated && delivered) {
-    return (
-      <>
-        <p className="small muted">Written by hand (no model generated it).</p>
-        <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
-      </>
-    );
-  }
-  const before = generated ? contentText(generated.content) : '';
-  const after = delivered ? contentText(delivered.content) : '';
-  return (
-    <>
-      {!delivered && <p className="small muted">Generated, but nothing was delivered.</p>}
-      <TextDiff before={before} after={delivered ? after : before} testId="history-response-diff" />
-      <Facts
-        rows={[
-          ['Model', show(delivered?.model ?? generated?.model)],
-          ['Stop reason', show(delivered?.stopReason ?? generated?.stopReason)],
-        ]}
-      />
+      <button type="button" className="btn-small" data-testid="history-reopen" disabled={busy} onClick={reopen} title="Creates a draft in the Queue from this request; nothing is sent to any server">
+        Re-open as draft
+      </button>
+      <ActionError error={error} />
     </>
   );
 }
@@ -108,6 +72,9 @@ export function HistoryDetail({ id }: { id: string }) {
           <h2>{entry.callName ?? 'Sampling request'}</h2>
           <StatusBadge status={entry.status} />
           {entry.edited && <span className="badge tone-warn">edited</span>}
+          {entry.kind === 'elicitation' && <span className="badge tone-info">elicitation</span>}
+          <span className="spacer" />
+          {original && entry.kind !== 'elicitation' && <ReopenButton entry={entry} />}
         </div>
         <Facts
           rows={[
@@ -127,6 +94,7 @@ export function HistoryDetail({ id }: { id: string }) {
           {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
         </Banner>
       )}
+      <HistoryTimeline entry={entry} />
       <Section title={entry.sent ? 'Request: as asked → as sent' : 'Request (not sent to a model)'}>
         {original && entry.sent ? (
           <RequestDiff original={original} sent={entry.sent} entry={entry} />
@@ -136,17 +104,20 @@ export function HistoryDetail({ id }: { id: string }) {
           <p className="small">The params did not parse as a sampling request; see Raw JSON.</p>
         )}
         <div className="raw-row">
-          <RawJson value={entry.original} label="Raw JSON: original" />
-          {entry.sent && <RawJson value={entry.sent} label="Raw JSON: sent" />}
+          <RawJson value={entry.original} label="Raw JSON: original (as the server asked)" testId="history-raw-original" />
+          {entry.sent && (
+            <RawJson value={entry.sent} label="Raw JSON: sent to the LLM" testId="history-raw-sent" />
+          )}
         </div>
       </Section>
       <Section title="Response: generated → delivered">
         <ResponseDiff generated={entry.generated} delivered={entry.delivered} />
         <div className="raw-row">
-          {entry.generated && <RawJson value={entry.generated} label="Raw JSON: generated" />}
-          {entry.delivered && <RawJson value={entry.delivered} label="Raw JSON: delivered" />}
+          {entry.generated && <RawJson value={entry.generated} label="Raw JSON: generated by the LLM" testId="history-raw-generated" />}
+          {entry.delivered && <RawJson value={entry.delivered} label="Raw JSON: delivered to the server" testId="history-raw-delivered" />}
         </div>
       </Section>
+      <HistoryMedia entry={entry} />
       <Section title="Timings">
         <Facts
           rows={[

@@ -1,0 +1,74 @@
+/** Readable diffs of one history entry: the request (asked → sent) and the response (generated → delivered). */
+import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/sampling';
+import type { HistoryEntry } from '../../../shared/state';
+import { ReadOnlyBlocks } from '../../components/Blocks';
+import { Facts } from '../../components/common';
+import { FieldChanges, TextDiff, type FieldChange } from './DiffView';
+
+const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The request as the server asked vs as sent to the LLM: field table, system prompt and message diffs. */
+export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
+  const count = Math.max(original.messages.length, sent.messages.length);
+  const model = entry.modelChoice;
+  const rows: FieldChange[] = [
+    { field: 'maxTokens', before: show(original.maxTokens), after: show(sent.maxTokens), changed: original.maxTokens !== sent.maxTokens },
+    { field: 'temperature', before: show(original.temperature), after: show(sent.temperature), changed: original.temperature !== sent.temperature },
+  ];
+  if (model) {
+    rows.push({
+      field: 'model',
+      before: <span className="small">{model.overridden ? 'console suggested another model' : model.reason}</span>,
+      after: <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>,
+      changed: model.overridden === true,
+    });
+  }
+  return (
+    <>
+      <FieldChanges rows={rows} testId="history-field-changes" />
+      <h4>System prompt</h4>
+      <TextDiff before={original.systemPrompt ?? ''} after={sent.systemPrompt ?? ''} testId="history-system-diff" />
+      {Array.from({ length: count }, (_, i) => {
+        const a = original.messages[i];
+        const b = sent.messages[i];
+        const nonText = [...(a ? contentBlocks(a.content) : []), ...(b ? contentBlocks(b.content) : [])].some((x) => x.type !== 'text');
+        return (
+          <div key={i} className="diff-message" data-testid={`history-message-diff-${i}`}>
+            <h4>
+              Message {i + 1} <span className="muted">({(b ?? a)?.role})</span>
+              {nonText && <span className="muted small"> · non-text blocks: see Raw JSON</span>}
+            </h4>
+            <TextDiff before={a ? contentText(a.content) : ''} after={b ? contentText(b.content) : ''} />
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** The response as generated vs as delivered to the server. */
+export function ResponseDiff({ generated, delivered }: { generated?: CreateMessageResult; delivered?: CreateMessageResult }) {
+  if (!generated && !delivered) return <p className="muted small">No response was produced.</p>;
+  if (!generated && delivered) {
+    return (
+      <>
+        <p className="small muted">Written by hand (no model generated it).</p>
+        <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
+      </>
+    );
+  }
+  const before = generated ? contentText(generated.content) : '';
+  const after = delivered ? contentText(delivered.content) : '';
+  return (
+    <>
+      {!delivered && <p className="small muted">Generated, but nothing was delivered.</p>}
+      <TextDiff before={before} after={delivered ? after : before} testId="history-response-diff" />
+      <Facts
+        rows={[
+          ['Model', show(delivered?.model ?? generated?.model)],
+          ['Stop reason', show(delivered?.stopReason ?? generated?.stopReason)],
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * The history list: newest first, virtualised (@tanstack/react-virtual) over the whole result, so
+ * only the rows in view exist in the DOM and only their pages are fetched. Each row has a checkbox
+ * (selects its session for export / delete) and opens the entry when clicked.
+ */
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { HistoryListItem } from '../../../shared/history';
+import { StatusBadge } from '../../components/common';
+import { dateTime, shortDateTime } from '../../format';
+import { formatBytes } from './format-bytes';
+import type { HistoryPages } from './useHistoryPages';
+
+/** Height of one row in px (fixed, so scrolling needs no measuring). */
+const ROW_HEIGHT = 78;
+
+function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
+  return (
+    <div className={`history-row-wrap${selected ? ' is-selected' : ''}`}>
+      <input
+        type="checkbox"
+        className="history-check"
+        checked={checked}
+        onChange={onToggle}
+        aria-label={`Select the session of the request from ${entry.serverId} at ${dateTime(entry.receivedAt)}`}
+        data-testid="history-check"
+      />
+      <button
+        type="button"
+        className="history-row"
+        aria-current={selected ? 'true' : undefined}
+        data-testid="history-item"
+        data-history-id={entry.id}
+        onClick={onSelect}
+      >
+        <span className="queue-row-top">
+          <span className="small row-time" title={dateTime(entry.receivedAt)}>
+            {shortDateTime(entry.receivedAt)}
+          </span>
+          <StatusBadge status={entry.status} />
+        </span>
+        <span className="queue-preview" title={entry.preview}>
+          {entry.preview || <span className="muted">(no text)</span>}
+        </span>
+        <span className="queue-row-bottom">
+          <span className="queue-call">
+            {entry.serverId}
+            {entry.callName ? ` · ${entry.callName}` : ''}
+          </span>
+          <span className="history-meta">
+            {entry.sessionSize > 1 && (
+              <span className="badge tone-muted" title="Round of this request in its session (tool loop)">
+                {entry.sessionIndex}/{entry.sessionSize}
+              </span>
+            )}
+            {entry.mediaCount > 0 && (
+              <span className="badge tone-info" data-testid="history-media-size" title={`${entry.mediaCount} image/audio payload(s)`}>
+                {formatBytes(entry.mediaBytes)}
+              </span>
+            )}
+            {entry.decidedBy === 'rule' && <span className="badge tone-info">auto</span>}
+            {entry.model && <span className="mono">{entry.model}</span>}
+            {entry.edited && <span className="badge tone-warn">edited</span>}
+          </span>
+        </span>
+      </button>
+    </div>
+  );
+}
+
+/** The virtualised list of `pages`. */
+export function HistoryList({
+  pages,
+  selectedId,
+  checked,
+  onSelect,
+  onToggle,
+}: {
+  pages: HistoryPages;
+  selectedId: string | null;
+  checked: Record<string, true>;
+  onSelect: (id: string) => void;
+  onToggle: (id: string) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const count = pages.total ?? 0;
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is a mutable object by design
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  const { ensure } = pages;
+  useEffect(() => {
+    if (count > 0) ensure(first, last);
+  }, [ensure, first, last, count]);
+
+  return (
+    <div ref={scrollRef} className="history-scroll" data-testid="history-list" role="list" aria-label="History" aria-rowcount={count}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {items.map((v) => {
+          const entry = pages.at(v.index);
+          return (
+            <div key={v.key} role="listitem" className="history-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
+              {entry ? (
+                <Row
+                  entry={entry}
+                  selected={entry.id === selectedId}
+                  checked={!!checked[entry.id]}
+                  onSelect={() => onSelect(entry.id)}
+                  onToggle={() => onToggle(entry.id)}
+                />
+              ) : (
+                <div className="history-row-placeholder muted small">Loading…</div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

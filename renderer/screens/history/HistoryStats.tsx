@@ -1,0 +1,95 @@
+/** Per-server counters for a chosen period (`historyStats`), in a collapsible panel. */
+import { useEffect, useState } from 'react';
+import type { HistoryStats as Stats } from '../../../shared/history';
+import { getApi } from '../../api';
+import { ActionError } from '../../components/common';
+import { PERIODS, useHistoryUi, type PeriodId } from './history-ui';
+
+const number = (n: number) => n.toLocaleString();
+
+/** The counters panel. `reloadKey` changes when history changed (new entries, deletes). */
+export function HistoryStats({ reloadKey }: { reloadKey: string }) {
+  const period = useHistoryUi((s) => s.period);
+  const setPeriod = useHistoryUi((s) => s.setPeriod);
+  const [result, setResult] = useState<{ key: string; stats: Stats | null; error: string | null }>({ key: '', stats: null, error: null });
+  const key = JSON.stringify([period, reloadKey]);
+
+  useEffect(() => {
+    let live = true;
+    const ms = PERIODS.find((p) => p.id === period)?.ms ?? null;
+    getApi()
+      .historyStats(ms === null ? {} : { from: Date.now() - ms })
+      .then(
+        (stats) => live && setResult({ key, stats, error: null }),
+        (err: unknown) => live && setResult({ key, stats: null, error: err instanceof Error ? err.message : String(err) }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [key, period]);
+
+  const servers = result.stats?.servers ?? [];
+  const total = servers.reduce(
+    (t, s) => ({ requests: t.requests + s.requests, approved: t.approved + s.approved, rejected: t.rejected + s.rejected, auto: t.auto + s.auto, tokens: t.tokens + s.tokens }),
+    { requests: 0, approved: 0, rejected: 0, auto: 0, tokens: 0 },
+  );
+  return (
+    <details className="history-panel" data-testid="history-stats">
+      <summary>Counters per server</summary>
+      <div className="history-panel-body history-stats-body">
+        <label className="history-filter" htmlFor="history-period">
+          <span className="history-filter-label">Period</span>
+          <select id="history-period" data-testid="history-period" value={period} onChange={(e) => setPeriod(e.target.value as PeriodId)}>
+            {PERIODS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <ActionError error={result.error} />
+        {servers.length === 0 ? (
+          <p className="muted small">No requests in this period.</p>
+        ) : (
+          <table className="field-changes history-stats-table">
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">Requests</th>
+                <th scope="col">Approved</th>
+                <th scope="col">Rejected</th>
+                <th scope="col">Auto</th>
+                <th scope="col">Tokens</th>
+                <th scope="col">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {servers.map((s) => (
+                <tr key={s.serverId} data-testid="history-stats-row" data-server-id={s.serverId}>
+                  <th scope="row">{s.serverId}</th>
+                  <td>{number(s.requests)}</td>
+                  <td>{number(s.approved)}</td>
+                  <td>{number(s.rejected)}</td>
+                  <td>{number(s.auto)}</td>
+                  <td>{number(s.tokens)}</td>
+                  <td>{s.cost === null ? '—' : `$${s.cost.toFixed(4)}`}</td>
+                </tr>
+              ))}
+              {servers.length > 1 && (
+                <tr className="history-stats-total">
+                  <th scope="row">All servers</th>
+                  <td>{number(total.requests)}</td>
+                  <td>{number(total.approved)}</td>
+                  <td>{number(total.rejected)}</td>
+                  <td>{number(total.auto)}</td>
+                  <td>{number(total.tokens)}</td>
+                  <td>—</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The conversation timeline of a history entry: every request of its session (a tool loop's
+ * rounds), oldest first, with status, time, model and preview; the shown one is marked, the others
+ * open when clicked. Also the media payloads of the shown entry with their sizes.
+ */
+import { useEffect, useState } from 'react';
+import type { HistoryListItem } from '../../../shared/history';
+import type { HistoryEntry } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError, Section, StatusBadge } from '../../components/common';
+import { clockTime, dateTime, duration } from '../../format';
+import { useConsole } from '../../store';
+import { formatBytes } from './format-bytes';
+
+/** Most rounds shown (a session longer than this is cut, newest kept). */
+const MAX_ROUNDS = 500;
+
+/** The session's requests, oldest first. */
+export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
+  const selectHistory = useConsole((s) => s.selectHistory);
+  const [rounds, setRounds] = useState<{ items: HistoryListItem[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    getApi()
+      .listHistory({ conversationId: entry.conversationId, limit: MAX_ROUNDS, offset: 0 })
+      .then(
+        (page) => live && setRounds({ items: [...page.entries].reverse(), total: page.total }),
+        (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+      );
+    return () => {
+      live = false;
+    };
+  }, [entry.conversationId]);
+
+  const items = rounds?.items ?? [];
+  if (!error && (rounds === null || rounds.total <= 1)) return null; // a one-request session has no timeline to show
+  return (
+    <Section title={`Conversation (${rounds ? rounds.total : '…'} request${rounds?.total === 1 ? '' : 's'})`} testId="history-timeline">
+      <ActionError error={error} />
+      {rounds && rounds.total > items.length && <p className="small muted">Showing the latest {items.length}.</p>}
+      <ol className="history-timeline">
+        {items.map((r, i) => {
+          const current = r.id === entry.id;
+          const took = r.endedAt !== undefined ? duration(r.endedAt - r.receivedAt) : 'unfinished';
+          return (
+            <li key={r.id} className={current ? 'is-current' : undefined} data-testid="history-round" data-round-id={r.id}>
+              <button type="button" className="history-round" aria-current={current ? 'true' : undefined} onClick={() => selectHistory(r.id)} disabled={current}>
+                <span className="history-round-n">Round {i + 1 + (rounds ? rounds.total - items.length : 0)}</span>
+                <StatusBadge status={r.status} />
+                <span className="mono muted small" title={dateTime(r.receivedAt)}>
+                  {clockTime(r.receivedAt)} · {took}
+                </span>
+                {r.model && <span className="mono small">{r.model}</span>}
+                {r.edited && <span className="badge tone-warn">edited</span>}
+                <span className="history-round-preview">{r.preview || '(no text)'}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </Section>
+  );
+}
+
+/** One media payload found in an entry. */
+export interface MediaFact {
+  where: string;
+  kind: string;
+  mimeType: string;
+  bytes: number;
+}
+
+/** Decoded size of base64 text. */
+function decoded(data: string): number {
+  const clean = data.replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+}
+
+/** Every image/audio block and embedded resource blob in the entry's parts, with where it is. */
+export function mediaFacts(entry: HistoryEntry): MediaFact[] {
+  const out: MediaFact[] = [];
+  const walk = (value: unknown, where: string) => {
+    if (Array.isArray(value)) return value.forEach((v) => walk(v, where));
+    if (typeof value !== 'object' || value === null) return;
+    const o = value as Record<string, unknown>;
+    if ((o.type === 'image' || o.type === 'audio') && typeof o.data === 'string') {
+      out.push({ where, kind: o.type, mimeType: String(o.mimeType ?? ''), bytes: decoded(o.data) });
+    } else if (typeof o.uri === 'string' && typeof o.blob === 'string') {
+      out.push({ where, kind: 'resource', mimeType: String(o.mimeType ?? ''), bytes: decoded(o.blob) });
+    } else for (const v of Object.values(o)) walk(v, where);
+  };
+  const messages = (params: unknown, label: string) => {
+    const list = typeof params === 'object' && params !== null ? (params as { messages?: unknown }).messages : undefined;
+    if (Array.isArray(list)) list.forEach((m, i) => walk(m, `${label}, message ${i + 1}`));
+  };
+  messages(entry.original, 'Asked');
+  if (entry.sent) messages(entry.sent, 'Sent');
+  if (entry.generated) walk(entry.generated.content, 'Generated');
+  if (entry.delivered) walk(entry.delivered.content, 'Delivered');
+  return out;
+}
+
+/** The entry's media payloads and their sizes (stored once each, whatever the repeats). */
+export function HistoryMedia({ entry }: { entry: HistoryEntry }) {
+  const media = mediaFacts(entry);
+  if (media.length === 0) return null;
+  return (
+    <Section title={`Media (${media.length})`} testId="history-media">
+      <table className="field-changes">
+        <thead>
+          <tr>
+            <th scope="col">Where</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Type</th>
+            <th scope="col">Size</th>
+          </tr>
+        </thead>
+        <tbody>
+          {media.map((m, i) => (
+            <tr key={i}>
+              <td>{m.where}</td>
+              <td>{m.kind}</td>
+              <td className="mono">{m.mimeType}</td>
+              <td data-testid="history-media-bytes">{formatBytes(m.bytes)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
