@@ -63,10 +63,16 @@ export const ServersFileSchema = z.looseObject({
 /** Whether a config entry is a stdio server. */
 export const isStdio = (c: ServerConfig): c is StdioServerConfig => 'command' in c;
 
-/** Absolute path of server-everything's entry point in this install's node_modules. */
+/**
+ * Absolute path of server-everything's entry point in this install's node_modules. In a packaged
+ * desktop app that folder lies inside app.asar, which only Electron can read; the release build
+ * unpacks it (electron-builder.yml `asarUnpack`), so the path is turned to `app.asar.unpacked`,
+ * where the system Node that runs it there can read it. Unchanged anywhere else.
+ */
 export function serverEverythingEntry(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+  const entry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+  return entry.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
 }
 
 /** The embedded default config: server-everything over stdio (`node` = the console's own Node). */
