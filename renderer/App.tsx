@@ -6,6 +6,7 @@ import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ServersScreen } from './screens/servers/ServersScreen';
 import { HistoryScreen } from './screens/history/HistoryScreen';
+import { ProvidersScreen } from './screens/providers/ProvidersScreen';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { DoNotDisturbIndicator } from './screens/settings/NavExtras';
 import { useAttention } from './screens/settings/attention';
@@ -60,6 +61,7 @@ function Nav() {
       </div>
       <NavButton screen="queue" label="Queue" badge={waiting} />
       <NavButton screen="servers" label="Servers" />
+      <NavButton screen="providers" label="Providers" />
       <NavButton screen="history" label="History" />
       <NavButton screen="rules" label="Rules" />
       <AutoApprovalIndicator />
@@ -123,6 +125,8 @@ export function App() {
           <QueueScreen />
         ) : screen === 'servers' ? (
           <ServersScreen />
+        ) : screen === 'providers' ? (
+          <ProvidersScreen />
         ) : (
           <HistoryScreen />
         )}

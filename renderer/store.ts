@@ -17,7 +17,7 @@ import {
 } from '../shared/state';
 
 /** The three screens of the left nav. */
-export type Screen = 'settings' | 'queue' | 'servers' | 'history' | 'rules';
+export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' | 'rules';
 
 /** The connection to main, as the mirror sees it. */
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };

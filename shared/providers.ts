@@ -159,6 +159,13 @@ export interface ProviderTestResult {
   models?: string[];
 }
 
+/**
+ * `_meta` key the prompt-based tool fallback (main/llm/prompt-tools.ts) puts on a text block whose
+ * reply looked like a tool call but could not be used: `{problem: 'invalid-json' | 'unknown-tool'
+ * | 'mixed', message}`. The response review shows it to the person.
+ */
+export const PROMPT_TOOL_META_KEY = 'mcp-approval-console/promptToolCall';
+
 /** Compiles a family pattern: case-insensitive substring, `*` matching any run of characters. */
 export function patternRegExp(pattern: string): RegExp {
   const escaped = pattern

@@ -15,18 +15,21 @@ export interface WebHostProcess {
   url: string;
   userDataDir: string;
   stop(): Promise<void>;
+  /** Everything the host wrote to stdout and stderr so far (all of it, for leak checks). */
+  logs(): string;
 }
 
 /**
  * Spawns the web host and waits for its URL line. `opts.env` adds environment variables (e.g. an
  * OPENAI_COMPATIBLE_BASE_URL provider); `opts.servers` (the `mcpServers` object) is written to
- * `<userData>/mcp-servers.json` first, replacing the embedded default server.
+ * `<userData>/mcp-servers.json` first, replacing the embedded default server; `opts.keepUserData`
+ * leaves the data folder in place after `stop` (the caller removes it, e.g. after grepping it).
  * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
  *   (the error carries its stderr).
  */
 export async function startWebHost(
   timeoutMs = 30_000,
-  opts: { env?: Record<string, string>; servers?: Record<string, unknown> } = {},
+  opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean } = {},
 ): Promise<WebHostProcess> {
   if (!existsSync(path.join(root, 'out/renderer/index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
@@ -37,7 +40,10 @@ export async function startWebHost(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let allOutput = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  child.stderr!.on('data', (d: Buffer) => (allOutput += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (allOutput += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -46,7 +52,7 @@ export async function startWebHost(
       await exited;
       clearTimeout(killTimer);
     }
-    rmSync(userDataDir, { recursive: true, force: true });
+    if (!opts.keepUserData) rmSync(userDataDir, { recursive: true, force: true });
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -65,7 +71,7 @@ export async function startWebHost(
         reject(new Error(`the web host exited (code ${child.exitCode})\n${stderr}`));
       });
     });
-    return { url, userDataDir, stop };
+    return { url, userDataDir, stop, logs: () => allOutput };
   } catch (err) {
     await stop();
     throw err;

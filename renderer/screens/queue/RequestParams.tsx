@@ -4,10 +4,10 @@
  * parameters that are passed on unchanged.
  */
 import type { CreateMessageParams, ModelPreferences } from '../../../shared/sampling';
-import type { ModelChoice, ProviderView } from '../../../shared/state';
+import type { ModelCandidate, ModelChoice, ProviderView } from '../../../shared/state';
 import { compactJson } from '../../format';
 import type { RequestDraft } from '../../store';
-import { modelValue, parseModelValue } from './drafts';
+import { ModelPicker, ModelPickerDetails } from '../providers/ModelPicker';
 
 function Priority({ label, value }: { label: string; value: number | undefined }) {
   return (
@@ -38,66 +38,6 @@ export function ModelPreferencesView({ prefs }: { prefs: ModelPreferences | unde
       <Priority label="Cost" value={prefs.costPriority} />
       <Priority label="Speed" value={prefs.speedPriority} />
       <Priority label="Intelligence" value={prefs.intelligencePriority} />
-    </div>
-  );
-}
-
-/** The model <select>: every model of every provider, with the console's choice preselected. */
-export function ModelPicker({
-  providers,
-  choice,
-  value,
-  onChange,
-}: {
-  providers: ProviderView[];
-  choice: ModelChoice;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
-  const picked = parseModelValue(value);
-  const changed = value !== modelValue(choice);
-  const pickedProvider = providers.find((p) => p.id === picked?.providerId);
-  return (
-    <div className="model-picker">
-      <label htmlFor="model-select">Model</label>
-      <select id="model-select" data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)}>
-        {!known && (
-          <option value={modelValue(choice)}>
-            {choice.providerId} — {choice.modelId} (not configured)
-          </option>
-        )}
-        {providers.map((p) => (
-          <optgroup key={p.id} label={p.label}>
-            {p.models.length === 0 && (
-              <option disabled value="">
-                {p.label} — no models configured
-              </option>
-            )}
-            {p.models.map((m) => (
-              <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
-                {p.kind === 'manual' && p.models.length === 1 ? p.label : `${p.label} — ${m}`}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-      </select>
-      <p className="small" data-testid="model-reason">
-        {changed ? (
-          <>
-            <strong>Chosen by you.</strong> <span className="muted">The console suggested {choice.modelId}: {choice.reason}</span>
-          </>
-        ) : (
-          <>
-            <span className="muted">Why: </span>
-            {choice.reason}
-          </>
-        )}
-      </p>
-      {pickedProvider?.kind === 'manual' && <p className="small muted">No model is called: you write the response yourself.</p>}
-      {pickedProvider && pickedProvider.kind !== 'manual' && !pickedProvider.hasApiKey && (
-        <p className="small warn-text">This provider has no API key configured.</p>
-      )}
     </div>
   );
 }
@@ -138,12 +78,18 @@ export function RequestParams({
   choice,
   providers,
   onChange,
+  candidates,
+  serverId,
 }: {
   params: CreateMessageParams;
   draft: RequestDraft;
   choice: ModelChoice;
   providers: ProviderView[];
   onChange: (patch: Partial<RequestDraft>) => void;
+  /** The console's ranking (item.candidates), for the model picker. */
+  candidates?: ModelCandidate[];
+  /** The requesting server (its allowed models bound the alternatives the capability banner offers). */
+  serverId?: string;
 }) {
   const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
   return (
@@ -192,12 +138,19 @@ export function RequestParams({
             />
           </div>
         </div>
-        <ModelPicker providers={providers} choice={choice} value={draft.model} onChange={(model) => onChange({ model })} />
+        <ModelPicker
+          providers={providers}
+          choice={choice}
+          candidates={candidates}
+          value={draft.model}
+          onChange={(model) => onChange({ model })}
+        />
         <div className="field">
           <span className="field-label">Server&apos;s model preferences</span>
           <ModelPreferencesView prefs={params.modelPreferences} />
         </div>
       </div>
+      <ModelPickerDetails providers={providers} candidates={candidates} params={params} serverId={serverId ?? ''} value={draft.model} onChange={(model) => onChange({ model })} />
       <PassedOn params={params} />
     </div>
   );

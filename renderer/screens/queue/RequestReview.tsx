@@ -60,7 +60,10 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
         <Banner tone="error" title="The last attempt failed" testId="item-error">
           {item.error.message}
           {item.error.code !== undefined && <span className="mono"> (code {item.error.code})</span>}
-          <span className="muted"> at {clockTime(item.error.at)}</span>
+          <span className="muted"> at {clockTime(item.error.at)}</span>{' '}
+          <button type="button" className="btn-small" data-testid="retry-generation" disabled={busy || !built.ok} onClick={() => void approve.run()}>
+            Retry
+          </button>
         </Banner>
       )}
       {item.sent && <p className="small muted">Showing the request as you approved it last time; the server&apos;s original is under Raw JSON.</p>}
@@ -91,7 +94,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
         <ToolsOffered tools={params.tools} toolChoice={params.toolChoice} extras={extras} onChange={updateExtras} />
       )}
       <Section title="Parameters">
-        <RequestParams params={params} draft={draft} choice={item.model} providers={providers} onChange={update} />
+        <RequestParams params={params} draft={draft} choice={item.model} candidates={item.candidates} serverId={item.serverId} providers={providers} onChange={update} />
       </Section>
       <RedactionPanel item={item} params={params} draft={draft} onChange={update} />
       <RawJson value={item.original} label="Raw JSON: params as the server sent them" testId="raw-original" />

@@ -15,6 +15,7 @@ import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
 import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
 import { ItemHeader } from './ItemHeader';
+import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 
 /** The response review screen of one item. */
@@ -57,6 +58,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           {item.error.message}
         </Banner>
       )}
+      <PromptToolNotice result={response.generated} />
       {response.manual ? (
         <Section title="Write the response myself">
           <p className="small muted">No model was called. What you write here is sent to the server as the assistant&apos;s reply.</p>

@@ -1,0 +1,133 @@
+/**
+ * Per-model facts the person can edit (issue 4: "context window, relative cost, speed and
+ * capability tiers", plus tool calling — native, prompt-based or none — image/audio input and the
+ * largest image). Model selection ranks with these; the capability banner checks them. A row the
+ * person changed is kept as theirs ("custom"); Reset returns it to the defaults.
+ */
+import { TOOL_SUPPORT, type FamilyRule, type ModelFacts } from '../../../shared/providers';
+import type { ProviderView } from '../../../shared/state';
+import { shownFacts, type ProviderDraft } from './provider-draft';
+
+const TIERS = [1, 2, 3, 4, 5];
+const MB = 1024 * 1024;
+
+function Tier({ label, value, onChange, testId }: { label: string; value: number; onChange: (v: number) => void; testId: string }) {
+  return (
+    <select aria-label={label} value={value} data-testid={testId} onChange={(e) => onChange(Number(e.target.value))}>
+      {TIERS.map((t) => (
+        <option key={t} value={t}>
+          {t}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The table. `onChange(modelId, facts | undefined)`: undefined resets the model to its defaults. */
+export function ModelFactsTable({
+  draft,
+  view,
+  families,
+  onChange,
+}: {
+  draft: ProviderDraft;
+  view: ProviderView | undefined;
+  families: readonly FamilyRule[] | undefined;
+  onChange: (modelId: string, facts: ModelFacts | undefined) => void;
+}) {
+  if (draft.models.length === 0) return <p className="muted small">Add models first; their facts appear here.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="facts-table" data-testid="model-facts">
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th title="Tokens (input + output)">Context window</th>
+            <th title="1 = cheapest">Cost</th>
+            <th title="5 = fastest">Speed</th>
+            <th title="5 = most capable">Capability</th>
+            <th>Tools</th>
+            <th>Images</th>
+            <th>Audio</th>
+            <th title="Largest image, MB">Max image MB</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {draft.models.map((m) => {
+            const f = shownFacts(draft, view, m, families);
+            const custom = m in draft.facts;
+            const set = (patch: Partial<ModelFacts>) => onChange(m, { ...f, ...patch });
+            return (
+              <tr key={m} className={custom ? 'is-custom' : undefined} data-testid="model-facts-row" data-model={m}>
+                <td className="mono">
+                  {m} {custom && <span className="badge tone-info">yours</span>}
+                </td>
+                <td>
+                  <input
+                    type="number"
+                    min={1}
+                    aria-label={`${m} context window`}
+                    placeholder="unknown"
+                    value={f.contextWindow ?? ''}
+                    onChange={(e) => {
+                      const n = Number(e.target.value);
+                      const { contextWindow: _drop, ...rest } = f;
+                      onChange(m, e.target.value === '' || !Number.isInteger(n) || n < 1 ? rest : { ...rest, contextWindow: n });
+                    }}
+                  />
+                </td>
+                <td>
+                  <Tier label={`${m} cost tier`} testId="fact-cost" value={f.cost} onChange={(cost) => set({ cost })} />
+                </td>
+                <td>
+                  <Tier label={`${m} speed tier`} testId="fact-speed" value={f.speed} onChange={(speed) => set({ speed })} />
+                </td>
+                <td>
+                  <Tier label={`${m} capability tier`} testId="fact-intelligence" value={f.intelligence} onChange={(intelligence) => set({ intelligence })} />
+                </td>
+                <td>
+                  <select aria-label={`${m} tool calling`} data-testid="fact-tools" value={f.tools} onChange={(e) => set({ tools: e.target.value as ModelFacts['tools'] })}>
+                    {TOOL_SUPPORT.map((t) => (
+                      <option key={t} value={t}>
+                        {t === 'prompt' ? 'prompt-based' : t}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td>
+                  <input type="checkbox" aria-label={`${m} takes images`} checked={f.images} onChange={(e) => set({ images: e.target.checked })} />
+                </td>
+                <td>
+                  <input type="checkbox" aria-label={`${m} takes audio`} checked={f.audio} onChange={(e) => set({ audio: e.target.checked })} />
+                </td>
+                <td>
+                  <input
+                    type="number"
+                    min={0.1}
+                    step={0.1}
+                    aria-label={`${m} largest image in MB`}
+                    placeholder="no limit"
+                    value={f.maxImageBytes !== undefined ? Math.round((f.maxImageBytes / MB) * 10) / 10 : ''}
+                    onChange={(e) => {
+                      const n = Number(e.target.value);
+                      const { maxImageBytes: _drop, ...rest } = f;
+                      onChange(m, e.target.value === '' || !(n > 0) ? rest : { ...rest, maxImageBytes: Math.round(n * MB) });
+                    }}
+                  />
+                </td>
+                <td>
+                  {custom && (
+                    <button type="button" className="btn-small" onClick={() => onChange(m, undefined)}>
+                      Reset
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

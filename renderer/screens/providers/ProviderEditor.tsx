@@ -1,0 +1,292 @@
+/**
+ * Add or edit one provider: name, id, base URL, API key (typed once, sent to main's secret store,
+ * never shown again — only "…abcd"), models (fetched from the provider's list or typed), per-model
+ * facts, "Test connection" with a clear result, Save and Remove.
+ */
+import { useState } from 'react';
+import type { FamilyRule, ProviderTestResult } from '../../../shared/providers';
+import type { ProviderView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError, Banner, Section } from '../../components/common';
+import { useAction } from '../../hooks';
+import { ModelFactsTable } from './ModelFactsTable';
+import { draftProblems, settingsOf, type ProviderDraft } from './provider-draft';
+import './providers.css';
+
+const KIND_LABEL: Record<ProviderDraft['kind'], string> = {
+  anthropic: 'Anthropic (Messages API)',
+  openai: 'OpenAI',
+  google: 'Google Gemini',
+  'openai-compatible': 'OpenAI-compatible (Chat Completions)',
+};
+
+/** The editor. `view` is the saved provider (absent while adding); `initial` the draft to start from. */
+export function ProviderEditor({
+  view,
+  initial,
+  takenIds,
+  families,
+  onSaved,
+  onRemoved,
+}: {
+  view?: ProviderView;
+  initial: ProviderDraft;
+  takenIds: string[];
+  families: readonly FamilyRule[] | undefined;
+  onSaved: (id: string) => void;
+  onRemoved: () => void;
+}) {
+  const [draft, setDraft] = useState<ProviderDraft>(initial);
+  const [apiKey, setApiKey] = useState('');
+  const [replacingKey, setReplacingKey] = useState(!view?.hasApiKey);
+  const [removeKey, setRemoveKey] = useState(false);
+  const [newModel, setNewModel] = useState('');
+  const [fetched, setFetched] = useState<Array<{ id: string; contextWindow?: number }> | null>(null);
+  const [test, setTest] = useState<ProviderTestResult | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const readOnly = view?.source === 'env';
+  const update = (patch: Partial<ProviderDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(false);
+  };
+  const typedKey = apiKey.trim() || undefined;
+  const problems = draftProblems(draft, takenIds.filter((id) => id !== view?.id));
+
+  const testAction = useAction(async () => {
+    setTest(null);
+    setTest(await getApi().testProvider({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) }));
+  });
+  const fetchAction = useAction(async () => {
+    const { models } = await getApi().listProviderModels({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) });
+    setFetched(models);
+  });
+  const save = useAction(async () => {
+    const result = await getApi().saveProvider({
+      provider: settingsOf(draft),
+      ...(view ? { previousId: view.id } : {}),
+      ...(typedKey ? { apiKey: typedKey } : removeKey ? { apiKey: null } : {}),
+    });
+    setApiKey('');
+    setRemoveKey(false);
+    setReplacingKey(!result.hasApiKey);
+    setSaved(true);
+    onSaved(result.id);
+  });
+  const remove = useAction(async () => {
+    if (view) await getApi().removeProvider({ id: view.id });
+    onRemoved();
+  });
+
+  const addModels = (list: Array<{ id: string; contextWindow?: number }>) => {
+    const models = [...draft.models];
+    for (const m of list) if (m.id.trim() && !models.includes(m.id.trim())) models.push(m.id.trim());
+    update({ models });
+  };
+  const notAdded = (fetched ?? []).filter((m) => !draft.models.includes(m.id));
+  const busy = save.pending || remove.pending;
+
+  return (
+    <div className="review" data-testid="provider-editor" data-provider-id={view?.id ?? ''}>
+      <header className="item-header">
+        <div className="item-header-top">
+          <h2>{view ? draft.label || draft.id : `Add provider: ${draft.label}`}</h2>
+          <span className="badge tone-muted">{KIND_LABEL[draft.kind]}</span>
+        </div>
+      </header>
+      {readOnly && (
+        <Banner tone="info" title="Configured by environment variables">
+          OPENAI_COMPATIBLE_BASE_URL / _MODEL / _API_KEY define this provider; change them and restart to edit it. You can still test it.
+        </Banner>
+      )}
+      <Section title="Connection">
+        <div className="provider-form">
+          <div className="field">
+            <label htmlFor="provider-label">Name</label>
+            <input id="provider-label" data-testid="provider-label" value={draft.label} disabled={readOnly} onChange={(e) => update({ label: e.target.value })} />
+          </div>
+          <div className="field">
+            <label htmlFor="provider-id">Id</label>
+            <input id="provider-id" data-testid="provider-id" className="mono" value={draft.id} disabled={readOnly} onChange={(e) => update({ id: e.target.value })} />
+          </div>
+          <div className="field">
+            <label htmlFor="provider-base-url">Base URL</label>
+            <input
+              id="provider-base-url"
+              data-testid="provider-base-url"
+              className="mono"
+              value={draft.baseURL}
+              disabled={readOnly}
+              placeholder={draft.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'the official API'}
+              onChange={(e) => update({ baseURL: e.target.value })}
+            />
+          </div>
+          {draft.kind === 'openai' && (
+            <div className="field">
+              <label htmlFor="provider-openai-api">Endpoint</label>
+              <select id="provider-openai-api" value={draft.openaiApi} onChange={(e) => update({ openaiApi: e.target.value as ProviderDraft['openaiApi'] })}>
+                <option value="responses">Responses API (audio and stop sequences still use Chat Completions)</option>
+                <option value="chat">Chat Completions</option>
+              </select>
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor="provider-api-key">API key</label>
+            {view?.hasApiKey && !replacingKey ? (
+              <div className="key-stored" data-testid="provider-key-stored">
+                <span className="mono">{removeKey ? 'will be removed on Save' : `stored ${view.apiKeyHint ?? '(hidden)'}`}</span>
+                {!readOnly && (
+                  <>
+                    <button type="button" className="btn-small" onClick={() => setReplacingKey(true)}>
+                      Replace
+                    </button>
+                    <button type="button" className="btn-small" data-testid="provider-key-remove" onClick={() => setRemoveKey((r) => !r)}>
+                      {removeKey ? 'Keep' : 'Remove'}
+                    </button>
+                  </>
+                )}
+              </div>
+            ) : (
+              <input
+                id="provider-api-key"
+                data-testid="provider-api-key"
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                disabled={readOnly}
+                placeholder={draft.kind === 'openai-compatible' ? 'optional for local servers' : 'paste the key'}
+                value={apiKey}
+                onChange={(e) => setApiKey(e.target.value)}
+              />
+            )}
+            <span className="field-help small muted">Kept in the secret store, never in a file or log, never shown again in full.</span>
+          </div>
+        </div>
+        <div className="form-actions">
+          <button type="button" data-testid="provider-test" disabled={testAction.pending || problems.length > 0} onClick={() => void testAction.run()}>
+            {testAction.pending ? 'Testing…' : 'Test connection'}
+          </button>
+          <ActionError error={testAction.error} />
+        </div>
+        {test && (
+          <div className="test-result">
+            <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? 'Connection works' : 'Connection failed'} testId="provider-test-result">
+              {test.message}
+            </Banner>
+          </div>
+        )}
+      </Section>
+      <Section title={`Models (${draft.models.length})`}>
+        <ul className="model-chips" data-testid="provider-models">
+          {draft.models.map((m) => (
+            <li key={m} className="model-chip mono" data-testid="provider-model">
+              {m}
+              {!readOnly && (
+                <button type="button" aria-label={`Remove ${m}`} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
+                  ×
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+        {!readOnly && (
+          <div className="model-add">
+            <input
+              aria-label="Model id"
+              data-testid="provider-model-input"
+              className="mono"
+              placeholder="model id, e.g. llama3.2"
+              value={newModel}
+              onChange={(e) => setNewModel(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  addModels([{ id: newModel }]);
+                  setNewModel('');
+                }
+              }}
+            />
+            <button
+              type="button"
+              data-testid="provider-model-add"
+              disabled={!newModel.trim()}
+              onClick={() => {
+                addModels([{ id: newModel }]);
+                setNewModel('');
+              }}
+            >
+              Add
+            </button>
+            <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || problems.length > 0} onClick={() => void fetchAction.run()}>
+              {fetchAction.pending ? 'Fetching…' : 'Fetch models from the provider'}
+            </button>
+            <ActionError error={fetchAction.error} />
+          </div>
+        )}
+        {fetched && (
+          <div className="fetched-models" data-testid="provider-fetched">
+            {notAdded.length === 0 ? (
+              <span className="muted small">{fetched.length ? 'Every listed model is added.' : 'The provider lists no models.'}</span>
+            ) : (
+              <>
+                <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
+                  Add all {notAdded.length}
+                </button>
+                {notAdded.map((m) => (
+                  <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
+                    + {m.id}
+                  </button>
+                ))}
+              </>
+            )}
+          </div>
+        )}
+      </Section>
+      <Section title="Model facts (used to choose models and to check requests)">
+        <ModelFactsTable
+          draft={draft}
+          view={view}
+          families={families}
+          onChange={(m, f) => {
+            const facts = { ...draft.facts };
+            if (f) facts[m] = f;
+            else delete facts[m];
+            update({ facts });
+          }}
+        />
+      </Section>
+      {problems.length > 0 && (
+        <Banner tone="error" title="Cannot save yet" testId="provider-problems">
+          <ul className="plain-list">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </Banner>
+      )}
+      {!readOnly && (
+        <footer className="action-bar">
+          <ActionError error={save.error ?? remove.error} />
+          {saved && (
+            <span className="small" data-testid="provider-saved">
+              Saved.
+            </span>
+          )}
+          {view && (
+            <button
+              type="button"
+              className="btn-danger"
+              data-testid="provider-remove"
+              disabled={busy}
+              onClick={() => (confirmRemove ? void remove.run() : setConfirmRemove(true))}
+            >
+              {confirmRemove ? `Really remove ${view.label}?` : 'Remove'}
+            </button>
+          )}
+          <button type="button" className="btn-primary" data-testid="provider-save" disabled={busy || problems.length > 0} onClick={() => void save.run()}>
+            {view ? 'Save' : 'Add provider'}
+          </button>
+        </footer>
+      )}
+    </div>
+  );
+}
