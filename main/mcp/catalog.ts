@@ -48,9 +48,20 @@ export const templateView = (t: ResourceTemplateType): ResourceTemplateView => (
  * refreshes the list and hands it over); `refreshAll(client)` lists everything the server declares.
  * Failures are logged and leave the previous list in place.
  */
-export function createCatalogKeeper(opts: { serverId: string; logger: Logger; get(): Catalog; set(next: Catalog): void; current(): ConsoleClient | undefined }) {
+export function createCatalogKeeper(opts: {
+  serverId: string;
+  logger: Logger;
+  get(): Catalog;
+  set(next: Catalog): void;
+  current(): ConsoleClient | undefined;
+  /** Sees every listing failure (e.g. the server wants sign-in again). */
+  onError?(err: unknown): void;
+}) {
   const patch = (change: Partial<Catalog>) => opts.set({ ...opts.get(), ...change });
-  const warn = (what: string, err: unknown) => opts.logger.warn(`${what} failed`, { server: opts.serverId, error: String(err) });
+  const warn = (what: string, err: unknown) => {
+    opts.logger.warn(`${what} failed`, { server: opts.serverId, error: String(err) });
+    opts.onError?.(err);
+  };
 
   const refresh = {
     async tools(c: ConsoleClient) {

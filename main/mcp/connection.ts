@@ -95,7 +95,14 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       deps.onChange();
     },
     current: () => client,
+    onError: (err) => authLost(err),
   });
+
+  /** A 401 that refreshing could not fix (or no tokens at all): the person has to sign in again. */
+  function authLost(err: unknown): void {
+    if (!deps.auth || !(err instanceof UnauthorizedError) || status === 'needs_auth') return;
+    setStatus('needs_auth', 'The server requires you to sign in (OAuth).');
+  }
 
   const cancelReconnect = () => {
     if (reconnectTimer) clearTimeout(reconnectTimer);
@@ -227,7 +234,9 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
         setStatus('needs_auth', 'The server requires you to sign in (OAuth).');
         return;
       }
-      setStatus('error', err instanceof Error ? err.message : String(err));
+      // The server's last words on stderr usually say why (a missing key, a bad path…).
+      const tail = stderr.at(-1);
+      setStatus('error', `${err instanceof Error ? err.message : String(err)}${tail ? ` — stderr: ${tail}` : ''}`);
       deps.logger.warn('connect failed', { server: id, error: String(err) });
       scheduleReconnect();
     }
@@ -245,6 +254,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     try {
       return await what(c, options.signal ? AbortSignal.any([options.signal, connectionAbort.signal]) : connectionAbort.signal);
     } catch (err) {
+      authLost(err);
       const e = err as { code?: number; data?: { elicitations?: unknown[] } };
       if (e.code === -32042 && Array.isArray(e.data?.elicitations)) deps.onUrlElicitationRequired?.(id, e.data.elicitations, options.call);
       throw err;

@@ -6,7 +6,11 @@
  * checks the state and stores the tokens in the secret store, and the server connects; a tool call
  * works; revoked access tokens are refreshed by the SDK; "Sign out" removes the tokens.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEraCache } from '../../main/mcp/era-cache.js';
 import { createServerConnection, type ServerConnection } from '../../main/mcp/connection.js';
 import { createCallbackServer } from '../../main/servers/oauth/callback-server.js';
 import { createOAuthService, type OAuthService } from '../../main/servers/oauth/service.js';
@@ -63,6 +67,9 @@ describe('OAuth sign-in to a protected Streamable HTTP server', () => {
       onSampling: () => Promise.reject(new Error('none')),
       samplingIntake() {},
       samplingRefusedBySdk() {},
+      // Remembered eras: after sign-out the reconnect adopts the cached modern era without a round
+      // trip, so the lost sign-in only shows on the first request (the lists).
+      eras: openEraCache(mkdtempSync(join(tmpdir(), 'oauth-eras-'))),
       auth: oauth.forServer('protected', config),
     });
   });

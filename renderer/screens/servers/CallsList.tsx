@@ -1,10 +1,10 @@
 /** The client requests the person started on a server, newest first, with their results. */
 import type { CallView } from '../../../shared/state';
-import { BlockView } from '../../components/Blocks';
-import { Pill, RawJson } from '../../components/common';
+import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
 import { useNow } from '../../hooks';
 import { useConsole, useItems } from '../../store';
+import { CallResult } from './ResultViews';
 
 function CallStatus({ call }: { call: CallView }) {
   const now = useNow();
@@ -18,8 +18,8 @@ function CallStatus({ call }: { call: CallView }) {
   const took = call.endedAt !== undefined ? ` · ${duration(call.endedAt - call.startedAt)}` : '';
   const failed = call.status === 'failed' || call.result?.isError === true;
   return (
-    <Pill tone={failed ? 'error' : 'ok'} testId="call-status">
-      {call.status === 'failed' ? 'failed' : call.result?.isError ? 'tool error' : 'succeeded'}
+    <Pill tone={failed ? 'error' : call.status === 'declined' ? 'warn' : 'ok'} testId="call-status">
+      {call.status === 'failed' ? 'failed' : call.status === 'declined' ? 'declined' : call.result?.isError ? 'tool error' : 'succeeded'}
       {took}
     </Pill>
   );
@@ -60,9 +60,8 @@ function SamplingLinks({ ids }: { ids: string[] }) {
 
 /** One call with its arguments, status, result and sampling items. */
 export function CallCard({ call }: { call: CallView }) {
-  const result = call.result;
   return (
-    <li className={`call${result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
+    <li className={`call${call.result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
       <div className="call-head">
         <span className="mono strong">{call.name}</span>
         <span className="muted small">{call.kind}</span>
@@ -79,22 +78,14 @@ export function CallCard({ call }: { call: CallView }) {
           {call.error.code !== undefined && ` (code ${call.error.code})`}
         </p>
       )}
-      {result && (
-        <div className={`call-output${result.isError ? ' is-error' : ''}`}>
-          {result.isError && <span className="badge tone-error">isError</span>}
-          {result.content.map((b, i) => (
-            <BlockView key={i} block={{ ...b, type: String(b.type) }} textAs="pre" />
-          ))}
-          {result.structuredContent !== undefined && <RawJson value={result.structuredContent} label="Structured content" />}
-        </div>
-      )}
+      <CallResult call={call} />
     </li>
   );
 }
 
 /** Calls of one server, newest first. */
 export function CallsList({ calls }: { calls: CallView[] }) {
-  if (calls.length === 0) return <p className="muted small">No calls yet. Pick a tool above and call it.</p>;
+  if (calls.length === 0) return <p className="muted small">No calls yet. Pick a tool, prompt or resource above and run it.</p>;
   return (
     <ul className="calls" data-testid="calls-list">
       {[...calls].reverse().map((c) => (

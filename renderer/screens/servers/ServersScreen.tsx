@@ -1,98 +1,100 @@
-/** The Servers screen: every configured server, and the selected one's status, tools and calls. */
-import type { ServerStatus, ServerView } from '../../../shared/state';
-import { getApi } from '../../api';
-import { ActionError, Banner, Empty, Facts, Pill, Section } from '../../components/common';
-import { useAction } from '../../hooks';
+/**
+ * The Servers screen: every configured server (mcp-servers.json, in file order) with "Add server"
+ * and "Import"; the selected server's page (ServerHeader, then Tools / Prompts / Resources / Log
+ * tabs and its calls), or the editor or import panel in its place. Problems with the config file
+ * (edited by hand) are shown on top: the last good config stays in force until it is fixed.
+ */
+import { useState } from 'react';
+import type { ServerView } from '../../../shared/state';
+import { Banner, Empty } from '../../components/common';
 import { useCalls, useConsole, useServers } from '../../store';
 import { CallsList } from './CallsList';
+import { ImportPanel } from './ImportPanel';
+import { LogPanel } from './LogPanel';
+import { PromptsPanel } from './PromptsPanel';
+import { ResourcesPanel } from './ResourcesPanel';
+import { ServerEditor } from './ServerEditor';
+import { ServerHeader, ServerStatusPill } from './ServerHeader';
 import { ToolForm } from './ToolForm';
+import './servers.css';
 
-const STATUS_TONE: Record<ServerStatus, 'ok' | 'info' | 'error' | 'muted'> = {
-  ready: 'ok',
-  connecting: 'info',
-  error: 'error',
-  disconnected: 'muted',
-};
+export { ServerStatusPill } from './ServerHeader';
 
-/** A server's connection status pill. */
-export function ServerStatusPill({ status }: { status: ServerStatus }) {
+type Tab = 'tools' | 'prompts' | 'resources' | 'log';
+type Mode = { kind: 'detail' } | { kind: 'add' } | { kind: 'edit'; id: string } | { kind: 'import' };
+
+function ToolsPanel({ server }: { server: ServerView }) {
+  const selectedTool = useConsole((s) => s.selectedTool);
+  const selectTool = useConsole((s) => s.selectTool);
+  const tool = server.tools.find((t) => t.name === selectedTool);
+  if (server.tools.length === 0) {
+    return <p className="muted small">{server.status === 'ready' ? 'This server offers no tools.' : 'Tools appear once the server is ready.'}</p>;
+  }
   return (
-    <Pill tone={STATUS_TONE[status]} testId="server-status">
-      {status}
-    </Pill>
+    <div className="tools">
+      <ul className="tool-list" aria-label="Tools">
+        {server.tools.map((t) => (
+          <li key={t.name}>
+            <button
+              type="button"
+              className={`tool-item${t.name === selectedTool ? ' is-selected' : ''}`}
+              aria-current={t.name === selectedTool ? 'true' : undefined}
+              data-testid="tool-item"
+              onClick={() => selectTool(t.name)}
+              title={t.description}
+            >
+              {t.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="tool-panel">{tool ? <ToolForm key={`${server.id}/${tool.name}`} server={server} tool={tool} /> : <Empty>Select a tool to call it.</Empty>}</div>
+    </div>
   );
 }
 
-function ServerDetail({ server }: { server: ServerView }) {
+function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
   const calls = useCalls().filter((c) => c.serverId === server.id);
-  const selectedTool = useConsole((s) => s.selectedTool);
-  const selectTool = useConsole((s) => s.selectTool);
-  const restart = useAction(() => getApi().restartServer({ serverId: server.id }));
-  const tool = server.tools.find((t) => t.name === selectedTool);
+  const [tab, setTab] = useState<Tab>('tools');
+  const tabs: Array<[Tab, string]> = [
+    ['tools', `Tools (${server.tools.length})`],
+    ['prompts', `Prompts (${server.prompts?.length ?? 0})`],
+    ['resources', `Resources (${(server.resources?.length ?? 0) + (server.resourceTemplates?.length ?? 0)})`],
+    ['log', 'Log'],
+  ];
   return (
     <div className="server-detail" data-testid="server-detail" data-server-id={server.id}>
-      <header className="item-header">
-        <div className="item-header-top">
-          <h2 className="mono">{server.id}</h2>
-          <ServerStatusPill status={server.status} />
-          <span className="spacer" />
-          <ActionError error={restart.error} />
-          <button type="button" onClick={() => void restart.run()} disabled={restart.pending} data-testid="restart-server">
-            Restart
-          </button>
-        </div>
-        <Facts
-          rows={[
-            ['Transport', server.transport],
-            ['Target', <span key="t" className="mono break">{server.target}</span>],
-            ['Protocol', server.protocolVersion ? `${server.protocolVersion}${server.era ? ` (${server.era === 'modern' ? 'MRTR era' : 'push era'})` : ''}` : '—'],
-            server.serverInfo && ['Server', `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`],
-            ['In flight', String(server.inFlight)],
-          ]}
-        />
-      </header>
-      {(server.status === 'error' || server.status === 'disconnected') && server.error && (
-        <Banner tone={server.status === 'error' ? 'error' : 'muted'} title={server.status === 'error' ? 'Connection failed' : 'Disconnected'} testId="server-error">
-          {server.error}
-        </Banner>
-      )}
-      {server.stderrTail.length > 0 && (
-        <Section title="stderr (last lines)">
+      <ServerHeader server={server} onEdit={onEdit} onSelect={onSelect} />
+      {server.stderrTail.length > 0 && tab !== 'log' && (
+        <details className="raw-json">
+          <summary>stderr (last lines)</summary>
           <pre className="mono-box stderr" data-testid="server-stderr">
             {server.stderrTail.join('\n')}
           </pre>
-        </Section>
+        </details>
       )}
-      <Section title={`Tools (${server.tools.length})`}>
-        {server.tools.length === 0 ? (
-          <p className="muted small">{server.status === 'ready' ? 'This server offers no tools.' : 'Tools appear once the server is ready.'}</p>
-        ) : (
-          <div className="tools">
-            <ul className="tool-list" aria-label="Tools">
-              {server.tools.map((t) => (
-                <li key={t.name}>
-                  <button
-                    type="button"
-                    className={`tool-item${t.name === selectedTool ? ' is-selected' : ''}`}
-                    aria-current={t.name === selectedTool ? 'true' : undefined}
-                    data-testid="tool-item"
-                    onClick={() => selectTool(t.name)}
-                    title={t.description}
-                  >
-                    {t.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <div className="tool-panel">
-              {tool ? <ToolForm key={`${server.id}/${tool.name}`} server={server} tool={tool} /> : <Empty>Select a tool to call it.</Empty>}
-            </div>
-          </div>
-        )}
-      </Section>
-      <Section title={`Calls (${calls.length})`}>
-        <CallsList calls={calls} />
-      </Section>
+      <div className="tabs" role="tablist" aria-label={`${server.id} offers`}>
+        {tabs.map(([id, label]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} className={`tab${tab === id ? ' is-active' : ''}`} data-testid={`server-tab-${id}`} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div className="tab-panel" role="tabpanel">
+        {tab === 'tools' && <ToolsPanel server={server} />}
+        {tab === 'prompts' && <PromptsPanel server={server} />}
+        {tab === 'resources' && <ResourcesPanel server={server} />}
+        {tab === 'log' && <LogPanel server={server} />}
+      </div>
+      {/* Per-server settings of other features (e.g. roots) can go here. */}
+      {tab !== 'log' && (
+        <section className="section">
+          <header className="section-head">
+            <h3>Calls ({calls.length})</h3>
+          </header>
+          <CallsList calls={calls} />
+        </section>
+      )}
     </div>
   );
 }
@@ -100,9 +102,22 @@ function ServerDetail({ server }: { server: ServerView }) {
 /** The Servers screen. */
 export function ServersScreen() {
   const servers = useServers();
+  const problems = useConsole((s) => s.mirror?.settings.serversConfigProblems);
+  const configPath = useConsole((s) => s.mirror?.settings.serversConfigPath);
   const selectedId = useConsole((s) => s.selectedServerId);
   const selectServer = useConsole((s) => s.selectServer);
+  const [mode, setMode] = useState<Mode>({ kind: 'detail' });
   const selected = servers.find((s) => s.id === selectedId) ?? servers[0];
+  const done = (name?: string) => {
+    if (name) selectServer(name);
+    setMode({ kind: 'detail' });
+  };
+  let detail;
+  if (mode.kind === 'add') detail = <ServerEditor onDone={done} />;
+  else if (mode.kind === 'edit') detail = <ServerEditor key={mode.id} editing={mode.id} onDone={done} />;
+  else if (mode.kind === 'import') detail = <ImportPanel onDone={() => setMode({ kind: 'detail' })} />;
+  else detail = selected ? <ServerDetail key={selected.id} server={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} onSelect={selectServer} /> : <Empty>Add a server, or import the ones you already use.</Empty>;
+
   return (
     <div className="split" data-testid="servers-screen">
       <div className="split-list narrow">
@@ -110,6 +125,24 @@ export function ServersScreen() {
           <h2>Servers</h2>
           <span className="muted small">{servers.length}</span>
         </div>
+        <div className="server-actions">
+          <button type="button" className="btn-primary btn-small" onClick={() => setMode({ kind: 'add' })} data-testid="add-server">
+            Add server
+          </button>
+          <button type="button" className="btn-small" onClick={() => setMode({ kind: 'import' })} data-testid="import-servers">
+            Import…
+          </button>
+        </div>
+        {problems && problems.length > 0 && (
+          <Banner tone="error" title="mcp-servers.json has a problem" testId="config-problems">
+            {problems.map((p) => (
+              <div key={p} className="small">
+                {p}
+              </div>
+            ))}
+            {configPath && <div className="muted small mono break">{configPath}</div>}
+          </Banner>
+        )}
         {servers.length === 0 ? (
           <Empty>No servers configured.</Empty>
         ) : (
@@ -118,18 +151,23 @@ export function ServersScreen() {
               <li key={s.id}>
                 <button
                   type="button"
-                  className={`server-row${s.id === selected?.id ? ' is-selected' : ''}`}
+                  className={`server-row${s.id === selected?.id && mode.kind === 'detail' ? ' is-selected' : ''}`}
                   aria-current={s.id === selected?.id ? 'true' : undefined}
                   data-testid="server-item"
                   data-server-id={s.id}
-                  onClick={() => selectServer(s.id)}
+                  onClick={() => {
+                    selectServer(s.id);
+                    setMode({ kind: 'detail' });
+                  }}
                 >
                   <span className="server-row-top">
                     <span className="mono strong">{s.id}</span>
                     <ServerStatusPill status={s.status} />
                   </span>
                   <span className="muted small">
-                    {s.transport} · {s.tools.length} tools{s.inFlight ? ` · ${s.inFlight} in flight` : ''}
+                    {s.transport} · {s.tools.length} tools{s.prompts?.length ? ` · ${s.prompts.length} prompts` : ''}
+                    {s.inFlight ? ` · ${s.inFlight} in flight` : ''}
+                    {s.reconnect && !s.reconnect.gaveUp ? ` · reconnecting (${s.reconnect.attempt}/${s.reconnect.maxAttempts})` : ''}
                   </span>
                 </button>
               </li>
@@ -137,7 +175,7 @@ export function ServersScreen() {
           </ul>
         )}
       </div>
-      <div className="split-detail">{selected ? <ServerDetail server={selected} /> : <Empty>Select a server.</Empty>}</div>
+      <div className="split-detail">{detail}</div>
     </div>
   );
 }

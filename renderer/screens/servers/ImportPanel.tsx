@@ -1,0 +1,173 @@
+/**
+ * Import servers from Claude Desktop, VS Code and Cursor: the console looks in their standard
+ * places (plus a project folder or a file the person names), shows each server with what will
+ * happen to it — importable, or skipped as a duplicate / invalid with the reason — asks for the
+ * values of VS Code `${input:…}` variables, and imports the ones ticked.
+ */
+import { useState } from 'react';
+import type { ImportCandidate, ImportOutcome, ImportScan } from '../../../shared/servers';
+import { getApi } from '../../api';
+import { ActionError, Banner, Pill } from '../../components/common';
+import { useAction } from '../../hooks';
+
+const pickKey = (path: string, name: string) => `${path}\n${name}`;
+
+function CandidateRow({ c, picked, onPick, inputs, onInput }: {
+  c: ImportCandidate;
+  picked: boolean;
+  onPick(on: boolean): void;
+  inputs: Record<string, string>;
+  onInput(key: string, value: string): void;
+}) {
+  const importable = c.status === 'new';
+  return (
+    <li className={`import-row status-${c.status}`} data-testid="import-candidate" data-name={c.name} data-status={c.status}>
+      <label className="import-pick">
+        <input type="checkbox" disabled={!importable} checked={importable && picked} onChange={(e) => onPick(e.target.checked)} aria-label={`Import ${c.name}`} data-testid="import-pick" />
+        <span className="mono strong">{c.name}</span>
+        <Pill tone={importable ? 'ok' : c.status === 'duplicate' ? 'muted' : 'error'}>{importable ? c.transport : c.status}</Pill>
+      </label>
+      <div className="mono small break muted">{c.target || '—'}</div>
+      {c.reason && (
+        <div className="small" data-testid="import-reason">
+          {importable ? '' : 'Skipped: '}
+          {c.reason}
+        </div>
+      )}
+      {c.maskedKeys.length > 0 && <div className="muted small">Secrets not shown: {c.maskedKeys.join(', ')}</div>}
+      {c.warnings.map((w) => (
+        <div key={w} className="warn-text small">
+          {w}
+        </div>
+      ))}
+      {importable && c.inputs.length > 0 && (
+        <div className="import-inputs">
+          {c.inputs.map((i) => (
+            <label key={i.key ?? i.id} className="template-field">
+              <span className="small">
+                <span className="mono">{`\${input:${i.id}}`}</span> {i.description}
+                {i.password && <span className="muted"> (hidden; written to mcp-servers.json)</span>}
+              </span>
+              <input type={i.password ? 'password' : 'text'} value={inputs[i.key ?? i.id] ?? ''} onChange={(e) => onInput(i.key ?? i.id, e.target.value)} data-testid={`import-input-${i.id}`} />
+            </label>
+          ))}
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The import panel. `onDone` closes it. */
+export function ImportPanel({ onDone }: { onDone(): void }) {
+  const [workspaceFolder, setWorkspaceFolder] = useState('');
+  const [file, setFile] = useState('');
+  const [scan, setScan] = useState<ImportScan | null>(null);
+  const [picked, setPicked] = useState<Record<string, boolean>>({});
+  const [inputs, setInputs] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  const options = () => ({ workspaceFolder: workspaceFolder.trim() || undefined, file: file.trim() || undefined });
+
+  const look = useAction(async () => {
+    const result = await getApi().scanImports(options());
+    setScan(result);
+    setOutcome(null);
+    const next: Record<string, boolean> = {};
+    for (const s of result.sources) for (const c of s.candidates) if (c.status === 'new') next[pickKey(s.path, c.name)] = true;
+    setPicked(next);
+  });
+  const selections = (scan?.sources ?? []).flatMap((s) => s.candidates.filter((c) => c.status === 'new' && picked[pickKey(s.path, c.name)]).map((c) => ({ path: s.path, name: c.name })));
+  const run = useAction(async () => {
+    const result = await getApi().importServers({ ...options(), selections, inputs });
+    setOutcome(result);
+    setScan(await getApi().scanImports(options()));
+  });
+
+  return (
+    <div className="import-panel" data-testid="import-panel">
+      <h2>Import servers</h2>
+      <p className="muted small">
+        From Claude Desktop (claude_desktop_config.json), VS Code (user and project mcp.json) and Cursor (~/.cursor/mcp.json). Nothing is written until you import;
+        servers already configured (same name, same command line or URL) are skipped.
+      </p>
+      <form
+        className="import-options"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void look.run();
+        }}
+      >
+        <label className="template-field">
+          <span className="small">Project folder (optional: its .vscode/mcp.json and .cursor/mcp.json)</span>
+          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder="/home/me/project" data-testid="import-workspace" />
+        </label>
+        <label className="template-field">
+          <span className="small">Another config file (optional)</span>
+          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/path/to/mcp.json" data-testid="import-file" />
+        </label>
+        <div className="form-actions">
+          <ActionError error={look.error} />
+          <button type="button" onClick={onDone} data-testid="import-close">
+            Close
+          </button>
+          <button type="submit" disabled={look.pending} data-testid="import-scan">
+            {scan ? 'Look again' : 'Look for configs'}
+          </button>
+        </div>
+      </form>
+      {outcome && (
+        <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? `Imported ${outcome.imported.join(', ')}` : 'Nothing imported'} testId="import-outcome">
+          {outcome.skipped.map((s) => (
+            <div key={s.name}>
+              Skipped {s.name}: {s.reason}
+            </div>
+          ))}
+        </Banner>
+      )}
+      {scan?.sources
+        .filter((s) => s.found)
+        .map((s) => (
+          <section key={s.path} className="import-source" data-testid="import-source" data-found={s.found}>
+            <h3>{s.label}</h3>
+            <div className="muted small mono break">{s.path}</div>
+            {s.error && <p className="error-text small">{s.error}</p>}
+            {!s.error && s.candidates.length === 0 && <p className="muted small">No servers in this file.</p>}
+            <ul className="import-list">
+              {s.candidates.map((c) => (
+                <CandidateRow
+                  key={c.name}
+                  c={c}
+                  picked={!!picked[pickKey(s.path, c.name)]}
+                  onPick={(on) => setPicked({ ...picked, [pickKey(s.path, c.name)]: on })}
+                  inputs={inputs}
+                  onInput={(key, value) => setInputs({ ...inputs, [key]: value })}
+                />
+              ))}
+            </ul>
+          </section>
+        ))}
+      {scan && scan.sources.some((s) => !s.found) && (
+        <div className="muted small" data-testid="import-not-found">
+          Not found:
+          <ul className="plain-list">
+            {scan.sources
+              .filter((s) => !s.found)
+              .map((s) => (
+                <li key={s.path}>
+                  {s.label} <span className="mono break">{s.path}</span>
+                </li>
+              ))}
+          </ul>
+        </div>
+      )}
+      {scan && (
+        <div className="form-actions sticky-actions">
+          <ActionError error={run.error} />
+          <span className="muted small">{selections.length} selected</span>
+          <button type="button" className="btn-primary" disabled={selections.length === 0 || run.pending} onClick={() => void run.run()} data-testid="import-run">
+            Import selected
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * A server's protocol log (direction, kind, method, id, size, time of every message; no bodies)
+ * and stderr, from the bounded ring buffers in main (`getServerLog`): searchable, refreshed while
+ * shown and when the server reports new entries, and copyable as text.
+ */
+import { useEffect, useState } from 'react';
+import type { ServerLogPage } from '../../../shared/servers';
+import type { ServerView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError } from '../../components/common';
+import { clockTime } from '../../format';
+
+const time = (at: number) => `${clockTime(at)}.${String(at % 1000).padStart(3, '0')}`;
+
+/** The page as plain text, one line per entry (what "Copy" puts on the clipboard). */
+export function logText(page: ServerLogPage, which: 'protocol' | 'stderr'): string {
+  if (which === 'stderr') return page.stderr.map((e) => `${new Date(e.at).toISOString()} ${e.text}`).join('\n');
+  return page.protocol
+    .map((e) =>
+      [
+        new Date(e.at).toISOString(),
+        e.direction === 'out' ? '→' : '←',
+        e.kind,
+        e.method ?? '-',
+        e.id !== undefined ? `#${e.id}` : '',
+        `${e.size} B`,
+        e.error ? `error ${e.error.code}: ${e.error.message}` : '',
+      ]
+        .filter(Boolean)
+        .join(' '),
+    )
+    .join('\n');
+}
+
+/** The log of one server. */
+export function LogPanel({ server }: { server: ServerView }) {
+  const [which, setWhich] = useState<'protocol' | 'stderr'>('protocol');
+  const [query, setQuery] = useState('');
+  const [page, setPage] = useState<ServerLogPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const totals = `${server.logTotals?.protocol ?? 0}/${server.logTotals?.stderr ?? 0}`;
+
+  useEffect(() => {
+    let live = true;
+    const tick = () =>
+      getApi()
+        .getServerLog({ serverId: server.id, query: query || undefined, limit: 2000 })
+        .then(
+          (next) => {
+            if (!live) return;
+            setPage(next);
+            setError(null);
+          },
+          (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+        );
+    void tick();
+    const timer = setInterval(() => void tick(), 1500);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [server.id, query, totals]);
+
+  const copy = async () => {
+    if (!page) return;
+    await navigator.clipboard.writeText(logText(page, which));
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+
+  const rows = which === 'protocol' ? (page?.protocol ?? []) : (page?.stderr ?? []);
+  return (
+    <div className="log-panel" data-testid="log-panel">
+      <div className="log-toolbar">
+        <div className="segmented" role="tablist" aria-label="Log">
+          {(['protocol', 'stderr'] as const).map((w) => (
+            <button key={w} type="button" role="tab" aria-selected={which === w} className={which === w ? 'is-active' : ''} data-testid={`log-tab-${w}`} onClick={() => setWhich(w)}>
+              {w === 'protocol' ? `Protocol (${page?.totals.protocol ?? 0})` : `stderr (${page?.totals.stderr ?? 0})`}
+            </button>
+          ))}
+        </div>
+        <input type="search" className="inline-search" placeholder={which === 'protocol' ? 'Search method, id, error…' : 'Search text…'} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="log-search" aria-label="Search the log" />
+        <span className="spacer" />
+        <span className="muted small">keeps the last 2,000 of each</span>
+        <button type="button" className="btn-small" onClick={() => void copy()} disabled={!page || rows.length === 0} data-testid="log-copy">
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <ActionError error={error} />
+      {rows.length === 0 ? (
+        <p className="muted small">{query ? 'Nothing matches.' : 'Nothing logged yet.'}</p>
+      ) : which === 'protocol' ? (
+        <div className="log-scroll">
+          <table className="log-table" data-testid="protocol-log">
+            <thead>
+              <tr>
+                <th>time</th>
+                <th aria-label="direction" />
+                <th>kind</th>
+                <th>method</th>
+                <th>id</th>
+                <th className="num">size</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page!.protocol
+                .slice()
+                .reverse()
+                .map((e) => (
+                  <tr key={e.seq} className={e.kind === 'error' ? 'is-error' : ''}>
+                    <td className="mono">{time(e.at)}</td>
+                    <td title={e.direction === 'out' ? 'sent by the console' : 'sent by the server'}>{e.direction === 'out' ? '→' : '←'}</td>
+                    <td>{e.kind}</td>
+                    <td className="mono">
+                      {e.method ?? '—'}
+                      {e.error && <span className="error-text"> {e.error.code}: {e.error.message}</span>}
+                    </td>
+                    <td className="mono">{e.id ?? ''}</td>
+                    <td className="mono num">{e.size}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <pre className="mono-box stderr log-scroll" data-testid="stderr-log">
+          {page!.stderr.map((e) => `${time(e.at)}  ${e.text}`).join('\n')}
+        </pre>
+      )}
+    </div>
+  );
+}

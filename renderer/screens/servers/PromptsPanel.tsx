@@ -1,0 +1,111 @@
+/**
+ * A server's prompts: the list, and for the selected prompt a form of its arguments (strings;
+ * required ones marked and checked) and "Get prompt" (`prompts/get` through the call list, so a
+ * sampling request it causes is tied to it).
+ */
+import { useState } from 'react';
+import type { PromptView, ServerView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError, Empty } from '../../components/common';
+import { useAction } from '../../hooks';
+
+function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView }) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [attempted, setAttempted] = useState(false);
+  const missing = prompt.arguments.filter((a) => a.required && !(values[a.name] ?? '').trim()).map((a) => a.name);
+  const get = useAction(async () => {
+    const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+    await getApi().getPrompt({ serverId: server.id, name: prompt.name, arguments: args });
+  });
+  const ready = server.status === 'ready';
+  return (
+    <form
+      className="tool-form"
+      data-testid="prompt-form"
+      aria-label={`Arguments of prompt ${prompt.name}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setAttempted(true);
+        if (missing.length === 0 && ready) void get.run();
+      }}
+    >
+      <div className="tool-form-head">
+        <h4>
+          {prompt.title && prompt.title !== prompt.name && <span>{prompt.title} </span>}
+          <span className="mono">{prompt.name}</span>
+        </h4>
+      </div>
+      {prompt.description && <p className="tool-description">{prompt.description}</p>}
+      {prompt.arguments.length === 0 ? (
+        <p className="muted small">This prompt takes no arguments.</p>
+      ) : (
+        <div className="tool-fields">
+          {prompt.arguments.map((a) => {
+            const id = `prompt-${prompt.name}-${a.name}`;
+            return (
+              <div className="field" key={a.name}>
+                <label htmlFor={id}>
+                  <span className="mono">{a.title ?? a.name}</span>
+                  {a.required && (
+                    <span className="required" aria-label="required" title="required">
+                      {' '}
+                      *
+                    </span>
+                  )}
+                </label>
+                <input
+                  id={id}
+                  type="text"
+                  data-testid={`prompt-field-${a.name}`}
+                  aria-required={a.required}
+                  value={values[a.name] ?? ''}
+                  onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
+                />
+                {a.description && <span className="field-help">{a.description}</span>}
+                {attempted && missing.includes(a.name) && <span className="field-error">{a.name} is required</span>}
+              </div>
+            );
+          })}
+        </div>
+      )}
+      <div className="form-actions">
+        <ActionError error={get.error} />
+        {!ready && <span className="muted small">The server is not ready.</span>}
+        <button type="submit" className="btn-primary" data-testid="get-prompt" disabled={!ready || get.pending}>
+          Get prompt
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The prompts of a server with the form of the selected one. */
+export function PromptsPanel({ server }: { server: ServerView }) {
+  const prompts = server.prompts ?? [];
+  const [selected, setSelected] = useState<string | null>(null);
+  const prompt = prompts.find((p) => p.name === selected);
+  if (prompts.length === 0) {
+    return <p className="muted small">{server.status === 'ready' ? 'This server offers no prompts.' : 'Prompts appear once the server is ready.'}</p>;
+  }
+  return (
+    <div className="tools">
+      <ul className="tool-list" aria-label="Prompts">
+        {prompts.map((p) => (
+          <li key={p.name}>
+            <button
+              type="button"
+              className={`tool-item${p.name === selected ? ' is-selected' : ''}`}
+              aria-current={p.name === selected ? 'true' : undefined}
+              data-testid="prompt-item"
+              onClick={() => setSelected(p.name)}
+              title={p.description}
+            >
+              {p.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="tool-panel">{prompt ? <PromptForm key={`${server.id}/${prompt.name}`} server={server} prompt={prompt} /> : <Empty>Select a prompt to get it.</Empty>}</div>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Results of the person's calls rendered by content kind: tool results and prompt messages
+ * (text, image, audio, resource links, embedded resources) and `resources/read` contents (text —
+ * pretty-printed when JSON — or base64 blobs shown as images / audio, else as their size and type).
+ */
+import type { CallView } from '../../../shared/state';
+import { BlockView } from '../../components/Blocks';
+import { RawJson } from '../../components/common';
+import { prettyJson } from '../../format';
+
+type Contents = NonNullable<CallView['resource']>['contents'][number];
+
+/** Approximate decoded size of base64 data, in bytes. */
+const base64Bytes = (b64: string) => Math.floor((b64.replace(/=+$/, '').length * 3) / 4);
+
+const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+/** Text content, pretty-printed when its MIME type says JSON and it parses. */
+function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
+  let shown = text;
+  if (mimeType && /json/.test(mimeType)) {
+    try {
+      shown = prettyJson(JSON.parse(text));
+    } catch {
+      // not JSON after all: show as is
+    }
+  }
+  return <pre className="pre-text result-text">{shown}</pre>;
+}
+
+/** One resource's contents (`resources/read`, or an embedded resource block). */
+export function ResourceContentsView({ contents }: { contents: Contents }) {
+  const mime = contents.mimeType;
+  return (
+    <div className="resource-contents" data-testid="resource-contents">
+      <div className="muted small mono break">
+        {contents.uri}
+        {mime && ` · ${mime}`}
+        {contents.blob !== undefined && ` · ${sizeText(base64Bytes(contents.blob))} (base64)`}
+      </div>
+      {contents.text !== undefined && <TextBody text={contents.text} mimeType={mime} />}
+      {contents.blob !== undefined && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${contents.blob}`} />}
+      {contents.blob !== undefined && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${contents.blob}`} />}
+      {contents.blob !== undefined && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
+        <pre className="pre-text result-text muted">{`${contents.blob.slice(0, 120)}${contents.blob.length > 120 ? '…' : ''}`}</pre>
+      )}
+    </div>
+  );
+}
+
+/** One content block of a tool result or prompt message, by its type. */
+export function ContentBlockView({ block }: { block: Record<string, unknown> }) {
+  const type = String(block.type);
+  if (type === 'text') return <pre className="pre-text result-text">{String(block.text ?? '')}</pre>;
+  if (type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
+    return <ResourceContentsView contents={block.resource as Contents} />;
+  }
+  if (type === 'resource_link') {
+    return (
+      <div className="resource-link" data-testid="resource-link">
+        <span className="badge tone-info">resource link</span> <span className="mono break">{String(block.uri ?? '')}</span>
+        {typeof block.name === 'string' && <span className="muted small"> {block.name}</span>}
+        {typeof block.description === 'string' && <div className="muted small">{block.description}</div>}
+      </div>
+    );
+  }
+  return <BlockView block={{ ...block, type }} textAs="pre" />;
+}
+
+/** The result of a finished call, by its kind. */
+export function CallResult({ call }: { call: CallView }) {
+  if (call.prompt) {
+    return (
+      <div className="call-output" data-testid="prompt-result">
+        {call.prompt.description && <p className="muted small">{call.prompt.description}</p>}
+        {call.prompt.messages.map((m, i) => (
+          <div key={i} className={`message role-${m.role}`}>
+            <div className="message-role">{m.role}</div>
+            <div className="message-body">
+              <ContentBlockView block={m.content} />
+            </div>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  if (call.resource) {
+    return (
+      <div className="call-output" data-testid="resource-result">
+        {call.resource.contents.length === 0 && <p className="muted small">The server returned no contents.</p>}
+        {call.resource.contents.map((c, i) => (
+          <ResourceContentsView key={i} contents={c} />
+        ))}
+      </div>
+    );
+  }
+  const result = call.result;
+  if (!result) return null;
+  return (
+    <div className={`call-output${result.isError ? ' is-error' : ''}`}>
+      {result.isError && <span className="badge tone-error">isError</span>}
+      {result.content.map((b, i) => (
+        <ContentBlockView key={i} block={b} />
+      ))}
+      {result.structuredContent !== undefined && <RawJson value={result.structuredContent} label="Structured content" />}
+    </div>
+  );
+}
