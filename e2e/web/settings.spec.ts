@@ -4,11 +4,12 @@
  * main publishes; in the web host, the browser's Notifications API shows main's notifications and
  * a click opens the item; "do not disturb" shows in the nav.
  */
-import type { ConsoleState } from '../../shared/state.js';
+import type { ConsoleEvent } from '../../shared/api.js';
+import type { ConsoleState, SliceKey } from '../../shared/state.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { clickNotification, desktopView, openWithDesktop, shownNotifications, withDesktop } from './settings-fixture.js';
 
-const patch = (version: number, slices: Partial<ConsoleState>) => ({ type: 'patch' as const, patch: { version, ...slices } });
+const patch = (version: number, slices: Partial<Pick<ConsoleState, SliceKey>>): ConsoleEvent => ({ type: 'patch', patch: { version, ...slices } });
 
 test('the title shows how many items wait, and follows main\'s count', async ({ page, appUrl, fixture }) => {
   const state = withDesktop(fixture.state);

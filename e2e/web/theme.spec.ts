@@ -4,7 +4,6 @@
  * (e2e/artifacts/dark-*.png).
  */
 import type { Page } from '@playwright/test';
-import type { ConsoleState } from '../../shared/state.js';
 import { emit, expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { desktopView, openWithDesktop, withDesktop } from './settings-fixture.js';
 
@@ -30,7 +29,7 @@ test('the person\'s choice wins over the OS, both ways, and follows main\'s sett
   expect(await background(page)).toBe(LIGHT_BG);
 
   await page.emulateMedia({ colorScheme: 'light' });
-  await emit(page, { type: 'patch', patch: { version: state.version + 1, desktop: desktopView({ theme: 'dark' }) } as Partial<ConsoleState> & { version: number } });
+  await emit(page, { type: 'patch', patch: { version: state.version + 1, desktop: desktopView({ theme: 'dark' }) } });
   await expect.poll(() => theme(page)).toBe('dark');
   expect(await background(page)).toBe(DARK_BG);
   await page.getByTestId('nav-settings').click();

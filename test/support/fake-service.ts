@@ -93,6 +93,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     importServers: () => ({ imported: [], skipped: [] }),
     signIn: () => ({ authorizationUrl: '', opened: false }),
     signOut: () => undefined,
+    setDesktopSettings: () => ({ theme: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false }),
+    sendTestNotification: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -143,6 +145,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     importServers: record('importServers'),
     signIn: record('signIn'),
     signOut: record('signOut'),
+    setDesktopSettings: record('setDesktopSettings'),
+    sendTestNotification: record('sendTestNotification'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
