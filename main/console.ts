@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
-import type { CallRef, Notice, ProviderView } from '../shared/state.js';
+import type { Notice, ProviderView } from '../shared/state.js';
 import type { ModelSettings } from '../shared/providers.js';
 import { loadServersConfig } from './config.js';
 import { PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
@@ -15,7 +15,7 @@ import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { openEraCache } from './mcp/era-cache.js';
 import { createServersFeature } from './servers/feature.js';
-import { createElicitationQueue, type IncomingElicitation } from './elicitation/queue.js';
+import { createElicitationQueue } from './elicitation/queue.js';
 import { openRootsStore } from './roots.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
 import { DEFAULT_MAX_TOOL_ROUNDS } from './sampling/intake.js';
@@ -105,14 +105,6 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
   });
 
-  // TEMPORARY (re-wired once the connection refactor lands): elicitation/roots hooks for connections.
-  const elicitationDeps = {
-    onElicitation: (request: IncomingElicitation) => elicitations.handle(request),
-    onElicitationComplete: (serverId: string, elicitationId: string) => elicitations.complete(serverId, elicitationId),
-    onUrlElicitationRequired: (serverId: string, list: unknown[], call: CallRef) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
-    roots: (serverId: string) => roots.list(serverId),
-  } as object;
-
   // Rules, limits and redaction (issue 5). Model prices are not known yet (ModelFacts has cost
   // tiers, not $), so cost conditions never hold and spend limits cannot trip until priceOf is wired.
   const policy = createPolicyService({ dir, hub, logger, now });
@@ -152,7 +144,10 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
         now,
         onChange: publishServers,
         onSampling: (request) => pipeline.handle(request),
-        ...elicitationDeps,
+        onElicitation: (request) => elicitations.handle(request),
+        onElicitationComplete: (serverId, elicitationId) => elicitations.complete(serverId, elicitationId),
+        onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
+        roots: (serverId) => roots.list(serverId),
         eras,
         samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
         samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
@@ -188,7 +183,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
       const list = roots.set(serverId, folders);
       publishServers();
-      await (conn as Partial<{ notifyRootsChanged(): Promise<void> }>).notifyRootsChanged?.();
+      await conn.notifyRootsChanged();
       return { roots: list };
     },
     restartServer: async ({ serverId }) => serversFeature.restart(serverId),

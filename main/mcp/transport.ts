@@ -15,6 +15,9 @@ import { isStdio, type ServerConfig } from '../config.js';
 import type { ConsolePorts } from '../ports.js';
 import { withProtocolLog, type ServerLog } from './protocol-log.js';
 
+/** Largest stdio message accepted from a server, in bytes (64 MB). */
+export const STDIO_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** A transport and the raw object behind the log wrapper (for `pid`, `finishAuth`). */
 export interface BuiltTransport {
   transport: Transport;
@@ -42,6 +45,9 @@ export function buildTransport(
       env: { ...getDefaultEnvironment(), ...runtime?.env, ...config.env },
       cwd: config.cwd,
       stderr: 'pipe',
+      // Above the 25 MB request cap, so an oversized request is answered -32602 by intake
+      // (S-SIZE-1) instead of the transport dropping the connection at the SDK's 10 MB default.
+      maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
     });
     stdio.stderr?.on('data', (d: Buffer) => opts.onStderr(d.toString('utf8')));
     return { transport: withProtocolLog(stdio, record), stdio };
