@@ -5,6 +5,8 @@
  * in the console's history. Test titles name the S- rule ids they cover.
  * The 2026-07-28 (MRTR) era: sampling-spec-mrtr.test.ts.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentBlocks } from '../../shared/sampling.js';
 import { FIXTURE_PNG_B64, FIXTURE_WAV_B64, INVALID_SHAPES, SHAPE_RULES, type InvalidShape } from '../fixtures/sampling-server.js';
@@ -25,8 +27,38 @@ import {
   type SamplingEnv,
 } from './sampling-support.js';
 
-/** Shapes the console must refuse at intake (tools-undeclared is accepted: the console declares sampling.tools). */
-const REFUSED = INVALID_SHAPES.filter((s): s is Exclude<InvalidShape, 'tools-undeclared'> => s !== 'tools-undeclared');
+/**
+ * Shapes the console must refuse at intake, tested in process (tools-undeclared is accepted: the
+ * console declares sampling.tools; oversized-image runs in a child process, see below).
+ */
+const REFUSED = INVALID_SHAPES.filter((s) => s !== 'tools-undeclared' && s !== 'oversized-image');
+
+const CHILD = path.join(import.meta.dirname, 'sampling-oversized.child.ts');
+
+/**
+ * Runs sampling-oversized.child.ts (its own console + fixture) and returns its JSON line. Killed
+ * (with its process group) after `timeoutMs`: a console that freezes on a huge request fails the
+ * test instead of hanging the run.
+ */
+function runOversizedChild(transport: 'stdio' | 'http', timeoutMs: number): Promise<{ report: Record<string, unknown>; entry: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, transport], { cwd: path.resolve(import.meta.dirname, '../..'), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
+    const timer = setTimeout(() => {
+      process.kill(-child.pid!, 'SIGKILL');
+      reject(new Error(`the console gave no answer to a 12 MB image within ${timeoutMs / 1000} s (is its event loop blocked?)\n${err}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as { report: Record<string, unknown>; entry: Record<string, unknown> });
+      else reject(new Error(`oversized child exited ${code} without a result\n${err}`));
+    });
+  });
+}
 
 /** Readable reasons the console gives (a person must be able to act on them). */
 const REASONS: Partial<Record<InvalidShape, RegExp>> = {
@@ -101,6 +133,12 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     if (REASONS[shape]) expect(entry.errorDetail!.message).toMatch(REASONS[shape]);
     expect((await h.service.getState({})).items.some((i) => i.association.calls.some((c) => c.callId === callId))).toBe(false);
   });
+
+  it('S-SIZE-1: oversized-image (12 MB) is answered -32602 before anyone sees it, recorded with its rule, and the console stays responsive', async () => {
+    const { report, entry } = await runOversizedChild(transport, 60_000);
+    expectServerError(report, -32602, /limit/);
+    expect(entry).toMatchObject({ status: 'failed', decidedBy: 'console', errorDetail: { code: -32602, rule: 'S-SIZE-1' } });
+  }, 90_000);
 
   it('S-CAP-2: with sampling.tools declared, a request carrying tools reaches the person; rejecting it sends -1', async () => {
     const { h } = env;

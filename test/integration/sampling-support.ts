@@ -28,13 +28,23 @@ export interface SamplingEnv {
 /** Starts fixture (per transport/era), loopback LLM and console; waits until the fixture is ready. */
 export async function startSamplingEnv(transport: 'stdio' | 'http', era: FixtureEra): Promise<SamplingEnv> {
   const llm = await startOpenAICompatibleServer({ models: ['loop-1'] });
-  const fixture = await startSamplingServer({ transport, era });
-  const h = await startHarness({
-    servers: { [SERVER]: fixture.config },
-    providers: { providers: [{ id: 'loopback', kind: 'openai-compatible', label: 'Loopback', baseURL: llm.baseURL, models: ['loop-1'] }] },
-  });
-  await h.ready;
-  await h.waitFor((s) => !!s.servers.find((x) => x.id === SERVER && x.status === 'ready' && x.tools.some((t) => t.name === 'ask-text')), 'the fixture ready with its tools');
+  let fixture: StartedFixture | undefined;
+  let h: Harness | undefined;
+  try {
+    fixture = await startSamplingServer({ transport, era });
+    h = await startHarness({
+      servers: { [SERVER]: fixture.config },
+      providers: { providers: [{ id: 'loopback', kind: 'openai-compatible', label: 'Loopback', baseURL: llm.baseURL, models: ['loop-1'] }] },
+    });
+    await h.ready;
+    await h.waitFor((s) => !!s.servers.find((x) => x.id === SERVER && x.status === 'ready' && x.tools.some((t) => t.name === 'ask-text')), 'the fixture ready with its tools');
+  } catch (err) {
+    // Nothing started here may outlive a failed start (an HTTP fixture would be orphaned).
+    await h?.dispose().catch(() => undefined);
+    await fixture?.close();
+    await llm.close();
+    throw err;
+  }
   return {
     h,
     fixture,
