@@ -13,7 +13,7 @@ import { conditionFailures, RuleSchema } from '../../shared/rules.js';
 import { createPolicyService } from '../../main/policy/policy.js';
 import { silentLogger } from '../../main/ports.js';
 import { createStateHub } from '../../main/state-hub.js';
-import { ruleFromRequest } from '../../renderer/screens/rules/rule-draft.js';
+import { ruleFromRequest } from '../../shared/rule-prefill.js';
 
 const params = (text: string, extra: Partial<CreateMessageParams> = {}): CreateMessageParams => ({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 100, ...extra });
 const item = (p: CreateMessageParams): SamplingItemView => ({
