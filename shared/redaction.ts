@@ -328,7 +328,14 @@ export function scrubJson(value: unknown, drop: (f: Finding) => boolean, options
   if (value && typeof value === 'object') {
     let changed = false;
     const next: Record<string, unknown> = {};
+    // Image/audio payloads are base64 of binary data: never text to scan (and scanning a 16 MB
+    // string with the detectors blocked the event loop for minutes).
+    const media = (value as { type?: unknown }).type === 'image' || (value as { type?: unknown }).type === 'audio';
     for (const [k, v] of Object.entries(value)) {
+      if (media && k === 'data') {
+        next[k] = v;
+        continue;
+      }
       next[k] = scrubJson(v, drop, options);
       if (next[k] !== v) changed = true;
     }

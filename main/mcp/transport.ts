@@ -4,6 +4,7 @@
  * an OAuth client provider when the server needs one. Every transport is wrapped so the protocol
  * log sees each message.
  */
+import { useLinearReadBuffer } from './line-buffer.js';
 import {
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -49,6 +50,7 @@ export function buildTransport(
       // (S-SIZE-1) instead of the transport dropping the connection at the SDK's 10 MB default.
       maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
     });
+    useLinearReadBuffer(stdio, STDIO_MAX_MESSAGE_BYTES);
     stdio.stderr?.on('data', (d: Buffer) => opts.onStderr(d.toString('utf8')));
     return { transport: withProtocolLog(stdio, record), stdio };
   }
