@@ -30,8 +30,6 @@ export interface DesktopSettingsService {
    *   `internal` when the login item or the file cannot be written
    */
   update(change: DesktopSettingsChange): DesktopSettings;
-  /** Registers a listener for changes (the attention service re-reads DND and sound). */
-  onChange(listener: (settings: DesktopSettings) => void): void;
 }
 
 /** Starts the service and publishes the first `desktop` slice. Never throws. */
@@ -40,7 +38,6 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
   let settings = loaded.value;
   let problem = loaded.problem;
   let loginNote: string | undefined;
-  const listeners: Array<(s: DesktopSettings) => void> = [];
   if (problem) deps.notify('warning', problem);
 
   const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: 'Only the desktop app can start at login.' };
@@ -100,9 +97,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
       if (next.theme !== settings.theme) deps.ports.theme?.set(next.theme);
       settings = next;
       publish();
-      for (const l of listeners) l(settings);
       return settings;
     },
-    onChange: (listener) => void listeners.push(listener),
   };
 }
