@@ -16,6 +16,8 @@ export const ServerNameSchema = z
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An http(s) URL with a host (this layer has no `URL`: shared code runs without DOM or Node types). */
+const HTTP_URL = /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[^\s/?#:@[\]]+)(:\d{1,5})?([/?#]\S*)?$/i;
 /** An absolute path on any OS: `/x`, `~/x`, `C:\x`, `C:/x`, `\\server\share`. */
 const ABSOLUTE_PATH = /^(\/|~[/\\]|~$|[A-Za-z]:[\\/]|\\\\)/;
 
@@ -68,14 +70,7 @@ export const HttpEntryInputSchema = z
     url: z
       .string()
       .min(1, 'URL is required')
-      .refine((s) => {
-        try {
-          const u = new URL(s);
-          return u.protocol === 'http:' || u.protocol === 'https:';
-        } catch {
-          return false;
-        }
-      }, 'URL must be a full http:// or https:// address, e.g. https://example.com/mcp'),
+      .refine((s) => HTTP_URL.test(s), 'URL must be a full http:// or https:// address, e.g. https://example.com/mcp'),
     headers: z
       .record(
         z.string(),
@@ -116,7 +111,7 @@ export interface ProtocolLogEntry {
   /** For responses, the method of the request they answer (when known). */
   method?: string;
   id?: string | number;
-  /** Size of the JSON message in bytes (UTF-8). */
+  /** Size of the JSON message in bytes, measured without serialising it (escapes and multi-byte characters not counted). */
   size: number;
   /** For error responses: the JSON-RPC error code and message. */
   error?: { code: number; message: string };

@@ -70,12 +70,42 @@ export class ServerLog {
 
 type JsonRpcLike = { id?: string | number; method?: string; error?: { code?: unknown; message?: unknown }; result?: unknown };
 
-const encoder = new TextEncoder();
+/**
+ * The length of `value` as JSON, without serialising it (a 16 MB image must not be copied once more
+ * just to be measured): string lengths plus quotes, numbers, punctuation. Escapes and multi-byte
+ * characters are not counted, so for text that is not plain ASCII this is a lower bound.
+ */
+export function approxJsonSize(value: unknown, depth = 0): number {
+  if (value === null || value === undefined) return 4;
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value).length;
+    case 'object': {
+      if (depth > 64) return 0;
+      // Brackets, and a comma between items (one fewer than the items).
+      if (Array.isArray(value)) return value.reduce((n: number, v) => n + approxJsonSize(v, depth + 1) + 1, value.length ? 1 : 2);
+      let n = 2;
+      let items = 0;
+      for (const [k, v] of Object.entries(value)) {
+        if (v === undefined) continue;
+        n += k.length + 3 + approxJsonSize(v, depth + 1); // "key": value
+        items++;
+      }
+      return n + Math.max(0, items - 1);
+    }
+    default:
+      return 0;
+  }
+}
 
 /** Describes one JSON-RPC message for the log; `methods` maps request ids to methods per direction. */
 function describe(message: unknown, direction: 'in' | 'out', methods: Map<string, string>): Omit<ProtocolLogEntry, 'seq' | 'at'> {
   const m = (typeof message === 'object' && message !== null ? message : {}) as JsonRpcLike;
-  const size = encoder.encode(JSON.stringify(message)).length;
+  const size = approxJsonSize(message);
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
   if (typeof m.method === 'string') {
     if (id === undefined) return { direction, kind: 'notification', method: m.method, size };
