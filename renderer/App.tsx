@@ -1,7 +1,8 @@
 /** The app shell: the left nav (Queue with its badge, Servers, History), notices and the screen. */
 import { useSyncExternalStore } from 'react';
 import { getConnection } from './api';
-import { useConsole, useItems, useNotices, isAwaitingPerson, type Screen } from './store';
+import { useConsole, useElicitations, useItems, useNotices, isAwaitingPerson, type Screen } from './store';
+import { elicitationAwaiting } from './screens/queue/ElicitationModel';
 import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ServersScreen } from './screens/servers/ServersScreen';
@@ -49,7 +50,8 @@ function ConnectionIndicator() {
 
 function Nav() {
   const items = useItems();
-  const waiting = items.filter(isAwaitingPerson).length;
+  const elicitations = useElicitations();
+  const waiting = items.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;
   const host = useConsole((s) => s.mirror?.settings.host);
   return (
     <nav className="nav" aria-label="Screens">

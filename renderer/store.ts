@@ -9,6 +9,7 @@ import {
   applyPatch,
   type CallView,
   type ConsoleState,
+  type ElicitationItemView,
   type Notice,
   type ProviderView,
   type SamplingItemView,
@@ -174,6 +175,7 @@ const NO_SERVERS: ServerView[] = [];
 const NO_CALLS: CallView[] = [];
 const NO_PROVIDERS: ProviderView[] = [];
 const NO_NOTICES: Notice[] = [];
+const NO_ELICITATIONS: ElicitationItemView[] = [];
 
 /** The mirrored sampling items (oldest first). */
 export const useItems = (): SamplingItemView[] => useConsole((s) => s.mirror?.items ?? NO_ITEMS);
@@ -185,3 +187,5 @@ export const useCalls = (): CallView[] => useConsole((s) => s.mirror?.calls ?? N
 export const useProviders = (): ProviderView[] => useConsole((s) => s.mirror?.providers ?? NO_PROVIDERS);
 /** The mirrored notices. */
 export const useNotices = (): Notice[] => useConsole((s) => s.mirror?.notices ?? NO_NOTICES);
+/** The mirrored elicitation requests (form and URL mode), waiting and recently answered. */
+export const useElicitations = (): ElicitationItemView[] => useConsole((s) => s.mirror?.elicitations ?? NO_ELICITATIONS);

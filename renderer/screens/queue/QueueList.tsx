@@ -6,6 +6,8 @@ import { StatusBadge } from '../../components/common';
 import { duration } from '../../format';
 import { useNow } from '../../hooks';
 import { associationLabel, promptPreview, waitedMs } from './summary';
+import { isElicitation, type QueueEntry } from './ElicitationModel';
+import { ElicitationRow } from './ElicitationRow';
 
 const ROW_HEIGHT = 74;
 
@@ -48,7 +50,7 @@ export function QueueList({
   selectedId,
   onSelect,
 }: {
-  items: SamplingItemView[];
+  items: QueueEntry[];
   selectedId: string | null;
   onSelect: (id: string) => void;
 }) {
@@ -62,7 +64,7 @@ export function QueueList({
     getItemKey: (index) => items[index]!.id,
   });
   return (
-    <div className="queue-list" ref={scrollRef} data-testid="queue-list" aria-label="Sampling requests" role="list">
+    <div className="queue-list" ref={scrollRef} data-testid="queue-list" aria-label="Requests waiting for you" role="list">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index]!;
@@ -74,7 +76,11 @@ export function QueueList({
               aria-posinset={row.index + 1}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
             >
-              <QueueRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
+              {isElicitation(item) ? (
+                <ElicitationRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
+              ) : (
+                <QueueRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
+              )}
             </div>
           );
         })}

@@ -1,7 +1,9 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
 import type { SamplingItemView } from '../../../shared/state';
 import { Empty } from '../../components/common';
-import { isAwaitingPerson, useConsole, useItems } from '../../store';
+import { isAwaitingPerson, useConsole, useElicitations, useItems } from '../../store';
+import { elicitationAwaiting, mergeQueue } from './ElicitationModel';
+import { ElicitationReview } from './ElicitationReview';
 import { GeneratingView } from './GeneratingView';
 import { OutcomeView } from './OutcomeView';
 import { QueueList } from './QueueList';
@@ -23,11 +25,14 @@ function Detail({ item }: { item: SamplingItemView }) {
 
 /** The Queue screen. */
 export function QueueScreen() {
-  const items = useItems();
+  const samplingItems = useItems();
+  const elicitations = useElicitations();
+  const items = mergeQueue(samplingItems, elicitations);
   const selectedId = useConsole((s) => s.selectedItemId);
   const selectItem = useConsole((s) => s.selectItem);
-  const selected = items.find((i) => i.id === selectedId);
-  const waiting = items.filter(isAwaitingPerson).length;
+  const selected = samplingItems.find((i) => i.id === selectedId);
+  const selectedElicitation = elicitations.find((e) => e.id === selectedId);
+  const waiting = samplingItems.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;
   return (
     <div className="split" data-testid="queue-screen">
       <div className="split-list">
@@ -38,13 +43,15 @@ export function QueueScreen() {
           </span>
         </div>
         {items.length === 0 ? (
-          <Empty>No sampling requests yet. They appear here when a server asks for a completion.</Empty>
+          <Empty>No requests yet. They appear here when a server asks for a completion or for your input.</Empty>
         ) : (
           <QueueList items={items} selectedId={selectedId} onSelect={selectItem} />
         )}
       </div>
       <div className="split-detail" data-testid="queue-detail">
-        {selected ? (
+        {selectedElicitation ? (
+          <ElicitationReview key={`${selectedElicitation.id}:${selectedElicitation.status}`} item={selectedElicitation} />
+        ) : selected ? (
           // Keyed by id and status so per-screen local state (reject reason) starts fresh.
           <Detail key={`${selected.id}:${selected.status}`} item={selected} />
         ) : (

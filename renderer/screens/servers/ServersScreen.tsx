@@ -13,6 +13,7 @@ import { ImportPanel } from './ImportPanel';
 import { LogPanel } from './LogPanel';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
+import { RootsPanel } from './RootsPanel';
 import { ServerEditor } from './ServerEditor';
 import { ServerHeader, ServerStatusPill } from './ServerHeader';
 import { ToolForm } from './ToolForm';
@@ -87,6 +88,7 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
         {tab === 'log' && <LogPanel server={server} />}
       </div>
       {/* Per-server settings of other features (e.g. roots) can go here. */}
+      {tab !== 'log' && <RootsPanel server={server} />}
       {tab !== 'log' && (
         <section className="section">
           <header className="section-head">

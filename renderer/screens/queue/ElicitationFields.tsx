@@ -1,0 +1,142 @@
+/**
+ * One field of an elicitation form, generated from a flat requestedSchema property: text (email,
+ * URL, date, date-time inputs by format), number with bounds, checkbox, single-select as a radio
+ * group or a <select>, multi-select as checkboxes. Each has a visible label (the title, else the
+ * name), the description, a required marker and its error.
+ */
+import { optionsOf, type Field } from '../../../shared/elicitation';
+import { fieldKind, type RawValue } from './ElicitationModel';
+
+/** Props of {@link ElicitationField}. */
+export interface ElicitationFieldProps {
+  name: string;
+  field: Field;
+  required: boolean;
+  value: RawValue | undefined;
+  error?: string;
+  onChange: (value: RawValue) => void;
+}
+
+const INPUT_TYPE = { text: 'text', email: 'email', url: 'url', date: 'date', datetime: 'datetime-local', number: 'number' } as const;
+
+function boundsText(field: Field): string | undefined {
+  if (field.type === 'number' || field.type === 'integer') {
+    const { minimum: min, maximum: max } = field;
+    const kind = field.type === 'integer' ? 'whole number' : 'number';
+    if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+    if (min !== undefined) return `${kind}, at least ${min}`;
+    if (max !== undefined) return `${kind}, at most ${max}`;
+    return kind;
+  }
+  if (field.type === 'array') {
+    const { minItems: min, maxItems: max } = field;
+    if (min !== undefined && max !== undefined) return `choose ${min === max ? min : `${min} to ${max}`}`;
+    if (min !== undefined) return `choose at least ${min}`;
+    if (max !== undefined) return `choose up to ${max}`;
+  }
+  if (field.type === 'string') {
+    if (field.format === 'date-time') return 'your local time; sent as UTC';
+    if (field.minLength !== undefined && field.maxLength !== undefined) return `${field.minLength} to ${field.maxLength} characters`;
+    if (field.maxLength !== undefined) return `up to ${field.maxLength} characters`;
+    if (field.minLength !== undefined) return `at least ${field.minLength} characters`;
+  }
+  return undefined;
+}
+
+/** One generated form field (wrapper `elicitation-field-<name>`, error `elicitation-error-<name>`). */
+export function ElicitationField({ name, field, required, value, error, onChange }: ElicitationFieldProps) {
+  const id = `elicit-${name}`;
+  const kind = fieldKind(field);
+  const helpId = `${id}-help`;
+  const errorId = `${id}-error`;
+  const describedBy = [field.description || boundsText(field) ? helpId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const title = field.title ?? name;
+  const label = (
+    <>
+      {title}
+      {required && (
+        <span className="required" title="required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      )}
+      {field.title && field.title !== name && <span className="muted mono small elicitation-field-name"> {name}</span>}
+    </>
+  );
+  const aria = { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': required || undefined };
+  const options = optionsOf(field) ?? [];
+  const text = typeof value === 'string' ? value : '';
+  const list = Array.isArray(value) ? value : [];
+
+  let control;
+  let grouped = false;
+  if (kind === 'boolean') {
+    control = (
+      <label className="toggle elicitation-check" htmlFor={id}>
+        <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} {...aria} />
+        {label}
+      </label>
+    );
+  } else if (kind === 'radio' || kind === 'multi') {
+    grouped = true;
+    control = (
+      <fieldset className="elicitation-group" {...aria} aria-required={undefined}>
+        <legend className="field-label">{label}</legend>
+        {kind === 'radio' && !required && (
+          <label className="toggle">
+            <input type="radio" name={id} value="" checked={text === ''} onChange={() => onChange('')} />
+            <span className="muted">(no answer)</span>
+          </label>
+        )}
+        {options.map((o) => (
+          <label key={o.value} className="toggle">
+            {kind === 'radio' ? (
+              <input type="radio" name={id} value={o.value} checked={text === o.value} onChange={() => onChange(o.value)} />
+            ) : (
+              <input
+                type="checkbox"
+                value={o.value}
+                checked={list.includes(o.value)}
+                onChange={(e) => onChange(e.target.checked ? options.map((x) => x.value).filter((v) => v === o.value || list.includes(v)) : list.filter((v) => v !== o.value))}
+              />
+            )}
+            {o.title}
+            {o.title !== o.value && <span className="muted mono small"> {o.value}</span>}
+          </label>
+        ))}
+      </fieldset>
+    );
+  } else if (kind === 'select') {
+    control = (
+      <select id={id} value={text} onChange={(e) => onChange(e.target.value)} {...aria}>
+        {(!required || text === '') && <option value="">{required ? '(choose one)' : '(no answer)'}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.title}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    const bounds = field.type === 'number' || field.type === 'integer' ? { min: field.minimum, max: field.maximum, step: field.type === 'integer' ? 1 : 'any' } : {};
+    control = <input id={id} type={INPUT_TYPE[kind]} value={text} onChange={(e) => onChange(e.target.value)} {...bounds} {...aria} />;
+  }
+
+  const help = [field.description, boundsText(field)].filter(Boolean).join(' · ');
+  return (
+    <div className={`field elicitation-field${error ? ' has-error' : ''}`} data-testid={`elicitation-field-${name}`} data-kind={kind}>
+      {!grouped && kind !== 'boolean' && <label htmlFor={id}>{label}</label>}
+      {control}
+      {help && (
+        <span className="field-help" id={helpId}>
+          {help}
+        </span>
+      )}
+      {error && (
+        <span className="field-error small" id={errorId} role="alert" data-testid={`elicitation-error-${name}`}>
+          {title} {error}
+        </span>
+      )}
+    </div>
+  );
+}

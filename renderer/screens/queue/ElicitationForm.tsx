@@ -1,0 +1,94 @@
+/**
+ * Form mode of an elicitation: the form generated from the flat requestedSchema (defaults
+ * applied), checked with `validateElicitationContent` before anything is sent (errors per field),
+ * and the three answers the spec defines: Accept (with the content), Decline, Cancel.
+ */
+import { useState, type FormEvent } from 'react';
+import type { ElicitFormParams } from '../../../shared/elicitation';
+import type { ElicitationItemView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError, Section } from '../../components/common';
+import { useAction } from '../../hooks';
+import { ElicitationField } from './ElicitationFields';
+import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
+
+/** The generated form and its Accept / Decline / Cancel bar. */
+export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
+  const schema = params.requestedSchema;
+  const [raw, setRaw] = useState<RawValues>(() => initialRawValues(schema));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const required = new Set(schema.required ?? []);
+  const names = Object.keys(schema.properties);
+
+  const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
+    if (action !== 'accept') {
+      await getApi().respondElicitation({ itemId: item.id, action });
+      return;
+    }
+    const built = buildAnswer(schema, raw);
+    if (!built.ok) {
+      setErrors(built.errors);
+      const first = names.find((n) => built.errors[n]);
+      if (first) document.getElementById(`elicit-${first}`)?.focus();
+      throw new Error(`Fix ${Object.keys(built.errors).length === 1 ? 'the field' : `the ${Object.keys(built.errors).length} fields`} marked below; nothing was sent.`);
+    }
+    setErrors({});
+    await getApi().respondElicitation({ itemId: item.id, action: 'accept', content: built.content });
+  });
+
+  const change = (name: string, value: RawValue) => {
+    setRaw((r) => ({ ...r, [name]: value }));
+    if (errors[name]) {
+      setErrors((e) => {
+        const next = { ...e };
+        delete next[name];
+        return next;
+      });
+    }
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void respond.run('accept');
+  };
+
+  return (
+    <form className="elicitation-form" noValidate onSubmit={submit} aria-label={`Answer ${item.serverId}'s form`}>
+      <Section title={`The server asks for ${names.length === 1 ? 'one field' : `${names.length} fields`}`} testId="elicitation-form">
+        {names.length === 0 ? (
+          <p className="muted small">This form has no fields: Accept sends an empty answer.</p>
+        ) : (
+          <div className="elicitation-fields">
+            {names.map((name) => (
+              <ElicitationField
+                key={name}
+                name={name}
+                field={schema.properties[name]!}
+                required={required.has(name)}
+                value={raw[name]}
+                error={errors[name]}
+                onChange={(v) => change(name, v)}
+              />
+            ))}
+          </div>
+        )}
+        {required.size > 0 && (
+          <p className="muted small">
+            <span className="required">*</span> required
+          </p>
+        )}
+      </Section>
+      <footer className="action-bar">
+        <ActionError error={respond.error} />
+        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} title="Dismiss the question without deciding: the server may ask again">
+          Cancel
+        </button>
+        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} title="Refuse to give this information">
+          Decline
+        </button>
+        <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending}>
+          Accept and send
+        </button>
+      </footer>
+    </form>
+  );
+}

@@ -1,0 +1,42 @@
+/** A row of the queue list for an elicitation (form or URL mode), beside the sampling rows. */
+import type { ElicitationItemView } from '../../../shared/state';
+import { Pill } from '../../components/common';
+import { duration, firstLine } from '../../format';
+import { useNow } from '../../hooks';
+import { ELICITATION_STATUS, elicitationCallLabel, elicitationWaitedMs } from './ElicitationModel';
+
+/** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
+export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationItemView; selected: boolean; onSelect: () => void }) {
+  const now = useNow();
+  const preview = firstLine(item.params.message) || '(no message)';
+  const look = ELICITATION_STATUS[item.status];
+  return (
+    <button
+      type="button"
+      className={`queue-row${selected ? ' is-selected' : ''}`}
+      aria-current={selected ? 'true' : undefined}
+      data-testid="queue-item"
+      data-kind="elicitation"
+      data-item-id={item.id}
+      data-status={item.status}
+      onClick={onSelect}
+    >
+      <span className="queue-row-top">
+        <span className="queue-server">{item.serverId}</span>
+        <span className="elicitation-row-badges">
+          <span className="badge tone-info">{item.params.mode === 'url' ? 'URL' : 'Form'}</span>
+          <Pill tone={look.tone}>{look.label}</Pill>
+        </span>
+      </span>
+      <span className="queue-preview" title={preview}>
+        {preview}
+      </span>
+      <span className="queue-row-bottom">
+        <span className="queue-call">{elicitationCallLabel(item)}</span>
+        <span className="queue-waited" title="Waited">
+          {duration(elicitationWaitedMs(item, now))}
+        </span>
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Roots of one server: the folders the person exposes to it (`file://` URIs with names, from
+ * `ServerView.roots`). Add a folder by its absolute path (main checks that it is an existing
+ * folder and says why not), remove one; every change replaces the list with `setServerRoots` and
+ * main announces it to the server with `notifications/roots/list_changed`.
+ */
+import { useState, type FormEvent } from 'react';
+import type { ServerView } from '../../../shared/state';
+import { getApi } from '../../api';
+import { ActionError, Section } from '../../components/common';
+import { useAction } from '../../hooks';
+import './roots.css';
+
+/** A `file://` URI as a readable path (falls back to the URI). */
+export function rootPath(uri: string): string {
+  try {
+    const u = new URL(uri);
+    if (u.protocol !== 'file:') return uri;
+    const path = decodeURIComponent(u.pathname);
+    // file:///C:/dir → C:/dir on Windows-style URIs
+    return /^\/[A-Za-z]:\//.test(path) ? path.slice(1) : path;
+  } catch {
+    return uri;
+  }
+}
+
+/** The "Roots" section of a server's page (`roots-panel`). */
+export function RootsPanel({ server }: { server: ServerView }) {
+  const roots = server.roots ?? [];
+  const [folder, setFolder] = useState('');
+  const save = useAction(async (folders: string[]) => {
+    await getApi().setServerRoots({ serverId: server.id, folders });
+  });
+  const add = useAction(async () => {
+    const path = folder.trim();
+    if (!path) throw new Error('Type the absolute path of a folder, e.g. /home/me/project.');
+    await getApi().setServerRoots({ serverId: server.id, folders: [...roots.map((r) => r.uri), path] });
+    setFolder('');
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void add.run();
+  };
+  const busy = save.pending || add.pending;
+  return (
+    <Section title={`Roots (${roots.length})`} testId="roots-panel">
+      <p className="muted small">
+        Folders this server may treat as its working area, sent as <span className="mono">file://</span> roots. Changes are announced to the server right away.
+      </p>
+      {roots.length === 0 ? (
+        <p className="small" data-testid="roots-empty">
+          No folders are shared with <strong>{server.id}</strong>.
+        </p>
+      ) : (
+        <ul className="roots-list" aria-label={`Roots of ${server.id}`}>
+          {roots.map((r) => (
+            <li key={r.uri} className="roots-item" data-testid="root-item" data-uri={r.uri}>
+              <span className="roots-text">
+                <strong>{r.name ?? rootPath(r.uri)}</strong>
+                <span className="mono small muted roots-uri">{r.uri}</span>
+              </span>
+              <button
+                type="button"
+                className="btn-small btn-danger"
+                data-testid="root-remove"
+                aria-label={`Remove ${r.name ?? rootPath(r.uri)}`}
+                disabled={busy}
+                onClick={() => void save.run(roots.filter((x) => x.uri !== r.uri).map((x) => x.uri))}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="roots-add" onSubmit={submit}>
+        <label htmlFor={`roots-add-${server.id}`}>Add a folder</label>
+        <div className="roots-add-row">
+          <input
+            id={`roots-add-${server.id}`}
+            className="mono"
+            data-testid="root-add-input"
+            placeholder="/absolute/path/to/folder"
+            value={folder}
+            onChange={(e) => {
+              setFolder(e.target.value);
+              add.clearError();
+            }}
+          />
+          <button type="submit" className="btn-small" data-testid="root-add" disabled={busy}>
+            Add folder
+          </button>
+        </div>
+        {add.error && (
+          <p className="field-error small" role="alert" data-testid="root-add-error">
+            {add.error}
+          </p>
+        )}
+      </form>
+      <ActionError error={save.error} />
+    </Section>
+  );
+}
