@@ -1,0 +1,70 @@
+/**
+ * Added latency per auto-approved request (issue 8, scenario 1): the bench fixture server sends N
+ * sampling requests one after another from one tool call and times each round trip at its side.
+ * Console: createConsole, a rule that approves request and response (`approve_all`), a loopback
+ * OpenAI-compatible provider that answers at once (own process), history on. Floor: a bare SDK
+ * client answering a canned result. Goals: ≤ +1 ms p50, ≤ +5 ms p99.
+ * Sanity: every request answered, no errors, and history holds one delivered entry per request.
+ */
+import { benchServerConfig, type BenchReport } from '../../test/fixtures/bench-sampling-server.js';
+import { percentile, type Figure, type Scenario } from '../figures.js';
+import { checkReport, consoleCall, loadNote, startBenchConsole, startFloorClient, startLoopbackLlm } from '../sampling-rig.js';
+
+const N = Number(process.env.BENCH_LATENCY_N ?? 1_000);
+const WARMUP = 50;
+
+/** Runs warm-up + N requests and returns the N timed round trips. */
+async function measure(who: string, call: (args: Record<string, unknown>) => Promise<BenchReport>): Promise<number[]> {
+  checkReport(`${who} warm-up`, await call({ count: WARMUP }), WARMUP);
+  const r = await call({ count: N });
+  checkReport(who, r, N);
+  if (r.latenciesMs?.length !== N) throw new Error(`${who}: ${r.latenciesMs?.length} latencies for ${N} requests`);
+  return r.latenciesMs;
+}
+
+const scenario: Scenario = {
+  name: 'latency',
+  description: `added latency per auto-approved request, ${N} sequential requests over stdio, console vs bare SDK client`,
+  async run() {
+    const floor = await startFloorClient(benchServerConfig());
+    let floorMs: number[];
+    try {
+      floorMs = await measure('floor', (a) => floor.call('sequence', a));
+    } finally {
+      await floor.close();
+    }
+    const llm = await startLoopbackLlm();
+    const c = await startBenchConsole({ bench: benchServerConfig() }, llm.baseURL);
+    let consoleMs: number[];
+    try {
+      await c.ready;
+      consoleMs = await measure('console', (a) => consoleCall(c, 'bench', 'sequence', a));
+      let total = 0;
+      for (let i = 0; i < 50; i++) {
+        total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
+        if (total >= N + WARMUP) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (total !== N + WARMUP) throw new Error(`history holds ${total} delivered entries for ${N + WARMUP} requests`);
+    } finally {
+      await c.close();
+      await llm.close();
+    }
+    const load = loadNote();
+    const f50 = percentile(floorMs, 50);
+    const f99 = percentile(floorMs, 99);
+    const c50 = percentile(consoleMs, 50);
+    const c99 = percentile(consoleMs, 99);
+    const figures: Figure[] = [
+      { name: 'floor p50', value: f50, unit: 'ms', note: `bare SDK client, n=${N}` },
+      { name: 'floor p99', value: f99, unit: 'ms' },
+      { name: 'console p50', value: c50, unit: 'ms', note: 'approve_all rule, loopback provider, history on' },
+      { name: 'console p99', value: c99, unit: 'ms' },
+      { name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
+      { name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
+    ];
+    return figures;
+  },
+};
+
+export default scenario;
