@@ -1,0 +1,63 @@
+/**
+ * Throughput (issue 8, scenario 2): 8 concurrent tool calls on the bench fixture server, each
+ * sending sampling requests one after another for 10 s; requests/s through the console (approve_all
+ * rule, loopback provider in its own process, history persisted, limits raised) vs the bare SDK
+ * client floor. Goal: ≥ 2,000 requests/s with history, on a 2-core machine.
+ * Sanity: no request fails, and history holds one delivered entry per answered request.
+ */
+import { benchServerConfig, type BenchReport } from '../../test/fixtures/bench-sampling-server.js';
+import type { Figure, Scenario } from '../figures.js';
+import { checkReport, consoleCall, loadNote, startBenchConsole, startFloorClient, startLoopbackLlm } from '../sampling-rig.js';
+
+const CALLS = 8;
+const DURATION_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 10_000);
+
+/** Runs CALLS concurrent loops and returns requests/s and the total answered. */
+async function measure(who: string, call: (args: Record<string, unknown>) => Promise<BenchReport>): Promise<{ perSecond: number; answered: number }> {
+  const t = performance.now();
+  const reports = await Promise.all(Array.from({ length: CALLS }, () => call({ durationMs: DURATION_MS })));
+  const seconds = (performance.now() - t) / 1000;
+  reports.forEach((r, i) => checkReport(`${who} loop ${i}`, r));
+  const answered = reports.reduce((a, r) => a + r.answered, 0);
+  // The loops stop sending at DURATION_MS; the wall time also holds the calls' own start and end.
+  return { perSecond: answered / Math.max(seconds, DURATION_MS / 1000), answered };
+}
+
+const scenario: Scenario = {
+  name: 'throughput',
+  description: `${CALLS} concurrent tool calls looping sampling requests for ${DURATION_MS / 1000} s, console vs bare SDK client`,
+  async run() {
+    const floor = await startFloorClient(benchServerConfig());
+    let f: { perSecond: number; answered: number };
+    try {
+      f = await measure('floor', (a) => floor.call('loop', a));
+    } finally {
+      await floor.close();
+    }
+    const llm = await startLoopbackLlm();
+    const c = await startBenchConsole({ bench: benchServerConfig() }, llm.baseURL);
+    let k: { perSecond: number; answered: number };
+    try {
+      await c.ready;
+      k = await measure('console', (a) => consoleCall(c, 'bench', 'loop', a, DURATION_MS + 300_000));
+      let total = 0;
+      for (let i = 0; i < 100; i++) {
+        total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
+        if (total >= k.answered) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      if (total !== k.answered) throw new Error(`history holds ${total} delivered entries for ${k.answered} answered requests`);
+    } finally {
+      await c.close();
+      await llm.close();
+    }
+    const figures: Figure[] = [
+      { name: 'floor', value: f.perSecond, unit: 'req/s', note: `bare SDK client, ${f.answered} requests` },
+      { name: 'console', value: k.perSecond, unit: 'req/s', target: { op: '>=', value: 2_000 }, note: `history persisted, ${k.answered} requests` },
+      { name: 'console / floor', value: k.perSecond / f.perSecond, unit: 'ratio', note: loadNote() },
+    ];
+    return figures;
+  },
+};
+
+export default scenario;
