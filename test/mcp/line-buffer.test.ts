@@ -34,7 +34,7 @@ describe('linear stdio line buffer (replaces the SDK ReadBuffer)', () => {
     const buf = frame({ jsonrpc: '2.0', id: 5, method: 'sampling/createMessage', params: { data } });
     const b = createLineBuffer(64 * 1024 * 1024);
     for (let i = 0; i < buf.length; i += 65536) b.append(buf.subarray(i, i + 65536));
-    const msg = b.readMessage() as { params: { data: string } };
+    const msg = b.readMessage() as unknown as { params: { data: string } };
     expect(msg.params.data.length).toBe(data.length);
   });
 });

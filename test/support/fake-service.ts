@@ -95,6 +95,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     signOut: () => undefined,
     setDesktopSettings: () => ({ theme: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false }),
     sendTestNotification: () => undefined,
+    respondElicitation: () => undefined,
+    setServerRoots: () => ({ roots: [] }),
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -147,6 +149,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     signOut: record('signOut'),
     setDesktopSettings: record('setDesktopSettings'),
     sendTestNotification: record('sendTestNotification'),
+    respondElicitation: record('respondElicitation'),
+    setServerRoots: record('setServerRoots'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
