@@ -122,9 +122,12 @@ export function installFakeApi(data: FakeData): void {
     scanImports: (input: unknown) => answer('scanImports', input, () => ({ sources: [] })),
     importServers: (input: unknown) => answer('importServers', input, () => ({ imported: [], skipped: [] })),
     signIn: (input: unknown) => answer('signIn', input, () => ({ authorizationUrl: '', opened: false })),
+    // Elicitation and roots (issue 7): the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
+    setServerRoots: (input: { folders: string[] }) =>
+      answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),
   };
   for (const method of ['saveServer', 'removeServer', 'setServerEnabled', 'signOut']) api[method] = (input: unknown) => answer(method, input, () => undefined);
-  for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer']) {
+  for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer', 'respondElicitation']) {
     api[method] = (input: unknown) => answer(method, input, () => undefined);
   }
   const handle: FakeHandle = {

@@ -60,7 +60,7 @@ export function ElicitationField({ name, field, required, value, error, onChange
           *
         </span>
       )}
-      {field.title && field.title !== name && <span className="muted mono small elicitation-field-name"> {name}</span>}
+      {field.title && field.title !== name && <span className="muted mono small elicitation-field-name" aria-hidden="true"> {name}</span>}
     </>
   );
   const aria = { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': required || undefined };

@@ -30,7 +30,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
       setErrors(built.errors);
       const first = names.find((n) => built.errors[n]);
       if (first) document.getElementById(`elicit-${first}`)?.focus();
-      throw new Error(`Fix ${Object.keys(built.errors).length === 1 ? 'the field' : `the ${Object.keys(built.errors).length} fields`} marked below; nothing was sent.`);
+      return;
     }
     setErrors({});
     await getApi().respondElicitation({ itemId: item.id, action: 'accept', content: built.content });
@@ -46,6 +46,8 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
       });
     }
   };
+  const open = Object.keys(errors).length;
+  const problem = open ? `Fix ${open === 1 ? 'the field' : `the ${open} fields`} marked above; nothing was sent.` : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void respond.run('accept');
@@ -78,7 +80,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
         )}
       </Section>
       <footer className="action-bar">
-        <ActionError error={respond.error} />
+        <ActionError error={problem ?? respond.error} />
         <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} title="Dismiss the question without deciding: the server may ask again">
           Cancel
         </button>
