@@ -111,6 +111,8 @@ export interface HistoryStore {
  *   request at the pace of a person reviewing, never per streamed token. `fullfsync` makes that
  *   fsync reach the platter on macOS (F_FULLFSYNC); other systems ignore it.
  * - `foreign_keys = ON` (entry → blob links cascade on delete).
+ * - `cache_size = -32768`: up to 32 MB of page cache per connection (SQLite's default is 2 MB),
+ *   allocated as used; at 100,000 entries the FTS and list pages of common searches stay cached.
  * @throws HistorySchemaTooNewError when the file was written by a newer schema (file untouched);
  *   SqliteError when the file is not a database (SQLITE_NOTADB), cannot be opened, or stays locked.
  */
@@ -136,6 +138,7 @@ function configure(db: Db, path: string): void {
   db.pragma('synchronous = FULL');
   db.pragma('fullfsync = ON');
   db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -32768');
 }
 
 class SqliteHistoryStore implements HistoryStore {
