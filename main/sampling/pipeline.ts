@@ -27,7 +27,7 @@ import type { ProviderView, SamplingItemView, SamplingStatus } from '../../share
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
-import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
+import { forServer, jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
@@ -190,7 +190,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     update(rec, { response: { ...response, draft: result } });
     event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : rec.decidedBy === 'rule' ? 'by rule' : 'unchanged');
     const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : (message ?? 'Delivered to the server');
-    finish(rec, 'delivered', where, { result });
+    finish(rec, 'delivered', where, { result: forServer(result) });
   }
 
   /** Lets the policy decide a freshly queued server request: ask, auto-approve, or reject. */
@@ -224,6 +224,13 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
   }
 
+  /** The model for a request, with the ranked candidates when the registry can rank. */
+  function selectFor(params: CreateMessageParams, serverId: string): Pick<SamplingItemView, 'model' | 'candidates'> {
+    const ranked = deps.providers.select?.(params, serverId);
+    if (ranked) return { model: ranked.choice, candidates: ranked.candidates };
+    return { model: chooseModel(params.modelPreferences, providerViews(), deps.providers.defaultModel()) };
+  }
+
   /** Puts an accepted request in the queue and records it. */
   function enqueue(
     what: {
@@ -252,7 +259,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         receivedAt,
         updatedAt: receivedAt,
         original: what.params,
-        model: chooseModel(what.params.modelPreferences, providerViews(), deps.providers.defaultModel()),
+        ...selectFor(what.params, what.serverId),
       },
       settle,
       events: [{ at: receivedAt, kind: 'received', detail: `${what.params.messages.length} message(s), maxTokens ${what.params.maxTokens}, round ${what.round}` }],
@@ -343,6 +350,10 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       const provider = deps.providers.get(model.providerId);
       if (!provider || !provider.view.models.includes(model.modelId)) {
         throw new ApiError('not_found', `no model ${model.modelId} in provider ${model.providerId}`);
+      }
+      const candidates = rec.item.candidates;
+      if (candidates?.length && !candidates.some((c) => c.providerId === model.providerId && c.modelId === model.modelId)) {
+        throw new ApiError('invalid_input', `${model.modelId} is not among the models allowed for server "${rec.item.serverId}"`);
       }
       stopReview(rec);
       rec.decidedBy = 'person';

@@ -85,6 +85,24 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
   };
 }
 
+/** Prefix of the `_meta` keys the console adds for its own screens (never sent to a server). */
+export const CONSOLE_META_PREFIX = 'mcp-approval-console/';
+
+/**
+ * The result as the server must receive it: the console's own `_meta` annotations (e.g. the
+ * prompt-based tool-call marker, invalid tool input) removed from the result and every block.
+ */
+export function forServer(result: CreateMessageResult): CreateMessageResult {
+  const clean = <T extends { _meta?: Record<string, unknown> }>(o: T): T => {
+    if (!o._meta || !Object.keys(o._meta).some((k) => k.startsWith(CONSOLE_META_PREFIX))) return o;
+    const meta = Object.fromEntries(Object.entries(o._meta).filter(([k]) => !k.startsWith(CONSOLE_META_PREFIX)));
+    const { _meta: _drop, ...rest } = o;
+    return (Object.keys(meta).length ? { ...rest, _meta: meta } : rest) as T;
+  };
+  const content = Array.isArray(result.content) ? result.content.map(clean) : clean(result.content);
+  return clean({ ...result, content });
+}
+
 /** Deep structural equality of JSON values (for "did the person edit this?"). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -2,6 +2,7 @@
  * The sampling pipeline's seams: what it needs (history, providers, calls in flight) and what it
  * offers (the review operations the ConsoleService methods call).
  */
+import type { ModelSelection } from '../../shared/model-selection.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, RuleRef, SamplingItemView } from '../../shared/state.js';
 import type { LlmProvider } from '../llm/provider.js';
@@ -20,6 +21,11 @@ export interface ProviderRegistry {
   get(id: string): LlmProvider | undefined;
   /** The console's default model, used when no hint matches. */
   defaultModel(): ModelRef;
+  /**
+   * The explainable ranking for a request from `serverId` (model facts, families, the server's
+   * allowed/default models). Absent: the skeleton rule (hints, then the default) is used.
+   */
+  select?(params: CreateMessageParams, serverId: string): ModelSelection;
 }
 
 /** What the pipeline needs. */
