@@ -49,8 +49,11 @@ export function ElicitationField({ name, field, required, value, error, onChange
   const kind = fieldKind(field);
   const helpId = `${id}-help`;
   const errorId = `${id}-error`;
-  const describedBy = [field.description || boundsText(field) ? helpId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const title = field.title ?? name;
+  // The field's key is shown beside its title, except in a group's legend (where it would wrap
+  // across the border); there it ends the help line.
+  const grouping = kind === 'radio' || kind === 'multi';
+  const showName = !!field.title && field.title !== name;
   const label = (
     <>
       {title}
@@ -60,9 +63,11 @@ export function ElicitationField({ name, field, required, value, error, onChange
           *
         </span>
       )}
-      {field.title && field.title !== name && <span className="muted mono small elicitation-field-name" aria-hidden="true"> {name}</span>}
+      {showName && !grouping && <span className="muted mono small elicitation-field-name" aria-hidden="true"> {name}</span>}
     </>
   );
+  const help = [field.description, boundsText(field), showName && grouping ? `key: ${name}` : undefined].filter(Boolean).join(' · ');
+  const describedBy = [help ? helpId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const aria = { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': required || undefined };
   const options = optionsOf(field) ?? [];
   const text = typeof value === 'string' ? value : '';
@@ -122,7 +127,6 @@ export function ElicitationField({ name, field, required, value, error, onChange
     control = <input id={id} type={INPUT_TYPE[kind]} value={text} onChange={(e) => onChange(e.target.value)} {...bounds} {...aria} />;
   }
 
-  const help = [field.description, boundsText(field)].filter(Boolean).join(' · ');
   return (
     <div className={`field elicitation-field${error ? ' has-error' : ''}`} data-testid={`elicitation-field-${name}`} data-kind={kind}>
       {!grouped && kind !== 'boolean' && <label htmlFor={id}>{label}</label>}
