@@ -55,6 +55,7 @@ describe('electron-builder.yml', () => {
   it('sets the fuses: runAsNode off, cookie encryption on, NODE_OPTIONS and --inspect off, asar only with integrity', async () => {
     const config = await load();
     expect(config.asar).toBe(true);
+    expect(config.npmRebuild).toBe(false);
     expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableCookieEncryption: true,
