@@ -70,4 +70,5 @@ export const STATUS_LABELS: Record<string, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
   timed_out: 'Timed out',
+  interrupted: 'Interrupted',
 };
