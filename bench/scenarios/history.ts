@@ -1,0 +1,141 @@
+/**
+ * History at scale: seeds 100,000 sessions (≈ 140,000 entries) into a fresh store on disk, in
+ * transactions of 1,000 entries, then measures what a person waits for: a full-text search page
+ * (list + total, as the History screen asks) for several kinds of query, and opening a detail view
+ * (the entry plus its session's timeline). Targets (issue 6): search p95 ≤ 50 ms, detail ≤ 20 ms.
+ * Also reports single-entry saves (one fsync each, as the pipeline saves) and the file size.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
+import type { HistoryEntry } from '../../shared/state.js';
+import { percentile, type Figure, type Scenario } from '../figures.js';
+import { historyCorpus, rng } from '../history-corpus.js';
+
+const SESSIONS = Number(process.env.BENCH_HISTORY_SESSIONS ?? 100_000);
+const BATCH = 1_000;
+const SEARCH_RUNS = 40;
+const DETAIL_RUNS = 400;
+
+/** Queries of different selectivity, as typed in the search box (the last word is a prefix). */
+const QUERIES: Array<{ label: string; query: string; filter?: Record<string, unknown> }> = [
+  { label: 'very common word', query: 'the' },
+  { label: 'domain word', query: 'invoice' },
+  { label: 'two words', query: 'customer refund' },
+  { label: 'prefix while typing', query: 'migr' },
+  { label: 'rare word', query: 'zenkaka' },
+  { label: 'no match', query: 'xylophone' },
+  { label: 'word + server filter', query: 'deploy', filter: { serverId: 'github' } },
+  { label: 'word + status + 30 days', query: 'order', filter: { status: ['rejected'], from: Date.UTC(2026, 1, 1), to: Date.UTC(2026, 2, 3) } },
+];
+
+function time<T>(fn: () => T): { ms: number; value: T } {
+  const t = performance.now();
+  const value = fn();
+  return { ms: performance.now() - t, value };
+}
+
+function seed(store: HistoryStore): { entries: number; ms: number; ids: string[] } {
+  const corpus = historyCorpus(7);
+  const ids: string[] = [];
+  let batch: HistoryEntry[] = [];
+  let ms = 0;
+  let entries = 0;
+  const flush = () => {
+    ms += time(() => store.saveMany(batch)).ms;
+    entries += batch.length;
+    batch = [];
+  };
+  for (let s = 0; s < SESSIONS; s++) {
+    for (const e of corpus.session()) {
+      batch.push(e);
+      if (ids.length < 50_000 || s % 7 === 0) ids.push(e.id);
+    }
+    if (batch.length >= BATCH) flush();
+  }
+  if (batch.length > 0) flush();
+  return { entries, ms, ids };
+}
+
+const scenario: Scenario = {
+  name: 'history',
+  description: `history store with ${SESSIONS.toLocaleString('en-US')} sessions: insert, full-text search, detail open`,
+  async run(): Promise<Figure[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-history-'));
+    const path = join(dir, 'history.db');
+    let store = openHistoryStore(path);
+    try {
+      const seeded = seed(store);
+      const total = store.list({ limit: 0, offset: 0 }).total;
+      if (total !== seeded.entries) throw new Error(`seeded ${seeded.entries} entries but the store counts ${total}`);
+      // Re-open, as a person would after a restart: statistics from `optimize`, cold statement cache.
+      store.close();
+      store = openHistoryStore(path);
+      const figures: Figure[] = [
+        { name: 'insert throughput', value: (seeded.entries / seeded.ms) * 1000, unit: 'entries/s', note: `${seeded.entries.toLocaleString('en-US')} entries, ${BATCH} per transaction` },
+      ];
+
+      const singles = new Array(100).fill(0).map((_, i) => {
+        const e = historyCorpus(99 + i).session()[0]!;
+        return time(() => store.save({ ...e, id: `single-${i}`, conversationId: `single-${i}` })).ms;
+      });
+      figures.push({ name: 'single save p50 (1 transaction + fsync)', value: percentile(singles, 50), unit: 'ms' });
+
+      const all: number[] = [];
+      for (const q of QUERIES) {
+        const samples: number[] = [];
+        let found = 0;
+        for (let i = 0; i < SEARCH_RUNS; i++) {
+          const { ms, value } = time(() => store.list({ query: q.query, ...q.filter, limit: 50, offset: 0 }));
+          samples.push(ms);
+          found = value.total;
+        }
+        all.push(...samples);
+        figures.push({ name: `search "${q.query}" p95`, value: percentile(samples, 95), unit: 'ms', note: `${q.label}, ${found.toLocaleString('en-US')} hits` });
+      }
+      figures.push({ name: 'full-text search p50 (all queries)', value: percentile(all, 50), unit: 'ms' });
+      figures.push({ name: 'full-text search p95 (all queries)', value: percentile(all, 95), unit: 'ms', target: { op: '<=', value: 50 } });
+
+      const pageSamples: number[] = [];
+      for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push(time(() => store.list({ limit: 50, offset })).ms);
+      figures.push({ name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' });
+
+      const pick = rng(3);
+      const gets: number[] = [];
+      const details: number[] = [];
+      for (let i = 0; i < DETAIL_RUNS; i++) {
+        const id = seeded.ids[Math.floor(pick() * seeded.ids.length)]!;
+        const got = time(() => store.get(id));
+        if (!got.value) throw new Error(`entry ${id} is missing`);
+        gets.push(got.ms);
+        const conv = got.value.conversationId;
+        details.push(got.ms + time(() => store.list({ conversationId: conv, limit: 50, offset: 0 })).ms);
+      }
+      figures.push({ name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' });
+      figures.push({ name: 'get entry p95', value: percentile(gets, 95), unit: 'ms' });
+      figures.push({ name: 'detail open p50 (entry + session timeline)', value: percentile(details, 50), unit: 'ms' });
+      figures.push({ name: 'detail open p95 (entry + session timeline)', value: percentile(details, 95), unit: 'ms', target: { op: '<=', value: 20 } });
+
+      const statsMs = time(() => store.stats({})).ms;
+      figures.push({ name: 'per-server counters, all time', value: statsMs, unit: 'ms' });
+      store.close();
+      const size = statSync(path).size + (statSafe(`${path}-wal`) ?? 0);
+      figures.push({ name: 'database size', value: size / 2 ** 20, unit: 'MB' });
+      return figures;
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+function statSafe(p: string): number | undefined {
+  try {
+    return statSync(p).size;
+  } catch {
+    return undefined;
+  }
+}
+
+export default scenario;
