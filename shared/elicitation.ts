@@ -194,5 +194,6 @@ export function validateElicitationContent(
 export function looksLikeSecretRequest(params: ElicitFormParams): boolean {
   const words = /pass(word|phrase)?|secret|api[\s_-]?key|token|private[\s_-]?key|credential|\bpin\b|card number|cvv|ssn/i;
   if (words.test(params.message)) return true;
-  return Object.entries(params.requestedSchema.properties).some(([name, f]) => words.test(`${name} ${f.title ?? ''} ${f.description ?? ''}`));
+  // Names and titles only: descriptions often reassure ("we never ask for your PIN").
+  return Object.entries(params.requestedSchema.properties).some(([name, f]) => words.test(`${name} ${f.title ?? ''}`));
 }

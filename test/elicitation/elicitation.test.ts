@@ -60,6 +60,7 @@ describe('form logic', () => {
     expect(looksLikeSecretRequest({ message: 'Enter your GitHub token', requestedSchema: { type: 'object', properties: { t: { type: 'string' } } } })).toBe(true);
     expect(looksLikeSecretRequest({ message: 'Your details', requestedSchema: { type: 'object', properties: { password: { type: 'string' } } } })).toBe(true);
     expect(looksLikeSecretRequest({ message: 'Pick a colour', requestedSchema: { type: 'object', properties: { color: { type: 'string' } } } })).toBe(false);
+    expect(looksLikeSecretRequest({ message: 'Your details', requestedSchema: { type: 'object', properties: { name: { type: 'string', description: 'never give us your password or PIN' } } } })).toBe(false);
   });
 });
 
