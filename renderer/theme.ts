@@ -4,17 +4,10 @@
  * <html> that wins over the OS. The preference is main's (desktop settings); this only applies it.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import type { ThemePreference } from '../shared/desktop';
 import { useConsole } from './store';
+import { applyThemePreference } from './theme-core';
 
-/** The attribute on <html> that forces a theme. */
-export const THEME_ATTRIBUTE = 'data-theme';
-
-/** Applies a preference to `root`: `system` (or none yet) removes the override, the OS decides. */
-export function applyThemePreference(preference: ThemePreference | undefined, root: HTMLElement = document.documentElement): void {
-  if (!preference || preference === 'system') root.removeAttribute(THEME_ATTRIBUTE);
-  else root.setAttribute(THEME_ATTRIBUTE, preference);
-}
+export { applyThemePreference, effectiveTheme, THEME_ATTRIBUTE } from './theme-core';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -27,11 +20,6 @@ function subscribeOsTheme(listener: () => void): () => void {
 /** Whether the OS (or, in Electron, `nativeTheme`) asks for dark now; re-renders on change. */
 export function useOsPrefersDark(): boolean {
   return useSyncExternalStore(subscribeOsTheme, () => window.matchMedia(DARK_QUERY).matches);
-}
-
-/** The theme in effect: the preference, or the OS's when the preference is `system`. */
-export function effectiveTheme(preference: ThemePreference | undefined, osDark: boolean): 'light' | 'dark' {
-  return preference && preference !== 'system' ? preference : osDark ? 'dark' : 'light';
 }
 
 /** Keeps <html>'s theme attribute in step with the mirrored preference. Call once, in App. */

@@ -1,7 +1,7 @@
 /** The web host's adapters, behind their small functions: which browser notifications to show, and the theme attribute. */
 import { describe, expect, it } from 'vitest';
-import { notificationsToShow } from '../../renderer/screens/settings/attention.js';
-import { applyThemePreference, effectiveTheme, THEME_ATTRIBUTE } from '../../renderer/theme.js';
+import { notificationsToShow } from '../../renderer/screens/settings/notifications.js';
+import { applyThemePreference, effectiveTheme, THEME_ATTRIBUTE } from '../../renderer/theme-core.js';
 import type { AttentionNotification } from '../../shared/desktop.js';
 
 const note = (seq: number): AttentionNotification => ({ seq, itemId: `i${seq}`, title: 't', body: 'b', silent: true, at: seq });

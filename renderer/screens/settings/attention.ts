@@ -8,6 +8,9 @@
 import { useEffect } from 'react';
 import { attentionTitle, type AttentionNotification } from '../../../shared/desktop';
 import { useConsole } from '../../store';
+import { notificationsToShow } from './notifications';
+
+export { notificationsToShow } from './notifications';
 
 /** How old a "Review" focus request may be and still open its item (e.g. the window was re-created). */
 export const FOCUS_FRESH_MS = 30_000;
@@ -27,17 +30,6 @@ export function browserPermission(): BrowserPermission {
 export async function requestBrowserPermission(): Promise<BrowserPermission> {
   if (typeof Notification === 'undefined') return 'unsupported';
   return Notification.requestPermission();
-}
-
-/**
- * Which of `list` to show: those newer than `lastSeq`. `lastSeq` null (the first state seen) shows
- * none — notifications from before this page loaded are not replayed. Returns the new `lastSeq`
- * (0 when there were none yet). Pure.
- */
-export function notificationsToShow(list: readonly AttentionNotification[], lastSeq: number | null): { show: AttentionNotification[]; lastSeq: number } {
-  const newest = list.reduce((m, n) => Math.max(m, n.seq), lastSeq ?? 0);
-  if (lastSeq === null) return { show: [], lastSeq: newest };
-  return { show: list.filter((n) => n.seq > lastSeq), lastSeq: newest };
 }
 
 let lastShownSeq: number | null = null;
