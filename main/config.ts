@@ -23,6 +23,10 @@ const common = {
   timeoutMs: z.number().int().positive().optional(),
   /** Rounds allowed in one sampling tool loop before the console ends it (S-LOOP-1); default 10. */
   maxToolRounds: z.number().int().min(1).max(1000).optional(),
+  /** Largest sampling request accepted, in bytes of JSON (S-SIZE-1); default 25 MB, at most 60 MB. */
+  maxRequestBytes: z.number().int().min(1024).max(60 * 1024 * 1024).optional(),
+  /** Largest image or audio block accepted, in decoded bytes (S-SIZE-1); default 10 MB. */
+  maxMediaBytes: z.number().int().min(1024).max(60 * 1024 * 1024).optional(),
   /**
    * Protocol era negotiation: 'auto' (default: probe with server/discover, fall back to the 2025
    * initialize; the verdict is remembered), 'legacy' (2025 initialize only), or a pinned version

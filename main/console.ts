@@ -122,6 +122,10 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     maxToolRounds: (serverId) => serversFeature.config(serverId)?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+    limits: (serverId) => {
+      const config = serversFeature.config(serverId);
+      return config && { maxRequestBytes: config.maxRequestBytes, maxMediaBytes: config.maxMediaBytes };
+    },
     policy: policy.policy,
   });
 

@@ -39,7 +39,7 @@ export interface IntakeDeps {
   /** Rounds allowed per tool loop for this server. */
   maxToolRounds(serverId: string): number;
   /** Size caps in bytes (request JSON / one image or audio block); defaults in validate-sampling. */
-  limits?: { maxRequestBytes?: number; maxMediaBytes?: number };
+  limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
 }
 
 /** The intake's operations. */
@@ -102,7 +102,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       const checked = validateSamplingRequest(raw, {
         toolsDeclared: SAMPLING_TOOLS_DECLARED,
         inFlightClientRequests: calls.length,
-        ...deps.limits,
+        ...deps.limits?.(serverId),
       });
       if (!checked.ok) {
         recordRefusal(serverId, raw, checked.error, calls);

@@ -46,7 +46,7 @@ export interface PipelineDeps {
   /** Rounds allowed per tool loop (S-LOOP-1); default 10 (DEFAULT_MAX_TOOL_ROUNDS). */
   maxToolRounds?(serverId: string): number;
   /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/validate-sampling.ts. */
-  limits?: { maxRequestBytes?: number; maxMediaBytes?: number };
+  limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
   /** Auto-approve rules and rate limits; absent = the person decides everything. */
   policy?: SamplingPolicy;
 }

@@ -14,7 +14,7 @@ import { silentLogger } from '../../main/ports.js';
 const manual: LlmProvider = { view: { id: 'manual', kind: 'manual', label: 'Write the response myself', models: ['manual'], hasApiKey: false } };
 const weatherTool = { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object' as const, properties: { city: { type: 'string' } } } };
 
-function setup(maxToolRounds = 10) {
+function setup(maxToolRounds = 10, limits?: (serverId: string) => { maxMediaBytes?: number } | undefined) {
   const saved: HistoryEntry[] = [];
   const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
   const pipeline = createSamplingPipeline({
@@ -26,6 +26,7 @@ function setup(maxToolRounds = 10) {
     inFlightCalls: () => [{ callId: 'c1', kind: 'tools/call', name: 'tool-loop' }],
     onRefused: () => undefined,
     maxToolRounds: () => maxToolRounds,
+    limits,
   });
   const last = (): SamplingItemView => hub.snapshot().items.at(-1)!;
   /** Approves the newest request unchanged with the manual provider and delivers `result`. */
@@ -104,6 +105,17 @@ describe('tool loops (S-RES-1, S-LOOP-1)', () => {
     await first;
     await expect(t.pipeline.handle(incoming(round2))).rejects.toMatchObject({ code: -32050, message: expect.stringContaining('Tool loop limit reached') });
     expect(t.saved.at(-1)).toMatchObject({ status: 'failed', errorDetail: { rule: 'S-LOOP-1', code: -32050 } });
+  });
+});
+
+describe('configurable size caps (S-SIZE-1)', () => {
+  it('a per-server media cap refuses a larger image from that server only', async () => {
+    const t = setup(10, (serverId) => (serverId === 'fixture' ? { maxMediaBytes: 1024 } : undefined));
+    const image = { messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(4096), mimeType: 'image/png' } }], maxTokens: 5 };
+    await expect(t.pipeline.handle(incoming(image))).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('the limit is 1.0 KB') });
+    expect(t.saved.at(-1)).toMatchObject({ errorDetail: { rule: 'S-SIZE-1' } });
+    void t.pipeline.handle({ ...incoming(image), serverId: 'other' });
+    expect(t.last()).toMatchObject({ serverId: 'other', status: 'awaiting_request_review' });
   });
 });
 
