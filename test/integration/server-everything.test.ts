@@ -4,31 +4,13 @@
  * Streamable HTTP: the person approves with edits and the server receives the edited response; the
  * person rejects and the server receives -1.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverEverythingEntry } from '../../main/config.js';
 import { startOpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
-import { everythingStdio, freePort, startHarness, type Harness } from '../support/console-harness.js';
+import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
+import { startEverythingHttp } from '../support/everything-http.js';
 
 type Transport = 'stdio' | 'http';
-
-async function startEverythingHttp(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverEverythingEntry(), 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server-everything (HTTP) did not start')), 15_000);
-    const onData = (d: Buffer) => {
-      if (/listening|running|port/i.test(d.toString())) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server-everything exited ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
-}
 
 /** Calls trigger-sampling-request and returns the call id and the queued item. */
 async function trigger(h: Harness, prompt: string) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleState } from '../../shared/state.js';
 import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
-import { startEverythingHttp } from './everything-http.js';
+import { startEverythingHttp } from '../support/everything-http.js';
 
 const finished = async (h: Harness, callId: string) => {
   const s = await h.waitFor((st) => st.calls.some((c) => c.id === callId && c.status !== 'running'), `call ${callId} to finish`);

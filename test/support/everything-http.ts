@@ -1,7 +1,7 @@
 /** Starts server-everything over Streamable HTTP on a free loopback port (for tests). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { serverEverythingEntry } from '../../main/config.js';
-import { freePort } from '../support/console-harness.js';
+import { freePort } from './console-harness.js';
 
 /**
  * Spawns `server-everything streamableHttp` with PORT set; resolves once it says it listens.
