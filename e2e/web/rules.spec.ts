@@ -33,7 +33,10 @@ async function ask(page: Page, prompt: string): Promise<void> {
   await expect(page.getByTestId('server-detail').getByTestId('server-status')).toHaveText('ready', { timeout: 30_000 });
   await page.getByTestId('tool-item').filter({ hasText: /^ask$/ }).click();
   await page.getByTestId('tool-field-prompt').fill(prompt);
+  const before = await page.getByTestId('call-result').count();
   await page.getByTestId('call-tool').click();
+  // The newest call is listed first; wait for it, so `.first()` below is this call, not the last one.
+  await expect(page.getByTestId('call-result')).toHaveCount(before + 1);
 }
 
 test('rule from a request → next similar request passes unasked → history names the rule → paused: the next one waits', async ({ page }) => {

@@ -31,8 +31,13 @@ async function callTool(page: Page, tool: string, args: Record<string, unknown> 
   await page.getByTestId('tool-item').filter({ hasText: new RegExp(`^${tool}$`) }).click();
   await page.getByTestId('tool-raw-toggle').check();
   await page.getByTestId('tool-raw').fill(JSON.stringify(args));
+  const before = await page.getByTestId('call-result').count();
   await page.getByTestId('call-tool').click();
-  await page.getByTestId('call-result').first().getByTestId('call-sampling-link').first().click();
+  // Wait for this call's row (newest first) before following its link, not a previous call's.
+  await expect(page.getByTestId('call-result')).toHaveCount(before + 1);
+  const row = page.getByTestId('call-result').first();
+  await expect(row).toContainText(tool);
+  await row.getByTestId('call-sampling-link').first().click();
   await expect(page.getByTestId('request-review')).toBeVisible();
 }
 
