@@ -4,7 +4,7 @@
 //    out/renderer/index.html is missing or older than any file under renderer/ or shared/.
 // 2. Without `--web`, and when the Electron binary is installed: `electron-vite build`, then runs
 //    Electron on the app. The binary check reads node_modules/electron/path.txt and the file it
-//    names instead of `require('electron')`, because that require tries to *download* the binary
+//    names instead of requiring the electron package, because that tries to *download* the binary
 //    when it is missing.
 // 3. Otherwise prints one line saying so and runs the web host (`node --import tsx app/web/cli.ts`),
 //    with stdio inherited and SIGINT/SIGTERM forwarded; exits with the child's code.
