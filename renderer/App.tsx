@@ -12,6 +12,7 @@ import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { DoNotDisturbIndicator } from './screens/settings/NavExtras';
 import { useAttention } from './screens/settings/attention';
 import { useThemePreference } from './theme';
+import { useLanguagePreference } from './i18n';
 import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 
@@ -98,6 +99,7 @@ function Notices() {
 /** The whole UI. */
 export function App() {
   useThemePreference();
+  useLanguagePreference();
   useAttention();
   const status = useConsole((s) => s.status);
   const screen = useConsole((s) => s.screen);

@@ -1,6 +1,7 @@
 /** Renderer entry: picks the API once, starts mirroring main's state, renders the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import './i18n';
 import { getApi } from './api';
 import { App } from './App';
 import { startMirror } from './store';

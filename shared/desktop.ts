@@ -17,6 +17,18 @@ export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
 
 /**
+ * The UI languages the console ships (BCP 47 tags), English first (the fallback). `system` picks
+ * one from the OS locale (the renderer's `navigator.languages`, which Electron sets from the OS).
+ */
+export const UI_LANGUAGES = ['en', 'zh-CN'] as const;
+/** See {@link UI_LANGUAGES}. */
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+/** `system` follows the OS locale; the others force one language. */
+export const LANGUAGE_PREFERENCES = ['system', ...UI_LANGUAGES] as const;
+/** See {@link LANGUAGE_PREFERENCES}. */
+export type LanguagePreference = (typeof LANGUAGE_PREFERENCES)[number];
+
+/**
  * The settings file (`desktop-settings.json` in the user-data folder). Missing fields take their
  * defaults; unknown keys are refused.
  */
@@ -24,6 +36,8 @@ export const DesktopSettingsSchema = z
   .object({
     /** Light, dark, or follow the OS. */
     theme: z.enum(THEME_PREFERENCES).default('system'),
+    /** The UI language, or follow the OS locale. */
+    language: z.enum(LANGUAGE_PREFERENCES).default('system'),
     /** Show a notification for every request that needs a person. */
     notifications: z.boolean().default(true),
     /** Play the system notification sound with each notification. */
@@ -44,6 +58,7 @@ export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 export const DesktopSettingsChangeSchema = z
   .object({
     theme: z.enum(THEME_PREFERENCES).optional(),
+    language: z.enum(LANGUAGE_PREFERENCES).optional(),
     notifications: z.boolean().optional(),
     sound: z.boolean().optional(),
     doNotDisturb: z.boolean().optional(),

@@ -42,7 +42,7 @@ export async function addDesktopMethods(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const w = window as unknown as { api: Record<string, unknown>; __fake: { calls: Array<{ method: string; input: unknown }> } };
     const record = (method: string, input: unknown) => w.__fake.calls.push({ method, input: JSON.parse(JSON.stringify(input ?? {})) });
-    let current: Record<string, unknown> = { theme: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false };
+    let current: Record<string, unknown> = { theme: 'system', language: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false };
     w.api.setDesktopSettings = (input: Record<string, unknown>) => {
       record('setDesktopSettings', input);
       current = { ...current, ...input };

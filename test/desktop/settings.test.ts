@@ -28,7 +28,7 @@ describe('desktop settings', () => {
   it('starts from the defaults when there is no file and publishes what the host supports', () => {
     const dir = tempDir();
     const t = start(dir);
-    expect(t.service.current()).toEqual({ theme: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false });
+    expect(t.service.current()).toEqual({ theme: 'system', language: 'system', notifications: true, sound: false, doNotDisturb: false, launchAtLogin: false });
     expect(t.view()).toMatchObject({ settings: DEFAULT_DESKTOP_SETTINGS, path: join(dir, DESKTOP_SETTINGS_FILE), supports: { nativeNotifications: true, tray: true, badge: true, launchAtLogin: true } });
     expect(t.rec.themes).toEqual(['system']);
     expect(existsSync(join(dir, DESKTOP_SETTINGS_FILE))).toBe(false);

@@ -1,0 +1,63 @@
+/**
+ * The renderer's i18n (i18next + react-i18next). Languages: English (source, fallback) and
+ * Simplified Chinese. The preference is main's (desktop settings `language`: `system` | `en` |
+ * `zh-CN`); `system` resolves from the OS locale as the renderer sees it (`navigator.languages`,
+ * which Electron fills from the OS). Components use `useTranslation('<namespace>')` and never
+ * hard-code UI text (lint: `i18next/no-literal-string`).
+ *
+ * Keys asked for but missing in the active language are recorded (see {@link missingKeys}); the
+ * Playwright language spec fails when any screen asks for one.
+ */
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { useEffect } from 'react';
+import { UI_LANGUAGES } from '../../shared/desktop';
+import { resolveLanguage } from './language';
+import { useConsole } from '../store';
+import { NAMESPACES, resources } from './resources';
+
+export { resolveLanguage } from './language';
+
+const missing = new Set<string>();
+
+/** `"<lang>:<ns>:<key>"` for every key asked for and not found since start (test hook). */
+export function missingKeys(): string[] {
+  return [...missing];
+}
+
+function osLocales(): readonly string[] {
+  return typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+void i18next.use(initReactI18next).init({
+  resources,
+  lng: resolveLanguage('system', osLocales()),
+  fallbackLng: 'en',
+  supportedLngs: [...UI_LANGUAGES],
+  ns: NAMESPACES,
+  defaultNS: 'common',
+  interpolation: { escapeValue: false }, // React escapes.
+  returnNull: false,
+  initAsync: false,
+  saveMissing: true,
+  missingKeyHandler: (lngs, ns, key) => {
+    for (const lng of lngs) missing.add(`${lng}:${ns}:${key}`);
+  },
+});
+if (typeof window !== 'undefined') Object.assign(window, { __i18nMissing: missingKeys });
+
+/** The i18next instance (for code outside React: `i18n.t(...)`, `i18n.language`). */
+export const i18n = i18next;
+
+/**
+ * Keeps i18next's language and `<html lang>` in step with the mirrored preference. Call once, in
+ * App (like useThemePreference).
+ */
+export function useLanguagePreference(): void {
+  const preference = useConsole((s) => s.mirror?.desktop?.settings.language);
+  useEffect(() => {
+    const lang = resolveLanguage(preference, osLocales());
+    if (i18next.language !== lang) void i18next.changeLanguage(lang);
+    document.documentElement.lang = lang;
+  }, [preference]);
+}
