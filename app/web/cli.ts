@@ -12,7 +12,8 @@ import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { parseWebCliOptions } from './options.js';
 import { runWebConsole } from './run.js';
 
-const staticDir = fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+/** The built renderer; `MCP_CONSOLE_STATIC_DIR` overrides it (tests and benchmarks that build elsewhere). */
+const staticDir = process.env.MCP_CONSOLE_STATIC_DIR || fileURLToPath(new URL('../../out/renderer/', import.meta.url));
 
 /**
  * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from

@@ -15,7 +15,7 @@ export const test = base.extend<{ fixture: FakeData }, { appUrl: string }>({
   appUrl: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern here
     async ({}, use) => {
-      const server = await serveStatic(path.resolve(import.meta.dirname, '../../out/renderer'));
+      const server = await serveStatic(process.env.MCP_CONSOLE_STATIC_DIR || path.resolve(import.meta.dirname, '../../out/renderer'));
       await use(server.url);
       await server.close();
     },

@@ -31,7 +31,8 @@ export async function startWebHost(
   timeoutMs = 30_000,
   opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean } = {},
 ): Promise<WebHostProcess> {
-  if (!existsSync(path.join(root, 'out/renderer/index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
+  const staticDir = process.env.MCP_CONSOLE_STATIC_DIR || path.join(root, 'out/renderer');
+  if (!existsSync(path.join(staticDir, 'index.html'))) throw new Error(`${staticDir} is missing: run \`npm run build\` first`);
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
   if (opts.servers) writeFileSync(path.join(userDataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }, null, 2));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
