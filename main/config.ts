@@ -21,6 +21,13 @@ const common = {
   disabled: z.boolean().optional(),
   /** Timeout in ms for client requests the person starts (tools/call …), which may wait on review. */
   timeoutMs: z.number().int().positive().optional(),
+  /**
+   * How long this server waits for the answer to its sampling and elicitation requests (ms), shown
+   * as a countdown on each waiting item (issue 9, time made visible). Default 60 000, the MCP SDKs'
+   * default request timeout; 0 = the server never gives up. 2026-07-28 (MRTR) requests have no
+   * server timer.
+   */
+  serverTimeoutMs: z.number().int().min(0).optional(),
   /** Rounds allowed in one sampling tool loop before the console ends it (S-LOOP-1); default 10. */
   maxToolRounds: z.number().int().min(1).max(1000).optional(),
   /** Largest sampling request accepted, in bytes of JSON (S-SIZE-1); default 25 MB, at most 60 MB. */

@@ -15,6 +15,7 @@ import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ServerConnection } from './mcp/connection.js';
 import { openEraCache } from './mcp/era-cache.js';
 import { createServersFeature } from './servers/feature.js';
+import { serverWaitFor } from '../shared/wait.js';
 import { createElicitationQueue } from './elicitation/queue.js';
 import { openRootsStore } from './roots.js';
 import { silentLogger, type ConsolePorts } from './ports.js';
@@ -103,6 +104,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     now,
     inFlightCalls: (serverId) => calls.inFlight(serverId),
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
+    serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
   });
 
   // Rules, limits and redaction (issue 5). Model prices are not known yet (ModelFacts has cost
@@ -127,6 +129,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       return config && { maxRequestBytes: config.maxRequestBytes, maxMediaBytes: config.maxMediaBytes };
     },
     policy: policy.policy,
+    serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
   });
 
   // Servers (issue 7): mcp-servers.json ↔ connections (live reload), OAuth, import; see main/servers.

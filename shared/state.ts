@@ -3,6 +3,7 @@
  * all state"). Plain data only: every value here crosses IPC / WebSocket as JSON.
  * Times are epoch milliseconds unless a name says otherwise.
  */
+import type { ServerWait } from './wait.js';
 import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
 import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { PolicyView } from './rules.js';
@@ -246,6 +247,8 @@ export interface SamplingItemView {
   status: SamplingStatus;
   receivedAt: number;
   updatedAt: number;
+  /** How long the server waits for the answer, where known (legacy push requests); see shared/wait.ts. */
+  serverWait?: ServerWait;
   /** The params exactly as the server sent them. */
   original: CreateMessageParams;
   /** What was sent to the LLM after the person's edits (set on approval). */
@@ -287,6 +290,8 @@ export interface ElicitationItemView {
   status: ElicitationStatus;
   receivedAt: number;
   updatedAt: number;
+  /** How long the server waits for the answer, where known (legacy push requests); see shared/wait.ts. */
+  serverWait?: ServerWait;
   /** The params as the server sent them (`mode` "form" with requestedSchema, or "url" with url). */
   params: ElicitParams;
   /** True when the form seems to ask for a password, key or other secret (which servers must not). */

@@ -20,6 +20,7 @@ import {
 } from '../../shared/elicitation.js';
 import { ErrorCodes } from '../../shared/sampling.js';
 import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus } from '../../shared/state.js';
+import { withServerWait, type ServerWait } from '../../shared/wait.js';
 import { protocolError } from '../mcp/connection.js';
 import type { StateHub } from '../state-hub.js';
 
@@ -44,6 +45,8 @@ export interface ElicitationDeps {
   history: { save(entry: HistoryEntry): void };
   now: () => number;
   inFlightCalls(serverId: string): CallRef[];
+  /** How long `serverId` waits for answers (shared/wait.ts `serverWaitFor`); absent = unknown. */
+  serverWait?(serverId: string, era: ProtocolEra, receivedAt: number): ServerWait | undefined;
   /** Optional rule hook: may only decline automatically, never accept. */
   decide?(serverId: string, item: ElicitationItemView): ElicitationDecision;
   onQueued?(item: ElicitationItemView): void;
@@ -184,6 +187,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
             status: 'awaiting_input',
             receivedAt: at,
             updatedAt: at,
+            ...withServerWait(deps.serverWait?.(request.serverId, request.era, at)),
             params,
             secretWarning: params.mode !== 'url' && looksLikeSecretRequest(params),
           },

@@ -25,6 +25,7 @@ import {
 } from '../../shared/sampling.js';
 import type { ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import { withServerWait } from '../../shared/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
 import { forServer, jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
@@ -260,6 +261,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         updatedAt: receivedAt,
         original: what.params,
         ...selectFor(what.params, what.serverId),
+        ...withServerWait(what.origin === 'server' ? deps.serverWait?.(what.serverId, what.era, receivedAt) : undefined),
       },
       settle,
       events: [{ at: receivedAt, kind: 'received', detail: `${what.params.messages.length} message(s), maxTokens ${what.params.maxTokens}, round ${what.round}` }],

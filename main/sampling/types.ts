@@ -4,7 +4,8 @@
  */
 import type { ModelSelection } from '../../shared/model-selection.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallRef, HistoryEntry, ModelChoice, ModelRef, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { ServerWait } from '../../shared/wait.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingSampling } from '../mcp/connection.js';
 import type { Logger } from '../ports.js';
@@ -49,6 +50,8 @@ export interface PipelineDeps {
   limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
   /** Auto-approve rules and rate limits; absent = the person decides everything. */
   policy?: SamplingPolicy;
+  /** How long `serverId` waits for answers (shared/wait.ts `serverWaitFor`); absent = unknown. */
+  serverWait?(serverId: string, era: ProtocolEra, receivedAt: number): ServerWait | undefined;
 }
 
 /** The pipeline's operations; the ConsoleService methods of the same names call these. */
