@@ -4,6 +4,7 @@
  * review screen says so before sending and offers the models that can"). Pure display: the
  * checks are shared/capabilities.ts against the picked model's facts.
  */
+import { useTranslation } from 'react-i18next';
 import { capabilityIssues, factsFor, modelsThatCan, requestNeeds } from '../../../shared/capabilities';
 import type { ModelSettings } from '../../../shared/providers';
 import type { CreateMessageParams } from '../../../shared/sampling';
@@ -27,6 +28,7 @@ export function CapabilityBanner({
   serverId: string;
   onPick: (ref: ModelRef) => void;
 }) {
+  const { t } = useTranslation('providers');
   const provider = providers.find((p) => p.id === picked?.providerId);
   if (!picked || !provider || provider.kind === 'manual') return null;
   const families = settings?.families;
@@ -36,8 +38,7 @@ export function CapabilityBanner({
   if (issues.length === 0) {
     return promptTools ? (
       <p className="small muted" data-testid="prompt-tools-note">
-        {picked.modelId} has no native tool calling: the tools will be described in its system prompt and its JSON reply parsed into a tool call (you will see the
-        result before it is sent).
+        {t('capability.promptTools', { model: picked.modelId })}
       </p>
     ) : null;
   }
@@ -45,7 +46,7 @@ export function CapabilityBanner({
   const alternatives = modelsThatCan(params, providers, allowed, families).slice(0, 5);
   const label = (ref: ModelRef) => `${providers.find((p) => p.id === ref.providerId)?.label ?? ref.providerId} — ${ref.modelId}`;
   return (
-    <Banner tone="warn" title={`${picked.modelId} cannot take this request as it is`} testId="capability-banner">
+    <Banner tone="warn" title={t('capability.title', { model: picked.modelId })} testId="capability-banner">
       <ul className="plain-list">
         {issues.map((i) => (
           <li key={i.kind} data-testid="capability-issue" data-kind={i.kind}>
@@ -55,10 +56,10 @@ export function CapabilityBanner({
       </ul>
       <div className="capability-alternatives">
         {alternatives.length === 0 ? (
-          <span className="muted">No configured model can take it: edit the request, write the response yourself, or add a provider that can.</span>
+          <span className="muted">{t('capability.noneCan')}</span>
         ) : (
           <>
-            <span className="muted">Models that can:</span>
+            <span className="muted">{t('capability.modelsThatCan')}</span>
             {alternatives.map((ref) => (
               <button key={`${ref.providerId}/${ref.modelId}`} type="button" className="btn-small" data-testid="capability-alternative" onClick={() => onPick(ref)}>
                 {label(ref)}

@@ -4,6 +4,7 @@
  * largest image). Model selection ranks with these; the capability banner checks them. A row the
  * person changed is kept as theirs ("custom"); Reset returns it to the defaults.
  */
+import { useTranslation } from 'react-i18next';
 import { TOOL_SUPPORT, type FamilyRule, type ModelFacts } from '../../../shared/providers';
 import type { ProviderView } from '../../../shared/state';
 import { shownFacts, type ProviderDraft } from './provider-draft';
@@ -35,21 +36,22 @@ export function ModelFactsTable({
   families: readonly FamilyRule[] | undefined;
   onChange: (modelId: string, facts: ModelFacts | undefined) => void;
 }) {
-  if (draft.models.length === 0) return <p className="muted small">Add models first; their facts appear here.</p>;
+  const { t } = useTranslation('providers');
+  if (draft.models.length === 0) return <p className="muted small">{t('facts.empty')}</p>;
   return (
     <div className="table-scroll">
       <table className="facts-table" data-testid="model-facts">
         <thead>
           <tr>
-            <th>Model</th>
-            <th title="Tokens (input + output)">Context window</th>
-            <th title="1 = cheapest">Cost</th>
-            <th title="5 = fastest">Speed</th>
-            <th title="5 = most capable">Capability</th>
-            <th>Tools</th>
-            <th>Images</th>
-            <th>Audio</th>
-            <th title="Largest image, MB">Max image MB</th>
+            <th>{t('facts.model')}</th>
+            <th title={t('facts.contextWindowHint')}>{t('facts.contextWindow')}</th>
+            <th title={t('facts.costHint')}>{t('facts.cost')}</th>
+            <th title={t('facts.speedHint')}>{t('facts.speed')}</th>
+            <th title={t('facts.capabilityHint')}>{t('facts.capability')}</th>
+            <th>{t('facts.tools')}</th>
+            <th>{t('facts.images')}</th>
+            <th>{t('facts.audio')}</th>
+            <th title={t('facts.maxImageHint')}>{t('facts.maxImage')}</th>
             <th />
           </tr>
         </thead>
@@ -61,14 +63,14 @@ export function ModelFactsTable({
             return (
               <tr key={m} className={custom ? 'is-custom' : undefined} data-testid="model-facts-row" data-model={m}>
                 <td className="mono">
-                  {m} {custom && <span className="badge tone-info">yours</span>}
+                  {m} {custom && <span className="badge tone-info">{t('facts.yours')}</span>}
                 </td>
                 <td>
                   <input
                     type="number"
                     min={1}
-                    aria-label={`${m} context window`}
-                    placeholder="unknown"
+                    aria-label={t('facts.contextWindowOf', { model: m })}
+                    placeholder={t('facts.unknown')}
                     value={f.contextWindow ?? ''}
                     onChange={(e) => {
                       const n = Number(e.target.value);
@@ -78,36 +80,36 @@ export function ModelFactsTable({
                   />
                 </td>
                 <td>
-                  <Tier label={`${m} cost tier`} testId="fact-cost" value={f.cost} onChange={(cost) => set({ cost })} />
+                  <Tier label={t('facts.costOf', { model: m })} testId="fact-cost" value={f.cost} onChange={(cost) => set({ cost })} />
                 </td>
                 <td>
-                  <Tier label={`${m} speed tier`} testId="fact-speed" value={f.speed} onChange={(speed) => set({ speed })} />
+                  <Tier label={t('facts.speedOf', { model: m })} testId="fact-speed" value={f.speed} onChange={(speed) => set({ speed })} />
                 </td>
                 <td>
-                  <Tier label={`${m} capability tier`} testId="fact-intelligence" value={f.intelligence} onChange={(intelligence) => set({ intelligence })} />
+                  <Tier label={t('facts.capabilityOf', { model: m })} testId="fact-intelligence" value={f.intelligence} onChange={(intelligence) => set({ intelligence })} />
                 </td>
                 <td>
-                  <select aria-label={`${m} tool calling`} data-testid="fact-tools" value={f.tools} onChange={(e) => set({ tools: e.target.value as ModelFacts['tools'] })}>
-                    {TOOL_SUPPORT.map((t) => (
-                      <option key={t} value={t}>
-                        {t === 'prompt' ? 'prompt-based' : t}
+                  <select aria-label={t('facts.toolsOf', { model: m })} data-testid="fact-tools" value={f.tools} onChange={(e) => set({ tools: e.target.value as ModelFacts['tools'] })}>
+                    {TOOL_SUPPORT.map((s) => (
+                      <option key={s} value={s}>
+                        {t(`facts.toolSupport.${s}`)}
                       </option>
                     ))}
                   </select>
                 </td>
                 <td>
-                  <input type="checkbox" aria-label={`${m} takes images`} checked={f.images} onChange={(e) => set({ images: e.target.checked })} />
+                  <input type="checkbox" aria-label={t('facts.imagesOf', { model: m })} checked={f.images} onChange={(e) => set({ images: e.target.checked })} />
                 </td>
                 <td>
-                  <input type="checkbox" aria-label={`${m} takes audio`} checked={f.audio} onChange={(e) => set({ audio: e.target.checked })} />
+                  <input type="checkbox" aria-label={t('facts.audioOf', { model: m })} checked={f.audio} onChange={(e) => set({ audio: e.target.checked })} />
                 </td>
                 <td>
                   <input
                     type="number"
                     min={0.1}
                     step={0.1}
-                    aria-label={`${m} largest image in MB`}
-                    placeholder="no limit"
+                    aria-label={t('facts.maxImageOf', { model: m })}
+                    placeholder={t('facts.noLimit')}
                     value={f.maxImageBytes !== undefined ? Math.round((f.maxImageBytes / MB) * 10) / 10 : ''}
                     onChange={(e) => {
                       const n = Number(e.target.value);
@@ -119,7 +121,7 @@ export function ModelFactsTable({
                 <td>
                   {custom && (
                     <button type="button" className="btn-small" onClick={() => onChange(m, undefined)}>
-                      Reset
+                      {t('facts.reset')}
                     </button>
                   )}
                 </td>

@@ -6,6 +6,8 @@
  * the capability banner for the picked model. Without a ranking (an item from before ranking
  * existed) the select lists every configured model.
  */
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { CreateMessageParams } from '../../../shared/sampling';
 import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from '../../../shared/state';
 import { useConsole } from '../../store';
@@ -15,24 +17,23 @@ import './providers.css';
 
 const same = (a: ModelRef | null | undefined, b: ModelRef): boolean => !!a && a.providerId === b.providerId && a.modelId === b.modelId;
 
-function optionLabel(providers: ProviderView[], ref: ModelRef): string {
+function optionLabel(t: TFunction<'providers'>, providers: ProviderView[], ref: ModelRef): string {
   const p = providers.find((x) => x.id === ref.providerId);
-  if (p?.kind === 'manual') return p.label;
+  if (p?.kind === 'manual') return t('manualLabel');
   return `${p?.label ?? ref.providerId} — ${ref.modelId}`;
 }
 
 /** The ranking, best first, each with its score and reason; the current pick in bold. */
 function Ranking({ candidates, providers, picked }: { candidates: ModelCandidate[]; providers: ProviderView[]; picked: ModelRef | null }) {
+  const { t } = useTranslation('providers');
   return (
     <details className="small" data-testid="model-candidates">
-      <summary>
-        Ranking ({candidates.length} model{candidates.length === 1 ? '' : 's'})
-      </summary>
+      <summary>{t('picker.ranking', { count: candidates.length })}</summary>
       <ol className="candidate-list">
         {candidates.map((c) => (
           <li key={`${c.providerId}/${c.modelId}`} className={same(picked, c) ? 'is-chosen' : undefined} data-testid="model-candidate">
-            <span className="score">{c.score}</span> <span className="strong">{optionLabel(providers, c)}</span>
-            {c.issues && <span className="badge tone-warn">cannot take it</span>}
+            <span className="score">{c.score}</span> <span className="strong">{optionLabel(t, providers, c)}</span>
+            {c.issues && <span className="badge tone-warn">{t('picker.cannotTakeIt')}</span>}
             <span className="muted"> — {c.reason}</span>
           </li>
         ))}
@@ -85,6 +86,7 @@ export function ModelPicker({
   value: string;
   onChange: (value: string) => void;
 }) {
+  const { t } = useTranslation('providers');
   const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
   const picked = parseModelValue(value);
   const changed = value !== modelValue(choice);
@@ -93,19 +95,18 @@ export function ModelPicker({
   const pickedCandidate = ranked?.find((c) => same(picked, c));
   return (
     <div className="model-picker">
-      <label htmlFor="model-select">Model</label>
+      <label htmlFor="model-select">{t('picker.model')}</label>
       <select id="model-select" data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)}>
         {!known && (
           <option value={modelValue(choice)}>
-            {choice.providerId} — {choice.modelId} (not configured)
+            {t('picker.notConfigured', { provider: choice.providerId, model: choice.modelId })}
           </option>
         )}
         {ranked ? (
-          <optgroup label="Ranked for this request (score)">
+          <optgroup label={t('picker.ranked')}>
             {ranked.map((c) => (
               <option key={modelValue(c)} value={modelValue(c)}>
-                {optionLabel(providers, c)} · {c.score}
-                {c.issues ? ' — cannot take this request' : ''}
+                {t(c.issues ? 'picker.rankedOptionCannot' : 'picker.rankedOption', { label: optionLabel(t, providers, c), score: c.score })}
               </option>
             ))}
           </optgroup>
@@ -114,12 +115,12 @@ export function ModelPicker({
             <optgroup key={p.id} label={p.label}>
               {p.models.length === 0 && (
                 <option disabled value="">
-                  {p.label} — no models configured
+                  {t('picker.noModels', { provider: p.label })}
                 </option>
               )}
               {p.models.map((m) => (
                 <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
-                  {p.kind === 'manual' && p.models.length === 1 ? p.label : `${p.label} — ${m}`}
+                  {p.kind === 'manual' && p.models.length === 1 ? t('manualLabel') : `${p.label} — ${m}`}
                 </option>
               ))}
             </optgroup>
@@ -129,22 +130,23 @@ export function ModelPicker({
       <p className="small" data-testid="model-reason">
         {changed ? (
           <>
-            <strong>Chosen by you.</strong>{' '}
+            <strong>{t('picker.chosenByYou')}</strong>{' '}
             <span className="muted">
-              The console suggested {choice.modelId}: {choice.reason}
-              {pickedCandidate ? `. Your pick ranked: ${pickedCandidate.reason}` : ''}
+              {pickedCandidate
+                ? t('picker.suggestedAndPick', { model: choice.modelId, reason: choice.reason, pick: pickedCandidate.reason })
+                : t('picker.suggested', { model: choice.modelId, reason: choice.reason })}
             </span>
           </>
         ) : (
           <>
-            <span className="muted">Why: </span>
+            <span className="muted">{t('picker.why')} </span>
             {choice.reason}
           </>
         )}
       </p>
-      {pickedProvider?.kind === 'manual' && <p className="small muted">No model is called: you write the response yourself.</p>}
+      {pickedProvider?.kind === 'manual' && <p className="small muted">{t('picker.manualNote')}</p>}
       {pickedProvider && pickedProvider.kind !== 'manual' && !pickedProvider.hasApiKey && pickedProvider.kind !== 'openai-compatible' && (
-        <p className="small warn-text">This provider has no API key: add one on the Providers screen.</p>
+        <p className="small warn-text">{t('picker.noKey')}</p>
       )}
     </div>
   );

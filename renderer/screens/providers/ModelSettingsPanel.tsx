@@ -5,6 +5,7 @@
  * others; none ticked = all) and the server's default model.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ServerModelSettings } from '../../../shared/providers';
 import type { ModelRef, ProviderView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -16,14 +17,15 @@ import './providers.css';
 const same = (a: ModelRef | undefined, b: ModelRef): boolean => !!a && a.providerId === b.providerId && a.modelId === b.modelId;
 
 function ModelSelect({ providers, value, onChange, label, testId, allowNone }: { providers: ProviderView[]; value: ModelRef | undefined; onChange: (m: ModelRef | undefined) => void; label: string; testId: string; allowNone?: boolean }) {
+  const { t } = useTranslation('providers');
   return (
     <select aria-label={label} data-testid={testId} value={value ? modelValue(value) : ''} onChange={(e) => onChange(parseModelValue(e.target.value) ?? undefined)}>
-      {allowNone && <option value="">(the console&apos;s default)</option>}
+      {allowNone && <option value="">{t('settings.consoleDefault')}</option>}
       {providers.map((p) => (
         <optgroup key={p.id} label={p.label}>
           {p.models.map((m) => (
             <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
-              {p.kind === 'manual' ? p.label : `${p.label} — ${m}`}
+              {p.kind === 'manual' ? t('manualLabel') : `${p.label} — ${m}`}
             </option>
           ))}
         </optgroup>
@@ -34,6 +36,7 @@ function ModelSelect({ providers, value, onChange, label, testId, allowNone }: {
 
 /** The panel; starts from the mirrored settings and saves all three parts at once. */
 export function ModelSettingsPanel({ settings, providers, serverIds }: { settings: ModelSettings; providers: ProviderView[]; serverIds: string[] }) {
+  const { t } = useTranslation('providers');
   const [families, setFamilies] = useState<FamilyRule[]>(settings.families);
   const [servers, setServers] = useState<Record<string, ServerModelSettings>>(settings.servers);
   const [defaultModel, setDefaultModel] = useState<ModelRef>(settings.defaultModel);
@@ -59,25 +62,22 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
     <div className="review" data-testid="model-settings">
       <header className="item-header">
         <div className="item-header-top">
-          <h2>Model selection</h2>
+          <h2>{t('settings.title')}</h2>
         </div>
-        <p className="small muted">
-          A request&apos;s hints are matched against model names in order; a hint that matches no configured model is mapped through the family table to a
-          comparable model of another provider; with no match, the request&apos;s priorities pick by the models&apos; facts, else the default.
-        </p>
+        <p className="small muted">{t('settings.intro')}</p>
       </header>
-      <Section title="Default model">
-        <ModelSelect providers={providers} value={defaultModel} label="Default model" testId="default-model" onChange={(m) => m && (setDefaultModel(m), touch())} />
+      <Section title={t('settings.defaultModel')}>
+        <ModelSelect providers={providers} value={defaultModel} label={t('settings.defaultModel')} testId="default-model" onChange={(m) => m && (setDefaultModel(m), touch())} />
       </Section>
       <Section
-        title="Family table"
+        title={t('settings.familyTable')}
         actions={
           <>
             <button type="button" className="btn-small" onClick={() => (setFamilies([...families, { pattern: '', family: '' }]), touch())}>
-              Add row
+              {t('settings.addRow')}
             </button>
             <button type="button" className="btn-small" onClick={() => (setFamilies([...DEFAULT_FAMILY_RULES]), touch())}>
-              Restore defaults
+              {t('settings.restoreDefaults')}
             </button>
           </>
         }
@@ -85,8 +85,8 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
         <table className="facts-table family-table" data-testid="family-table">
           <thead>
             <tr>
-              <th>A name containing (* = anything)</th>
-              <th>is in family</th>
+              <th>{t('settings.pattern')}</th>
+              <th>{t('settings.family')}</th>
               <th />
             </tr>
           </thead>
@@ -94,16 +94,16 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
             {families.map((r, i) => (
               <tr key={i} data-testid="family-row">
                 <td>
-                  <input aria-label={`Row ${i + 1} pattern`} className="mono" value={r.pattern} onChange={(e) => setRow(i, { pattern: e.target.value })} />
+                  <input aria-label={t('settings.rowPattern', { n: i + 1 })} className="mono" value={r.pattern} onChange={(e) => setRow(i, { pattern: e.target.value })} />
                 </td>
                 <td>
-                  <input aria-label={`Row ${i + 1} family`} value={r.family} onChange={(e) => setRow(i, { family: e.target.value })} />
+                  <input aria-label={t('settings.rowFamily', { n: i + 1 })} value={r.family} onChange={(e) => setRow(i, { family: e.target.value })} />
                 </td>
                 <td>
-                  <button type="button" className="btn-small" aria-label={`Move row ${i + 1} up`} disabled={i === 0} onClick={() => (setFamilies((f) => [...f.slice(0, i - 1), f[i]!, f[i - 1]!, ...f.slice(i + 1)]), touch())}>
+                  <button type="button" className="btn-small" aria-label={t('settings.moveUp', { n: i + 1 })} disabled={i === 0} onClick={() => (setFamilies((f) => [...f.slice(0, i - 1), f[i]!, f[i - 1]!, ...f.slice(i + 1)]), touch())}>
                     ↑
                   </button>{' '}
-                  <button type="button" className="btn-small" aria-label={`Remove row ${i + 1}`} onClick={() => (setFamilies((f) => f.filter((_, j) => j !== i)), touch())}>
+                  <button type="button" className="btn-small" aria-label={t('settings.removeRow', { n: i + 1 })} onClick={() => (setFamilies((f) => f.filter((_, j) => j !== i)), touch())}>
                     ×
                   </button>
                 </td>
@@ -112,15 +112,15 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
           </tbody>
         </table>
       </Section>
-      <Section title="Per server">
-        {allServers.length === 0 && <p className="muted small">No servers configured.</p>}
+      <Section title={t('settings.perServer')}>
+        {allServers.length === 0 && <p className="muted small">{t('settings.noServers')}</p>}
         {allServers.map((id) => {
           const s = servers[id] ?? {};
           const allowed = s.allowedModels ?? [];
           return (
             <div key={id} className="field" data-testid="server-model-settings" data-server-id={id}>
               <span className="field-label mono strong">{id}</span>
-              <span className="small muted">Allowed models ({allowed.length ? `${allowed.length} ticked: only these are ever chosen` : 'none ticked: all are allowed'})</span>
+              <span className="small muted">{allowed.length ? t('settings.allowedSome', { count: allowed.length }) : t('settings.allowedNone')}</span>
               <div className="server-models">
                 {models.map((m) => (
                   <label key={`${m.providerId}/${m.modelId}`}>
@@ -138,11 +138,11 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
                 ))}
               </div>
               <label className="small">
-                Server default{' '}
+                {t('settings.serverDefault')}{' '}
                 <ModelSelect
                   providers={providers}
                   value={s.defaultModel}
-                  label={`${id} default model`}
+                  label={t('settings.serverDefaultOf', { server: id })}
                   testId="server-default-model"
                   allowNone
                   onChange={(m) => {
@@ -157,9 +157,9 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
       </Section>
       <footer className="action-bar">
         <ActionError error={save.error} />
-        {saved && <span className="small">Saved.</span>}
+        {saved && <span className="small">{t('settings.saved')}</span>}
         <button type="button" className="btn-primary" data-testid="model-settings-save" disabled={save.pending} onClick={() => void save.run()}>
-          Save model selection
+          {t('settings.save')}
         </button>
       </footer>
     </div>

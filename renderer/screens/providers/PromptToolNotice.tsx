@@ -4,18 +4,17 @@
  * JSON, or a tool that was not offered — so the person sees it as such instead of a silent text
  * answer (issue 4). Reads `_meta[PROMPT_TOOL_META_KEY]` of the generated blocks.
  */
+import { useTranslation } from 'react-i18next';
 import { PROMPT_TOOL_META_KEY } from '../../../shared/providers';
 import { contentBlocks, type CreateMessageResult } from '../../../shared/sampling';
 import { Banner } from '../../components/common';
 
-const TITLES: Record<string, string> = {
-  'invalid-json': 'The model tried to call a tool, but its JSON is not valid',
-  'unknown-tool': 'The model called a tool that was not offered',
-  mixed: 'The model mixed a tool call with other text',
-};
+/** The problems with a title of their own (`providers:promptTool.<problem>`); others get a general one. */
+const TITLED = ['invalid-json', 'unknown-tool', 'mixed'] as const;
 
 /** The banner, or nothing when the generated response has no prompt-tool problem. */
 export function PromptToolNotice({ result }: { result: CreateMessageResult | undefined }) {
+  const { t } = useTranslation('providers');
   if (!result) return null;
   const problems = contentBlocks(result.content).flatMap((b) => {
     const meta = (b._meta as Record<string, unknown> | undefined)?.[PROMPT_TOOL_META_KEY] as { problem?: unknown; message?: unknown } | undefined;
@@ -25,8 +24,8 @@ export function PromptToolNotice({ result }: { result: CreateMessageResult | und
   return (
     <>
       {problems.map((p, i) => (
-        <Banner key={i} tone="warn" title={TITLES[p.problem] ?? 'The tool call could not be used'} testId="prompt-tool-problem">
-          {p.message} It is shown below as the model wrote it; it goes to the server as text unless you edit it.
+        <Banner key={i} tone="warn" title={t(`promptTool.${TITLED.find((x) => x === p.problem) ?? 'other'}`)} testId="prompt-tool-problem">
+          {p.message} {t('promptTool.shownBelow')}
         </Banner>
       ))}
     </>

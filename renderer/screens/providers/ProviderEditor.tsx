@@ -4,6 +4,7 @@
  * facts, "Test connection" with a clear result, Save and Remove.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FamilyRule, ProviderTestResult } from '../../../shared/providers';
 import type { ProviderView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -12,13 +13,6 @@ import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
 import { draftProblems, settingsOf, type ProviderDraft } from './provider-draft';
 import './providers.css';
-
-const KIND_LABEL: Record<ProviderDraft['kind'], string> = {
-  anthropic: 'Anthropic (Messages API)',
-  openai: 'OpenAI',
-  google: 'Google Gemini',
-  'openai-compatible': 'OpenAI-compatible (Chat Completions)',
-};
 
 /** The editor. `view` is the saved provider (absent while adding); `initial` the draft to start from. */
 export function ProviderEditor({
@@ -36,6 +30,7 @@ export function ProviderEditor({
   onSaved: (id: string) => void;
   onRemoved: () => void;
 }) {
+  const { t } = useTranslation('providers');
   const [draft, setDraft] = useState<ProviderDraft>(initial);
   const [apiKey, setApiKey] = useState('');
   const [replacingKey, setReplacingKey] = useState(!view?.hasApiKey);
@@ -90,58 +85,59 @@ export function ProviderEditor({
     <div className="review" data-testid="provider-editor" data-provider-id={view?.id ?? ''}>
       <header className="item-header">
         <div className="item-header-top">
-          <h2>{view ? draft.label || draft.id : `Add provider: ${draft.label}`}</h2>
-          <span className="badge tone-muted">{KIND_LABEL[draft.kind]}</span>
+          <h2>{view ? draft.label || draft.id : t('editor.addTitle', { label: draft.label })}</h2>
+          <span className="badge tone-muted">{t(`kinds.${draft.kind}`)}</span>
         </div>
       </header>
       {readOnly && (
-        <Banner tone="info" title="Configured by environment variables">
-          OPENAI_COMPATIBLE_BASE_URL / _MODEL / _API_KEY define this provider; change them and restart to edit it. You can still test it.
+        <Banner tone="info" title={t('editor.envTitle')}>
+          {t('editor.envBody')}
         </Banner>
       )}
-      <Section title="Connection">
+      <Section title={t('editor.connection')}>
         <div className="provider-form">
           <div className="field">
-            <label htmlFor="provider-label">Name</label>
+            <label htmlFor="provider-label">{t('editor.name')}</label>
             <input id="provider-label" data-testid="provider-label" value={draft.label} disabled={readOnly} onChange={(e) => update({ label: e.target.value })} />
           </div>
           <div className="field">
-            <label htmlFor="provider-id">Id</label>
+            <label htmlFor="provider-id">{t('editor.id')}</label>
             <input id="provider-id" data-testid="provider-id" className="mono" value={draft.id} disabled={readOnly} onChange={(e) => update({ id: e.target.value })} />
           </div>
           <div className="field">
-            <label htmlFor="provider-base-url">Base URL</label>
+            <label htmlFor="provider-base-url">{t('editor.baseUrl')}</label>
             <input
               id="provider-base-url"
               data-testid="provider-base-url"
               className="mono"
               value={draft.baseURL}
               disabled={readOnly}
-              placeholder={draft.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'the official API'}
+              // eslint-disable-next-line i18next/no-literal-string -- an example URL, not language
+              placeholder={draft.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : t('editor.officialApi')}
               onChange={(e) => update({ baseURL: e.target.value })}
             />
           </div>
           {draft.kind === 'openai' && (
             <div className="field">
-              <label htmlFor="provider-openai-api">Endpoint</label>
+              <label htmlFor="provider-openai-api">{t('editor.endpoint')}</label>
               <select id="provider-openai-api" value={draft.openaiApi} onChange={(e) => update({ openaiApi: e.target.value as ProviderDraft['openaiApi'] })}>
-                <option value="responses">Responses API (audio and stop sequences still use Chat Completions)</option>
-                <option value="chat">Chat Completions</option>
+                <option value="responses">{t('editor.responsesApi')}</option>
+                <option value="chat">{t('editor.chatCompletions')}</option>
               </select>
             </div>
           )}
           <div className="field">
-            <label htmlFor="provider-api-key">API key</label>
+            <label htmlFor="provider-api-key">{t('editor.apiKey')}</label>
             {view?.hasApiKey && !replacingKey ? (
               <div className="key-stored" data-testid="provider-key-stored">
-                <span className="mono">{removeKey ? 'will be removed on Save' : `stored ${view.apiKeyHint ?? '(hidden)'}`}</span>
+                <span className="mono">{removeKey ? t('editor.keyWillBeRemoved') : t('editor.keyStored', { hint: view.apiKeyHint ?? t('editor.keyHidden') })}</span>
                 {!readOnly && (
                   <>
                     <button type="button" className="btn-small" onClick={() => setReplacingKey(true)}>
-                      Replace
+                      {t('editor.replace')}
                     </button>
                     <button type="button" className="btn-small" data-testid="provider-key-remove" onClick={() => setRemoveKey((r) => !r)}>
-                      {removeKey ? 'Keep' : 'Remove'}
+                      {removeKey ? t('editor.keep') : t('editor.remove')}
                     </button>
                   </>
                 )}
@@ -154,35 +150,35 @@ export function ProviderEditor({
                 autoComplete="off"
                 spellCheck={false}
                 disabled={readOnly}
-                placeholder={draft.kind === 'openai-compatible' ? 'optional for local servers' : 'paste the key'}
+                placeholder={draft.kind === 'openai-compatible' ? t('editor.keyOptional') : t('editor.keyPaste')}
                 value={apiKey}
                 onChange={(e) => setApiKey(e.target.value)}
               />
             )}
-            <span className="field-help small muted">Kept in the secret store, never in a file or log, never shown again in full.</span>
+            <span className="field-help small muted">{t('editor.keyHelp')}</span>
           </div>
         </div>
         <div className="form-actions">
           <button type="button" data-testid="provider-test" disabled={testAction.pending || problems.length > 0} onClick={() => void testAction.run()}>
-            {testAction.pending ? 'Testing…' : 'Test connection'}
+            {testAction.pending ? t('editor.testing') : t('editor.test')}
           </button>
           <ActionError error={testAction.error} />
         </div>
         {test && (
           <div className="test-result">
-            <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? 'Connection works' : 'Connection failed'} testId="provider-test-result">
+            <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? t('editor.testOk') : t('editor.testFailed')} testId="provider-test-result">
               {test.message}
             </Banner>
           </div>
         )}
       </Section>
-      <Section title={`Models (${draft.models.length})`}>
+      <Section title={t('editor.models', { count: draft.models.length })}>
         <ul className="model-chips" data-testid="provider-models">
           {draft.models.map((m) => (
             <li key={m} className="model-chip mono" data-testid="provider-model">
               {m}
               {!readOnly && (
-                <button type="button" aria-label={`Remove ${m}`} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
+                <button type="button" aria-label={t('editor.removeModel', { model: m })} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
                   ×
                 </button>
               )}
@@ -192,10 +188,10 @@ export function ProviderEditor({
         {!readOnly && (
           <div className="model-add">
             <input
-              aria-label="Model id"
+              aria-label={t('editor.modelId')}
               data-testid="provider-model-input"
               className="mono"
-              placeholder="model id, e.g. llama3.2"
+              placeholder={t('editor.modelIdPlaceholder')}
               value={newModel}
               onChange={(e) => setNewModel(e.target.value)}
               onKeyDown={(e) => {
@@ -214,10 +210,10 @@ export function ProviderEditor({
                 setNewModel('');
               }}
             >
-              Add
+              {t('editor.add')}
             </button>
             <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || problems.length > 0} onClick={() => void fetchAction.run()}>
-              {fetchAction.pending ? 'Fetching…' : 'Fetch models from the provider'}
+              {fetchAction.pending ? t('editor.fetching') : t('editor.fetch')}
             </button>
             <ActionError error={fetchAction.error} />
           </div>
@@ -225,15 +221,15 @@ export function ProviderEditor({
         {fetched && (
           <div className="fetched-models" data-testid="provider-fetched">
             {notAdded.length === 0 ? (
-              <span className="muted small">{fetched.length ? 'Every listed model is added.' : 'The provider lists no models.'}</span>
+              <span className="muted small">{fetched.length ? t('editor.allAdded') : t('editor.noneListed')}</span>
             ) : (
               <>
                 <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
-                  Add all {notAdded.length}
+                  {t('editor.addAll', { count: notAdded.length })}
                 </button>
                 {notAdded.map((m) => (
                   <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
-                    + {m.id}
+                    {t('editor.addOne', { model: m.id })}
                   </button>
                 ))}
               </>
@@ -241,7 +237,7 @@ export function ProviderEditor({
           </div>
         )}
       </Section>
-      <Section title="Model facts (used to choose models and to check requests)">
+      <Section title={t('editor.facts')}>
         <ModelFactsTable
           draft={draft}
           view={view}
@@ -255,10 +251,10 @@ export function ProviderEditor({
         />
       </Section>
       {problems.length > 0 && (
-        <Banner tone="error" title="Cannot save yet" testId="provider-problems">
+        <Banner tone="error" title={t('editor.cannotSave')} testId="provider-problems">
           <ul className="plain-list">
             {problems.map((p) => (
-              <li key={p}>{p}</li>
+              <li key={p.code}>{p.code === 'idTaken' ? t('problems.idTaken', { id: p.id }) : t(`problems.${p.code}`)}</li>
             ))}
           </ul>
         </Banner>
@@ -268,7 +264,7 @@ export function ProviderEditor({
           <ActionError error={save.error ?? remove.error} />
           {saved && (
             <span className="small" data-testid="provider-saved">
-              Saved.
+              {t('editor.saved')}
             </span>
           )}
           {view && (
@@ -279,11 +275,11 @@ export function ProviderEditor({
               disabled={busy}
               onClick={() => (confirmRemove ? void remove.run() : setConfirmRemove(true))}
             >
-              {confirmRemove ? `Really remove ${view.label}?` : 'Remove'}
+              {confirmRemove ? t('editor.reallyRemove', { label: view.label }) : t('editor.remove')}
             </button>
           )}
           <button type="button" className="btn-primary" data-testid="provider-save" disabled={busy || problems.length > 0} onClick={() => void save.run()}>
-            {view ? 'Save' : 'Add provider'}
+            {view ? t('editor.save') : t('editor.addProvider')}
           </button>
         </footer>
       )}

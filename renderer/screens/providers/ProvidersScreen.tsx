@@ -5,6 +5,8 @@
  * model-selection settings. Where keys are stored (and any weakness of that storage) is shown too.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProviderPreset } from '../../../shared/providers';
 import { Banner, Empty, Pill } from '../../components/common';
 import { useConsole, useProviders, useServers } from '../../store';
 import { ModelSettingsPanel } from './ModelSettingsPanel';
@@ -12,10 +14,18 @@ import { ProviderEditor } from './ProviderEditor';
 import { draftFromPreset, draftFromView, PRESETS } from './provider-draft';
 import './providers.css';
 
+/** A preset's name as shown: the custom one is worded, product names stay as they are. */
+export function usePresetLabel(): (preset: ProviderPreset) => string {
+  const { t } = useTranslation('providers');
+  return (preset) => (preset.id === 'custom' ? t('presets.custom') : preset.label);
+}
+
 type Selection = { kind: 'provider'; id: string } | { kind: 'new'; preset: string } | { kind: 'settings' };
 
 /** The screen. */
 export function ProvidersScreen() {
+  const { t } = useTranslation('providers');
+  const presetLabel = usePresetLabel();
   const providers = useProviders();
   const servers = useServers();
   const settings = useConsole((s) => s.mirror?.modelSettings);
@@ -29,7 +39,7 @@ export function ProvidersScreen() {
 
   let detail;
   if (selection.kind === 'settings') {
-    detail = settings ? <ModelSettingsPanel key={nonce} settings={settings} providers={providers} serverIds={servers.map((s) => s.id)} /> : <Empty>Loading…</Empty>;
+    detail = settings ? <ModelSettingsPanel key={nonce} settings={settings} providers={providers} serverIds={servers.map((s) => s.id)} /> : <Empty>{t('screen.loading')}</Empty>;
   } else if (selected) {
     detail = (
       <ProviderEditor
@@ -46,7 +56,7 @@ export function ProvidersScreen() {
     detail = (
       <ProviderEditor
         key={`new:${preset.id}:${nonce}`}
-        initial={draftFromPreset(preset, taken)}
+        initial={draftFromPreset({ ...preset, label: presetLabel(preset) }, taken)}
         takenIds={taken}
         families={settings?.families}
         onSaved={(id) => {
@@ -56,13 +66,13 @@ export function ProvidersScreen() {
         onRemoved={() => setSelection({ kind: 'settings' })}
       />
     );
-  } else detail = <Empty>Select a provider.</Empty>;
+  } else detail = <Empty>{t('screen.selectProvider')}</Empty>;
 
   return (
     <div className="split" data-testid="providers-screen">
       <div className="split-list narrow">
         <div className="pane-title">
-          <h2>Providers</h2>
+          <h2>{t('screen.title')}</h2>
           <span className="muted small">{editable.length}</span>
         </div>
         <ul className="provider-list">
@@ -77,25 +87,25 @@ export function ProvidersScreen() {
               >
                 <span className="provider-row-top">
                   <span className="strong">{p.label}</span>
-                  {p.kind !== 'openai-compatible' || p.hasApiKey ? <Pill tone={p.hasApiKey ? 'ok' : 'warn'}>{p.hasApiKey ? 'key stored' : 'no key'}</Pill> : null}
+                  {p.kind !== 'openai-compatible' || p.hasApiKey ? <Pill tone={p.hasApiKey ? 'ok' : 'warn'}>{p.hasApiKey ? t('screen.keyStored') : t('screen.noKey')}</Pill> : null}
                 </span>
                 <span className="muted small">
-                  {p.kind} · {p.models.length} model{p.models.length === 1 ? '' : 's'}
-                  {p.source === 'env' ? ' · from environment' : ''}
+                  {t('screen.rowSummary', { kind: p.kind, count: p.models.length })}
+                  {p.source === 'env' ? ` · ${t('screen.fromEnvironment')}` : ''}
                 </span>
               </button>
             </li>
           ))}
           <li>
             <button type="button" className={`provider-row${selection.kind === 'settings' ? ' is-selected' : ''}`} data-testid="model-settings-item" onClick={() => setSelection({ kind: 'settings' })}>
-              <span className="strong">Model selection</span>
-              <span className="muted small">default model, family table, per-server models</span>
+              <span className="strong">{t('screen.modelSelection')}</span>
+              <span className="muted small">{t('screen.modelSelectionHint')}</span>
             </button>
           </li>
         </ul>
         <div className="provider-list-actions">
           <label className="small muted" htmlFor="provider-preset">
-            Add a provider
+            {t('screen.addProvider')}
           </label>
           <select
             id="provider-preset"
@@ -107,27 +117,27 @@ export function ProvidersScreen() {
               setNonce((n) => n + 1);
             }}
           >
-            <option value="">Choose…</option>
+            <option value="">{t('screen.choose')}</option>
             {PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.label}
+                {presetLabel(p)}
                 {p.baseURL && p.kind === 'openai-compatible' ? ` (${p.baseURL})` : ''}
               </option>
             ))}
           </select>
           <p className="small muted">
-            &ldquo;Write the response myself&rdquo; is always available; it needs no provider.
+            {t('screen.manualAlways')}
           </p>
           {secretStore && (
             <p className="small muted" data-testid="secret-store">
-              API keys: {secretStore.backend}
+              {t('screen.secretStore', { backend: secretStore.backend })}
             </p>
           )}
         </div>
       </div>
       <div className="split-detail">
         {secretStore?.warning && (
-          <Banner tone="warn" title="API key storage is weak" testId="secret-store-warning">
+          <Banner tone="warn" title={t('screen.weakStorage')} testId="secret-store-warning">
             {secretStore.warning}
           </Banner>
         )}

@@ -67,13 +67,19 @@ export function settingsOf(draft: ProviderDraft): ProviderSettings {
   };
 }
 
-/** Problems that block saving, as sentences (empty when the draft can be saved). */
-export function draftProblems(draft: ProviderDraft, taken: readonly string[]): string[] {
-  const out: string[] = [];
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(draft.id.trim())) out.push('The id may use 1–64 letters, digits, ".", "_" or "-".');
-  if (taken.includes(draft.id.trim())) out.push(`A provider with id "${draft.id.trim()}" already exists.`);
-  if (draft.kind === 'openai-compatible' && !draft.baseURL.trim()) out.push('Enter the base URL, e.g. http://127.0.0.1:11434/v1.');
-  if (draft.baseURL.trim() && !/^https?:\/\/\S+$/.test(draft.baseURL.trim())) out.push('The base URL must start with http:// or https://.');
+/**
+ * A problem that blocks saving: `code` names the sentence (locale key `providers:problems.<code>`),
+ * `id` is the taken id for `idTaken`.
+ */
+export type DraftProblem = { code: 'badId' } | { code: 'idTaken'; id: string } | { code: 'baseUrlMissing' } | { code: 'baseUrlScheme' };
+
+/** Problems that block saving (empty when the draft can be saved); the editor words them. */
+export function draftProblems(draft: ProviderDraft, taken: readonly string[]): DraftProblem[] {
+  const out: DraftProblem[] = [];
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(draft.id.trim())) out.push({ code: 'badId' });
+  if (taken.includes(draft.id.trim())) out.push({ code: 'idTaken', id: draft.id.trim() });
+  if (draft.kind === 'openai-compatible' && !draft.baseURL.trim()) out.push({ code: 'baseUrlMissing' });
+  if (draft.baseURL.trim() && !/^https?:\/\/\S+$/.test(draft.baseURL.trim())) out.push({ code: 'baseUrlScheme' });
   return out;
 }
 
