@@ -175,6 +175,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const service: ConsoleService = {
     getState: async () => hub.snapshot(),
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
+    rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
     approveRequest: ({ itemId, params, model }) => pipeline.approveRequest(itemId, params, model),
     rejectRequest: async ({ itemId, reason }) => pipeline.rejectRequest(itemId, reason),
     cancelGeneration: async ({ itemId }) => pipeline.cancelGeneration(itemId),

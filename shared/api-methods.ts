@@ -35,6 +35,7 @@ export const API_METHODS = [
   'reopenHistoryEntry',
   'respondElicitation',
   'setServerRoots',
+  'rerunCall',
   // Servers (issue 7): config edits, prompts/resources, logs, import, OAuth.
   'getServerEntry',
   'saveServer',

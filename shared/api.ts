@@ -141,6 +141,13 @@ export const apiRequests = {
   },
   /** Set the folders offered to a server as roots (absolute paths or file:// URIs of folders). */
   setServerRoots: { input: z.object({ serverId: id, folders: z.array(z.string().min(1).max(4096)).max(100) }).strict() },
+  /**
+   * Call a finished client request again with the same kind, name and arguments (e.g. a tools/call
+   * that failed with -32042 "URL elicitation required", once the person opened the page). Resolves
+   * at once with the new call's id (`rerunOf` names the original); not_found for an unknown call,
+   * invalid_state while it still runs or when its server is not ready.
+   */
+  rerunCall: { input: z.object({ callId: id }).strict() },
   /** A server's entry in editor form (credential-looking env/header values masked). */
   getServerEntry: { input: z.object({ serverId: id }).strict() },
   /** Add a server, or replace `previousId`'s entry (renamed when `id` differs); written to mcp-servers.json. */
@@ -220,6 +227,7 @@ export interface ApiResults {
   reopenHistoryEntry: { itemId: string };
   respondElicitation: void;
   setServerRoots: { roots: Array<{ uri: string; name?: string }> };
+  rerunCall: { callId: string };
   /** `masked`: fields shown as SECRET_PLACEHOLDER; `otherKeys`: fields of the entry the console keeps as they are. */
   getServerEntry: { entry: ServerEntryInput; masked: string[]; otherKeys: string[] };
   saveServer: void;

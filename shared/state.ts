@@ -151,6 +151,8 @@ export interface CallView {
   error?: { message: string; code?: number };
   /** Sampling items that arrived while this call was in flight. */
   samplingItemIds: string[];
+  /** Set when this call is a re-run (rerunCall) of the call with this id. */
+  rerunOf?: string;
 }
 
 /** A reference to the client request(s) a sampling request belongs to. */

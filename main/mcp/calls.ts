@@ -23,6 +23,15 @@ export interface CallTracker {
   startPromptGet(serverId: string, name: string, args: Record<string, string>): string;
   /** Starts `resources/read`; like startToolCall. The result lands in the call's `resource`. */
   startResourceRead(serverId: string, uri: string): string;
+  /**
+   * Starts the finished call `callId` again: same server, kind, name and arguments (e.g. a
+   * tools/call that failed with -32042 "URL elicitation required", after the person opened the
+   * page). The new call records `rerunOf: callId`; the original keeps its outcome.
+   * @returns the new call's id
+   * @throws ApiError not_found for an unknown call (or one no longer kept), invalid_state while it
+   *   still runs; startToolCall's errors for its server
+   */
+  rerun(callId: string): string;
   /** Calls in flight to `serverId`, oldest first. */
   inFlight(serverId: string): CallRef[];
   /** Records that a sampling item arrived during these calls. */
@@ -56,12 +65,13 @@ export function createCallTracker(deps: {
     name: string,
     args: Record<string, unknown>,
     run: (conn: ServerConnection, call: CallRef) => Promise<Partial<CallView>>,
+    rerunOf?: string,
   ): string => {
     const conn = deps.connection(serverId);
     if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
     if (conn.view().status !== 'ready') throw new ApiError('invalid_state', `server "${serverId}" is ${conn.view().status}, not ready`);
     const id = randomUUID();
-    calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [] }];
+    calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
     publish();
     run(conn, { callId: id, kind, name }).then(
       (outcome) => patch(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
@@ -74,13 +84,26 @@ export function createCallTracker(deps: {
     return id;
   };
 
+  const startToolCall = (serverId: string, name: string, args: Record<string, unknown>, rerunOf?: string) =>
+    start(serverId, 'tools/call', name, args, async (conn, call) => ({ result: await conn.callTool(name, args, { call }) }), rerunOf);
+  const startPromptGet = (serverId: string, name: string, args: Record<string, string>, rerunOf?: string) =>
+    start(serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) }), rerunOf);
+  const startResourceRead = (serverId: string, uri: string, rerunOf?: string) =>
+    start(serverId, 'resources/read', uri, { uri }, async (conn, call) => ({ resource: await conn.readResource(uri, { call }) }), rerunOf);
+
   return {
-    startToolCall: (serverId, name, args) =>
-      start(serverId, 'tools/call', name, args, async (conn, call) => ({ result: await conn.callTool(name, args, { call }) })),
-    startPromptGet: (serverId, name, args) =>
-      start(serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) })),
-    startResourceRead: (serverId, uri) =>
-      start(serverId, 'resources/read', uri, { uri }, async (conn, call) => ({ resource: await conn.readResource(uri, { call }) })),
+    startToolCall: (serverId, name, args) => startToolCall(serverId, name, args),
+    startPromptGet: (serverId, name, args) => startPromptGet(serverId, name, args),
+    startResourceRead: (serverId, uri) => startResourceRead(serverId, uri),
+    rerun(callId) {
+      const old = calls.find((c) => c.id === callId);
+      if (!old) throw new ApiError('not_found', `no call ${callId} (only the newest ${CALLS_KEPT} finished calls are kept)`);
+      if (old.status === 'running') throw new ApiError('invalid_state', `call ${callId} is still running`);
+      const args = structuredClone(old.arguments);
+      if (old.kind === 'prompts/get') return startPromptGet(old.serverId, old.name, args as Record<string, string>, callId);
+      if (old.kind === 'resources/read') return startResourceRead(old.serverId, old.name, callId);
+      return startToolCall(old.serverId, old.name, args, callId);
+    },
     inFlight: (serverId) =>
       calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => ({ callId: c.id, kind: c.kind, name: c.name })),
     linkItem(callIds, itemId) {

@@ -97,6 +97,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     sendTestNotification: () => undefined,
     respondElicitation: () => undefined,
     setServerRoots: () => ({ roots: [] }),
+    rerunCall: () => ({ callId: 'call-2' }),
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -151,6 +152,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     sendTestNotification: record('sendTestNotification'),
     respondElicitation: record('respondElicitation'),
     setServerRoots: record('setServerRoots'),
+    rerunCall: record('rerunCall'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
