@@ -4,23 +4,25 @@
  * (red when the form looks like it does), then the form (ElicitationForm), the URL
  * (ElicitationUrl) or, once answered, the outcome and the answer sent, with Dismiss.
  */
+import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill, RawJson, Section } from '../../components/common';
-import { clockTime, duration } from '../../format';
-import { useAction, useNow } from '../../hooks';
+import { clockTime } from '../../format';
+import { useAction } from '../../hooks';
 import { Markdown } from '../../markdown';
 import { useConsole, useElicitations, useItems } from '../../store';
 import { ElicitationForm } from './ElicitationForm';
-import { ELICITATION_STATUS, elicitationCallLabel, elicitationWaitedMs, mergeQueue } from './ElicitationModel';
+import { WaitClock } from './WaitClock';
+import { elicitationCallLabel, elicitationStatus, mergeQueue } from './ElicitationModel';
 import { ElicitationUrl } from './ElicitationUrl';
 import './elicitation.css';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
-  const now = useNow();
+  const { t } = useTranslation('queue');
   const selectServer = useConsole((s) => s.selectServer);
   const setScreen = useConsole((s) => s.setScreen);
-  const look = ELICITATION_STATUS[item.status];
+  const look = elicitationStatus(item.status);
   const { calls, exact } = item.association;
   return (
     <header className="item-header" data-testid="item-header">
@@ -30,7 +32,7 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
             type="button"
             className="btn-link strong elicitation-asker"
             data-testid="elicitation-server"
-            title="Open this server"
+            title={t('elicitation.openServer')}
             onClick={() => {
               selectServer(item.serverId);
               setScreen('servers');
@@ -38,7 +40,7 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
           >
             {item.serverId}
           </button>{' '}
-          {item.params.mode === 'url' ? 'asks you to open a page' : 'asks you for information'}
+          {item.params.mode === 'url' ? t('elicitation.asksOpen') : t('elicitation.asksInfo')}
         </h2>
         <Pill tone={look.tone} testId="elicitation-status">
           {look.label}
@@ -46,23 +48,23 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
       </div>
       <div className="item-header-facts">
         <span data-testid="item-association">
-          <span className="muted">For </span>
+          <span className="muted">{t('header.for')} </span>
           <strong>{elicitationCallLabel(item)}</strong>
           {!exact && calls.length > 1 && (
-            <span className="muted" title="The server did not say which request this belongs to">
+            <span className="muted" title={t('header.unsureTitle')}>
               {' '}
               ({calls.map((c) => `${c.kind} ${c.name}`).join(', ')})
             </span>
           )}
         </span>
-        <span className="muted">{item.era === 'modern' ? 'MRTR, 2026-07-28' : 'push, 2025-11-25 era'}</span>
+        <span className="muted">{item.era === 'modern' ? t('header.eraModern') : t('header.eraLegacy')}</span>
         <span>
-          <span className="muted">Received </span>
+          <span className="muted">{t('header.received')} </span>
           {clockTime(item.receivedAt)}
         </span>
         <span data-testid="item-waited">
-          <span className="muted">{item.outcome ? 'Took ' : 'Waiting '}</span>
-          {duration(elicitationWaitedMs(item, now))}
+          <span className="muted">{item.outcome ? t('header.took') : t('header.waiting')}{' '}</span>
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} testId="item-wait" />
         </span>
       </div>
     </header>
@@ -70,28 +72,30 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
 }
 
 function SecretWarning({ item }: { item: ElicitationItemView }) {
+  const { t } = useTranslation('queue');
   if (item.secretWarning) {
     return (
-      <Banner tone="error" title="This looks like a request for a password, key or other secret" testId="elicitation-warning">
-        Servers must never ask for passwords, API keys, tokens or payment details through this form. Decline unless you are sure what is asked is not a secret.
+      <Banner tone="error" title={t('elicitation.secretTitle')} testId="elicitation-warning">
+        {t('elicitation.secretBody')}
       </Banner>
     );
   }
   return (
     <Banner tone="warn" testId="elicitation-warning">
-      Servers must never ask for passwords or API keys. Only answer what you are willing to share with <strong>{item.serverId}</strong>.
+      <Trans t={t} i18nKey="elicitation.warnBody" values={{ server: item.serverId }} components={{ strong: <strong /> }} />
     </Banner>
   );
 }
 
 function AnswerView({ item }: { item: ElicitationItemView }) {
+  const { t } = useTranslation('queue');
   const answer = item.answer;
-  if (!answer) return <p className="muted small">No answer was sent to the server{item.source === 'error' ? ' (nothing was waiting for one)' : ''}.</p>;
+  if (!answer) return <p className="muted small">{item.source === 'error' ? t('elicitation.noAnswerError') : t('elicitation.noAnswer')}</p>;
   const content = answer.content ?? {};
   const names = Object.keys(content);
   return (
     <div data-testid="elicitation-answer">
-      <Facts rows={[['Action', <span className="mono">{answer.action}</span>]]} />
+      <Facts rows={[[t('elicitation.action'), <span className="mono">{answer.action}</span>]]} />
       {names.length > 0 && (
         <table className="elicitation-answer-table">
           <tbody>
@@ -111,10 +115,11 @@ function AnswerView({ item }: { item: ElicitationItemView }) {
 }
 
 function Finished({ item }: { item: ElicitationItemView }) {
+  const { t } = useTranslation('queue');
   const items = useItems();
   const elicitations = useElicitations();
   const selectItem = useConsole((s) => s.selectItem);
-  const look = ELICITATION_STATUS[item.status];
+  const look = elicitationStatus(item.status);
   const dismiss = useAction(async () => {
     const entries = mergeQueue(items, elicitations);
     const index = entries.findIndex((e) => e.id === item.id);
@@ -126,15 +131,15 @@ function Finished({ item }: { item: ElicitationItemView }) {
     <>
       <Banner tone={look.tone === 'warn' ? 'warn' : look.tone} title={look.label} testId="elicitation-outcome">
         {item.outcome?.message}
-        {item.outcome && <span className="muted"> at {clockTime(item.outcome.at)}</span>}
+        {item.outcome && <span className="muted">{t('header.at', { time: clockTime(item.outcome.at) })}</span>}
       </Banner>
-      <Section title="What was answered">
+      <Section title={t('elicitation.whatAnswered')}>
         <AnswerView item={item} />
       </Section>
       <footer className="action-bar">
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
-          Dismiss
+          {t('actions.dismiss')}
         </button>
       </footer>
     </>
@@ -143,22 +148,23 @@ function Finished({ item }: { item: ElicitationItemView }) {
 
 /** The review screen of one elicitation item (`elicitation-review`). */
 export function ElicitationReview({ item }: { item: ElicitationItemView }) {
+  const { t } = useTranslation('queue');
   const params = item.params;
   const waiting = item.status === 'awaiting_input';
   return (
     <div className="review elicitation-review" data-testid="elicitation-review" data-mode={params.mode ?? 'form'} data-status={item.status}>
       <ElicitationHeader item={item} />
       <SecretWarning item={item} />
-      <Section title="Message from the server">
+      <Section title={t('elicitation.message')}>
         <div className="elicitation-message" data-testid="elicitation-message">
-          <Markdown text={params.message || '(no message)'} />
+          <Markdown text={params.message || t('list.noMessage')} />
         </div>
       </Section>
-      <RawJson value={params} label="Raw JSON: params as the server sent them" />
+      <RawJson value={params} label={t('request.rawOriginal')} />
       {waiting && params.mode === 'url' && <ElicitationUrl item={item} params={params} />}
       {waiting && params.mode !== 'url' && <ElicitationForm item={item} params={params} />}
       {!waiting && params.mode === 'url' && (
-        <Section title="The page">
+        <Section title={t('elicitation.page')}>
           <code className="elicitation-full-url mono">{params.url}</code>
         </Section>
       )}

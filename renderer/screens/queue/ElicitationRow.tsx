@@ -1,19 +1,22 @@
 /** A row of the queue list for an elicitation (form or URL mode), beside the sampling rows. */
+import { useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/state';
 import { Pill } from '../../components/common';
-import { duration, firstLine } from '../../format';
-import { useNow } from '../../hooks';
-import { ELICITATION_STATUS, elicitationCallLabel, elicitationWaitedMs } from './ElicitationModel';
+import { firstLine } from '../../format';
+import { elicitationAwaiting, elicitationCallLabel, elicitationStatus } from './ElicitationModel';
+import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
 export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationItemView; selected: boolean; onSelect: () => void }) {
-  const now = useNow();
-  const preview = firstLine(item.params.message) || '(no message)';
-  const look = ELICITATION_STATUS[item.status];
+  const { t } = useTranslation('queue');
+  const waiting = elicitationAwaiting(item);
+  const level = useWaitLevel(item.serverWait, waiting);
+  const preview = firstLine(item.params.message) || t('list.noMessage');
+  const look = elicitationStatus(item.status);
   return (
     <button
       type="button"
-      className={`queue-row${selected ? ' is-selected' : ''}`}
+      className={`queue-row${selected ? ' is-selected' : ''}${waitClass(level)}`}
       aria-current={selected ? 'true' : undefined}
       data-testid="queue-item"
       data-kind="elicitation"
@@ -24,7 +27,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       <span className="queue-row-top">
         <span className="queue-server">{item.serverId}</span>
         <span className="elicitation-row-badges">
-          <span className="badge tone-info">{item.params.mode === 'url' ? 'URL' : 'Form'}</span>
+          <span className="badge tone-info">{item.params.mode === 'url' ? t('list.kindUrl') : t('list.kindForm')}</span>
           <Pill tone={look.tone}>{look.label}</Pill>
         </span>
       </span>
@@ -33,8 +36,8 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       </span>
       <span className="queue-row-bottom">
         <span className="queue-call">{elicitationCallLabel(item)}</span>
-        <span className="queue-waited" title="Waited">
-          {duration(elicitationWaitedMs(item, now))}
+        <span className="queue-waited">
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
       </span>
     </button>

@@ -1,23 +1,25 @@
 /** The queue list: every sampling item, virtualised so a thousand items stay smooth. */
 import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { duration } from '../../format';
-import { useNow } from '../../hooks';
-import { associationLabel, promptPreview, waitedMs } from './summary';
+import { associationLabel, isTerminal, promptPreview } from './summary';
+import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
 
 const ROW_HEIGHT = 74;
 
 function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: () => void }) {
-  const now = useNow();
+  const { t } = useTranslation('queue');
+  const waiting = !isTerminal(item);
+  const level = useWaitLevel(item.serverWait, waiting);
   const preview = promptPreview(item.original);
   return (
     <button
       type="button"
-      className={`queue-row${selected ? ' is-selected' : ''}`}
+      className={`queue-row${selected ? ' is-selected' : ''}${waitClass(level)}`}
       aria-current={selected ? 'true' : undefined}
       data-testid="queue-item"
       data-item-id={item.id}
@@ -33,11 +35,11 @@ function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; select
       </span>
       <span className="queue-row-bottom">
         <span className="queue-call">
-          {item.round > 1 && <span data-testid="queue-round">round {item.round} · </span>}
+          {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
           {associationLabel(item)}
         </span>
-        <span className="queue-waited" title="Waited">
-          {duration(waitedMs(item, now))}
+        <span className="queue-waited">
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
       </span>
     </button>
@@ -54,6 +56,7 @@ export function QueueList({
   selectedId: string | null;
   onSelect: (id: string) => void;
 }) {
+  const { t } = useTranslation('queue');
   const scrollRef = useRef<HTMLDivElement>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is used as documented
   const virtualizer = useVirtualizer({
@@ -64,7 +67,7 @@ export function QueueList({
     getItemKey: (index) => items[index]!.id,
   });
   return (
-    <div className="queue-list" ref={scrollRef} data-testid="queue-list" aria-label="Requests waiting for you" role="list">
+    <div className="queue-list" ref={scrollRef} data-testid="queue-list" aria-label={t('list.label')} role="list">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((row) => {
           const item = items[row.index]!;
