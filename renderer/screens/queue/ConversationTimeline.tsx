@@ -3,10 +3,12 @@
  * them with `round`), in round order, each clickable, with the current round highlighted and what
  * the model did in each finished round ("called get_weather, get_time").
  */
+import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
 import '../../components/review.css';
+import { i18n } from '../../i18n';
 import { useConsole, useItems } from '../../store';
 
 /** What the model did in a round, from its response: the tools it called, or that it answered. */
@@ -14,12 +16,13 @@ export function roundSummary(item: SamplingItemView): string | undefined {
   const result = item.response?.draft;
   if (!result) return undefined;
   const calls = contentBlocks(result.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
-  if (calls.length > 0) return `called ${calls.join(', ')}`;
-  return item.status === 'delivered' ? 'answered' : undefined;
+  if (calls.length > 0) return i18n.t('queue:timeline.called', { names: calls.join(', ') });
+  return item.status === 'delivered' ? i18n.t('queue:timeline.answered') : undefined;
 }
 
 /** The rounds of `item`'s conversation; nothing when it is a lone request. */
 export function ConversationTimeline({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
   const rounds = items.filter((i) => i.conversationId === item.conversationId);
@@ -27,12 +30,10 @@ export function ConversationTimeline({ item }: { item: SamplingItemView }) {
   const last = Math.max(item.round, ...rounds.map((r) => r.round));
   const byRound = new Map(rounds.map((r) => [r.round, r]));
   return (
-    <nav className="conversation" aria-label="Tool loop conversation" data-testid="conversation-timeline">
+    <nav className="conversation" aria-label={t('timeline.label')} data-testid="conversation-timeline">
       <div className="conversation-title">
-        <strong data-testid="round-counter">Round {item.round} of this tool loop</strong>{' '}
-        <span className="muted">
-          ({last} {last === 1 ? 'round' : 'rounds'} so far, one conversation)
-        </span>
+        <strong data-testid="round-counter">{t('timeline.counter', { round: item.round })}</strong>{' '}
+        <span className="muted">{t('timeline.soFar', { count: last })}</span>
       </div>
       <ol className="timeline">
         {Array.from({ length: last }, (_x, k) => k + 1).map((round) => {
@@ -48,13 +49,13 @@ export function ConversationTimeline({ item }: { item: SamplingItemView }) {
                   className={`timeline-step${current ? ' is-current' : ''}`}
                   aria-current={current ? 'step' : undefined}
                   onClick={() => selectItem(step.id)}
-                  title={current ? 'This round' : `Open round ${round}`}
+                  title={current ? t('timeline.thisRound') : t('timeline.openRound', { round })}
                 >
-                  Round {round} <StatusBadge status={step.status} />
+                  {t('timeline.round', { round })} <StatusBadge status={step.status} />
                   {summary && <span className="muted">{summary}</span>}
                 </button>
               ) : (
-                <span className="timeline-step muted">Round {round} (no longer in the queue)</span>
+                <span className="timeline-step muted">{t('timeline.gone', { round })}</span>
               )}
             </li>
           );

@@ -4,7 +4,9 @@
  * group or a <select>, multi-select as checkboxes. Each has a visible label (the title, else the
  * name), the description, a required marker and its error.
  */
+import { useTranslation } from 'react-i18next';
 import { optionsOf, type Field } from '../../../shared/elicitation';
+import { i18n } from '../../i18n';
 import { fieldKind, type RawValue } from './ElicitationModel';
 
 /** Props of {@link ElicitationField}. */
@@ -20,31 +22,33 @@ export interface ElicitationFieldProps {
 const INPUT_TYPE = { text: 'text', email: 'email', url: 'url', date: 'date', datetime: 'datetime-local', number: 'number' } as const;
 
 function boundsText(field: Field): string | undefined {
+  const t = i18n.getFixedT(null, 'queue', 'elicitation');
   if (field.type === 'number' || field.type === 'integer') {
     const { minimum: min, maximum: max } = field;
-    const kind = field.type === 'integer' ? 'whole number' : 'number';
-    if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
-    if (min !== undefined) return `${kind}, at least ${min}`;
-    if (max !== undefined) return `${kind}, at most ${max}`;
+    const kind = field.type === 'integer' ? t('wholeNumber') : t('number');
+    if (min !== undefined && max !== undefined) return t('numberRange', { kind, min, max });
+    if (min !== undefined) return t('numberMin', { kind, min });
+    if (max !== undefined) return t('numberMax', { kind, max });
     return kind;
   }
   if (field.type === 'array') {
     const { minItems: min, maxItems: max } = field;
-    if (min !== undefined && max !== undefined) return `choose ${min === max ? min : `${min} to ${max}`}`;
-    if (min !== undefined) return `choose at least ${min}`;
-    if (max !== undefined) return `choose up to ${max}`;
+    if (min !== undefined && max !== undefined) return min === max ? t('chooseExactly', { n: min }) : t('chooseRange', { min, max });
+    if (min !== undefined) return t('chooseMin', { min });
+    if (max !== undefined) return t('chooseMax', { max });
   }
   if (field.type === 'string') {
-    if (field.format === 'date-time') return 'your local time; sent as UTC';
-    if (field.minLength !== undefined && field.maxLength !== undefined) return `${field.minLength} to ${field.maxLength} characters`;
-    if (field.maxLength !== undefined) return `up to ${field.maxLength} characters`;
-    if (field.minLength !== undefined) return `at least ${field.minLength} characters`;
+    if (field.format === 'date-time') return t('localTime');
+    if (field.minLength !== undefined && field.maxLength !== undefined) return t('charsRange', { min: field.minLength, max: field.maxLength });
+    if (field.maxLength !== undefined) return t('charsMax', { max: field.maxLength });
+    if (field.minLength !== undefined) return t('charsMin', { min: field.minLength });
   }
   return undefined;
 }
 
 /** One generated form field (wrapper `elicitation-field-<name>`, error `elicitation-error-<name>`). */
 export function ElicitationField({ name, field, required, value, error, onChange }: ElicitationFieldProps) {
+  const { t } = useTranslation('queue');
   const id = `elicit-${name}`;
   const kind = fieldKind(field);
   const helpId = `${id}-help`;
@@ -58,7 +62,7 @@ export function ElicitationField({ name, field, required, value, error, onChange
     <>
       {title}
       {required && (
-        <span className="required" title="required" aria-hidden="true">
+        <span className="required" title={t('elicitation.required')} aria-hidden="true">
           {' '}
           *
         </span>
@@ -66,7 +70,7 @@ export function ElicitationField({ name, field, required, value, error, onChange
       {showName && !grouping && <span className="muted mono small elicitation-field-name" aria-hidden="true"> {name}</span>}
     </>
   );
-  const help = [field.description, boundsText(field), showName && grouping ? `key: ${name}` : undefined].filter(Boolean).join(' · ');
+  const help = [field.description, boundsText(field), showName && grouping ? t('elicitation.key', { name }) : undefined].filter(Boolean).join(' · ');
   const describedBy = [help ? helpId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const aria = { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': required || undefined };
   const options = optionsOf(field) ?? [];
@@ -90,7 +94,7 @@ export function ElicitationField({ name, field, required, value, error, onChange
         {kind === 'radio' && !required && (
           <label className="toggle">
             <input type="radio" name={id} value="" checked={text === ''} onChange={() => onChange('')} />
-            <span className="muted">(no answer)</span>
+            <span className="muted">{t('elicitation.noAnswerOption')}</span>
           </label>
         )}
         {options.map((o) => (
@@ -114,7 +118,7 @@ export function ElicitationField({ name, field, required, value, error, onChange
   } else if (kind === 'select') {
     control = (
       <select id={id} value={text} onChange={(e) => onChange(e.target.value)} {...aria}>
-        {(!required || text === '') && <option value="">{required ? '(choose one)' : '(no answer)'}</option>}
+        {(!required || text === '') && <option value="">{required ? t('elicitation.chooseOne') : t('elicitation.noAnswerOption')}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.title}

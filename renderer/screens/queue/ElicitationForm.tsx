@@ -4,6 +4,7 @@
  * and the three answers the spec defines: Accept (with the content), Decline, Cancel.
  */
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ElicitFormParams } from '../../../shared/elicitation';
 import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -14,6 +15,7 @@ import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './
 
 /** The generated form and its Accept / Decline / Cancel bar. */
 export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
+  const { t } = useTranslation('queue');
   const schema = params.requestedSchema;
   const [raw, setRaw] = useState<RawValues>(() => initialRawValues(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -47,17 +49,17 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
     }
   };
   const open = Object.keys(errors).length;
-  const problem = open ? `Fix ${open === 1 ? 'the field' : `the ${open} fields`} marked above; nothing was sent.` : null;
+  const problem = open ? t('elicitation.problem', { count: open }) : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void respond.run('accept');
   };
 
   return (
-    <form className="elicitation-form" noValidate onSubmit={submit} aria-label={`Answer ${item.serverId}'s form`}>
-      <Section title={`The server asks for ${names.length === 1 ? 'one field' : `${names.length} fields`}`} testId="elicitation-form">
+    <form className="elicitation-form" noValidate onSubmit={submit} aria-label={t('elicitation.formLabel', { server: item.serverId })}>
+      <Section title={t('elicitation.asksFor', { count: names.length })} testId="elicitation-form">
         {names.length === 0 ? (
-          <p className="muted small">This form has no fields: Accept sends an empty answer.</p>
+          <p className="muted small">{t('elicitation.noFields')}</p>
         ) : (
           <div className="elicitation-fields">
             {names.map((name) => (
@@ -75,20 +77,20 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
         )}
         {required.size > 0 && (
           <p className="muted small">
-            <span className="required">*</span> required
+            <span className="required">*</span> {t('elicitation.required')}
           </p>
         )}
       </Section>
       <footer className="action-bar">
         <ActionError error={problem ?? respond.error} />
-        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} title="Dismiss the question without deciding: the server may ask again">
-          Cancel
+        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} title={t('elicitation.cancelTitle')}>
+          {t('elicitation.cancel')}
         </button>
-        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} title="Refuse to give this information">
-          Decline
+        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} title={t('elicitation.declineTitle')}>
+          {t('elicitation.decline')}
         </button>
         <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending}>
-          Accept and send
+          {t('elicitation.accept')}
         </button>
       </footer>
     </form>

@@ -5,6 +5,7 @@
  */
 import { defaultsFor, optionsOf, validateElicitationContent, type Field, type FieldValue, type RequestedSchema } from '../../../shared/elicitation';
 import type { ElicitationItemView, ElicitationStatus, SamplingItemView } from '../../../shared/state';
+import { i18n } from '../../i18n';
 
 /** A form field's raw value: text for text, number, date and single-select inputs; a flag; a list. */
 export type RawValue = string | boolean | string[];
@@ -93,15 +94,29 @@ export function buildAnswer(schema: RequestedSchema, raw: RawValues): ReturnType
   return validateElicitationContent(schema, contentFromRaw(schema, raw));
 }
 
-/** Readable labels and tones of the elicitation statuses. */
-export const ELICITATION_STATUS: Record<ElicitationStatus, { label: string; tone: 'ok' | 'warn' | 'error' | 'info' | 'muted' }> = {
-  awaiting_input: { label: 'Needs your answer', tone: 'warn' },
-  accepted: { label: 'Accepted', tone: 'ok' },
-  declined: { label: 'Declined', tone: 'error' },
-  cancelled: { label: 'Cancelled', tone: 'muted' },
-  withdrawn: { label: 'Withdrawn', tone: 'muted' },
-  completed: { label: 'Completed', tone: 'ok' },
+/** Tones of the elicitation statuses (labels: {@link elicitationStatus}). */
+export const ELICITATION_TONE: Record<ElicitationStatus, 'ok' | 'warn' | 'error' | 'info' | 'muted'> = {
+  awaiting_input: 'warn',
+  accepted: 'ok',
+  declined: 'error',
+  cancelled: 'muted',
+  withdrawn: 'muted',
+  completed: 'ok',
 };
+
+const STATUS_KEY = {
+  awaiting_input: 'statusAwaiting',
+  accepted: 'statusAccepted',
+  declined: 'statusDeclined',
+  cancelled: 'statusCancelled',
+  withdrawn: 'statusWithdrawn',
+  completed: 'statusCompleted',
+} as const satisfies Record<ElicitationStatus, string>;
+
+/** The readable label (in the active language) and tone of an elicitation status. */
+export function elicitationStatus(status: ElicitationStatus): { label: string; tone: 'ok' | 'warn' | 'error' | 'info' | 'muted' } {
+  return { label: i18n.t(`queue:elicitation.${STATUS_KEY[status]}`), tone: ELICITATION_TONE[status] };
+}
 
 /** A URL's parts as shown: the host (punycode kept, so look-alike domains stay visible), whether it may be opened. */
 export function describeUrl(url: string): { host: string; protocol: string; openable: boolean } {
@@ -109,7 +124,7 @@ export function describeUrl(url: string): { host: string; protocol: string; open
     const u = new URL(url);
     return { host: u.host, protocol: u.protocol, openable: u.protocol === 'https:' || u.protocol === 'http:' };
   } catch {
-    return { host: '(unreadable URL)', protocol: '', openable: false };
+    return { host: i18n.t('queue:elicitation.unreadableUrl'), protocol: '', openable: false };
   }
 }
 
@@ -135,9 +150,9 @@ export function mergeQueue(items: SamplingItemView[], elicitations: ElicitationI
 /** "tools/call trigger-elicitation-request", "one of 3 calls in flight", or "no client request". */
 export function elicitationCallLabel(item: ElicitationItemView): string {
   const calls = item.association.calls;
-  if (calls.length === 0) return 'no client request';
+  if (calls.length === 0) return i18n.t('queue:list.noClientRequest');
   if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
-  return `one of ${calls.length} calls in flight`;
+  return i18n.t('queue:list.oneOfCalls', { n: calls.length });
 }
 
 /** How long the item has waited (up to now), or how long it took (once answered). */

@@ -4,6 +4,7 @@
  * main sends http(s) links to the system browser), which also answers accept. Decline / Cancel
  * answer without opening. Items from a -32042 error have nothing waiting: opening is all there is.
  */
+import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitUrlParams } from '../../../shared/elicitation';
 import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -13,6 +14,7 @@ import { describeUrl } from './ElicitationModel';
 
 /** The URL, its domain and the Open / Decline / Cancel bar. */
 export function ElicitationUrl({ item, params }: { item: ElicitationItemView; params: ElicitUrlParams }) {
+  const { t } = useTranslation('queue');
   const { host, protocol, openable } = describeUrl(params.url);
   const fromError = item.source === 'error';
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
@@ -27,38 +29,38 @@ export function ElicitationUrl({ item, params }: { item: ElicitationItemView; pa
   return (
     <>
       {fromError && (
-        <Banner tone="info" title="The server requires you to open this page first; then call the tool again." testId="elicitation-url-error-note">
-          The call failed with “URL elicitation required” (-32042). Nothing is waiting for an answer here: open the page, finish there, then run the tool again.
+        <Banner tone="info" title={t('elicitation.urlErrorTitle')} testId="elicitation-url-error-note">
+          {t('elicitation.urlErrorBody')}
         </Banner>
       )}
-      <Section title="The server asks you to open a page" testId="elicitation-url">
+      <Section title={t('elicitation.urlTitle')} testId="elicitation-url">
         <div className="elicitation-url-box">
           <div>
-            <span className="muted small">Domain </span>
+            <span className="muted small">{t('elicitation.domain')} </span>
             <strong className="elicitation-domain" data-testid="elicitation-url-domain">
               {host}
             </strong>
             {protocol === 'http:' && (
-              <span className="badge tone-warn" title="The page is not served over HTTPS">
+              <span className="badge tone-warn" title={t('elicitation.notHttpsTitle')}>
                 {' '}
-                not encrypted (http)
+                {t('elicitation.notHttps')}
               </span>
             )}
           </div>
           <div>
-            <span className="muted small">Full address</span>
+            <span className="muted small">{t('elicitation.fullAddress')}</span>
             <code className="elicitation-full-url mono" data-testid="elicitation-url-full">
               {params.url}
             </code>
           </div>
         </div>
         <p className="muted small">
-          Nothing has been opened. Check the domain: only open it if you expected <strong>{item.serverId}</strong> to send you there.
-          {!fromError && ' Opening it tells the server you agreed; the server learns when you finish there.'}
+          <Trans t={t} i18nKey="elicitation.nothingOpened" values={{ server: item.serverId }} components={{ strong: <strong /> }} />
+          {!fromError && t('elicitation.openingTells')}
         </p>
         {!openable && (
-          <Banner tone="error" title="This address cannot be opened from the console">
-            Only http and https pages are opened. Decline or cancel.
+          <Banner tone="error" title={t('elicitation.cannotOpenTitle')}>
+            {t('elicitation.cannotOpenBody')}
           </Banner>
         )}
       </Section>
@@ -66,14 +68,14 @@ export function ElicitationUrl({ item, params }: { item: ElicitationItemView; pa
         <ActionError error={open.error ?? respond.error} />
         {!fromError && (
           <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')}>
-            Cancel
+            {t('elicitation.cancel')}
           </button>
         )}
         <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={busy} onClick={() => void respond.run('decline')}>
-          {fromError ? "Don't open" : 'Decline'}
+          {fromError ? t('elicitation.dontOpen') : t('elicitation.decline')}
         </button>
         <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()}>
-          Open in browser
+          {t('elicitation.openInBrowser')}
         </button>
       </footer>
     </>

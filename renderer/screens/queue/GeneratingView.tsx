@@ -1,5 +1,6 @@
 /** `generating`: the model's text as it streams in, the model, elapsed time and Cancel. */
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Facts, RawJson } from '../../components/common';
@@ -9,6 +10,7 @@ import { ItemHeader } from './ItemHeader';
 
 /** The live generation screen of one item. */
 export function GeneratingView({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
   const now = useNow();
   const text = item.generation?.text ?? '';
   const boxRef = useRef<HTMLPreElement>(null);
@@ -20,23 +22,23 @@ export function GeneratingView({ item }: { item: SamplingItemView }) {
   const startedAt = item.generation?.startedAt ?? item.updatedAt;
   return (
     <div className="review" data-testid="generating-view">
-      <ItemHeader item={item} title="Generating" />
+      <ItemHeader item={item} title={t('generating.title')} />
       <Facts
         rows={[
-          ['Model', <span key="m" className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>],
-          ['Elapsed', <span key="e" data-testid="generation-elapsed">{duration(now - startedAt)}</span>],
-          ['Received', `${text.length.toLocaleString()} characters`],
+          [t('generating.model'), <span key="m" className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>],
+          [t('generating.elapsed'), <span key="e" data-testid="generation-elapsed">{duration(now - startedAt)}</span>],
+          [t('generating.received'), t('generating.characters', { count: text.length })],
         ]}
       />
-      <pre className="stream-box" ref={boxRef} data-testid="generation-text" aria-live="polite" aria-label="Generated text so far">
-        {text || <span className="muted">Waiting for the first tokens…</span>}
+      <pre className="stream-box" ref={boxRef} data-testid="generation-text" aria-live="polite" aria-label={t('generating.textLabel')}>
+        {text || <span className="muted">{t('generating.waitingTokens')}</span>}
         <span className="caret" aria-hidden="true" />
       </pre>
-      {item.sent && <RawJson value={item.sent} label="Raw JSON: the request as approved" />}
+      {item.sent && <RawJson value={item.sent} label={t('response.rawApproved')} />}
       <footer className="action-bar">
         <ActionError error={cancel.error} />
         <button type="button" className="btn-danger" data-testid="cancel-generation" disabled={cancel.pending} onClick={() => void cancel.run()}>
-          Cancel
+          {t('actions.cancel')}
         </button>
       </footer>
     </div>

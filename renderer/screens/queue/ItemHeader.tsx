@@ -5,18 +5,20 @@
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { clockTime } from '../../format';
+import { clockTime, duration } from '../../format';
+import { useNow } from '../../hooks';
 import { useConsole } from '../../store';
 import { ConversationTimeline } from './ConversationTimeline';
-import { associationLabel, isTerminal } from './summary';
-import { WaitClock } from './WaitClock';
+import { associationLabel, isTerminal, waitedMs } from './summary';
 
 /** Header of the selected item. */
 export function ItemHeader({ item, title }: { item: SamplingItemView; title: string }) {
   const { t } = useTranslation('queue');
+  const now = useNow();
   const selectServer = useConsole((s) => s.selectServer);
   const setScreen = useConsole((s) => s.setScreen);
   const { calls, exact } = item.association;
+  const waited = duration(waitedMs(item, now));
   return (
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
@@ -70,7 +72,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
         </span>
         <span data-testid="item-waited">
           <span className="muted">{isTerminal(item) ? t('header.took') : t('header.waiting')}{' '}</span>
-          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!isTerminal(item)} testId="item-wait" />
+          {waited}
         </span>
       </div>
       <ConversationTimeline item={item} />

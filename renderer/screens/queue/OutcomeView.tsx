@@ -1,4 +1,5 @@
 /** Terminal statuses: how the item ended, what was sent and what was delivered, and Dismiss. */
+import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -10,16 +11,17 @@ import { useAction } from '../../hooks';
 import { useConsole, useItems } from '../../store';
 import { ItemHeader } from './ItemHeader';
 
-const OUTCOME: Record<string, { tone: 'ok' | 'error' | 'warn' | 'muted'; title: string }> = {
-  delivered: { tone: 'ok', title: 'Delivered to the server' },
-  rejected: { tone: 'warn', title: 'Rejected' },
-  cancelled: { tone: 'muted', title: 'Cancelled' },
-  timed_out: { tone: 'warn', title: 'Timed out' },
-  failed: { tone: 'error', title: 'Failed' },
-};
+const OUTCOME = {
+  delivered: { tone: 'ok', title: 'outcome.delivered' },
+  rejected: { tone: 'warn', title: 'outcome.rejected' },
+  cancelled: { tone: 'muted', title: 'outcome.cancelled' },
+  timed_out: { tone: 'warn', title: 'outcome.timedOut' },
+  failed: { tone: 'error', title: 'outcome.failed' },
+} as const;
 
 /** The outcome screen of a finished item. */
 export function OutcomeView({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
   const dismiss = useAction(async () => {
@@ -28,48 +30,46 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
     const next = items[index + 1] ?? items[index - 1];
     selectItem(next && next.id !== item.id ? next.id : null);
   });
-  const look = OUTCOME[item.status] ?? { tone: 'muted' as const, title: item.status };
+  const known = OUTCOME[item.status as keyof typeof OUTCOME] as (typeof OUTCOME)[keyof typeof OUTCOME] | undefined;
+  const look = known ? { tone: known.tone, title: t(known.title) } : { tone: 'muted' as const, title: item.status };
   const outcome = item.outcome;
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
   return (
     <div className="review" data-testid="outcome-view">
-      <ItemHeader item={item} title="Finished" />
+      <ItemHeader item={item} title={t('outcome.title')} />
       <Banner tone={look.tone} title={look.title} testId="outcome-banner">
         {outcome?.message}
         {outcome?.code !== undefined && (
-          <span data-testid="outcome-code">
-            {' '}
-            (error {outcome.code} sent to the server)
-          </span>
+          <span data-testid="outcome-code">{t('outcome.errorSent', { code: outcome.code })}</span>
         )}
-        {outcome && <span className="muted"> at {clockTime(outcome.at)}</span>}
+        {outcome && <span className="muted">{t('header.at', { time: clockTime(outcome.at) })}</span>}
       </Banner>
-      {item.error && item.status !== 'failed' && <Banner tone="error" title="Last error">{item.error.message}</Banner>}
-      <Section title={item.sent ? 'What was sent to the model' : 'The request (never sent to a model)'}>
+      {item.error && item.status !== 'failed' && <Banner tone="error" title={t('outcome.lastError')}>{item.error.message}</Banner>}
+      <Section title={item.sent ? t('outcome.whatSent') : t('outcome.neverSent')}>
         <ParamsView params={item.sent ?? item.original} />
         {item.sent && (
           <p className="small muted">
-            Model: <span className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>
+            {t('outcome.model')} <span className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>
           </p>
         )}
       </Section>
       {delivered && (
-        <Section title="What was delivered to the server">
+        <Section title={t('outcome.whatDelivered')}>
           <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
           <Facts
             rows={[
-              ['Model', delivered.model],
-              ['Stop reason', delivered.stopReason ?? '—'],
+              [t('response.model'), delivered.model],
+              [t('outcome.stopReason'), delivered.stopReason ?? '—'],
             ]}
           />
-          <RawJson value={delivered} label="Raw JSON: delivered result" />
+          <RawJson value={delivered} label={t('outcome.rawDelivered')} />
         </Section>
       )}
-      <RawJson value={item.original} label="Raw JSON: params as the server sent them" />
+      <RawJson value={item.original} label={t('request.rawOriginal')} />
       <footer className="action-bar">
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
-          Dismiss
+          {t('actions.dismiss')}
         </button>
       </footer>
     </div>

@@ -1,4 +1,5 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
+import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/state';
 import { Empty } from '../../components/common';
 import { isAwaitingPerson, useConsole, useElicitations, useItems } from '../../store';
@@ -25,6 +26,7 @@ function Detail({ item }: { item: SamplingItemView }) {
 
 /** The Queue screen. */
 export function QueueScreen() {
+  const { t } = useTranslation('queue');
   const samplingItems = useItems();
   const elicitations = useElicitations();
   const items = mergeQueue(samplingItems, elicitations);
@@ -37,13 +39,11 @@ export function QueueScreen() {
     <div className="split" data-testid="queue-screen">
       <div className="split-list">
         <div className="pane-title">
-          <h2>Queue</h2>
-          <span className="muted small">
-            {waiting} waiting · {items.length} total
-          </span>
+          <h2>{t('screen.title')}</h2>
+          <span className="muted small">{t('screen.counts', { waiting, total: items.length })}</span>
         </div>
         {items.length === 0 ? (
-          <Empty>No requests yet. They appear here when a server asks for a completion or for your input.</Empty>
+          <Empty>{t('screen.empty')}</Empty>
         ) : (
           <QueueList items={items} selectedId={selectedId} onSelect={selectItem} />
         )}
@@ -55,7 +55,7 @@ export function QueueScreen() {
           // Keyed by id and status so per-screen local state (reject reason) starts fresh.
           <Detail key={`${selected.id}:${selected.status}`} item={selected} />
         ) : (
-          <Empty>{items.length ? 'Select a request to review it.' : 'Nothing to review.'}</Empty>
+          <Empty>{items.length ? t('screen.selectOne') : t('screen.nothingToReview')}</Empty>
         )}
       </div>
     </div>

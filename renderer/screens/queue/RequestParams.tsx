@@ -3,13 +3,16 @@
  * the model (with the console's reason and the server's read-only model preferences), plus the
  * parameters that are passed on unchanged.
  */
+import { useTranslation } from 'react-i18next';
 import type { CreateMessageParams, ModelPreferences } from '../../../shared/sampling';
 import type { ModelCandidate, ModelChoice, ProviderView } from '../../../shared/state';
 import { compactJson } from '../../format';
+import { i18n } from '../../i18n';
 import type { RequestDraft } from '../../store';
 import { ModelPicker, ModelPickerDetails } from '../providers/ModelPicker';
 
 function Priority({ label, value }: { label: string; value: number | undefined }) {
+  const { t } = useTranslation('queue');
   return (
     <div className="priority">
       <span className="priority-label">{label}</span>
@@ -17,7 +20,7 @@ function Priority({ label, value }: { label: string; value: number | undefined }
         <span className="muted">—</span>
       ) : (
         <>
-          <meter min={0} max={1} value={value} aria-label={`${label} priority`} />
+          <meter min={0} max={1} value={value} aria-label={t('params.priority', { label })} />
           <span className="mono">{value.toFixed(2)}</span>
         </>
       )}
@@ -27,17 +30,18 @@ function Priority({ label, value }: { label: string; value: number | undefined }
 
 /** The server's model preferences, read-only. */
 export function ModelPreferencesView({ prefs }: { prefs: ModelPreferences | undefined }) {
-  if (!prefs) return <p className="muted small">The server stated no model preferences.</p>;
+  const { t } = useTranslation('queue');
+  if (!prefs) return <p className="muted small">{t('params.noPrefs')}</p>;
   const hints = (prefs.hints ?? []).map((h) => h.name).filter((n): n is string => !!n);
   return (
     <div className="model-prefs" data-testid="model-preferences">
       <div>
-        <span className="muted">Hints </span>
-        {hints.length ? hints.map((h, i) => <code key={i} className="hint">{h}</code>) : <span className="muted">none</span>}
+        <span className="muted">{t('params.hints')} </span>
+        {hints.length ? hints.map((h, i) => <code key={i} className="hint">{h}</code>) : <span className="muted">{t('params.none')}</span>}
       </div>
-      <Priority label="Cost" value={prefs.costPriority} />
-      <Priority label="Speed" value={prefs.speedPriority} />
-      <Priority label="Intelligence" value={prefs.intelligencePriority} />
+      <Priority label={t('params.cost')} value={prefs.costPriority} />
+      <Priority label={t('params.speed')} value={prefs.speedPriority} />
+      <Priority label={t('params.intelligence')} value={prefs.intelligencePriority} />
     </div>
   );
 }
@@ -48,22 +52,24 @@ export function ModelPreferencesView({ prefs }: { prefs: ModelPreferences | unde
  */
 export function includeContextNote(value: string): string {
   return value === 'none'
-    ? 'none: nothing else is shared'
-    : `${value}: not shared. The console declares no sampling.context, so this is treated as none`;
+    ? i18n.t('queue:params.includeNone')
+    : i18n.t('queue:params.includeOther', { value });
 }
 
 /** Parameters passed on as the server sent them (shown so nothing is hidden from the person). Tools: see ToolsOffered. */
 function PassedOn({ params }: { params: CreateMessageParams }) {
-  const rows: Array<[string, string]> = [];
-  if (params.stopSequences) rows.push(['Stop sequences', compactJson(params.stopSequences)]);
-  if (params.includeContext) rows.push(['includeContext', includeContextNote(params.includeContext)]);
-  if (params.metadata) rows.push(['Metadata', compactJson(params.metadata)]);
+  const { t } = useTranslation('queue');
+  // [test id (the English name, stable), label, value]
+  const rows: Array<[string, string, string]> = [];
+  if (params.stopSequences) rows.push(['Stop sequences', t('params.stopSequences'), compactJson(params.stopSequences)]);
+  if (params.includeContext) rows.push(['includeContext', 'includeContext', includeContextNote(params.includeContext)]);
+  if (params.metadata) rows.push(['Metadata', t('params.metadata'), compactJson(params.metadata)]);
   if (rows.length === 0) return null;
   return (
     <dl className="facts passed-on" data-testid="passed-on">
-      {rows.map(([k, v]) => (
+      {rows.map(([k, label, v]) => (
         <div key={k} className="fact" data-testid={`passed-on-${k}`}>
-          <dt>{k}</dt>
+          <dt>{label}</dt>
           <dd className={k === 'includeContext' ? undefined : 'mono'}>{v}</dd>
         </div>
       ))}
@@ -91,13 +97,14 @@ export function RequestParams({
   /** The requesting server (its allowed models bound the alternatives the capability banner offers). */
   serverId?: string;
 }) {
+  const { t } = useTranslation('queue');
   const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
   return (
     <div className="request-params">
       <div className="field">
         <label htmlFor="system-prompt">
-          System prompt {systemEdited && <span className="badge tone-warn">edited</span>}
-          {params.systemPrompt === undefined && <span className="muted small"> (the server sent none)</span>}
+          {t('params.systemPrompt')} {systemEdited && <span className="badge tone-warn">{t('params.edited')}</span>}
+          {params.systemPrompt === undefined && <span className="muted small">{t('params.serverSentNone')}</span>}
         </label>
         <textarea
           id="system-prompt"
@@ -105,14 +112,14 @@ export function RequestParams({
           data-testid="system-prompt"
           rows={3}
           value={draft.systemPrompt}
-          placeholder="No system prompt"
+          placeholder={t('params.noSystemPrompt')}
           onChange={(e) => onChange({ systemPrompt: e.target.value })}
         />
       </div>
       <div className="params-grid">
         <div className="params-limits">
           <div className="field">
-            <label htmlFor="max-tokens">Max tokens</label>
+            <label htmlFor="max-tokens">{t('params.maxTokens')}</label>
             <input
               id="max-tokens"
               data-testid="max-tokens"
@@ -125,14 +132,14 @@ export function RequestParams({
             />
           </div>
           <div className="field">
-            <label htmlFor="temperature">Temperature</label>
+            <label htmlFor="temperature">{t('params.temperature')}</label>
             <input
               id="temperature"
               data-testid="temperature"
               type="number"
               step={0.1}
               min={0}
-              placeholder="default"
+              placeholder={t('params.default')}
               value={draft.temperature}
               onChange={(e) => onChange({ temperature: e.target.value })}
             />
@@ -146,7 +153,7 @@ export function RequestParams({
           onChange={(model) => onChange({ model })}
         />
         <div className="field">
-          <span className="field-label">Server&apos;s model preferences</span>
+          <span className="field-label">{t('params.serverPrefs')}</span>
           <ModelPreferencesView prefs={params.modelPreferences} />
         </div>
       </div>

@@ -4,6 +4,7 @@
  * tools offered and the tool choice, then approves or rejects.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -22,6 +23,7 @@ import { AllowLikeThis } from '../rules/AllowLikeThis';
 
 /** The request review screen of one item. */
 export function RequestReview({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
   const providers = useProviders();
   const stored = useConsole((s) => s.requestDrafts[item.id]);
   const setDraft = useConsole((s) => s.setRequestDraft);
@@ -54,24 +56,24 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
 
   return (
     <div className="review" data-testid="request-review">
-      <ItemHeader item={item} title="Review request" />
+      <ItemHeader item={item} title={t('request.title')} />
       <AllowLikeThis item={item} />
       {item.error && (
-        <Banner tone="error" title="The last attempt failed" testId="item-error">
+        <Banner tone="error" title={t('request.lastFailed')} testId="item-error">
           {item.error.message}
-          {item.error.code !== undefined && <span className="mono"> (code {item.error.code})</span>}
-          <span className="muted"> at {clockTime(item.error.at)}</span>{' '}
+          {item.error.code !== undefined && <span className="mono">{t('request.code', { code: item.error.code })}</span>}
+          <span className="muted">{t('header.at', { time: clockTime(item.error.at) })}</span>{' '}
           <button type="button" className="btn-small" data-testid="retry-generation" disabled={busy || !built.ok} onClick={() => void approve.run()}>
-            Retry
+            {t('actions.retry')}
           </button>
         </Banner>
       )}
-      {item.sent && <p className="small muted">Showing the request as you approved it last time; the server&apos;s original is under Raw JSON.</p>}
-      <Section title={`Messages (${params.messages.length})`}>
+      {item.sent && <p className="small muted">{t('request.showingApproved')}</p>}
+      <Section title={t('request.messages', { count: params.messages.length })}>
         <ol className="messages">
           {params.messages.map((m, i) => (
             <li key={i} className={`message role-${m.role}`} data-testid={`message-${i}`}>
-              <div className="message-role">{m.role === 'user' ? 'User' : 'Assistant'}</div>
+              <div className="message-role">{m.role === 'user' ? t('request.user') : t('request.assistant')}</div>
               <div className="message-body">
                 <MessageBlocks
                   blocks={contentBlocks(m.content)}
@@ -80,7 +82,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
                   editing={draft.editing}
                   onText={setText}
                   onToggle={toggle}
-                  labelPrefix={`Message ${i + 1} (${m.role})`}
+                  labelPrefix={t('request.messageLabel', { n: i + 1, role: m.role })}
                   scope={`req-${item.id}`}
                   removed={extras.removedBlocks}
                   onToggleRemove={(key) => updateExtras({ ...extras, removedBlocks: { ...extras.removedBlocks, [key]: !extras.removedBlocks[key] } })}
@@ -93,13 +95,13 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       {params.tools && params.tools.length > 0 && (
         <ToolsOffered tools={params.tools} toolChoice={params.toolChoice} extras={extras} onChange={updateExtras} />
       )}
-      <Section title="Parameters">
+      <Section title={t('request.parameters')}>
         <RequestParams params={params} draft={draft} choice={item.model} candidates={item.candidates} serverId={item.serverId} providers={providers} onChange={update} />
       </Section>
       <RedactionPanel item={item} params={params} draft={draft} onChange={update} />
-      <RawJson value={item.original} label="Raw JSON: params as the server sent them" testId="raw-original" />
+      <RawJson value={item.original} label={t('request.rawOriginal')} testId="raw-original" />
       {!built.ok && (
-        <Banner tone="error" title="Cannot approve yet" testId="request-invalid">
+        <Banner tone="error" title={t('request.cannotApprove')} testId="request-invalid">
           <ul className="plain-list">
             {built.errors.map((e) => (
               <li key={e}>{e}</li>
@@ -111,14 +113,14 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
         <ActionError error={approve.error ?? reject.error} />
         <input
           className="reason-input"
-          aria-label="Reason for rejecting (optional)"
-          placeholder="Reason (optional)"
+          aria-label={t('actions.reasonLabel')}
+          placeholder={t('actions.reasonPlaceholder')}
           data-testid="reject-reason"
           value={reason}
           onChange={(e) => setReason(e.target.value)}
         />
         <button type="button" className="btn-danger" data-testid="reject-request" disabled={busy} onClick={() => void reject.run()}>
-          Reject
+          {t('actions.reject')}
         </button>
         <button
           type="button"
@@ -127,7 +129,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
           disabled={busy || !built.ok}
           onClick={() => void approve.run()}
         >
-          {edited ? 'Approve with edits' : 'Approve'}
+          {edited ? t('actions.approveWithEdits') : t('actions.approve')}
         </button>
       </footer>
     </div>

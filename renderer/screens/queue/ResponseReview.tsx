@@ -4,6 +4,7 @@
  * offered tools), its model, stop reason and usage; approve & send, reject or regenerate.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { contentBlocks, contentText } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
@@ -20,6 +21,7 @@ import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 
 /** The response review screen of one item. */
 export function ResponseReview({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
   const stored = useConsole((s) => s.responseDrafts[item.id]);
   const setDraft = useConsole((s) => s.setResponseDraft);
   const draft = stored ?? initialResponseDraft();
@@ -35,7 +37,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   });
   const reject = useAction(() => getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined }));
   const regenerate = useAction(() => getApi().regenerate({ itemId: item.id }));
-  if (!response) return <Banner tone="error" title="This item has no response to review." />;
+  if (!response) return <Banner tone="error" title={t('response.noResponse')} />;
 
   const base = response.draft;
   const setText = (key: string, text: string | undefined) => {
@@ -52,27 +54,27 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
 
   return (
     <div className="review" data-testid="response-review">
-      <ItemHeader item={item} title={response.manual ? 'Write the response' : 'Review response'} />
+      <ItemHeader item={item} title={response.manual ? t('response.writeTitle') : t('response.reviewTitle')} />
       {item.error && (
-        <Banner tone="error" title="Problem" testId="item-error">
+        <Banner tone="error" title={t('response.problem')} testId="item-error">
           {item.error.message}
         </Banner>
       )}
       <PromptToolNotice result={response.generated} />
       {response.manual ? (
-        <Section title="Write the response myself">
-          <p className="small muted">No model was called. What you write here is sent to the server as the assistant&apos;s reply.</p>
+        <Section title={t('response.writeMyself')}>
+          <p className="small muted">{t('response.noModelCalled')}</p>
           <textarea
             className="editor tall"
-            aria-label="Response text"
+            aria-label={t('response.text')}
             data-testid="response-editor"
             value={draft.texts[MANUAL_KEY] ?? ''}
-            placeholder={offered.length > 0 ? 'Type the response, or add tool calls below…' : 'Type the response…'}
+            placeholder={offered.length > 0 ? t('response.typeWithTools') : t('response.type')}
             onChange={(e) => setText(MANUAL_KEY, e.target.value)}
           />
         </Section>
       ) : (
-        <Section title="Generated response">
+        <Section title={t('response.generated')}>
           {isAllText(base.content) ? (
             <EditableText
               original={contentText(base.content)}
@@ -80,7 +82,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
               editing={draft.editing[blockKey(0, 0)] === true}
               onToggle={() => toggle(blockKey(0, 0))}
               onChange={(t) => setText(blockKey(0, 0), t)}
-              label="Response text"
+              label={t('response.text')}
               ids={{ editor: 'response-editor', toggle: 'response-edit', text: 'response-text' }}
             />
           ) : (
@@ -106,7 +108,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
         <ManualToolCalls tools={offered} added={extras.added} onChange={(added) => updateExtras({ ...extras, added })} />
       )}
       {!built.ok && built.errors.length > 0 && (
-        <Banner tone="error" title="Cannot send yet" testId="response-invalid">
+        <Banner tone="error" title={t('response.cannotSend')} testId="response-invalid">
           <ul className="plain-list">
             {built.errors.map((e) => (
               <li key={e}>{e}</li>
@@ -116,32 +118,32 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       )}
       <Facts
         rows={[
-          ['Model', <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
-          ['Stop reason', <span key="s" className="mono" data-testid="response-stop-reason">{(built.ok ? built.result.stopReason : base.stopReason) ?? '—'}</span>],
-          toolCalls > 0 && ['Tool calls', <span key="t" data-testid="response-tool-calls">{toolCalls} (the server runs them and asks again)</span>],
-          response.finishReason !== undefined && ['Provider finish reason', response.finishReason],
-          usage && ['Tokens', `${usage.inputTokens ?? '?'} in · ${usage.outputTokens ?? '?'} out`],
-          !response.manual && ['Generated', clockTime(response.generatedAt)],
+          [t('response.model'), <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
+          [t('response.stopReason'), <span key="s" className="mono" data-testid="response-stop-reason">{(built.ok ? built.result.stopReason : base.stopReason) ?? '—'}</span>],
+          toolCalls > 0 && [t('response.toolCalls'), <span key="t" data-testid="response-tool-calls">{t('response.toolCallsValue', { count: toolCalls })}</span>],
+          response.finishReason !== undefined && [t('response.finishReason'), response.finishReason],
+          usage && [t('response.tokens'), t('response.tokensValue', { input: usage.inputTokens ?? '?', output: usage.outputTokens ?? '?' })],
+          !response.manual && [t('response.generatedAt'), clockTime(response.generatedAt)],
         ]}
       />
-      {response.generated && <RawJson value={response.generated} label="Raw JSON: as generated" />}
-      {item.sent && <RawJson value={item.sent} label="Raw JSON: the request as approved" />}
+      {response.generated && <RawJson value={response.generated} label={t('response.rawGenerated')} />}
+      {item.sent && <RawJson value={item.sent} label={t('response.rawApproved')} />}
       <footer className="action-bar">
         <ActionError error={approve.error ?? reject.error ?? regenerate.error} />
         <input
           className="reason-input"
-          aria-label="Reason for rejecting (optional)"
-          placeholder="Reason (optional)"
+          aria-label={t('actions.reasonLabel')}
+          placeholder={t('actions.reasonPlaceholder')}
           data-testid="reject-reason"
           value={reason}
           onChange={(e) => setReason(e.target.value)}
         />
         <button type="button" className="btn-danger" data-testid="reject-response" disabled={busy} onClick={() => void reject.run()}>
-          Reject
+          {t('actions.reject')}
         </button>
         {!response.manual && (
           <button type="button" data-testid="regenerate" disabled={busy} onClick={() => void regenerate.run()}>
-            Regenerate
+            {t('actions.regenerate')}
           </button>
         )}
         <button
@@ -151,7 +153,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           disabled={busy || !built.ok}
           onClick={() => void approve.run()}
         >
-          Approve &amp; send
+          {t('actions.approveSend')}
         </button>
       </footer>
     </div>

@@ -4,6 +4,7 @@
  * response, tool calls the person adds from the tools the request offered.
  */
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { SamplingContent, SamplingTool, ToolUseContent } from '../../../shared/sampling';
 import { BlockView, EditableText } from '../../components/Blocks';
 import { Section } from '../../components/common';
@@ -50,20 +51,21 @@ export function ToolUseEditor({
   onChange: (text: string | undefined) => void;
   scope: string;
 }) {
+  const { t } = useTranslation('queue');
   const original = prettyJson(block.input);
   const edited = value !== undefined && value !== original;
   return (
     <ToolUseView block={block} scope={scope}>
       <div className="tool-edit-row">
-        <span className="small muted">Input (JSON)</span>
-        {edited && <span className="badge tone-warn">edited</span>}
+        <span className="small muted">{t('tools.inputJson')}</span>
+        {edited && <span className="badge tone-warn">{t('tools.edited')}</span>}
         {edited && (
-          <button type="button" className="btn-link" onClick={() => onChange(undefined)} aria-label={`Revert input of ${block.name}`}>
-            Revert
+          <button type="button" className="btn-link" onClick={() => onChange(undefined)} aria-label={t('tools.revertLabel', { name: block.name })}>
+            {t('tools.revert')}
           </button>
         )}
       </div>
-      <InputEditor label={`Input of ${block.name} (${block.id})`} value={value ?? original} onChange={onChange} testId="tool-use-editor" />
+      <InputEditor label={t('tools.inputOf', { name: block.name, id: block.id })} value={value ?? original} onChange={onChange} testId="tool-use-editor" />
     </ToolUseView>
   );
 }
@@ -88,6 +90,7 @@ export function ResponseBlocks({
   onToolInput: (id: string, text: string | undefined) => void;
   scope: string;
 }) {
+  const { t } = useTranslation('queue');
   return (
     <>
       {blocks.map((b, j) => {
@@ -102,7 +105,7 @@ export function ResponseBlocks({
             editing={editing[key] === true}
             onToggle={() => onToggle(key)}
             onChange={(t) => onText(key, t)}
-            label={`Response, text block ${j + 1}`}
+            label={t('tools.textBlock', { n: j + 1 })}
             ids={{ editor: `response-editor-0-${j}`, toggle: `response-edit-0-${j}`, text: `response-text-0-${j}` }}
           />
         );
@@ -124,6 +127,7 @@ export function inputSkeleton(tool: SamplingTool | undefined): string {
 
 /** Tool calls the person adds to a hand-written response (only tools the request offered). */
 export function ManualToolCalls({ tools, added, onChange }: { tools: SamplingTool[]; added: AddedToolCall[]; onChange: (added: AddedToolCall[]) => void }) {
+  const { t } = useTranslation('queue');
   const [name, setName] = useState(tools[0]?.name ?? '');
   const [input, setInput] = useState(() => inputSkeleton(tools[0]));
   const parsed = parseToolInput(input);
@@ -133,30 +137,29 @@ export function ManualToolCalls({ tools, added, onChange }: { tools: SamplingToo
   };
   const update = (id: string, text: string) => onChange(added.map((c) => (c.id === id ? { ...c, input: text } : c)));
   return (
-    <Section title={`Tool calls (${added.length})`} testId="manual-tool-calls">
+    <Section title={t('tools.calls', { count: added.length })} testId="manual-tool-calls">
       <p className="small muted">
-        Answer with tool calls instead of (or besides) text: the server runs them and asks again with the results. The response is then sent with
-        stopReason <code>toolUse</code>.
+        <Trans t={t} i18nKey="tools.manualHelp" components={{ code: <code /> }} />
       </p>
       {added.map((c) => (
         <ToolUseView key={c.id} block={{ type: 'tool_use', id: c.id, name: c.name }} scope="manual">
-          <InputEditor label={`Input of ${c.name} (${c.id})`} value={c.input} onChange={(t) => update(c.id, t)} testId="added-tool-input" />
+          <InputEditor label={t('tools.inputOf', { name: c.name, id: c.id })} value={c.input} onChange={(t) => update(c.id, t)} testId="added-tool-input" />
           <div className="tool-edit-row">
             <button type="button" className="btn-small btn-danger" data-testid="added-tool-remove" onClick={() => onChange(added.filter((x) => x.id !== c.id))}>
-              Remove this call
+              {t('tools.removeCall')}
             </button>
           </div>
         </ToolUseView>
       ))}
       <div className="add-tool-call">
-        <select aria-label="Tool to call" data-testid="add-tool-name" value={name} onChange={(e) => pick(e.target.value)}>
-          {tools.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name}
+        <select aria-label={t('tools.toolToCall')} data-testid="add-tool-name" value={name} onChange={(e) => pick(e.target.value)}>
+          {tools.map((tool) => (
+            <option key={tool.name} value={tool.name}>
+              {tool.name}
             </option>
           ))}
         </select>
-        <InputEditor label="Input of the new tool call (JSON)" value={input} onChange={setInput} testId="add-tool-input" />
+        <InputEditor label={t('tools.newInput')} value={input} onChange={setInput} testId="add-tool-input" />
         <button
           type="button"
           data-testid="add-tool-call"
@@ -166,7 +169,7 @@ export function ManualToolCalls({ tools, added, onChange }: { tools: SamplingToo
             setInput(inputSkeleton(tools.find((t) => t.name === name)));
           }}
         >
-          Add tool call
+          {t('tools.addCall')}
         </button>
       </div>
     </Section>

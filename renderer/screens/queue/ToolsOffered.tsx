@@ -3,17 +3,18 @@
  * request (name, description, inputSchema collapsible), each removable, and the tool choice
  * (auto / required / none). Edits flow into the approved params through {@link RequestExtras}.
  */
+import { useTranslation } from 'react-i18next';
 import type { SamplingTool, ToolChoice } from '../../../shared/sampling';
 import { Section } from '../../components/common';
 import { prettyJson } from '../../format';
 import '../../components/review.css';
 import type { RequestExtras, ToolChoiceMode } from './edits';
 
-const CHOICES: Array<{ mode: ToolChoiceMode; label: string }> = [
-  { mode: 'auto', label: 'auto: the model decides' },
-  { mode: 'required', label: 'required: the model must call a tool' },
-  { mode: 'none', label: 'none: the model must not call tools' },
-];
+const CHOICES = [
+  { mode: 'auto', label: 'tools.choiceAuto' },
+  { mode: 'required', label: 'tools.choiceRequired' },
+  { mode: 'none', label: 'tools.choiceNone' },
+] as const satisfies ReadonlyArray<{ mode: ToolChoiceMode; label: string }>;
 
 /** The tools offered with this request, and the tool choice. */
 export function ToolsOffered({
@@ -27,30 +28,32 @@ export function ToolsOffered({
   extras: RequestExtras;
   onChange: (extras: RequestExtras) => void;
 }) {
+  const { t } = useTranslation('queue');
   const kept = tools.filter((t) => !extras.removedTools[t.name]).length;
   const serverMode = toolChoice?.mode ?? 'auto';
   const mode = extras.toolChoice ?? serverMode;
   const toggle = (name: string) => onChange({ ...extras, removedTools: { ...extras.removedTools, [name]: !extras.removedTools[name] } });
   return (
-    <Section title={`Tools offered to the model (${kept} of ${tools.length})`} testId="tools-offered">
+    <Section title={t('tools.offered', { kept, total: tools.length })} testId="tools-offered">
       <ul className="tools-offered">
-        {tools.map((t) => {
-          const removed = extras.removedTools[t.name] === true;
+        {tools.map((tool) => {
+          const removed = extras.removedTools[tool.name] === true;
           return (
-            <li key={t.name} className={`tool-offer${removed ? ' is-removed' : ''}`} data-testid="tool-offer" data-tool-name={t.name} data-removed={removed ? 'true' : undefined}>
+            <li key={tool.name} className={`tool-offer${removed ? ' is-removed' : ''}`} data-testid="tool-offer" data-tool-name={tool.name} data-removed={removed ? 'true' : undefined}>
               <div className="tool-offer-head">
-                <strong className="mono tool-offer-name">{t.name}</strong>
-                {t.title && <span className="muted">{t.title}</span>}
-                {removed && <span className="badge tone-warn">removed: not offered</span>}
-                <button type="button" className="btn-small" data-testid="tool-offer-remove" aria-label={`${removed ? 'Restore' : 'Remove'} tool ${t.name}`} onClick={() => toggle(t.name)}>
-                  {removed ? 'Restore' : 'Remove'}
+                <strong className="mono tool-offer-name">{tool.name}</strong>
+                {tool.title && <span className="muted">{tool.title}</span>}
+                {removed && <span className="badge tone-warn">{t('tools.removed')}</span>}
+                <button type="button" className="btn-small" data-testid="tool-offer-remove" aria-label={removed ? t('tools.restoreLabel', { name: tool.name }) : t('tools.removeLabel', { name: tool.name })} onClick={() => toggle(tool.name)}>
+                  {removed ? t('tools.restore') : t('tools.remove')}
                 </button>
               </div>
-              {t.description ? <p>{t.description}</p> : <p className="small">(no description)</p>}
+              {tool.description ? <p>{tool.description}</p> : <p className="small">{t('tools.noDescription')}</p>}
               <details>
+                {/* eslint-disable-next-line i18next/no-literal-string -- the protocol field's name */}
                 <summary>inputSchema</summary>
                 <pre className="mono-box" data-testid="tool-offer-schema">
-                  {prettyJson(t.inputSchema)}
+                  {prettyJson(tool.inputSchema)}
                 </pre>
               </details>
             </li>
@@ -58,7 +61,7 @@ export function ToolsOffered({
         })}
       </ul>
       <div className="tool-choice">
-        <label htmlFor="tool-choice">Tool choice</label>
+        <label htmlFor="tool-choice">{t('tools.choice')}</label>
         <select
           id="tool-choice"
           data-testid="tool-choice"
@@ -71,14 +74,14 @@ export function ToolsOffered({
         >
           {CHOICES.map((c) => (
             <option key={c.mode} value={c.mode}>
-              {c.label}
+              {t(c.label)}
             </option>
           ))}
         </select>
-        {extras.toolChoice !== undefined && <span className="badge tone-warn">changed (server asked for {serverMode})</span>}
-        {toolChoice === undefined && extras.toolChoice === undefined && <span className="muted small">(the server set none: auto)</span>}
+        {extras.toolChoice !== undefined && <span className="badge tone-warn">{t('tools.changed', { mode: serverMode })}</span>}
+        {toolChoice === undefined && extras.toolChoice === undefined && <span className="muted small">{t('tools.serverSetNone')}</span>}
       </div>
-      {kept === 0 && <p className="small warn-text">Every tool is removed: the request goes to the model without tools.</p>}
+      {kept === 0 && <p className="small warn-text">{t('tools.allRemoved')}</p>}
     </Section>
   );
 }

@@ -7,6 +7,7 @@ import type { CreateMessageParams, CreateMessageResult, SamplingContent, Samplin
 import { contentBlocks } from '../../../shared/sampling';
 import type { ModelRef, SamplingItemView } from '../../../shared/state';
 import { validateSamplingRequest } from '../../../shared/validate-sampling';
+import { i18n } from '../../i18n';
 import type { RequestDraft, ResponseDraft } from '../../store';
 import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS, type RequestExtras, type ResponseExtras } from './edits';
 
@@ -92,19 +93,19 @@ export function buildRequest(item: SamplingItemView, draft: RequestDraft, extras
   const errors: string[] = [];
   const maxTokens = Number(draft.maxTokens.trim());
   if (!/^\d+$/.test(draft.maxTokens.trim()) || !Number.isSafeInteger(maxTokens) || maxTokens <= 0) {
-    errors.push('Max tokens must be a positive whole number.');
+    errors.push(i18n.t('queue:drafts.maxTokens'));
   }
   const tempText = draft.temperature.trim();
   const temperature = tempText === '' ? undefined : Number(tempText);
-  if (temperature !== undefined && !Number.isFinite(temperature)) errors.push('Temperature must be a number (or empty).');
+  if (temperature !== undefined && !Number.isFinite(temperature)) errors.push(i18n.t('queue:drafts.temperature'));
   const model = parseModelValue(draft.model);
-  if (!model) errors.push('Choose a model.');
+  if (!model) errors.push(i18n.t('queue:drafts.chooseModel'));
   if (errors.length > 0 || !model) return { ok: false, errors };
 
   const messages: SamplingMessage[] = [];
   for (const [i, m] of base.messages.entries()) {
     const kept = applyRemovals(applyTextEdits(m.content, i, draft.texts), i, extras.removedBlocks);
-    if (kept === null) errors.push(`Message ${i + 1} would be empty: keep at least one of its blocks.`);
+    if (kept === null) errors.push(i18n.t('queue:drafts.messageEmpty', { n: i + 1 }));
     else messages.push(kept === m.content ? m : { ...m, content: kept });
   }
   if (errors.length > 0) return { ok: false, errors };
@@ -161,9 +162,9 @@ export function parseToolInput(text: string): { ok: true; input: Record<string, 
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, error: `not valid JSON: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, error: i18n.t('queue:drafts.notJson', { message: err instanceof Error ? err.message : String(err) }) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'input must be a JSON object ({…})' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: i18n.t('queue:drafts.notObject') };
   return { ok: true, input: value as Record<string, unknown> };
 }
 
@@ -179,7 +180,7 @@ export function parseToolInput(text: string): { ok: true; input: Record<string, 
  */
 export function buildResult(item: SamplingItemView, draft: ResponseDraft, extras: ResponseExtras = NO_RESPONSE_EXTRAS): BuiltResult {
   const response = item.response;
-  if (!response) return { ok: false, errors: ['This item has no response.'] };
+  if (!response) return { ok: false, errors: [i18n.t('queue:drafts.noResponse')] };
   const base = response.draft;
   const errors: string[] = [];
   let content: SamplingContent | SamplingContent[];
@@ -189,7 +190,7 @@ export function buildResult(item: SamplingItemView, draft: ResponseDraft, extras
     const uses: SamplingContent[] = [];
     for (const call of extras.added) {
       const parsed = parseToolInput(call.input);
-      if (!parsed.ok) errors.push(`Tool call ${call.name} (${call.id}): ${parsed.error}`);
+      if (!parsed.ok) errors.push(i18n.t('queue:drafts.toolCall', { name: call.name, id: call.id, error: parsed.error }));
       else uses.push({ type: 'tool_use', id: call.id, name: call.name, input: parsed.input });
     }
     if (errors.length > 0) return { ok: false, errors };
@@ -214,7 +215,7 @@ export function buildResult(item: SamplingItemView, draft: ResponseDraft, extras
       if (b.type !== 'tool_use' || edited === undefined) return b;
       const parsed = parseToolInput(edited);
       if (!parsed.ok) {
-        errors.push(`Tool call ${b.name} (${b.id}): ${parsed.error}`);
+        errors.push(i18n.t('queue:drafts.toolCall', { name: b.name, id: b.id, error: parsed.error }));
         return b;
       }
       return { ...b, input: parsed.input };

@@ -2,6 +2,7 @@
 import { contentBlocks, type CreateMessageParams } from '../../../shared/sampling';
 import { TERMINAL_STATUSES, type SamplingItemView } from '../../../shared/state';
 import { firstLine } from '../../format';
+import { i18n } from '../../i18n';
 
 /** First line of the prompt: the last user message that has text, else any text, else a kind. */
 export function promptPreview(params: CreateMessageParams): string {
@@ -18,15 +19,15 @@ export function promptPreview(params: CreateMessageParams): string {
   const text = texts('user').at(-1) ?? texts().at(-1);
   if (text) return firstLine(text);
   const kinds = params.messages.flatMap((m) => contentBlocks(m.content).map((b) => b.type));
-  return kinds.length ? `(${[...new Set(kinds)].join(', ')})` : '(no messages)';
+  return kinds.length ? `(${[...new Set(kinds)].join(', ')})` : i18n.t('queue:list.noMessages');
 }
 
 /** "tools/call trigger-sampling-request", or "one of 3 calls in flight" when not exact. */
 export function associationLabel(item: SamplingItemView): string {
   const calls = item.association.calls;
-  if (calls.length === 0) return 'no client request';
+  if (calls.length === 0) return i18n.t('queue:list.noClientRequest');
   if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
-  return `one of ${calls.length} calls in flight`;
+  return i18n.t('queue:list.oneOfCalls', { n: calls.length });
 }
 
 /** Whether an item has finished. */
