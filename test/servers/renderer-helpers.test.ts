@@ -1,10 +1,25 @@
 /**
  * Pure helpers of the Servers screen: the editor's form ↔ entry conversion (per-field messages,
- * line-level env/header errors) and RFC 6570 expansion for resource templates.
+ * line-level env/header errors, in the UI language), the tool form's argument errors, and RFC 6570
+ * expansion for resource templates.
  */
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import i18next from 'i18next';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyForm, entryFromForm, formFromEntry } from '../../renderer/screens/servers/editor-form.js';
+import { buildArgs, parseRawArgs, schemaFields } from '../../renderer/screens/servers/schema-form.js';
 import { expandTemplate, templateVariables } from '../../renderer/screens/servers/uri-template.js';
+
+// The helpers translate through i18next's shared instance, which the renderer initialises
+// (renderer/i18n); here it gets the `servers` namespace of both languages.
+const servers = (lang: string) => JSON.parse(readFileSync(join(import.meta.dirname, `../../renderer/i18n/locales/${lang}/servers.json`), 'utf8')) as Record<string, unknown>;
+beforeAll(async () => {
+  await i18next.init({ lng: 'en', fallbackLng: 'en', resources: { en: { servers: servers('en') }, 'zh-CN': { servers: servers('zh-CN') } }, interpolation: { escapeValue: false } });
+});
+afterEach(async () => {
+  await i18next.changeLanguage('en');
+});
 
 describe('server editor form', () => {
   it('round-trips a stdio entry and an HTTP entry', () => {
@@ -26,6 +41,32 @@ describe('server editor form', () => {
     expect(res.errors.command).toMatch(/put its arguments in Arguments/);
     const http = entryFromForm({ ...emptyForm(), name: 'h', transport: 'http', url: 'example.com', headers: 'Bad Name: v' });
     expect(http.ok ? {} : http.errors).toEqual({ url: expect.stringMatching(/full http/), headers: expect.stringMatching(/^Bad Name: Header names/) });
+  });
+
+  it('says the form\'s own problems in the UI language (Simplified Chinese)', async () => {
+    await i18next.changeLanguage('zh-CN');
+    const res = entryFromForm({ ...emptyForm(), name: 'fs', command: 'npx', env: 'A=1\nA=2', timeoutMs: 'soon', maxToolRounds: 'many' });
+    expect(res.ok ? {} : res.errors).toEqual({ env: '第 2 行：变量 "A" 重复出现', timeoutMs: '超时必须是以毫秒为单位的数字', maxToolRounds: '工具轮数必须是数字' });
+    const http = entryFromForm({ ...emptyForm(), name: 'h', transport: 'http', url: 'https://x.example/mcp', headers: 'X-A: 1\nno colon' });
+    expect(http.ok ? {} : http.errors).toEqual({ headers: '第 2 行：应为 Name: value' });
+  });
+});
+
+describe('tool form arguments', () => {
+  const fields = schemaFields({ type: 'object', properties: { q: { type: 'string' }, n: { type: 'integer' }, opts: { type: 'object' } }, required: ['q'] });
+
+  it('builds typed arguments and names each field\'s problem', () => {
+    expect(buildArgs(fields, { q: 'cats', n: '3', opts: '{"a":1}' })).toEqual({ ok: true, args: { q: 'cats', n: 3, opts: { a: 1 } } });
+    const bad = buildArgs(fields, { q: '', n: '1.5', opts: '{' });
+    expect(bad.ok ? {} : bad.errors).toEqual({ q: 'Required', n: 'Must be a whole number', opts: expect.stringMatching(/^Invalid JSON: /) });
+    expect(parseRawArgs('[1]')).toEqual({ ok: false, error: 'Arguments must be a JSON object ({…}).' });
+  });
+
+  it('in Simplified Chinese when that is the UI language', async () => {
+    await i18next.changeLanguage('zh-CN');
+    const bad = buildArgs(fields, { q: '', n: 'x', opts: '' });
+    expect(bad.ok ? {} : bad.errors).toEqual({ q: '必填', n: '不是数字' });
+    expect(parseRawArgs('{').ok ? '' : (parseRawArgs('{') as { error: string }).error).toMatch(/^解析错误：/);
   });
 });
 

@@ -1,4 +1,5 @@
 /** The client requests the person started on a server, newest first, with their results. */
+import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/state';
 import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
@@ -7,11 +8,12 @@ import { useConsole, useItems } from '../../store';
 import { CallResult } from './ResultViews';
 
 function CallStatus({ call }: { call: CallView }) {
+  const { t } = useTranslation('servers');
   const now = useNow();
   if (call.status === 'running') {
     return (
       <Pill tone="info" testId="call-status">
-        running · {duration(now - call.startedAt)}
+        {t('calls.running', { duration: duration(now - call.startedAt) })}
       </Pill>
     );
   }
@@ -19,13 +21,14 @@ function CallStatus({ call }: { call: CallView }) {
   const failed = call.status === 'failed' || call.result?.isError === true;
   return (
     <Pill tone={failed ? 'error' : call.status === 'declined' ? 'warn' : 'ok'} testId="call-status">
-      {call.status === 'failed' ? 'failed' : call.status === 'declined' ? 'declined' : call.result?.isError ? 'tool error' : 'succeeded'}
+      {call.status === 'failed' ? t('calls.failed') : call.status === 'declined' ? t('calls.declined') : call.result?.isError ? t('calls.toolError') : t('calls.succeeded')}
       {took}
     </Pill>
   );
 }
 
 function SamplingLinks({ ids }: { ids: string[] }) {
+  const { t } = useTranslation('servers');
   const items = useItems();
   const openItem = useConsole((s) => s.openItem);
   const setScreen = useConsole((s) => s.setScreen);
@@ -33,7 +36,7 @@ function SamplingLinks({ ids }: { ids: string[] }) {
   if (ids.length === 0) return null;
   return (
     <div className="call-links">
-      <span className="muted small">Sampling requests:</span>
+      <span className="muted small">{t('calls.samplingRequests')}</span>
       {ids.map((id, n) => {
         const item = items.find((i) => i.id === id);
         return (
@@ -50,7 +53,7 @@ function SamplingLinks({ ids }: { ids: string[] }) {
               }
             }}
           >
-            #{n + 1} {item ? `(${item.status.replace(/_/g, ' ')})` : '(in history)'}
+            {item ? t('calls.samplingLink', { n: n + 1, status: t(`calls.itemStatus.${item.status}`) }) : t('calls.samplingLinkHistory', { n: n + 1 })}
           </button>
         );
       })}
@@ -60,6 +63,7 @@ function SamplingLinks({ ids }: { ids: string[] }) {
 
 /** One call with its arguments, status, result and sampling items. */
 export function CallCard({ call }: { call: CallView }) {
+  const { t } = useTranslation('servers');
   return (
     <li className={`call${call.result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
       <div className="call-head">
@@ -75,7 +79,7 @@ export function CallCard({ call }: { call: CallView }) {
       {call.error && (
         <p className="error-text" data-testid="call-error">
           {call.error.message}
-          {call.error.code !== undefined && ` (code ${call.error.code})`}
+          {call.error.code !== undefined && ` ${t('calls.errorCode', { code: call.error.code })}`}
         </p>
       )}
       <CallResult call={call} />
@@ -85,7 +89,8 @@ export function CallCard({ call }: { call: CallView }) {
 
 /** Calls of one server, newest first. */
 export function CallsList({ calls }: { calls: CallView[] }) {
-  if (calls.length === 0) return <p className="muted small">No calls yet. Pick a tool, prompt or resource above and run it.</p>;
+  const { t } = useTranslation('servers');
+  if (calls.length === 0) return <p className="muted small">{t('calls.empty')}</p>;
   return (
     <ul className="calls" data-testid="calls-list">
       {[...calls].reverse().map((c) => (

@@ -5,12 +5,17 @@
  * values of VS Code `${input:…}` variables, and imports the ones ticked.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ImportCandidate, ImportOutcome, ImportScan } from '../../../shared/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner, Pill } from '../../components/common';
 import { useAction } from '../../hooks';
 
 const pickKey = (path: string, name: string) => `${path}\n${name}`;
+
+// Example paths shown as placeholders (not language text).
+const EXAMPLE_PROJECT = '/home/me/project';
+const EXAMPLE_FILE = '/path/to/mcp.json';
 
 function CandidateRow({ c, picked, onPick, inputs, onInput }: {
   c: ImportCandidate;
@@ -19,22 +24,22 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
   inputs: Record<string, string>;
   onInput(key: string, value: string): void;
 }) {
+  const { t } = useTranslation('servers');
   const importable = c.status === 'new';
   return (
     <li className={`import-row status-${c.status}`} data-testid="import-candidate" data-name={c.name} data-status={c.status}>
       <label className="import-pick">
-        <input type="checkbox" disabled={!importable} checked={importable && picked} onChange={(e) => onPick(e.target.checked)} aria-label={`Import ${c.name}`} data-testid="import-pick" />
+        <input type="checkbox" disabled={!importable} checked={importable && picked} onChange={(e) => onPick(e.target.checked)} aria-label={t('import.pickAria', { name: c.name })} data-testid="import-pick" />
         <span className="mono strong">{c.name}</span>
-        <Pill tone={importable ? 'ok' : c.status === 'duplicate' ? 'muted' : 'error'}>{importable ? c.transport : c.status}</Pill>
+        <Pill tone={importable ? 'ok' : c.status === 'duplicate' ? 'muted' : 'error'}>{importable ? c.transport : c.status === 'duplicate' ? t('import.statusDuplicate') : t('import.statusInvalid')}</Pill>
       </label>
       <div className="mono small break muted">{c.target || '—'}</div>
       {c.reason && (
         <div className="small" data-testid="import-reason">
-          {importable ? '' : 'Skipped: '}
-          {c.reason}
+          {importable ? c.reason : t('import.skipped', { reason: c.reason })}
         </div>
       )}
-      {c.maskedKeys.length > 0 && <div className="muted small">Secrets not shown: {c.maskedKeys.join(', ')}</div>}
+      {c.maskedKeys.length > 0 && <div className="muted small">{t('import.secretsHidden', { names: c.maskedKeys.join(', ') })}</div>}
       {c.warnings.map((w) => (
         <div key={w} className="warn-text small">
           {w}
@@ -46,7 +51,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
             <label key={i.key ?? i.id} className="template-field">
               <span className="small">
                 <span className="mono">{`\${input:${i.id}}`}</span> {i.description}
-                {i.password && <span className="muted"> (hidden; written to mcp-servers.json)</span>}
+                {i.password && <span className="muted"> {t('import.inputHidden')}</span>}
               </span>
               <input type={i.password ? 'password' : 'text'} value={inputs[i.key ?? i.id] ?? ''} onChange={(e) => onInput(i.key ?? i.id, e.target.value)} data-testid={`import-input-${i.id}`} />
             </label>
@@ -59,6 +64,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
 
 /** The import panel. `onDone` closes it. */
 export function ImportPanel({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation('servers');
   const [workspaceFolder, setWorkspaceFolder] = useState('');
   const [file, setFile] = useState('');
   const [scan, setScan] = useState<ImportScan | null>(null);
@@ -84,11 +90,8 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
 
   return (
     <div className="import-panel" data-testid="import-panel">
-      <h2>Import servers</h2>
-      <p className="muted small">
-        From Claude Desktop (claude_desktop_config.json), VS Code (user and project mcp.json) and Cursor (~/.cursor/mcp.json). Nothing is written until you import;
-        servers already configured (same name, same command line or URL) are skipped.
-      </p>
+      <h2>{t('import.title')}</h2>
+      <p className="muted small">{t('import.intro')}</p>
       <form
         className="import-options"
         onSubmit={(e) => {
@@ -97,29 +100,27 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         }}
       >
         <label className="template-field">
-          <span className="small">Project folder (optional: its .vscode/mcp.json and .cursor/mcp.json)</span>
-          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder="/home/me/project" data-testid="import-workspace" />
+          <span className="small">{t('import.projectFolder')}</span>
+          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder={EXAMPLE_PROJECT} data-testid="import-workspace" />
         </label>
         <label className="template-field">
-          <span className="small">Another config file (optional)</span>
-          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder="/path/to/mcp.json" data-testid="import-file" />
+          <span className="small">{t('import.otherFile')}</span>
+          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder={EXAMPLE_FILE} data-testid="import-file" />
         </label>
         <div className="form-actions">
           <ActionError error={look.error} />
           <button type="button" onClick={onDone} data-testid="import-close">
-            Close
+            {t('import.close')}
           </button>
           <button type="submit" disabled={look.pending} data-testid="import-scan">
-            {scan ? 'Look again' : 'Look for configs'}
+            {scan ? t('import.lookAgain') : t('import.look')}
           </button>
         </div>
       </form>
       {outcome && (
-        <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? `Imported ${outcome.imported.join(', ')}` : 'Nothing imported'} testId="import-outcome">
+        <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? t('import.imported', { names: outcome.imported.join(', ') }) : t('import.nothingImported')} testId="import-outcome">
           {outcome.skipped.map((s) => (
-            <div key={s.name}>
-              Skipped {s.name}: {s.reason}
-            </div>
+            <div key={s.name}>{t('import.skippedServer', { name: s.name, reason: s.reason })}</div>
           ))}
         </Banner>
       )}
@@ -130,7 +131,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
             <h3>{s.label}</h3>
             <div className="muted small mono break">{s.path}</div>
             {s.error && <p className="error-text small">{s.error}</p>}
-            {!s.error && s.candidates.length === 0 && <p className="muted small">No servers in this file.</p>}
+            {!s.error && s.candidates.length === 0 && <p className="muted small">{t('import.noServersInFile')}</p>}
             <ul className="import-list">
               {s.candidates.map((c) => (
                 <CandidateRow
@@ -147,7 +148,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         ))}
       {scan && scan.sources.some((s) => !s.found) && (
         <div className="muted small" data-testid="import-not-found">
-          Not found:
+          {t('import.notFound')}
           <ul className="plain-list">
             {scan.sources
               .filter((s) => !s.found)
@@ -162,9 +163,9 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
       {scan && (
         <div className="form-actions sticky-actions">
           <ActionError error={run.error} />
-          <span className="muted small">{selections.length} selected</span>
+          <span className="muted small">{t('import.selected', { n: selections.length })}</span>
           <button type="button" className="btn-primary" disabled={selections.length === 0 || run.pending} onClick={() => void run.run()} data-testid="import-run">
-            Import selected
+            {t('import.importSelected')}
           </button>
         </div>
       )}

@@ -4,11 +4,14 @@
  * shown and when the server reports new entries, and copyable as text.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ServerLogPage } from '../../../shared/servers';
 import type { ServerView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { clockTime } from '../../format';
+
+const LOG_KINDS = ['protocol', 'stderr'] as const;
 
 const time = (at: number) => `${clockTime(at)}.${String(at % 1000).padStart(3, '0')}`;
 
@@ -34,6 +37,7 @@ export function logText(page: ServerLogPage, which: 'protocol' | 'stderr'): stri
 
 /** The log of one server. */
 export function LogPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const [which, setWhich] = useState<'protocol' | 'stderr'>('protocol');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState<ServerLogPage | null>(null);
@@ -73,34 +77,34 @@ export function LogPanel({ server }: { server: ServerView }) {
   return (
     <div className="log-panel" data-testid="log-panel">
       <div className="log-toolbar">
-        <div className="segmented" role="tablist" aria-label="Log">
-          {(['protocol', 'stderr'] as const).map((w) => (
+        <div className="segmented" role="tablist" aria-label={t('log.tabsAria')}>
+          {LOG_KINDS.map((w) => (
             <button key={w} type="button" role="tab" aria-selected={which === w} className={which === w ? 'is-active' : ''} data-testid={`log-tab-${w}`} onClick={() => setWhich(w)}>
-              {w === 'protocol' ? `Protocol (${page?.totals.protocol ?? 0})` : `stderr (${page?.totals.stderr ?? 0})`}
+              {w === 'protocol' ? t('log.protocol', { n: page?.totals.protocol ?? 0 }) : t('log.stderr', { n: page?.totals.stderr ?? 0 })}
             </button>
           ))}
         </div>
-        <input type="search" className="inline-search" placeholder={which === 'protocol' ? 'Search method, id, error…' : 'Search text…'} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="log-search" aria-label="Search the log" />
+        <input type="search" className="inline-search" placeholder={which === 'protocol' ? t('log.searchProtocol') : t('log.searchStderr')} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="log-search" aria-label={t('log.searchAria')} />
         <span className="spacer" />
-        <span className="muted small">keeps the last 2,000 of each</span>
+        <span className="muted small">{t('log.keeps')}</span>
         <button type="button" className="btn-small" onClick={() => void copy()} disabled={!page || rows.length === 0} data-testid="log-copy">
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('log.copied') : t('log.copy')}
         </button>
       </div>
       <ActionError error={error} />
       {rows.length === 0 ? (
-        <p className="muted small">{query ? 'Nothing matches.' : 'Nothing logged yet.'}</p>
+        <p className="muted small">{query ? t('log.noMatch') : t('log.empty')}</p>
       ) : which === 'protocol' ? (
         <div className="log-scroll">
           <table className="log-table" data-testid="protocol-log">
             <thead>
               <tr>
-                <th>time</th>
-                <th aria-label="direction" />
-                <th>kind</th>
-                <th>method</th>
-                <th>id</th>
-                <th className="num">size</th>
+                <th>{t('log.colTime')}</th>
+                <th aria-label={t('log.colDirection')} />
+                <th>{t('log.colKind')}</th>
+                <th>{t('log.colMethod')}</th>
+                <th>{t('log.colId')}</th>
+                <th className="num">{t('log.colSize')}</th>
               </tr>
             </thead>
             <tbody>
@@ -110,7 +114,7 @@ export function LogPanel({ server }: { server: ServerView }) {
                 .map((e) => (
                   <tr key={e.seq} className={e.kind === 'error' ? 'is-error' : ''}>
                     <td className="mono">{time(e.at)}</td>
-                    <td title={e.direction === 'out' ? 'sent by the console' : 'sent by the server'}>{e.direction === 'out' ? '→' : '←'}</td>
+                    <td title={e.direction === 'out' ? t('log.sentByConsole') : t('log.sentByServer')}>{e.direction === 'out' ? '→' : '←'}</td>
                     <td>{e.kind}</td>
                     <td className="mono">
                       {e.method ?? '—'}

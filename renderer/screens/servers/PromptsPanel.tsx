@@ -4,12 +4,14 @@
  * sampling request it causes is tied to it).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PromptView, ServerView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
 import { useAction } from '../../hooks';
 
 function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView }) {
+  const { t } = useTranslation('servers');
   const [values, setValues] = useState<Record<string, string>>({});
   const [attempted, setAttempted] = useState(false);
   const missing = prompt.arguments.filter((a) => a.required && !(values[a.name] ?? '').trim()).map((a) => a.name);
@@ -22,7 +24,7 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
     <form
       className="tool-form"
       data-testid="prompt-form"
-      aria-label={`Arguments of prompt ${prompt.name}`}
+      aria-label={t('prompts.formAria', { name: prompt.name })}
       onSubmit={(e) => {
         e.preventDefault();
         setAttempted(true);
@@ -37,7 +39,7 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
       </div>
       {prompt.description && <p className="tool-description">{prompt.description}</p>}
       {prompt.arguments.length === 0 ? (
-        <p className="muted small">This prompt takes no arguments.</p>
+        <p className="muted small">{t('prompts.noArguments')}</p>
       ) : (
         <div className="tool-fields">
           {prompt.arguments.map((a) => {
@@ -47,7 +49,7 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
                 <label htmlFor={id}>
                   <span className="mono">{a.title ?? a.name}</span>
                   {a.required && (
-                    <span className="required" aria-label="required" title="required">
+                    <span className="required" aria-label={t('form.required')} title={t('form.required')}>
                       {' '}
                       *
                     </span>
@@ -62,7 +64,7 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
                   onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
                 />
                 {a.description && <span className="field-help">{a.description}</span>}
-                {attempted && missing.includes(a.name) && <span className="field-error">{a.name} is required</span>}
+                {attempted && missing.includes(a.name) && <span className="field-error">{t('prompts.argRequired', { name: a.name })}</span>}
               </div>
             );
           })}
@@ -70,9 +72,9 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
       )}
       <div className="form-actions">
         <ActionError error={get.error} />
-        {!ready && <span className="muted small">The server is not ready.</span>}
+        {!ready && <span className="muted small">{t('form.serverNotReady')}</span>}
         <button type="submit" className="btn-primary" data-testid="get-prompt" disabled={!ready || get.pending}>
-          Get prompt
+          {t('prompts.get')}
         </button>
       </div>
     </form>
@@ -81,15 +83,16 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
 
 /** The prompts of a server with the form of the selected one. */
 export function PromptsPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const prompts = server.prompts ?? [];
   const [selected, setSelected] = useState<string | null>(null);
   const prompt = prompts.find((p) => p.name === selected);
   if (prompts.length === 0) {
-    return <p className="muted small">{server.status === 'ready' ? 'This server offers no prompts.' : 'Prompts appear once the server is ready.'}</p>;
+    return <p className="muted small">{server.status === 'ready' ? t('prompts.noneOffered') : t('prompts.notReady')}</p>;
   }
   return (
     <div className="tools">
-      <ul className="tool-list" aria-label="Prompts">
+      <ul className="tool-list" aria-label={t('prompts.listAria')}>
         {prompts.map((p) => (
           <li key={p.name}>
             <button
@@ -105,7 +108,7 @@ export function PromptsPanel({ server }: { server: ServerView }) {
           </li>
         ))}
       </ul>
-      <div className="tool-panel">{prompt ? <PromptForm key={`${server.id}/${prompt.name}`} server={server} prompt={prompt} /> : <Empty>Select a prompt to get it.</Empty>}</div>
+      <div className="tool-panel">{prompt ? <PromptForm key={`${server.id}/${prompt.name}`} server={server} prompt={prompt} /> : <Empty>{t('prompts.selectOne')}</Empty>}</div>
     </div>
   );
 }

@@ -3,6 +3,7 @@
  * with a field per URI variable, the expanded URI shown live, and "Read" for it.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ResourceTemplateView, ResourceView, ServerView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
@@ -10,6 +11,7 @@ import { useAction } from '../../hooks';
 import { expandTemplate, templateVariables } from './uri-template';
 
 function ResourceRow({ server, resource }: { server: ServerView; resource: ResourceView }) {
+  const { t } = useTranslation('servers');
   const read = useAction(() => getApi().readResource({ serverId: server.id, uri: resource.uri }));
   return (
     <li className="resource-row" data-testid="resource-item" data-uri={resource.uri}>
@@ -21,13 +23,14 @@ function ResourceRow({ server, resource }: { server: ServerView; resource: Resou
       <span className="muted small">{[resource.mimeType, resource.size !== undefined ? `${resource.size} B` : undefined].filter(Boolean).join(' · ')}</span>
       <ActionError error={read.error} />
       <button type="button" className="btn-small" data-testid="read-resource" disabled={server.status !== 'ready' || read.pending} onClick={() => void read.run()}>
-        Read
+        {t('resources.read')}
       </button>
     </li>
   );
 }
 
 function TemplateForm({ server, template }: { server: ServerView; template: ResourceTemplateView }) {
+  const { t } = useTranslation('servers');
   const names = templateVariables(template.uriTemplate);
   const [values, setValues] = useState<Record<string, string>>({});
   const [attempted, setAttempted] = useState(false);
@@ -62,10 +65,10 @@ function TemplateForm({ server, template }: { server: ServerView; template: Reso
         <span className="mono small break" data-testid="template-uri">
           {uri}
         </span>
-        {attempted && missing.length > 0 && <span className="field-error">Fill in {missing.join(', ')}</span>}
+        {attempted && missing.length > 0 && <span className="field-error">{t('resources.fillIn', { names: missing.join(', ') })}</span>}
         <ActionError error={read.error} />
         <button type="submit" className="btn-small" data-testid="read-template" disabled={server.status !== 'ready' || read.pending}>
-          Read
+          {t('resources.read')}
         </button>
       </div>
     </form>
@@ -74,30 +77,31 @@ function TemplateForm({ server, template }: { server: ServerView; template: Reso
 
 /** Resources and templates of a server. */
 export function ResourcesPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const resources = server.resources ?? [];
   const templates = server.resourceTemplates ?? [];
   const [filter, setFilter] = useState('');
   const q = filter.trim().toLowerCase();
   const shown = q ? resources.filter((r) => `${r.name} ${r.uri} ${r.title ?? ''}`.toLowerCase().includes(q)) : resources;
   if (resources.length === 0 && templates.length === 0) {
-    return <p className="muted small">{server.status === 'ready' ? 'This server offers no resources.' : 'Resources appear once the server is ready.'}</p>;
+    return <p className="muted small">{server.status === 'ready' ? t('resources.noneOffered') : t('resources.notReady')}</p>;
   }
   return (
     <div className="resources">
       {templates.length > 0 && (
         <>
-          <h4 className="subhead">Templates ({templates.length})</h4>
+          <h4 className="subhead">{t('resources.templates', { n: templates.length })}</h4>
           <div className="templates">
-            {templates.map((t) => (
-              <TemplateForm key={`${server.id}/${t.uriTemplate}`} server={server} template={t} />
+            {templates.map((tpl) => (
+              <TemplateForm key={`${server.id}/${tpl.uriTemplate}`} server={server} template={tpl} />
             ))}
           </div>
         </>
       )}
       <h4 className="subhead">
-        Resources ({resources.length})
+        {t('resources.resources', { n: resources.length })}
         {resources.length > 8 && (
-          <input className="inline-search" type="search" placeholder="Filter by name or URI" value={filter} onChange={(e) => setFilter(e.target.value)} aria-label="Filter resources" />
+          <input className="inline-search" type="search" placeholder={t('resources.filterPlaceholder')} value={filter} onChange={(e) => setFilter(e.target.value)} aria-label={t('resources.filterAria')} />
         )}
       </h4>
       <ul className="resource-list">

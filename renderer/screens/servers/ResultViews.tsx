@@ -3,6 +3,7 @@
  * (text, image, audio, resource links, embedded resources) and `resources/read` contents (text —
  * pretty-printed when JSON — or base64 blobs shown as images / audio, else as their size and type).
  */
+import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/state';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
@@ -50,6 +51,7 @@ export function ResourceContentsView({ contents }: { contents: Contents }) {
 
 /** One content block of a tool result or prompt message, by its type. */
 export function ContentBlockView({ block }: { block: Record<string, unknown> }) {
+  const { t } = useTranslation('servers');
   const type = String(block.type);
   if (type === 'text') return <pre className="pre-text result-text">{String(block.text ?? '')}</pre>;
   if (type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
@@ -58,7 +60,7 @@ export function ContentBlockView({ block }: { block: Record<string, unknown> }) 
   if (type === 'resource_link') {
     return (
       <div className="resource-link" data-testid="resource-link">
-        <span className="badge tone-info">resource link</span> <span className="mono break">{String(block.uri ?? '')}</span>
+        <span className="badge tone-info">{t('results.resourceLink')}</span> <span className="mono break">{String(block.uri ?? '')}</span>
         {typeof block.name === 'string' && <span className="muted small"> {block.name}</span>}
         {typeof block.description === 'string' && <div className="muted small">{block.description}</div>}
       </div>
@@ -69,6 +71,7 @@ export function ContentBlockView({ block }: { block: Record<string, unknown> }) 
 
 /** The result of a finished call, by its kind. */
 export function CallResult({ call }: { call: CallView }) {
+  const { t } = useTranslation('servers');
   if (call.prompt) {
     return (
       <div className="call-output" data-testid="prompt-result">
@@ -87,7 +90,7 @@ export function CallResult({ call }: { call: CallView }) {
   if (call.resource) {
     return (
       <div className="call-output" data-testid="resource-result">
-        {call.resource.contents.length === 0 && <p className="muted small">The server returned no contents.</p>}
+        {call.resource.contents.length === 0 && <p className="muted small">{t('results.noContents')}</p>}
         {call.resource.contents.map((c, i) => (
           <ResourceContentsView key={i} contents={c} />
         ))}
@@ -98,11 +101,11 @@ export function CallResult({ call }: { call: CallView }) {
   if (!result) return null;
   return (
     <div className={`call-output${result.isError ? ' is-error' : ''}`}>
-      {result.isError && <span className="badge tone-error">isError</span>}
+      {result.isError && <span className="badge tone-error">{t('results.isError')}</span>}
       {result.content.map((b, i) => (
         <ContentBlockView key={i} block={b} />
       ))}
-      {result.structuredContent !== undefined && <RawJson value={result.structuredContent} label="Structured content" />}
+      {result.structuredContent !== undefined && <RawJson value={result.structuredContent} label={t('results.structured')} />}
     </div>
   );
 }

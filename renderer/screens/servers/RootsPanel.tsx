@@ -5,6 +5,7 @@
  * main announces it to the server with `notifications/roots/list_changed`.
  */
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
@@ -26,6 +27,7 @@ export function rootPath(uri: string): string {
 
 /** The "Roots" section of a server's page (`roots-panel`). */
 export function RootsPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const roots = server.roots ?? [];
   const [folder, setFolder] = useState('');
   const save = useAction(async (folders: string[]) => {
@@ -33,7 +35,7 @@ export function RootsPanel({ server }: { server: ServerView }) {
   });
   const add = useAction(async () => {
     const path = folder.trim();
-    if (!path) throw new Error('Type the absolute path of a folder, e.g. /home/me/project.');
+    if (!path) throw new Error(t('roots.typePath'));
     await getApi().setServerRoots({ serverId: server.id, folders: [...roots.map((r) => r.uri), path] });
     setFolder('');
   });
@@ -43,16 +45,16 @@ export function RootsPanel({ server }: { server: ServerView }) {
   };
   const busy = save.pending || add.pending;
   return (
-    <Section title={`Roots (${roots.length})`} testId="roots-panel">
+    <Section title={t('roots.title', { n: roots.length })} testId="roots-panel">
       <p className="muted small">
-        Folders this server may treat as its working area, sent as <span className="mono">file://</span> roots. Changes are announced to the server right away.
+        <Trans t={t} i18nKey="roots.intro" components={{ mono: <span className="mono" /> }} />
       </p>
       {roots.length === 0 ? (
         <p className="small" data-testid="roots-empty">
-          No folders are shared with <strong>{server.id}</strong>.
+          <Trans t={t} i18nKey="roots.empty" values={{ server: server.id }} components={{ strong: <strong /> }} />
         </p>
       ) : (
-        <ul className="roots-list" aria-label={`Roots of ${server.id}`}>
+        <ul className="roots-list" aria-label={t('roots.listAria', { server: server.id })}>
           {roots.map((r) => (
             <li key={r.uri} className="roots-item" data-testid="root-item" data-uri={r.uri}>
               <span className="roots-text">
@@ -63,24 +65,24 @@ export function RootsPanel({ server }: { server: ServerView }) {
                 type="button"
                 className="btn-small btn-danger"
                 data-testid="root-remove"
-                aria-label={`Remove ${r.name ?? rootPath(r.uri)}`}
+                aria-label={t('roots.removeAria', { name: r.name ?? rootPath(r.uri) })}
                 disabled={busy}
                 onClick={() => void save.run(roots.filter((x) => x.uri !== r.uri).map((x) => x.uri))}
               >
-                Remove
+                {t('roots.remove')}
               </button>
             </li>
           ))}
         </ul>
       )}
       <form className="roots-add" onSubmit={submit}>
-        <label htmlFor={`roots-add-${server.id}`}>Add a folder</label>
+        <label htmlFor={`roots-add-${server.id}`}>{t('roots.addLabel')}</label>
         <div className="roots-add-row">
           <input
             id={`roots-add-${server.id}`}
             className="mono"
             data-testid="root-add-input"
-            placeholder="/absolute/path/to/folder"
+            placeholder={t('roots.addPlaceholder')}
             value={folder}
             onChange={(e) => {
               setFolder(e.target.value);
@@ -88,7 +90,7 @@ export function RootsPanel({ server }: { server: ServerView }) {
             }}
           />
           <button type="submit" className="btn-small" data-testid="root-add" disabled={busy}>
-            Add folder
+            {t('roots.add')}
           </button>
         </div>
         {add.error && (

@@ -6,11 +6,25 @@
  * masked; left as they are, the stored values are kept.
  */
 import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SECRET_PLACEHOLDER } from '../../../shared/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner } from '../../components/common';
 import { useAction } from '../../hooks';
 import { emptyForm, entryFromForm, formFromEntry, type EditorForm, type FormField } from './editor-form';
+
+// Example values shown as placeholders: commands, paths, URLs and config syntax (not language text).
+const EXAMPLE = {
+  command: 'npx',
+  args: '-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents',
+  env: 'API_KEY=…',
+  cwd: '/home/me/project',
+  url: 'https://example.com/mcp',
+  headers: 'X-Team: blue',
+  timeoutMs: '600000',
+  maxToolRounds: '10',
+  protocol: 'auto',
+};
 
 function Field({ id, label, error, help, children }: { id: string; label: string; error?: string; help?: ReactNode; children: ReactNode }) {
   return (
@@ -29,6 +43,7 @@ function Field({ id, label, error, help, children }: { id: string; label: string
 
 /** The editor. `editing`: the server's current name, or undefined to add one. */
 export function ServerEditor({ editing, onDone }: { editing?: string; onDone(savedName?: string): void }) {
+  const { t } = useTranslation('servers');
   const [form, setForm] = useState<EditorForm | null>(editing ? null : emptyForm());
   const [info, setInfo] = useState<{ masked: string[]; otherKeys: string[] }>({ masked: [], otherKeys: [] });
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -60,8 +75,8 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
     onDone(built.name);
   });
 
-  if (loadError) return <Banner tone="error" title="This server cannot be edited">{loadError}</Banner>;
-  if (!form) return <p className="muted">Loading…</p>;
+  if (loadError) return <Banner tone="error" title={t('editor.cannotEdit')}>{loadError}</Banner>;
+  if (!form) return <p className="muted">{t('editor.loading')}</p>;
 
   const set = (field: FormField, value: string | boolean) => {
     setForm({ ...form, [field]: value });
@@ -81,6 +96,26 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
     return props.multiline ? <textarea {...common} className="editor mono" rows={props.multiline} /> : <input type="text" {...common} />;
   };
   const maskedIn = (what: 'env' | 'headers') => info.masked.filter((m) => m.startsWith(`${what}.`)).map((m) => m.slice(what.length + 1));
+  const maskedNote = (what: 'env' | 'headers') => (maskedIn(what).length > 0 ? ` ${t('editor.maskedKept', { names: maskedIn(what).join(', '), placeholder: SECRET_PLACEHOLDER })}` : null);
+  const input = {
+    name: text('name', { placeholder: t('editor.namePlaceholder') }),
+    command: text('command', { placeholder: EXAMPLE.command, mono: true }),
+    args: text('args', { multiline: 3, placeholder: EXAMPLE.args }),
+    env: text('env', { multiline: 3, placeholder: EXAMPLE.env }),
+    cwd: text('cwd', { placeholder: EXAMPLE.cwd, mono: true }),
+    url: text('url', { placeholder: EXAMPLE.url, mono: true }),
+    headers: text('headers', { multiline: 3, placeholder: EXAMPLE.headers }),
+    timeoutMs: text('timeoutMs', { placeholder: EXAMPLE.timeoutMs }),
+    maxToolRounds: text('maxToolRounds', { placeholder: EXAMPLE.maxToolRounds }),
+    protocol: text('protocol', { placeholder: EXAMPLE.protocol }),
+  };
+  const transports: Array<[EditorForm['transport'], string]> = [
+    ['stdio', t('editor.transportStdio')],
+    ['http', t('transport.http')],
+    ['sse', t('transport.sse')],
+  ];
+  const envNote = maskedNote('env');
+  const headersNote = maskedNote('headers');
 
   return (
     <form
@@ -92,19 +127,13 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
         if (built?.ok) void save.run();
       }}
     >
-      <h2>{editing ? `Edit ${editing}` : 'Add a server'}</h2>
-      <Field id="server-name" label="Name" error={errorOf('name')} help="The key under mcpServers in mcp-servers.json.">
-        {text('name', { placeholder: 'e.g. filesystem' })}
+      <h2>{editing ? t('editor.titleEdit', { server: editing }) : t('editor.titleAdd')}</h2>
+      <Field id="server-name" label={t('editor.name')} error={errorOf('name')} help={t('editor.nameHelp')}>
+        {input.name}
       </Field>
       <fieldset className="transport-choice">
-        <legend>Transport</legend>
-        {(
-          [
-            ['stdio', 'stdio (a local program)'],
-            ['http', 'Streamable HTTP'],
-            ['sse', 'HTTP+SSE (deprecated)'],
-          ] as const
-        ).map(([value, label]) => (
+        <legend>{t('editor.transport')}</legend>
+        {transports.map(([value, label]) => (
           <label key={value} className="toggle">
             <input type="radio" name="transport" value={value} checked={form.transport === value} onChange={() => set('transport', value)} data-testid={`editor-transport-${value}`} /> {label}
           </label>
@@ -112,77 +141,77 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
       </fieldset>
       {form.transport === 'sse' && (
         <Banner tone="warn" testId="sse-note">
-          HTTP+SSE is deprecated: Streamable HTTP replaced it in protocol 2025-03-26. Use it only for servers that offer nothing else.
+          {t('editor.sseNote')}
         </Banner>
       )}
       {form.transport === 'stdio' ? (
         <>
-          <Field id="server-command" label="Command" error={errorOf('command')} help='One program, e.g. "npx" or "node" ("node" runs the console’s own Node).'>
-            {text('command', { placeholder: 'npx', mono: true })}
+          <Field id="server-command" label={t('editor.command')} error={errorOf('command')} help={t('editor.commandHelp')}>
+            {input.command}
           </Field>
-          <Field id="server-args" label="Arguments" error={errorOf('args')} help="One per line, passed as they are (no shell quoting).">
-            {text('args', { multiline: 3, placeholder: '-y\n@modelcontextprotocol/server-filesystem\n/home/me/Documents' })}
+          <Field id="server-args" label={t('editor.args')} error={errorOf('args')} help={t('editor.argsHelp')}>
+            {input.args}
           </Field>
           <Field
             id="server-env"
-            label="Environment"
+            label={t('editor.env')}
             error={errorOf('env')}
             help={
               <>
-                KEY=value, one per line.
-                {maskedIn('env').length > 0 && ` ${maskedIn('env').join(', ')}: stored value kept while it shows ${SECRET_PLACEHOLDER}.`}
+                {t('editor.envHelp')}
+                {envNote}
               </>
             }
           >
-            {text('env', { multiline: 3, placeholder: 'API_KEY=…' })}
+            {input.env}
           </Field>
-          <Field id="server-cwd" label="Working directory" error={errorOf('cwd')} help="Optional; an absolute path.">
-            {text('cwd', { placeholder: '/home/me/project', mono: true })}
+          <Field id="server-cwd" label={t('editor.cwd')} error={errorOf('cwd')} help={t('editor.cwdHelp')}>
+            {input.cwd}
           </Field>
         </>
       ) : (
         <>
-          <Field id="server-url" label="URL" error={errorOf('url')} help={form.transport === 'http' ? 'The MCP endpoint, e.g. https://example.com/mcp.' : 'The SSE endpoint, e.g. https://example.com/sse.'}>
-            {text('url', { placeholder: 'https://example.com/mcp', mono: true })}
+          <Field id="server-url" label={t('editor.url')} error={errorOf('url')} help={form.transport === 'http' ? t('editor.urlHelpHttp') : t('editor.urlHelpSse')}>
+            {input.url}
           </Field>
           <Field
             id="server-headers"
-            label="Headers"
+            label={t('editor.headers')}
             error={errorOf('headers')}
             help={
               <>
-                Name: value, one per line. For OAuth servers leave Authorization out and use Sign in.
-                {maskedIn('headers').length > 0 && ` ${maskedIn('headers').join(', ')}: stored value kept while it shows ${SECRET_PLACEHOLDER}.`}
+                {t('editor.headersHelp')}
+                {headersNote}
               </>
             }
           >
-            {text('headers', { multiline: 3, placeholder: 'X-Team: blue' })}
+            {input.headers}
           </Field>
         </>
       )}
       <details className="advanced">
-        <summary>Options</summary>
-        <Field id="server-timeoutMs" label="Call timeout (ms)" error={errorOf('timeoutMs')} help="How long a call you start may run; default 600000 (10 minutes).">
-          {text('timeoutMs', { placeholder: '600000' })}
+        <summary>{t('editor.options')}</summary>
+        <Field id="server-timeoutMs" label={t('editor.timeout')} error={errorOf('timeoutMs')} help={t('editor.timeoutHelp')}>
+          {input.timeoutMs}
         </Field>
-        <Field id="server-maxToolRounds" label="Sampling tool rounds" error={errorOf('maxToolRounds')} help="Rounds of one sampling tool loop before the console ends it; default 10.">
-          {text('maxToolRounds', { placeholder: '10' })}
+        <Field id="server-maxToolRounds" label={t('editor.toolRounds')} error={errorOf('maxToolRounds')} help={t('editor.toolRoundsHelp')}>
+          {input.maxToolRounds}
         </Field>
-        <Field id="server-protocol" label="Protocol" error={errorOf('protocol')} help='"auto" (default), "legacy", or a version such as 2026-07-28.'>
-          {text('protocol', { placeholder: 'auto' })}
+        <Field id="server-protocol" label={t('editor.protocol')} error={errorOf('protocol')} help={t('editor.protocolHelp')}>
+          {input.protocol}
         </Field>
       </details>
       <label className="toggle">
-        <input type="checkbox" checked={form.disabled} onChange={(e) => set('disabled', e.target.checked)} data-testid="editor-disabled" /> Disabled (listed, not connected)
+        <input type="checkbox" checked={form.disabled} onChange={(e) => set('disabled', e.target.checked)} data-testid="editor-disabled" /> {t('editor.disabled')}
       </label>
-      {info.otherKeys.length > 0 && <p className="muted small">Kept as they are in the file: {info.otherKeys.join(', ')}.</p>}
+      {info.otherKeys.length > 0 && <p className="muted small">{t('editor.otherKeys', { keys: info.otherKeys.join(', ') })}</p>}
       <div className="form-actions">
         <ActionError error={save.error} />
         <button type="button" onClick={() => onDone()} data-testid="editor-cancel">
-          Cancel
+          {t('editor.cancel')}
         </button>
         <button type="submit" className="btn-primary" disabled={save.pending} data-testid="editor-save">
-          {editing ? 'Save' : 'Add server'}
+          {editing ? t('editor.save') : t('editor.add')}
         </button>
       </div>
     </form>

@@ -5,6 +5,7 @@
  * connection, automatic reconnection (attempt and next time) and OAuth.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ServerStatus, ServerView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill } from '../../components/common';
@@ -20,40 +21,48 @@ const STATUS_TONE: Record<ServerStatus, 'ok' | 'info' | 'error' | 'muted' | 'war
   disabled: 'muted',
   needs_auth: 'warn',
 };
-const STATUS_LABEL: Partial<Record<ServerStatus, string>> = { needs_auth: 'sign-in needed' };
 
 /** A server's connection status pill. */
 export function ServerStatusPill({ status }: { status: ServerStatus }) {
+  const { t } = useTranslation('servers');
   return (
     <Pill tone={STATUS_TONE[status]} testId="server-status">
-      {STATUS_LABEL[status] ?? status}
+      {t(`status.${status}`)}
     </Pill>
   );
 }
 
-/** "tools (listChanged), resources (subscribe, listChanged), logging" from declared capabilities. */
-export function describeCapabilities(caps: Record<string, unknown> | undefined): string {
+/**
+ * "tools (listChanged), resources (subscribe, listChanged), logging" from declared capabilities
+ * (protocol names, not translated); `none` is the text for an empty capability object.
+ */
+export function describeCapabilities(caps: Record<string, unknown> | undefined, none: string): string {
   if (!caps) return '—';
   const parts = Object.entries(caps).map(([name, value]) => {
     const flags = value && typeof value === 'object' ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k) : [];
     return flags.length ? `${name} (${flags.join(', ')})` : name;
   });
-  return parts.length ? parts.join(', ') : 'none';
+  return parts.length ? parts.join(', ') : none;
 }
 
 function ReconnectBanner({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const now = useNow();
   const retry = useAction(() => getApi().restartServer({ serverId: server.id }));
   const r = server.reconnect;
   if (!r) return null;
   const when = r.nextAt !== undefined ? Math.max(0, r.nextAt - now) : undefined;
   return (
-    <Banner tone={r.gaveUp ? 'error' : 'warn'} title={r.gaveUp ? `Gave up reconnecting after ${r.maxAttempts} attempts` : 'Reconnecting'} testId="reconnect-banner">
+    <Banner tone={r.gaveUp ? 'error' : 'warn'} title={r.gaveUp ? t('reconnect.gaveUp', { max: r.maxAttempts }) : t('reconnect.reconnecting')} testId="reconnect-banner">
       <span data-testid="reconnect-attempt">
-        {r.gaveUp ? 'The console will not try again on its own.' : `Attempt ${r.attempt} of ${r.maxAttempts}${when !== undefined ? ` in ${duration(when)} (at ${clockTime(r.nextAt!)})` : ''}.`}
+        {r.gaveUp
+          ? t('reconnect.noMore')
+          : when !== undefined
+            ? t('reconnect.attemptAt', { attempt: r.attempt, max: r.maxAttempts, wait: duration(when), time: clockTime(r.nextAt!) })
+            : t('reconnect.attempt', { attempt: r.attempt, max: r.maxAttempts })}
       </span>{' '}
       <button type="button" className="btn-small" onClick={() => void retry.run()} disabled={retry.pending} data-testid="retry-now">
-        Retry now
+        {t('reconnect.retryNow')}
       </button>
       <ActionError error={retry.error} />
     </Banner>
@@ -61,6 +70,7 @@ function ReconnectBanner({ server }: { server: ServerView }) {
 }
 
 function AuthBanner({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const host = useConsole((s) => s.mirror?.settings.host);
   const [link, setLink] = useState<string | null>(null);
   const signIn = useAction(async () => {
@@ -83,23 +93,28 @@ function AuthBanner({ server }: { server: ServerView }) {
   if (server.status !== 'needs_auth' && !auth) return null;
   const pending = auth?.status === 'pending';
   return (
-    <Banner tone={auth?.status === 'signed_in' && !auth.error ? 'info' : 'warn'} title={auth?.status === 'signed_in' ? 'Signed in (OAuth)' : pending ? 'Waiting for you to sign in' : 'This server needs you to sign in'} testId="auth-banner">
+    <Banner tone={auth?.status === 'signed_in' && !auth.error ? 'info' : 'warn'} title={auth?.status === 'signed_in' ? t('auth.signedIn') : pending ? t('auth.pending') : t('auth.needed')} testId="auth-banner">
       {auth?.error && <div className="error-text">{auth.error}</div>}
-      {auth?.status === 'signed_in' && auth.expiresAt !== undefined && <div className="muted small">Access token valid until {clockTime(auth.expiresAt)}; it is refreshed when needed.</div>}
+      {auth?.status === 'signed_in' && auth.expiresAt !== undefined && <div className="muted small">{t('auth.tokenValid', { time: clockTime(auth.expiresAt) })}</div>}
       {pending && (
         <div className="small">
-          Finish in your browser. {link && <a href={link} target="_blank" rel="noopener noreferrer" data-testid="auth-link">Open the sign-in page again</a>}
+          {t('auth.finishInBrowser')}{' '}
+          {link && (
+            <a href={link} target="_blank" rel="noopener noreferrer" data-testid="auth-link">
+              {t('auth.openAgain')}
+            </a>
+          )}
         </div>
       )}
       <div className="banner-actions">
         {auth?.status !== 'signed_in' && (
           <button type="button" className="btn-primary btn-small" onClick={() => void signIn.run()} disabled={signIn.pending} data-testid="sign-in">
-            {pending ? 'Start again' : 'Sign in'}
+            {pending ? t('auth.startAgain') : t('auth.signIn')}
           </button>
         )}
         {auth?.status === 'signed_in' && (
           <button type="button" className="btn-small" onClick={() => void signOut.run()} disabled={signOut.pending} data-testid="sign-out">
-            Sign out
+            {t('auth.signOut')}
           </button>
         )}
         <ActionError error={signIn.error ?? signOut.error} />
@@ -110,6 +125,7 @@ function AuthBanner({ server }: { server: ServerView }) {
 
 /** The head of the server page. `onEdit` opens the editor; `onSelect` moves the selection (after duplicate / remove). */
 export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
+  const { t } = useTranslation('servers');
   const [confirmRemove, setConfirmRemove] = useState(false);
   const restart = useAction(() => getApi().restartServer({ serverId: server.id }));
   const enabled = server.status !== 'disabled';
@@ -130,43 +146,50 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
         <ActionError error={error} />
         {enabled && (
           <button type="button" onClick={() => void restart.run()} disabled={restart.pending} data-testid="restart-server">
-            Restart
+            {t('header.restart')}
           </button>
         )}
         <button type="button" onClick={() => void toggle.run()} disabled={toggle.pending} data-testid="toggle-enabled">
-          {enabled ? 'Disable' : 'Enable'}
+          {enabled ? t('header.disable') : t('header.enable')}
         </button>
         <button type="button" onClick={onEdit} data-testid="edit-server">
-          Edit
+          {t('header.edit')}
         </button>
         <button type="button" onClick={() => void duplicate.run()} disabled={duplicate.pending} data-testid="duplicate-server">
-          Duplicate
+          {t('header.duplicate')}
         </button>
         {confirmRemove ? (
           <>
             <button type="button" className="btn-danger" onClick={() => void remove.run()} disabled={remove.pending} data-testid="confirm-remove">
-              Remove {server.id}
+              {t('header.removeConfirm', { server: server.id })}
             </button>
             <button type="button" onClick={() => setConfirmRemove(false)}>
-              Keep
+              {t('header.keep')}
             </button>
           </>
         ) : (
           <button type="button" onClick={() => setConfirmRemove(true)} data-testid="remove-server">
-            Remove
+            {t('header.remove')}
           </button>
         )}
       </div>
       <Facts
         rows={[
-          ['Transport', server.transport === 'sse' ? 'HTTP+SSE (deprecated)' : server.transport === 'http' ? 'Streamable HTTP' : 'stdio'],
-          ['Target', <span key="t" className="mono break">{server.target}</span>],
-          ['Protocol', server.protocolVersion ? `${server.protocolVersion}${server.era ? ` (${server.era === 'modern' ? 'MRTR era' : 'push era'})` : ''}` : '—'],
-          server.serverInfo && ['Server', `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`],
-          server.status === 'ready' && ['Capabilities', <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities)}</span>],
-          server.pid !== undefined && ['Process', `pid ${server.pid}`],
-          server.connectedAt !== undefined && ['Connected', `${clockTime(server.connectedAt)} (${duration(Math.max(0, now - server.connectedAt))} ago)`],
-          ['In flight', String(server.inFlight)],
+          [t('header.factTransport'), t(`transport.${server.transport}`)],
+          [t('header.factTarget'), <span key="t" className="mono break">{server.target}</span>],
+          [
+            t('header.factProtocol'),
+            server.protocolVersion
+              ? server.era
+                ? t('header.protocolEra', { version: server.protocolVersion, era: server.era === 'modern' ? t('header.eraModern') : t('header.eraLegacy') })
+                : server.protocolVersion
+              : '—',
+          ],
+          server.serverInfo && [t('header.factServer'), `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`],
+          server.status === 'ready' && [t('header.factCapabilities'), <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}</span>],
+          server.pid !== undefined && [t('header.factProcess'), t('header.pid', { pid: server.pid })],
+          server.connectedAt !== undefined && [t('header.factConnected'), t('header.connectedAgo', { time: clockTime(server.connectedAt), ago: duration(Math.max(0, now - server.connectedAt)) })],
+          [t('header.factInFlight'), String(server.inFlight)],
         ]}
       />
       {server.warning && (
@@ -174,9 +197,9 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
           {server.warning}
         </Banner>
       )}
-      {!enabled && <Banner tone="muted">Disabled: listed, not connected. Enable it to connect.</Banner>}
+      {!enabled && <Banner tone="muted">{t('header.disabledNote')}</Banner>}
       {(server.status === 'error' || server.status === 'disconnected') && server.error && (
-        <Banner tone={server.status === 'error' ? 'error' : 'muted'} title={server.status === 'error' ? 'Connection failed' : 'Disconnected'} testId="server-error">
+        <Banner tone={server.status === 'error' ? 'error' : 'muted'} title={server.status === 'error' ? t('header.connectionFailed') : t('header.disconnected')} testId="server-error">
           {server.error}
         </Banner>
       )}
@@ -184,7 +207,7 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
       <AuthBanner server={server} />
       {server.instructions && (
         <details className="raw-json">
-          <summary>Server instructions</summary>
+          <summary>{t('header.instructions')}</summary>
           <pre className="pre-text">{server.instructions}</pre>
         </details>
       )}

@@ -5,6 +5,7 @@
  * (edited by hand) are shown on top: the last good config stays in force until it is fixed.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../shared/state';
 import { Banner, Empty } from '../../components/common';
 import { useCalls, useConsole, useServers } from '../../store';
@@ -25,56 +26,58 @@ type Tab = 'tools' | 'prompts' | 'resources' | 'log';
 type Mode = { kind: 'detail' } | { kind: 'add' } | { kind: 'edit'; id: string } | { kind: 'import' };
 
 function ToolsPanel({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const selectedTool = useConsole((s) => s.selectedTool);
   const selectTool = useConsole((s) => s.selectTool);
-  const tool = server.tools.find((t) => t.name === selectedTool);
+  const tool = server.tools.find((x) => x.name === selectedTool);
   if (server.tools.length === 0) {
-    return <p className="muted small">{server.status === 'ready' ? 'This server offers no tools.' : 'Tools appear once the server is ready.'}</p>;
+    return <p className="muted small">{server.status === 'ready' ? t('tools.noneOffered') : t('tools.notReady')}</p>;
   }
   return (
     <div className="tools">
-      <ul className="tool-list" aria-label="Tools">
-        {server.tools.map((t) => (
-          <li key={t.name}>
+      <ul className="tool-list" aria-label={t('tools.listAria')}>
+        {server.tools.map((x) => (
+          <li key={x.name}>
             <button
               type="button"
-              className={`tool-item${t.name === selectedTool ? ' is-selected' : ''}`}
-              aria-current={t.name === selectedTool ? 'true' : undefined}
+              className={`tool-item${x.name === selectedTool ? ' is-selected' : ''}`}
+              aria-current={x.name === selectedTool ? 'true' : undefined}
               data-testid="tool-item"
-              onClick={() => selectTool(t.name)}
-              title={t.description}
+              onClick={() => selectTool(x.name)}
+              title={x.description}
             >
-              {t.name}
+              {x.name}
             </button>
           </li>
         ))}
       </ul>
-      <div className="tool-panel">{tool ? <ToolForm key={`${server.id}/${tool.name}`} server={server} tool={tool} /> : <Empty>Select a tool to call it.</Empty>}</div>
+      <div className="tool-panel">{tool ? <ToolForm key={`${server.id}/${tool.name}`} server={server} tool={tool} /> : <Empty>{t('tools.selectOne')}</Empty>}</div>
     </div>
   );
 }
 
 function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
+  const { t } = useTranslation('servers');
   const calls = useCalls().filter((c) => c.serverId === server.id);
   const [tab, setTab] = useState<Tab>('tools');
   const tabs: Array<[Tab, string]> = [
-    ['tools', `Tools (${server.tools.length})`],
-    ['prompts', `Prompts (${server.prompts?.length ?? 0})`],
-    ['resources', `Resources (${(server.resources?.length ?? 0) + (server.resourceTemplates?.length ?? 0)})`],
-    ['log', 'Log'],
+    ['tools', t('detail.tabTools', { n: server.tools.length })],
+    ['prompts', t('detail.tabPrompts', { n: server.prompts?.length ?? 0 })],
+    ['resources', t('detail.tabResources', { n: (server.resources?.length ?? 0) + (server.resourceTemplates?.length ?? 0) })],
+    ['log', t('detail.tabLog')],
   ];
   return (
     <div className="server-detail" data-testid="server-detail" data-server-id={server.id}>
       <ServerHeader server={server} onEdit={onEdit} onSelect={onSelect} />
       {server.stderrTail.length > 0 && tab !== 'log' && (
         <details className="raw-json">
-          <summary>stderr (last lines)</summary>
+          <summary>{t('detail.stderrTail')}</summary>
           <pre className="mono-box stderr" data-testid="server-stderr">
             {server.stderrTail.join('\n')}
           </pre>
         </details>
       )}
-      <div className="tabs" role="tablist" aria-label={`${server.id} offers`}>
+      <div className="tabs" role="tablist" aria-label={t('detail.tabsAria', { server: server.id })}>
         {tabs.map(([id, label]) => (
           <button key={id} type="button" role="tab" aria-selected={tab === id} className={`tab${tab === id ? ' is-active' : ''}`} data-testid={`server-tab-${id}`} onClick={() => setTab(id)}>
             {label}
@@ -92,7 +95,7 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
       {tab !== 'log' && (
         <section className="section">
           <header className="section-head">
-            <h3>Calls ({calls.length})</h3>
+            <h3>{t('detail.calls', { n: calls.length })}</h3>
           </header>
           <CallsList calls={calls} />
         </section>
@@ -103,6 +106,7 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
 
 /** The Servers screen. */
 export function ServersScreen() {
+  const { t } = useTranslation('servers');
   const servers = useServers();
   const problems = useConsole((s) => s.mirror?.settings.serversConfigProblems);
   const configPath = useConsole((s) => s.mirror?.settings.serversConfigPath);
@@ -118,25 +122,25 @@ export function ServersScreen() {
   if (mode.kind === 'add') detail = <ServerEditor onDone={done} />;
   else if (mode.kind === 'edit') detail = <ServerEditor key={mode.id} editing={mode.id} onDone={done} />;
   else if (mode.kind === 'import') detail = <ImportPanel onDone={() => setMode({ kind: 'detail' })} />;
-  else detail = selected ? <ServerDetail key={selected.id} server={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} onSelect={selectServer} /> : <Empty>Add a server, or import the ones you already use.</Empty>;
+  else detail = selected ? <ServerDetail key={selected.id} server={selected} onEdit={() => setMode({ kind: 'edit', id: selected.id })} onSelect={selectServer} /> : <Empty>{t('screen.emptyDetail')}</Empty>;
 
   return (
     <div className="split" data-testid="servers-screen">
       <div className="split-list narrow">
         <div className="pane-title">
-          <h2>Servers</h2>
+          <h2>{t('screen.title')}</h2>
           <span className="muted small">{servers.length}</span>
         </div>
         <div className="server-actions">
           <button type="button" className="btn-primary btn-small" onClick={() => setMode({ kind: 'add' })} data-testid="add-server">
-            Add server
+            {t('screen.addServer')}
           </button>
           <button type="button" className="btn-small" onClick={() => setMode({ kind: 'import' })} data-testid="import-servers">
-            Import…
+            {t('screen.import')}
           </button>
         </div>
         {problems && problems.length > 0 && (
-          <Banner tone="error" title="mcp-servers.json has a problem" testId="config-problems">
+          <Banner tone="error" title={t('screen.configProblem')} testId="config-problems">
             {problems.map((p) => (
               <div key={p} className="small">
                 {p}
@@ -146,7 +150,7 @@ export function ServersScreen() {
           </Banner>
         )}
         {servers.length === 0 ? (
-          <Empty>No servers configured.</Empty>
+          <Empty>{t('screen.noServers')}</Empty>
         ) : (
           <ul className="server-list">
             {servers.map((s) => (
@@ -167,9 +171,15 @@ export function ServersScreen() {
                     <ServerStatusPill status={s.status} />
                   </span>
                   <span className="muted small">
-                    {s.transport} · {s.tools.length} tools{s.prompts?.length ? ` · ${s.prompts.length} prompts` : ''}
-                    {s.inFlight ? ` · ${s.inFlight} in flight` : ''}
-                    {s.reconnect && !s.reconnect.gaveUp ? ` · reconnecting (${s.reconnect.attempt}/${s.reconnect.maxAttempts})` : ''}
+                    {[
+                      s.transport,
+                      t('screen.rowTools', { count: s.tools.length }),
+                      s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
+                      s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
+                      s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
+                    ]
+                      .filter(Boolean)
+                      .join(' · ')}
                   </span>
                 </button>
               </li>

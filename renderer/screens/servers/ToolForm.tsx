@@ -3,6 +3,7 @@
  * boolean, enum; other types as JSON), with a Raw JSON mode, and the Call tool button.
  */
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ServerView, ToolView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
@@ -10,21 +11,28 @@ import { prettyJson } from '../../format';
 import { useAction } from '../../hooks';
 import { buildArgs, initialValues, parseRawArgs, schemaFields, type FormField, type FormValues } from './schema-form';
 
+/** JSON boolean values, as the boolean select offers them (protocol values, not language text). */
+const BOOLEANS = ['true', 'false'] as const;
+
 function FieldInput({ field, value, onChange, id }: { field: FormField; value: string; onChange: (v: string) => void; id: string }) {
+  const { t } = useTranslation('servers');
   const common = { id, 'data-testid': `tool-field-${field.name}`, 'aria-required': field.required };
   switch (field.kind) {
     case 'boolean':
       return (
         <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
-          {!field.required && <option value="">(not set)</option>}
-          <option value="true">true</option>
-          <option value="false">false</option>
+          {!field.required && <option value="">{t('tools.notSet')}</option>}
+          {BOOLEANS.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
         </select>
       );
     case 'enum':
       return (
         <select {...common} value={value} onChange={(e) => onChange(e.target.value)}>
-          {(!field.required || value === '') && <option value="">(not set)</option>}
+          {(!field.required || value === '') && <option value="">{t('tools.notSet')}</option>}
           {(field.options ?? []).map((o) => (
             <option key={JSON.stringify(o)} value={JSON.stringify(o)}>
               {typeof o === 'string' ? o : JSON.stringify(o)}
@@ -49,6 +57,7 @@ function FieldInput({ field, value, onChange, id }: { field: FormField; value: s
 
 /** The form of one tool. Keyed by server and tool by its parent, so the values start fresh. */
 export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView }) {
+  const { t } = useTranslation('servers');
   const fields = useMemo(() => schemaFields(tool.inputSchema), [tool.inputSchema]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [raw, setRaw] = useState<string | null>(null);
@@ -70,7 +79,7 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
     <form
       className="tool-form"
       data-testid="tool-form"
-      aria-label={`Arguments of ${tool.name}`}
+      aria-label={t('tools.formAria', { name: tool.name })}
       onSubmit={(e) => {
         e.preventDefault();
         setAttempted(true);
@@ -83,13 +92,13 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
           <span className="mono">{tool.name}</span>
         </h4>
         <label className="toggle">
-          <input type="checkbox" checked={raw !== null} onChange={toggleRaw} data-testid="tool-raw-toggle" /> Raw JSON
+          <input type="checkbox" checked={raw !== null} onChange={toggleRaw} data-testid="tool-raw-toggle" /> {t('tools.rawJson')}
         </label>
       </div>
       {tool.description && <p className="tool-description">{tool.description}</p>}
       {raw !== null ? (
         <div className="field">
-          <label htmlFor="tool-raw">Arguments (JSON object)</label>
+          <label htmlFor="tool-raw">{t('tools.rawLabel')}</label>
           <textarea id="tool-raw" className="editor mono" rows={6} value={raw} data-testid="tool-raw" onChange={(e) => setRaw(e.target.value)} />
           {parsedRaw && !parsedRaw.ok && (
             <p className="field-error" role="alert" data-testid="tool-raw-error">
@@ -98,7 +107,7 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
           )}
         </div>
       ) : fields.length === 0 ? (
-        <p className="muted small">This tool takes no arguments.</p>
+        <p className="muted small">{t('tools.noArguments')}</p>
       ) : (
         <div className="tool-fields">
           {fields.map((f) => {
@@ -109,7 +118,7 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
                 <label htmlFor={id}>
                   <span className="mono">{f.title ?? f.name}</span>
                   {f.required && (
-                    <span className="required" aria-label="required" title="required">
+                    <span className="required" aria-label={t('form.required')} title={t('form.required')}>
                       {' '}
                       *
                     </span>
@@ -126,9 +135,9 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
       )}
       <div className="form-actions">
         <ActionError error={call.error} />
-        {!ready && <span className="muted small">The server is not ready.</span>}
+        {!ready && <span className="muted small">{t('form.serverNotReady')}</span>}
         <button type="submit" className="btn-primary" data-testid="call-tool" disabled={!ready || call.pending || (parsedRaw !== null && !parsedRaw.ok)}>
-          Call tool
+          {t('tools.call')}
         </button>
       </div>
     </form>

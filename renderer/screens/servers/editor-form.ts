@@ -1,8 +1,11 @@
 /**
  * The server editor's form model: plain strings as the person types them (arguments one per line,
  * env as `KEY=value` lines, headers as `Name: value` lines), and the conversion to the entry the
- * API takes, validated with the same zod schema main uses — every problem as a message per field.
+ * API takes, validated with the same zod schema main uses — every problem as a message per field
+ * (the form's own messages in the UI language: i18next's instance, namespace `servers`; the
+ * schema's messages are the shared contract's, in English).
  */
+import i18next from 'i18next';
 import { ServerEntryInputSchema, ServerNameSchema, type ServerEntryInput } from '../../../shared/servers.js';
 
 /** What the form holds. */
@@ -71,14 +74,14 @@ export function formFromEntry(name: string, entry: ServerEntryInput): EditorForm
 const lines = (text: string) => text.split(/\r?\n/);
 
 /** Parses `sep`-separated lines into a map; blank lines are skipped. */
-function parsePairs(text: string, sep: '=' | ':', what: string): { value: Record<string, string> } | { error: string } {
+function parsePairs(text: string, sep: '=' | ':'): { value: Record<string, string> } | { error: string } {
   const value: Record<string, string> = {};
   for (const [i, raw] of lines(text).entries()) {
     if (!raw.trim()) continue;
     const at = raw.indexOf(sep);
-    if (at <= 0) return { error: `line ${i + 1}: expected ${sep === '=' ? 'KEY=value' : 'Name: value'}` };
+    if (at <= 0) return { error: i18next.t('servers:editorForm.expectedPair', { line: i + 1, format: sep === '=' ? 'KEY=value' : 'Name: value' }) };
     const key = raw.slice(0, at).trim();
-    if (key in value) return { error: `line ${i + 1}: ${what} "${key}" appears twice` };
+    if (key in value) return { error: i18next.t(sep === '=' ? 'servers:editorForm.duplicateVariable' : 'servers:editorForm.duplicateHeader', { line: i + 1, key }) };
     value[key] = sep === ':' ? raw.slice(at + 1).trim() : raw.slice(at + 1);
   }
   return { value };
@@ -105,8 +108,8 @@ export function entryFromForm(form: EditorForm): { ok: true; name: string; entry
   if (!name.success) errors.name = name.error.issues[0]!.message;
   const timeoutMs = optionalInt(form.timeoutMs);
   const maxToolRounds = optionalInt(form.maxToolRounds);
-  if (timeoutMs === 'bad') errors.timeoutMs = 'Timeout must be a number of ms';
-  if (maxToolRounds === 'bad') errors.maxToolRounds = 'Tool rounds must be a number';
+  if (timeoutMs === 'bad') errors.timeoutMs = i18next.t('servers:editorForm.timeoutNotNumber');
+  if (maxToolRounds === 'bad') errors.maxToolRounds = i18next.t('servers:editorForm.roundsNotNumber');
   const common = {
     disabled: form.disabled || undefined,
     timeoutMs: timeoutMs === 'bad' ? undefined : timeoutMs,
@@ -115,7 +118,7 @@ export function entryFromForm(form: EditorForm): { ok: true; name: string; entry
   };
   let candidate: ServerEntryInput;
   if (form.transport === 'stdio') {
-    const env = parsePairs(form.env, '=', 'variable');
+    const env = parsePairs(form.env, '=');
     if ('error' in env) errors.env = env.error;
     candidate = {
       transport: 'stdio',
@@ -126,7 +129,7 @@ export function entryFromForm(form: EditorForm): { ok: true; name: string; entry
       ...common,
     };
   } else {
-    const headers = parsePairs(form.headers, ':', 'header');
+    const headers = parsePairs(form.headers, ':');
     if ('error' in headers) errors.headers = headers.error;
     candidate = { transport: form.transport, url: form.url.trim(), headers: 'value' in headers ? headers.value : {}, ...common };
   }

@@ -1,7 +1,9 @@
 /**
  * Pure helpers for the tool form: reading a tool's JSON Schema (`inputSchema`) into fields and
- * turning the form's raw input values back into call arguments, with readable errors.
+ * turning the form's raw input values back into call arguments, with readable errors (in the UI
+ * language: i18next's instance, which renderer/i18n initialises; namespace `servers`).
  */
+import i18next from 'i18next';
 
 /** The kind of input a schema property gets. */
 export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json';
@@ -72,11 +74,11 @@ export function buildArgs(fields: FormField[], values: FormValues): BuiltArgs {
   for (const f of fields) {
     const raw = values[f.name] ?? '';
     if (raw.trim() === '' && f.kind !== 'string') {
-      if (f.required) errors[f.name] = 'Required';
+      if (f.required) errors[f.name] = i18next.t('servers:schemaForm.required');
       continue;
     }
     if (raw === '' && f.kind === 'string') {
-      if (f.required) errors[f.name] = 'Required';
+      if (f.required) errors[f.name] = i18next.t('servers:schemaForm.required');
       continue;
     }
     switch (f.kind) {
@@ -86,8 +88,8 @@ export function buildArgs(fields: FormField[], values: FormValues): BuiltArgs {
       case 'number':
       case 'integer': {
         const n = Number(raw);
-        if (!Number.isFinite(n)) errors[f.name] = 'Not a number';
-        else if (f.kind === 'integer' && !Number.isInteger(n)) errors[f.name] = 'Must be a whole number';
+        if (!Number.isFinite(n)) errors[f.name] = i18next.t('servers:schemaForm.notANumber');
+        else if (f.kind === 'integer' && !Number.isInteger(n)) errors[f.name] = i18next.t('servers:schemaForm.notWhole');
         else args[f.name] = n;
         break;
       }
@@ -99,7 +101,7 @@ export function buildArgs(fields: FormField[], values: FormValues): BuiltArgs {
         try {
           args[f.name] = JSON.parse(raw);
         } catch (err) {
-          errors[f.name] = `Invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
+          errors[f.name] = i18next.t('servers:schemaForm.invalidJson', { message: err instanceof Error ? err.message : String(err) });
         }
         break;
     }
@@ -112,9 +114,9 @@ export function parseRawArgs(text: string): { ok: true; args: Record<string, unk
   if (text.trim() === '') return { ok: true, args: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (!isRecord(value)) return { ok: false, error: 'Arguments must be a JSON object ({…}).' };
+    if (!isRecord(value)) return { ok: false, error: i18next.t('servers:schemaForm.notAnObject') };
     return { ok: true, args: value };
   } catch (err) {
-    return { ok: false, error: `Parse error: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, error: i18next.t('servers:schemaForm.parseError', { message: err instanceof Error ? err.message : String(err) }) };
   }
 }
