@@ -8,18 +8,18 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill, RawJson, Section } from '../../components/common';
-import { clockTime, duration } from '../../format';
-import { useAction, useNow } from '../../hooks';
+import { clockTime } from '../../format';
+import { useAction } from '../../hooks';
 import { Markdown } from '../../markdown';
 import { useConsole, useElicitations, useItems } from '../../store';
 import { ElicitationForm } from './ElicitationForm';
-import { elicitationCallLabel, elicitationStatus, elicitationWaitedMs, mergeQueue } from './ElicitationModel';
+import { WaitClock } from './WaitClock';
+import { elicitationCallLabel, elicitationStatus, mergeQueue } from './ElicitationModel';
 import { ElicitationUrl } from './ElicitationUrl';
 import './elicitation.css';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
-  const now = useNow();
   const selectServer = useConsole((s) => s.selectServer);
   const setScreen = useConsole((s) => s.setScreen);
   const look = elicitationStatus(item.status);
@@ -64,7 +64,7 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
         </span>
         <span data-testid="item-waited">
           <span className="muted">{item.outcome ? t('header.took') : t('header.waiting')}{' '}</span>
-          {duration(elicitationWaitedMs(item, now))}
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} testId="item-wait" />
         </span>
       </div>
     </header>

@@ -2,20 +2,21 @@
 import { useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/state';
 import { Pill } from '../../components/common';
-import { duration, firstLine } from '../../format';
-import { useNow } from '../../hooks';
-import { elicitationCallLabel, elicitationStatus, elicitationWaitedMs } from './ElicitationModel';
+import { firstLine } from '../../format';
+import { elicitationAwaiting, elicitationCallLabel, elicitationStatus } from './ElicitationModel';
+import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
 export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationItemView; selected: boolean; onSelect: () => void }) {
   const { t } = useTranslation('queue');
-  const now = useNow();
+  const waiting = elicitationAwaiting(item);
+  const level = useWaitLevel(item.serverWait, waiting);
   const preview = firstLine(item.params.message) || t('list.noMessage');
   const look = elicitationStatus(item.status);
   return (
     <button
       type="button"
-      className={`queue-row${selected ? ' is-selected' : ''}`}
+      className={`queue-row${selected ? ' is-selected' : ''}${waitClass(level)}`}
       aria-current={selected ? 'true' : undefined}
       data-testid="queue-item"
       data-kind="elicitation"
@@ -35,8 +36,8 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       </span>
       <span className="queue-row-bottom">
         <span className="queue-call">{elicitationCallLabel(item)}</span>
-        <span className="queue-waited" title={t('list.waited')}>
-          {duration(elicitationWaitedMs(item, now))}
+        <span className="queue-waited">
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
       </span>
     </button>

@@ -5,20 +5,18 @@
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { clockTime, duration } from '../../format';
-import { useNow } from '../../hooks';
+import { clockTime } from '../../format';
 import { useConsole } from '../../store';
 import { ConversationTimeline } from './ConversationTimeline';
-import { associationLabel, isTerminal, waitedMs } from './summary';
+import { associationLabel, isTerminal } from './summary';
+import { WaitClock } from './WaitClock';
 
 /** Header of the selected item. */
 export function ItemHeader({ item, title }: { item: SamplingItemView; title: string }) {
   const { t } = useTranslation('queue');
-  const now = useNow();
   const selectServer = useConsole((s) => s.selectServer);
   const setScreen = useConsole((s) => s.setScreen);
   const { calls, exact } = item.association;
-  const waited = duration(waitedMs(item, now));
   return (
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
@@ -72,7 +70,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
         </span>
         <span data-testid="item-waited">
           <span className="muted">{isTerminal(item) ? t('header.took') : t('header.waiting')}{' '}</span>
-          {waited}
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!isTerminal(item)} testId="item-wait" />
         </span>
       </div>
       <ConversationTimeline item={item} />

@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SamplingItemView } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { duration } from '../../format';
-import { useNow } from '../../hooks';
-import { associationLabel, promptPreview, waitedMs } from './summary';
+import { associationLabel, isTerminal, promptPreview } from './summary';
+import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
 
@@ -14,12 +13,13 @@ const ROW_HEIGHT = 74;
 
 function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: () => void }) {
   const { t } = useTranslation('queue');
-  const now = useNow();
+  const waiting = !isTerminal(item);
+  const level = useWaitLevel(item.serverWait, waiting);
   const preview = promptPreview(item.original);
   return (
     <button
       type="button"
-      className={`queue-row${selected ? ' is-selected' : ''}`}
+      className={`queue-row${selected ? ' is-selected' : ''}${waitClass(level)}`}
       aria-current={selected ? 'true' : undefined}
       data-testid="queue-item"
       data-item-id={item.id}
@@ -38,8 +38,8 @@ function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; select
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
           {associationLabel(item)}
         </span>
-        <span className="queue-waited" title={t('list.waited')}>
-          {duration(waitedMs(item, now))}
+        <span className="queue-waited">
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
       </span>
     </button>
