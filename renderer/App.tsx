@@ -15,6 +15,7 @@ import { useThemePreference } from './theme';
 import { useLanguagePreference } from './i18n';
 import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
+import { KeyboardLayer } from './keyboard/KeyboardLayer';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const current = useConsole((s) => s.screen);
@@ -106,7 +107,7 @@ export function App() {
   return (
     <div className="app">
       <Nav />
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         <Notices />
         {status.kind === 'error' ? (
           <div className="center">
@@ -135,6 +136,7 @@ export function App() {
           <HistoryScreen />
         )}
       </main>
+      <KeyboardLayer />
     </div>
   );
 }

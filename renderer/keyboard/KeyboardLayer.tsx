@@ -1,0 +1,122 @@
+/**
+ * The keyboard layer, mounted once in App: the key dispatcher (one `keydown` listener on the
+ * document, matching the registry's bindings of the active scopes), the global commands (palette,
+ * cheat-sheet, screens, theme, pausing auto-approval, leaving a field) and the three dialogs.
+ *
+ * Rules: nothing fires while a modal dialog is open (the dialog handles its own keys) or after a
+ * component already handled the key (`defaultPrevented`); single-key shortcuts never fire while
+ * the person types (input, textarea, select, contenteditable) — only chords with Ctrl/⌘/Alt and
+ * Escape do; key repeat only steps through the queue.
+ */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getApi } from '../api';
+import { Banner } from '../components/common';
+import { useConsole, type Screen } from '../store';
+import { effectiveTheme, useOsPrefersDark } from '../theme';
+import { CheatSheet } from './CheatSheet';
+import { CommandPalette } from './CommandPalette';
+import { FullScreenEditor } from './FullScreenEditor';
+import { activeScopes, handlerFor, IS_MAC, useKeyboardUi, useShortcuts, type CommandContext } from './registry';
+import { bindingsOf, createMatcher, firesWhileTyping, isTypingTarget, NAV_SCREENS, type CommandId } from './shortcuts';
+import './keyboard.css';
+
+// The registry's screen names are the app's (a compile error here means they drifted apart).
+const _screens: Record<keyof typeof NAV_SCREENS, Screen> = NAV_SCREENS;
+void _screens;
+
+const REPEATABLE = new Set<CommandId>(['queue.next', 'queue.prev']);
+
+function modalOpen(): boolean {
+  return document.querySelector('dialog[open], [aria-modal="true"]') !== null;
+}
+
+function useDispatcher(): void {
+  useEffect(() => {
+    const matcher = createMatcher(IS_MAC);
+    const bindings = bindingsOf();
+    const onKeyDown = (ev: KeyboardEvent) => {
+      if (ev.defaultPrevented || modalOpen()) {
+        matcher.reset();
+        return;
+      }
+      const target = ev.target instanceof Element ? ev.target : null;
+      const typing = isTypingTarget(target as HTMLElement | null);
+      const inList = !!target?.closest('[data-testid="queue-list"]');
+      const scopes = activeScopes();
+      const candidates = bindings.filter(
+        (b) => scopes.has(b.scope) && (!b.listOnly || inList) && (!typing || firesWhileTyping(b.chords)) && handlerFor(b.commandId) !== undefined,
+      );
+      const result = matcher.feed(ev, ev.timeStamp, candidates);
+      if (result.kind === 'pending') {
+        ev.preventDefault();
+        return;
+      }
+      if (result.kind !== 'command') return;
+      const id = result.binding.commandId;
+      if (ev.repeat && !REPEATABLE.has(id)) {
+        ev.preventDefault();
+        return;
+      }
+      const ctx: CommandContext = { target, fromKey: true };
+      if (handlerFor(id)?.(ctx) !== false) ev.preventDefault();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+function useGlobalCommands(report: (error: unknown) => void): void {
+  const ui = useKeyboardUi();
+  const setScreen = useConsole((s) => s.setScreen);
+  const theme = useConsole((s) => s.mirror?.desktop?.settings.theme);
+  const hasDesktop = useConsole((s) => !!s.mirror?.desktop);
+  const paused = useConsole((s) => s.mirror?.policy?.rules.paused);
+  const osDark = useOsPrefersDark();
+  const go = (screen: Screen) => () => {
+    setScreen(screen);
+    // Focus the new screen's region so reading continues there (not on a control that is gone).
+    requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
+  };
+  useShortcuts('global', {
+    'palette.open': () => ui.openPalette(),
+    'cheatsheet.open': () => ui.openCheatSheet(),
+    'nav.queue': go('queue'),
+    'nav.servers': go('servers'),
+    'nav.providers': go('providers'),
+    'nav.history': go('history'),
+    'nav.rules': go('rules'),
+    'nav.settings': go('settings'),
+    'theme.toggle': hasDesktop
+      ? () => void getApi().setDesktopSettings({ theme: effectiveTheme(theme, osDark) === 'dark' ? 'light' : 'dark' }).catch(report)
+      : undefined,
+    'auto.pause': paused !== undefined ? () => void getApi().setAutoApprovalPaused({ paused: !paused }).catch(report) : undefined,
+    'editor.leave': ({ target }) => {
+      if (!(target instanceof HTMLElement) || !isTypingTarget(target)) return false;
+      target.blur();
+    },
+  });
+}
+
+/** Dispatcher, global commands, palette, cheat-sheet and full-screen editor. Mount once, in App. */
+export function KeyboardLayer() {
+  const { t } = useTranslation('keys');
+  const [error, setError] = useState<string | null>(null);
+  useDispatcher();
+  useGlobalCommands((e) => setError(e instanceof Error ? e.message : String(e)));
+  return (
+    <>
+      <CommandPalette />
+      <CheatSheet />
+      <FullScreenEditor />
+      {error && (
+        <div className="kb-error" data-testid="keyboard-error">
+          <Banner tone="error">{error}</Banner>
+          <button type="button" className="btn-small" onClick={() => setError(null)}>
+            {t('hide')}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * What the review screens' shortcuts do besides calling their own actions: move focus to the
+ * prompt or response editor (opening its inline editor first), open the full-screen editor on the
+ * same draft, focus a field, click a button of the shown review, and step through the queue. The
+ * drafts are read fresh from the store, so a handler never writes an outdated draft.
+ */
+import type { KeyboardEvent } from 'react';
+import { contentBlocks, contentText } from '../../shared/sampling';
+import type { SamplingItemView } from '../../shared/state';
+import { i18n } from '../i18n';
+import { useConsole, type RequestDraft, type ResponseDraft } from '../store';
+import { baseParams, blockKey, initialRequestDraft, initialResponseDraft, isAllText, MANUAL_KEY } from '../screens/queue/drafts';
+import { promptBlock, stepId } from './navigation';
+import { useKeyboardUi, useShortcuts, type CommandContext } from './registry';
+
+/** After the next paint (so a just-opened editor exists): focus the first element matching `selector`. */
+export function focusLater(selector: string): void {
+  requestAnimationFrame(() => {
+    const el = document.querySelector<HTMLElement>(selector);
+    if (!el) return;
+    el.focus();
+    el.scrollIntoView({ block: 'nearest' });
+  });
+}
+
+/** Clicks the enabled button `[data-testid=testId]` inside `rootSelector`; false when there is none. */
+export function clickButton(rootSelector: string, testId: string): boolean {
+  const button = document.querySelector<HTMLButtonElement>(`${rootSelector} [data-testid="${testId}"]`);
+  if (!button || button.disabled) return false;
+  button.click();
+  return true;
+}
+
+/** A keydown handler that runs `fn` on a plain Enter (the reject-reason field rejects on Enter). */
+export function onPlainEnter(fn: () => void): (e: KeyboardEvent) => void {
+  return (e) => {
+    if (e.key !== 'Enter' || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    fn();
+  };
+}
+
+const requestDraft = (item: SamplingItemView): RequestDraft => useConsole.getState().requestDrafts[item.id] ?? initialRequestDraft(item);
+const responseDraft = (item: SamplingItemView): ResponseDraft => useConsole.getState().responseDrafts[item.id] ?? initialResponseDraft();
+
+function editRequest(item: SamplingItemView, key: string, text?: string): void {
+  const d = requestDraft(item);
+  useConsole.getState().setRequestDraft(item.id, {
+    ...d,
+    texts: text === undefined ? d.texts : { ...d.texts, [key]: text },
+    editing: { ...d.editing, [key]: true },
+  });
+}
+
+function editResponse(item: SamplingItemView, key: string, text?: string): void {
+  const d = responseDraft(item);
+  useConsole.getState().setResponseDraft(item.id, {
+    ...d,
+    texts: text === undefined ? d.texts : { ...d.texts, [key]: text },
+    editing: { ...d.editing, [key]: true },
+  });
+}
+
+/** `e` on a request: opens the prompt's inline editor and focuses it (the system prompt when there is no text). */
+export function focusRequestEditor(item: SamplingItemView): void {
+  const at = promptBlock(baseParams(item));
+  if (!at) return focusLater('#system-prompt');
+  editRequest(item, blockKey(at.message, at.block));
+  focusLater(`[data-testid="message-editor-${at.message}-${at.block}"]`);
+}
+
+/** `f` on a request: the prompt block in the full-screen editor, bound to the request draft. */
+export function openRequestFullScreen(item: SamplingItemView): boolean {
+  const params = baseParams(item);
+  const at = promptBlock(params);
+  if (!at) return false;
+  const key = blockKey(at.message, at.block);
+  const block = contentBlocks(params.messages[at.message]!.content)[at.block];
+  const original = block?.type === 'text' ? block.text : '';
+  const role = params.messages[at.message]!.role;
+  useKeyboardUi.getState().openEditor({
+    label: i18n.t('keys:editor.message', { n: at.message + 1, role: i18n.t(`keys:editor.roles.${role}`) }),
+    initial: requestDraft(item).texts[key] ?? original,
+    write: (text) => editRequest(item, key, text),
+  });
+  return true;
+}
+
+/** The response draft's text block to edit and its text as generated, or null (no text block). */
+function responseText(item: SamplingItemView): { key: string; original: string } | null {
+  const response = item.response;
+  if (!response) return null;
+  if (response.manual) return { key: MANUAL_KEY, original: '' };
+  const content = response.draft.content;
+  if (isAllText(content)) return { key: blockKey(0, 0), original: contentText(content) };
+  const blocks = contentBlocks(content);
+  const j = blocks.findIndex((b) => b.type === 'text');
+  const block = blocks[j];
+  return block?.type === 'text' ? { key: blockKey(0, j), original: block.text } : null;
+}
+
+/** `e` on a response: opens its inline editor and focuses it (the first editor of any kind otherwise). */
+export function focusResponseEditor(item: SamplingItemView): void {
+  const at = responseText(item);
+  if (at && !item.response?.manual) editResponse(item, at.key);
+  focusLater(at && (item.response?.manual || at.key === blockKey(0, 0)) ? '[data-testid="response-editor"]' : '[data-testid="response-review"] textarea');
+}
+
+/** `f` on a response: its text in the full-screen editor, bound to the response draft. */
+export function openResponseFullScreen(item: SamplingItemView): boolean {
+  const at = responseText(item);
+  if (!at) return false;
+  useKeyboardUi.getState().openEditor({
+    label: i18n.t('keys:editor.response'),
+    initial: responseDraft(item).texts[at.key] ?? at.original,
+    write: (text) => editResponse(item, at.key, text),
+  });
+  return true;
+}
+
+/**
+ * `j`/`k` (and ↓/↑ in the list): select the next or previous queue entry. When focus was in the
+ * list it follows the selection, so the arrows keep working; the row is scrolled into view.
+ */
+export function useQueueShortcuts(ids: readonly string[], selectedId: string | null, select: (id: string) => void): void {
+  const step = (delta: number) => (ctx: CommandContext) => {
+    const next = stepId(ids, selectedId, delta);
+    if (next === null) return false;
+    if (next !== selectedId) select(next);
+    const inList = !!ctx.target?.closest('[data-testid="queue-list"]');
+    requestAnimationFrame(() => {
+      const row = document.querySelector<HTMLElement>(`[data-testid="queue-list"] [data-item-id="${CSS.escape(next)}"]`);
+      row?.scrollIntoView({ block: 'nearest' });
+      if (inList) row?.focus();
+    });
+  };
+  useShortcuts('queue', { 'queue.next': step(1), 'queue.prev': step(-1) });
+}
