@@ -29,6 +29,23 @@ export const LANGUAGE_PREFERENCES = ['system', ...UI_LANGUAGES] as const;
 export type LanguagePreference = (typeof LANGUAGE_PREFERENCES)[number];
 
 /**
+ * The language to show for a preference. `system` takes the first of `locales` (BCP 47 tags, most
+ * preferred first) that the console ships: any `zh*` tag → `zh-CN`, any `en*` tag → `en`;
+ * English when none matches.
+ */
+export function resolveLanguage(preference: LanguagePreference | undefined, locales: readonly string[]): UiLanguage {
+  if (preference && preference !== 'system') return preference;
+  for (const tag of locales) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith('zh')) return 'zh-CN';
+    if (lower.startsWith('en')) return 'en';
+    const exact = UI_LANGUAGES.find((l) => l.toLowerCase() === lower);
+    if (exact) return exact;
+  }
+  return 'en';
+}
+
+/**
  * The settings file (`desktop-settings.json` in the user-data folder). Missing fields take their
  * defaults; unknown keys are refused.
  */

@@ -119,5 +119,6 @@ export function createElectronDesktopPorts(opts: ElectronDesktopOptions): Deskto
     },
     focusWindow: () => opts.showWindow(),
     quit: () => opts.quit(),
+    locales: () => app.getPreferredSystemLanguages(),
   };
 }

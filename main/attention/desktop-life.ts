@@ -49,6 +49,7 @@ export function createDesktopLife(deps: DesktopLifeDeps): DesktopLife {
     setAutoApprovalPaused: deps.setAutoApprovalPaused,
     now: deps.now,
     onError: (message) => deps.notify('error', message),
+    ...(ports.locales ? { osLocales: () => ports.locales!() } : {}),
   });
   return {
     settings,

@@ -3,6 +3,7 @@
  * what the tray shows. No I/O; main/attention/service.ts drives the ports with these.
  */
 import { APP_TITLE, type AttentionEntry } from '../../shared/desktop.js';
+import { desktopT, type DesktopT } from './messages.js';
 import type { CallRef, ElicitationItemView, SamplingItemView } from '../../shared/state.js';
 import type { SamplingContent, SamplingMessage } from '../../shared/sampling.js';
 import type { NotificationRequest, TrayMenuEntry, TrayModel } from './ports.js';
@@ -45,7 +46,7 @@ export function promptLine(messages: SamplingMessage[], systemPrompt?: string): 
   }
   if (systemPrompt?.trim()) return firstLine(systemPrompt);
   const kinds = [...new Set(messages.flatMap((m) => blocks(m).map((b) => b.type)))];
-  return kinds.length ? `(${kinds.join(', ')})` : '(empty request)';
+  return kinds.length ? `(${kinds.join(', ')})` : '';
 }
 
 /** The call a request belongs to, as one short label: the name when known, else the candidates. */
@@ -88,22 +89,22 @@ export function waitingEntries(items: readonly SamplingItemView[], elicitations:
       phase: 'input',
       serverId: e.serverId,
       ...(tool ? { tool } : {}),
-      firstLine: firstLine(e.params.message) || '(no message)',
+      firstLine: firstLine(e.params.message),
       receivedAt: e.receivedAt,
     });
   }
   return out.sort((a, b) => a.receivedAt - b.receivedAt);
 }
 
-/** What the notification for one waiting item says (server, tool, first prompt line). */
-export function notificationFor(entry: AttentionEntry, sound: boolean): NotificationRequest {
-  const title =
-    entry.kind === 'elicitation'
-      ? `${entry.serverId} asks for your input`
-      : entry.phase === 'response'
-        ? `Response to review for ${entry.serverId}`
-        : `${entry.serverId} asks for a completion`;
-  const body = entry.tool ? `${entry.tool}: ${entry.firstLine}` : entry.firstLine;
+/**
+ * What the notification for one waiting item says (server, tool, first prompt line), in the
+ * language of `t` (English by default).
+ */
+export function notificationFor(entry: AttentionEntry, sound: boolean, t: DesktopT = desktopT('en')): NotificationRequest {
+  const server = entry.serverId;
+  const title = entry.kind === 'elicitation' ? t('askInput', { server }) : entry.phase === 'response' ? t('reviewResponse', { server }) : t('askCompletion', { server });
+  const line = entry.firstLine || t(entry.kind === 'elicitation' ? 'noMessage' : 'emptyRequest');
+  const body = entry.tool ? t('body', { tool: entry.tool, line }) : line;
   return { title, body, silent: !sound, itemId: entry.itemId };
 }
 
@@ -115,20 +116,20 @@ export interface TrayState {
   doNotDisturb: boolean;
 }
 
-/** Hover text of the tray icon. */
-export function trayTooltip(count: number): string {
-  return `${APP_TITLE} — ${count === 0 ? 'nothing waiting' : `${count} waiting`}`;
+/** Hover text of the tray icon, in the language of `t`. */
+export function trayTooltip(count: number, t: DesktopT = desktopT('en')): string {
+  return count === 0 ? t('trayNothing', { app: APP_TITLE }) : t('trayWaiting', { app: APP_TITLE, count });
 }
 
-/** The tray icon's model: count, tooltip and menu (open, pause auto-approval, do not disturb, quit). */
-export function buildTrayModel(state: TrayState): TrayModel {
+/** The tray icon's model: count, tooltip and menu (open, pause auto-approval, do not disturb, quit), in the language of `t`. */
+export function buildTrayModel(state: TrayState, t: DesktopT = desktopT('en')): TrayModel {
   const menu: TrayMenuEntry[] = [
-    { kind: 'action', id: 'open', label: state.count > 0 ? `Open console (${state.count} waiting)` : 'Open console', enabled: true },
+    { kind: 'action', id: 'open', label: state.count > 0 ? t('openWaiting', { count: state.count }) : t('open'), enabled: true },
     { kind: 'separator' },
-    { kind: 'checkbox', id: 'pause-auto-approval', label: 'Pause auto-approval', checked: state.paused },
-    { kind: 'checkbox', id: 'do-not-disturb', label: 'Do not disturb', checked: state.doNotDisturb },
+    { kind: 'checkbox', id: 'pause-auto-approval', label: t('pause'), checked: state.paused },
+    { kind: 'checkbox', id: 'do-not-disturb', label: t('doNotDisturb'), checked: state.doNotDisturb },
     { kind: 'separator' },
-    { kind: 'action', id: 'quit', label: 'Quit', enabled: true },
+    { kind: 'action', id: 'quit', label: t('quit'), enabled: true },
   ];
-  return { count: state.count, tooltip: trayTooltip(state.count), menu };
+  return { count: state.count, tooltip: trayTooltip(state.count, t), menu };
 }

@@ -80,6 +80,8 @@ export interface DesktopPorts {
   focusWindow?(): void;
   /** Quits the app (the tray's "Quit"). */
   quit?(): void;
+  /** The OS's preferred languages (BCP 47 tags), most preferred first, for the language setting `system`. */
+  locales?(): readonly string[];
   /** Things the host wants the person to know at start (shown as warning notices), e.g. no Node.js found. */
   notices?: string[];
 }

@@ -7,6 +7,7 @@
  */
 import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/desktop.js';
 import type { SliceKey, StateHub } from '../state-hub.js';
+import { desktopTFor, processLocales } from './messages.js';
 import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
 import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';
 
@@ -23,6 +24,8 @@ export interface AttentionDeps {
   now(): number;
   /** Told about failures of tray actions. */
   onError?(message: string): void;
+  /** The OS's preferred locales, most preferred first (for language `system`); default: this process's Intl locale. */
+  osLocales?(): readonly string[];
 }
 
 /** The running service. */
@@ -65,9 +68,12 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
     ports.notifier?.show(request, () => (request.itemId ? service.review(request.itemId) : ports.focusWindow?.()));
   };
 
+  const say = (settings: DesktopSettings) => desktopTFor(settings.language, deps.osLocales?.() ?? processLocales());
+
   const refresh = () => {
     const state = hub.snapshot();
     const settings = deps.settings();
+    const t = say(settings);
     const waiting = waitingEntries(state.items, state.elicitations ?? []);
     const quiet = settings.doNotDisturb || !settings.notifications;
     const draftIds = new Set(state.items.filter((i) => i.origin === 'draft').map((i) => i.id));
@@ -75,7 +81,7 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       if (notified.has(entry.itemId)) continue;
       notified.add(entry.itemId);
       // A draft was re-opened by the person from history: they know already.
-      if (!quiet && !draftIds.has(entry.itemId)) emit(notificationFor(entry, settings.sound));
+      if (!quiet && !draftIds.has(entry.itemId)) emit(notificationFor(entry, settings.sound, t));
     }
     // Forget items that left the state entirely (dismissed / removed), so the set stays small.
     const present = new Set([...state.items.map((i) => i.id), ...(state.elicitations ?? []).map((e) => e.id)]);
@@ -86,7 +92,7 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       lastBadge = count;
       ports.badge?.setCount(count);
     }
-    const tray = buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb });
+    const tray = buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb }, t);
     const trayKey = JSON.stringify(tray);
     if (ports.tray && trayKey !== lastTray) {
       lastTray = trayKey;
@@ -104,7 +110,9 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
   const service: AttentionService = {
     refresh,
     testNotification() {
-      emit({ title: 'Notifications work', body: 'Requests that need you will show up like this.', silent: !deps.settings().sound });
+      const settings = deps.settings();
+      const t = say(settings);
+      emit({ title: t('testTitle'), body: t('testBody'), silent: !settings.sound });
       refresh();
     },
     review(itemId) {

@@ -11,12 +11,11 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useEffect } from 'react';
-import { UI_LANGUAGES } from '../../shared/desktop';
-import { resolveLanguage } from './language';
+import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop';
 import { useConsole } from '../store';
 import { NAMESPACES, resources } from './resources';
 
-export { resolveLanguage } from './language';
+export { resolveLanguage } from '../../shared/desktop';
 
 const missing = new Set<string>();
 

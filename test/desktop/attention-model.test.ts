@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildTrayModel, callLabel, firstLine, notificationFor, promptLine, waitingEntries } from '../../main/attention/model.js';
+import { DESKTOP_MESSAGES, desktopT, desktopTFor } from '../../main/attention/messages.js';
 import { attentionTitle } from '../../shared/desktop.js';
 import { elicitation, samplingItem } from './helpers.js';
 
@@ -97,5 +98,33 @@ describe('attentionTitle', () => {
   it('prefixes the count, bare name at zero', () => {
     expect(attentionTitle(3)).toBe('(3) MCP Approval Console');
     expect(attentionTitle(0)).toBe('MCP Approval Console');
+  });
+});
+
+describe('desktop texts follow the UI language', () => {
+  it('notification and tray in Simplified Chinese', () => {
+    const zh = desktopT('zh-CN');
+    const [entry] = waitingEntries([samplingItem('a', 'awaiting_request_review', { tool: 'summarise', prompt: 'Summarise README.md' })]);
+    expect(notificationFor(entry!, false, zh)).toMatchObject({ title: 'everything 请求一次补全', body: 'summarise：Summarise README.md' });
+    const model = buildTrayModel({ count: 2, paused: false, doNotDisturb: true }, zh);
+    expect(model.tooltip).toBe('MCP Approval Console — 2 项待处理');
+    expect(model.menu.filter((m) => m.kind !== 'separator').map((m) => ('label' in m ? m.label : ''))).toEqual(['打开控制台（2 项待处理）', '暂停自动批准', '勿扰模式', '退出']);
+  });
+  it('an empty prompt or message still reads as something, in the language', () => {
+    const [input] = waitingEntries([], [elicitation('e', '')]);
+    expect(notificationFor(input!, false).body).toBe('ask-user: (no message)');
+    expect(notificationFor(input!, false, desktopT('zh-CN')).body).toBe('ask-user：（无消息）');
+  });
+  it('`system` resolves from the OS locales; an explicit choice wins', () => {
+    expect(desktopTFor('system', ['zh-Hans-CN', 'en-US'])('quit')).toBe('退出');
+    expect(desktopTFor('system', ['de-DE'])('quit')).toBe('Quit');
+    expect(desktopTFor('en', ['zh-CN'])('quit')).toBe('Quit');
+  });
+  it('every language has every desktop message, with the same {{placeholders}}', () => {
+    const vars = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    for (const [lang, catalogue] of Object.entries(DESKTOP_MESSAGES)) {
+      expect(Object.keys(catalogue), lang).toEqual(Object.keys(DESKTOP_MESSAGES.en));
+      for (const [key, text] of Object.entries(catalogue)) expect(vars(text), `${lang} ${key}`).toEqual(vars(DESKTOP_MESSAGES.en[key as keyof typeof DESKTOP_MESSAGES.en]));
+    }
   });
 });

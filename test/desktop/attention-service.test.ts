@@ -67,6 +67,17 @@ describe('attention service', () => {
     expect(t.attention().count).toBe(1);
   });
 
+  it('speaks the UI language: a Chinese setting gives Chinese notifications and tray menu', () => {
+    const t = setup({ language: 'zh-CN' });
+    t.hub.upsertItem(samplingItem('a', 'awaiting_request_review', { tool: 'summarise', prompt: 'Summarise README.md' }));
+    t.flush();
+    expect(t.rec.shown.at(-1)?.request).toMatchObject({ title: 'everything 请求一次补全', body: 'summarise：Summarise README.md' });
+    expect(t.rec.trays.at(-1)?.tooltip).toBe('MCP Approval Console — 1 项待处理');
+    t.setSettings({ language: 'en' });
+    t.service.testNotification();
+    expect(t.rec.shown.at(-1)?.request.title).toBe('Notifications work');
+  });
+
   it('counts elicitations awaiting input and notifies about them', () => {
     const t = setup();
     t.hub.set('elicitations', [elicitation('e1', 'Pick a colour')]);

@@ -8,8 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UI_LANGUAGES } from '../../shared/desktop.js';
-import { resolveLanguage } from '../../renderer/i18n/language.js';
+import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop.js';
 
 const LOCALES = join(import.meta.dirname, '../../renderer/i18n/locales');
 
