@@ -105,6 +105,6 @@ export interface ServerConnection {
   readResource(uri: string, options: CallOptions): Promise<NonNullable<CallView['resource']>>;
   /** Number of client requests of ours in flight now (S-ASSOC-1). */
   inFlight(): number;
-  /** Sends `notifications/roots/list_changed` (when connected). */
+  /** Sends `notifications/roots/list_changed` (when connected on the 2025 era; 2026-07-28 has no such notification). */
   notifyRootsChanged(): Promise<void>;
 }

@@ -347,7 +347,9 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     },
     inFlight: () => inFlight,
     async notifyRootsChanged() {
-      if (client && status === 'ready') await client.sendRootsListChanged();
+      // 2026-07-28 has no such notification (the SDK refuses to send it): MRTR servers ask for the
+      // roots inside each input_required round, so they always get the current list.
+      if (client && status === 'ready' && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged();
     },
   };
 }
