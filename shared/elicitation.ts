@@ -58,7 +58,9 @@ export const MultiSelectFieldSchema = z.looseObject({
 });
 
 /** One property of a flat requested schema (PrimitiveSchemaDefinition). */
-export const FieldSchema = z.union([StringFieldSchema, NumberFieldSchema, BooleanFieldSchema, MultiSelectFieldSchema]);
+export const FieldSchema = z.union([StringFieldSchema, NumberFieldSchema, BooleanFieldSchema, MultiSelectFieldSchema], {
+  error: 'is not a field the spec allows (a string with format email/uri/date/date-time, number, integer, boolean, single- or multi-select enum; no nested objects)',
+});
 export type Field = z.infer<typeof FieldSchema>;
 
 /** `requestedSchema`: a flat object schema (no nesting). */
@@ -77,12 +79,15 @@ export const ElicitFormParamsSchema = z.looseObject({
   _meta: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** URL-mode params: the person is asked to open `url`; completion is signalled separately. */
+/**
+ * URL-mode params: the person is asked to open `url`; completion is signalled separately.
+ * `elicitationId` is required on the 2025-11-25 era only (2026-07-28 removed it): see parseElicitParams.
+ */
 export const ElicitUrlParamsSchema = z.looseObject({
   mode: z.literal('url'),
   message: z.string(),
   url: z.url(),
-  elicitationId: z.string(),
+  elicitationId: z.string().optional(),
   _meta: z.record(z.string(), z.unknown()).optional(),
 });
 
@@ -91,6 +96,26 @@ export const ElicitParamsSchema = z.union([ElicitUrlParamsSchema, ElicitFormPara
 export type ElicitParams = z.infer<typeof ElicitParamsSchema>;
 export type ElicitFormParams = z.infer<typeof ElicitFormParamsSchema>;
 export type ElicitUrlParams = z.infer<typeof ElicitUrlParamsSchema>;
+
+/**
+ * Validates `elicitation/create` params as a server on `era` sent them. The schema is picked by
+ * `mode`, so the problem names the field at fault; URL mode needs `elicitationId` on the 2025 era
+ * ('legacy') only, because 2026-07-28 removed it.
+ * @returns the params, or the message of the -32602 answer, e.g.
+ *   "elicitation/create: requestedSchema.properties.address: is not a field the spec allows (…)"
+ */
+export function parseElicitParams(raw: unknown, era: 'legacy' | 'modern'): { ok: true; params: ElicitParams } | { ok: false; message: string } {
+  const mode = typeof raw === 'object' && raw !== null ? (raw as { mode?: unknown }).mode : undefined;
+  const parsed = mode === 'url' ? ElicitUrlParamsSchema.safeParse(raw) : ElicitFormParamsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, message: `elicitation/create: ${issue.path.join('.') || 'params'}: ${issue.message}` };
+  }
+  if (era === 'legacy' && parsed.data.mode === 'url' && !parsed.data.elicitationId) {
+    return { ok: false, message: 'elicitation/create: elicitationId: URL mode needs an elicitationId (protocol 2025-11-25)' };
+  }
+  return { ok: true, params: parsed.data };
+}
 
 /** A value of a form field. */
 export type FieldValue = string | number | boolean | string[];

@@ -11,9 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
 import {
-  ElicitParamsSchema,
   ElicitUrlParamsSchema,
   looksLikeSecretRequest,
+  parseElicitParams,
   validateElicitationContent,
   type ElicitResult,
   type FieldValue,
@@ -150,11 +150,10 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
   return {
     handle(request) {
       const calls = request.call ? [request.call] : deps.inFlightCalls(request.serverId);
-      const parsed = ElicitParamsSchema.safeParse(request.params);
+      const parsed = parseElicitParams(request.params, request.era);
       const at = now();
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        const message = `elicitation/create: ${issue.path.join('.') || 'params'}: ${issue.message}`;
+      if (!parsed.ok) {
+        const { message } = parsed;
         const id = randomUUID();
         deps.history.save({
           id,
@@ -175,7 +174,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         });
         return Promise.reject(protocolError(ErrorCodes.INVALID_PARAMS, message));
       }
-      const params = parsed.data;
+      const params = parsed.params;
       return new Promise<ElicitResult>((resolve, reject) => {
         const rec: Rec = {
           item: {

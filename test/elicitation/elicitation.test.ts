@@ -4,7 +4,7 @@
  * applied, URL mode, completion notifications, -32042 items, and history for each.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultsFor, looksLikeSecretRequest, optionsOf, validateElicitationContent, type RequestedSchema } from '../../shared/elicitation.js';
+import { defaultsFor, looksLikeSecretRequest, optionsOf, parseElicitParams, validateElicitationContent, type RequestedSchema } from '../../shared/elicitation.js';
 import type { ElicitationItemView, HistoryEntry } from '../../shared/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
@@ -61,6 +61,23 @@ describe('form logic', () => {
     expect(looksLikeSecretRequest({ message: 'Your details', requestedSchema: { type: 'object', properties: { password: { type: 'string' } } } })).toBe(true);
     expect(looksLikeSecretRequest({ message: 'Pick a colour', requestedSchema: { type: 'object', properties: { color: { type: 'string' } } } })).toBe(false);
     expect(looksLikeSecretRequest({ message: 'Your details', requestedSchema: { type: 'object', properties: { name: { type: 'string', description: 'never give us your password or PIN' } } } })).toBe(false);
+  });
+});
+
+describe('params per era (parseElicitParams)', () => {
+  const url = { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x' };
+  it('URL mode: elicitationId is required on the 2025 era only (2026-07-28 removed it)', () => {
+    expect(parseElicitParams(url, 'modern')).toEqual({ ok: true, params: url });
+    expect(parseElicitParams(url, 'legacy')).toEqual({ ok: false, message: expect.stringMatching(/elicitationId: URL mode needs an elicitationId/) });
+    expect(parseElicitParams({ ...url, elicitationId: 'e1' }, 'legacy')).toMatchObject({ ok: true, params: { elicitationId: 'e1' } });
+  });
+
+  it('the problem names the field at fault, per mode', () => {
+    const nested = { message: 'Where?', requestedSchema: { type: 'object', properties: { address: { type: 'object', properties: {} } } } };
+    expect(parseElicitParams(nested, 'modern')).toEqual({ ok: false, message: expect.stringMatching(/^elicitation\/create: requestedSchema\.properties\.address: is not a field the spec allows/) });
+    expect(parseElicitParams({ ...url, url: 'not a url', elicitationId: 'e' }, 'legacy')).toEqual({ ok: false, message: expect.stringMatching(/^elicitation\/create: url: /) });
+    expect(parseElicitParams({ message: 'x' }, 'legacy')).toEqual({ ok: false, message: expect.stringMatching(/^elicitation\/create: requestedSchema: /) });
+    expect(parseElicitParams('nonsense', 'legacy').ok).toBe(false);
   });
 });
 
