@@ -3,14 +3,15 @@
  * screen, prefilled from this request's facts (see ruleFromRequest); nothing is in force until the
  * person saves it.
  */
+import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/state';
-import { clockTime } from '../../format';
 import { useConsole } from '../../store';
 import { ruleFromRequest, useRuleDraft } from './rule-draft';
 import './rules.css';
 
 /** The button, for a server request under review (drafts re-opened from history have no server waiting). */
 export function AllowLikeThis({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('rules');
   const open = useRuleDraft((s) => s.open);
   const setScreen = useConsole((s) => s.setScreen);
   if (item.origin !== 'server') return null;
@@ -20,13 +21,13 @@ export function AllowLikeThis({ item }: { item: SamplingItemView }) {
         type="button"
         className="btn-small"
         data-testid="allow-like-this"
-        title="Opens a rule prefilled from this request; edit it, then save"
+        title={t('allowLikeThis.hint')}
         onClick={() => {
-          open({ serverId: item.serverId, rule: ruleFromRequest(item), origin: `from the request received at ${clockTime(item.receivedAt)}` });
+          open({ serverId: item.serverId, rule: ruleFromRequest(item), fromRequestAt: item.receivedAt });
           setScreen('rules');
         }}
       >
-        Always allow requests like this from this server…
+        {t('allowLikeThis.button')}
       </button>
     </div>
   );

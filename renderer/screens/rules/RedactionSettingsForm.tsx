@@ -4,12 +4,14 @@
  * unredacted original of every request (by default only what was sent).
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CustomPatternSchema, type CustomPattern } from '../../../shared/redaction';
 import type { RulesFile } from '../../../shared/rules';
 import { Section } from '../../components/common';
 
 /** The form; `save` stores a changed copy of the rules file. */
 export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (next: RulesFile) => Promise<void> }) {
+  const { t } = useTranslation('rules');
   const r = file.redaction;
   const [draft, setDraft] = useState({ id: '', label: '', regex: '' });
   const [region, setRegion] = useState(r.phoneRegion ?? '');
@@ -17,18 +19,15 @@ export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (
   const put = (redaction: Partial<RulesFile['redaction']>) => save({ ...file, redaction: { ...r, ...redaction } });
   const remove = (p: CustomPattern) => void put({ patterns: r.patterns.filter((x) => x.id !== p.id) });
   return (
-    <Section title="Redaction" testId="redaction-settings">
-      <p className="small muted">
-        Built in: API keys and tokens (OpenAI, Anthropic, GitHub, GitLab, AWS, Google, Slack, Stripe, npm, SendGrid, Hugging Face, JWT, Bearer), private keys,
-        passwords in URLs and assignments, e-mail addresses, phone numbers, card numbers (Luhn).
-      </p>
+    <Section title={t('redaction.title')} testId="redaction-settings">
+      <p className="small muted">{t('redaction.builtIn')}</p>
       {r.patterns.length > 0 && (
         <ul className="plain-list">
           {r.patterns.map((p) => (
             <li key={p.id}>
-              <code>[REDACTED:{p.id}]</code> {p.label} <code>/{p.regex}/</code>{' '}
-              <button type="button" className="btn-link" aria-label={`Remove pattern ${p.id}`} onClick={() => remove(p)}>
-                Remove
+              <code>{`[REDACTED:${p.id}]`}</code> {p.label} <code>{`/${p.regex}/`}</code>{' '}
+              <button type="button" className="btn-link" aria-label={t('redaction.removeAria', { id: p.id })} onClick={() => remove(p)}>
+                {t('redaction.remove')}
               </button>
             </li>
           ))}
@@ -42,24 +41,24 @@ export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (
           void put({ patterns: [...r.patterns.filter((x) => x.id !== checked.data.id), checked.data] }).then(() => setDraft({ id: '', label: '', regex: '' }));
         }}
       >
-        <input aria-label="Pattern id" placeholder="id, e.g. employee-id" value={draft.id} onChange={(e) => setDraft({ ...draft, id: e.target.value })} />
-        <input aria-label="Pattern label" placeholder="label" value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} />
-        <input aria-label="Regular expression" placeholder="regular expression, e.g. EMP-\d{6}" value={draft.regex} onChange={(e) => setDraft({ ...draft, regex: e.target.value })} />
+        <input aria-label={t('redaction.idAria')} placeholder={t('redaction.idPlaceholder')} value={draft.id} onChange={(e) => setDraft({ ...draft, id: e.target.value })} />
+        <input aria-label={t('redaction.labelAria')} placeholder={t('redaction.labelPlaceholder')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} />
+        <input aria-label={t('redaction.regexAria')} placeholder={t('redaction.regexPlaceholder')} value={draft.regex} onChange={(e) => setDraft({ ...draft, regex: e.target.value })} />
         <button type="submit" className="btn-small" disabled={!checked.success}>
-          Add pattern
+          {t('redaction.add')}
         </button>
       </form>
       {!checked.success && draft.regex && <p className="small warn-text">{checked.error.issues[0]?.message}</p>}
       <div className="inline-fields">
         <label>
-          Phone region{' '}
-          <input aria-label="Phone region" className="narrow-input" placeholder="e.g. US" value={region} onChange={(e) => setRegion(e.target.value.toUpperCase())} />
+          {t('redaction.phoneRegion')}{' '}
+          <input aria-label={t('redaction.phoneRegion')} className="narrow-input" placeholder={t('redaction.phoneRegionPlaceholder')} value={region} onChange={(e) => setRegion(e.target.value.toUpperCase())} />
         </label>
         <button type="button" className="btn-small" disabled={!/^([A-Z]{2})?$/.test(region)} onClick={() => void put({ phoneRegion: region || undefined })}>
-          Save region
+          {t('redaction.saveRegion')}
         </button>
         <label className="toggle">
-          <input type="checkbox" checked={r.keepOriginals} onChange={(e) => void put({ keepOriginals: e.target.checked })} /> Keep unredacted originals in history
+          <input type="checkbox" checked={r.keepOriginals} onChange={(e) => void put({ keepOriginals: e.target.checked })} /> {t('redaction.keepOriginals')}
         </label>
       </div>
     </Section>

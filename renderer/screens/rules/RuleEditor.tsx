@@ -4,6 +4,7 @@
  * person can save, so a mistake is shown next to Save instead of reaching main.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { RuleSchema, type Conditions, type RuleAction, type RuleInput } from '../../../shared/rules';
 import type { ProviderView } from '../../../shared/state';
 
@@ -59,8 +60,8 @@ function toForm(rule: RuleInput): Form {
   };
 }
 
-/** Builds the rule from the form; zod says what is wrong. */
-function toRule(base: RuleInput, f: Form, providers: ProviderView[]): { ok: true; rule: RuleInput } | { ok: false; error: string } {
+/** Builds the rule from the form; zod says what is wrong (`path`: where in the rule, empty for the rule itself). */
+function toRule(base: RuleInput, f: Form, providers: ProviderView[]): { ok: true; rule: RuleInput } | { ok: false; path: string; message: string } {
   const when: Conditions = {};
   if (f.toolCall.trim()) when.toolCall = f.toolCall.trim();
   if (f.maxTokens.trim()) when.maxTokensAtMost = Number(f.maxTokens);
@@ -90,19 +91,19 @@ function toRule(base: RuleInput, f: Form, providers: ProviderView[]): { ok: true
   const checked = RuleSchema.safeParse(rule);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    return { ok: false, error: `${issue.path.join('.') || 'rule'}: ${issue.message}` };
+    return { ok: false, path: issue.path.join('.'), message: issue.message };
   }
   return { ok: true, rule };
 }
 
-const ACTIONS: Array<[Form['action'], string]> = [
-  ['approve_request', 'Auto-approve the request (I review the response)'],
-  ['approve_all', 'Auto-approve request and response (fully unattended)'],
-  ['redact_request', 'Auto-redact sensitive data, then approve the request'],
-  ['redact_all', 'Auto-redact, then approve request and response'],
-  ['ask', 'Always ask me'],
-  ['reject', 'Always reject (the server gets -1)'],
-];
+const ACTIONS = [
+  ['approve_request', 'editor.actionApproveRequest'],
+  ['approve_all', 'editor.actionApproveAll'],
+  ['redact_request', 'editor.actionRedactRequest'],
+  ['redact_all', 'editor.actionRedactAll'],
+  ['ask', 'editor.actionAsk'],
+  ['reject', 'editor.actionReject'],
+] as const satisfies ReadonlyArray<readonly [Form['action'], string]>;
 
 /** The rule form. `onSave` gets a rule the schema accepts. */
 export function RuleEditor({
@@ -120,11 +121,12 @@ export function RuleEditor({
   onCancel: () => void;
   saving: boolean;
 }) {
+  const { t } = useTranslation('rules');
   const [f, setF] = useState<Form>(() => toForm(initial));
   const set = (patch: Partial<Form>) => setF((prev) => ({ ...prev, ...patch }));
   const built = toRule(initial, f, providers);
   const allModels = providers.flatMap((p) => p.models.map((m) => ({ key: `${p.id}/${m}`, label: `${p.label} — ${m}` })));
-  for (const m of initial.when?.models ?? []) if (!allModels.some((x) => x.key === modelKey(m))) allModels.push({ key: modelKey(m), label: `${modelKey(m)} (not configured)` });
+  for (const m of initial.when?.models ?? []) if (!allModels.some((x) => x.key === modelKey(m))) allModels.push({ key: modelKey(m), label: t('editor.modelNotConfigured', { model: modelKey(m) }) });
 
   return (
     <form
@@ -137,23 +139,23 @@ export function RuleEditor({
     >
       <h3>{title}</h3>
       <div className="field">
-        <label htmlFor="rule-name">Name</label>
+        <label htmlFor="rule-name">{t('editor.name')}</label>
         <input id="rule-name" data-testid="rule-name" value={f.name} onChange={(e) => set({ name: e.target.value })} />
       </div>
       <fieldset className="rule-conditions">
-        <legend>When all of these hold (leave empty to skip)</legend>
+        <legend>{t('editor.conditions')}</legend>
         <label>
           <span>
-            Tool call name <span className="muted small">(* = anything)</span>
+            {t('editor.toolCall')} <span className="muted small">{t('editor.anything')}</span>
           </span>
-          <input data-testid="rule-tool-call" value={f.toolCall} placeholder="any" onChange={(e) => set({ toolCall: e.target.value })} />
+          <input data-testid="rule-tool-call" value={f.toolCall} placeholder={t('editor.any')} onChange={(e) => set({ toolCall: e.target.value })} />
         </label>
         <label>
-          maxTokens at most
-          <input data-testid="rule-max-tokens" type="number" min={1} value={f.maxTokens} placeholder="any" onChange={(e) => set({ maxTokens: e.target.value })} />
+          {t('editor.maxTokens')}
+          <input data-testid="rule-max-tokens" type="number" min={1} value={f.maxTokens} placeholder={t('editor.any')} onChange={(e) => set({ maxTokens: e.target.value })} />
         </label>
         <label>
-          Model is one of
+          {t('editor.models')}
           <select multiple data-testid="rule-models" value={f.models} onChange={(e) => set({ models: [...e.target.selectedOptions].map((o) => o.value) })}>
             {allModels.map((m) => (
               <option key={m.key} value={m.key}>
@@ -163,7 +165,7 @@ export function RuleEditor({
           </select>
         </label>
         <label>
-          Provider is one of
+          {t('editor.providers')}
           <select multiple data-testid="rule-providers" value={f.providers} onChange={(e) => set({ providers: [...e.target.selectedOptions].map((o) => o.value) })}>
             {providers.map((p) => (
               <option key={p.id} value={p.id}>
@@ -173,83 +175,85 @@ export function RuleEditor({
           </select>
         </label>
         <label>
-          Content
+          {t('editor.content')}
           <select data-testid="rule-media" value={f.media} onChange={(e) => set({ media: e.target.value as Form['media'] })}>
-            <option value="any">any</option>
-            <option value="text">text only</option>
-            <option value="image">text and images</option>
-            <option value="audio">text and audio</option>
-            <option value="both">text, images and audio</option>
+            <option value="any">{t('editor.any')}</option>
+            <option value="text">{t('editor.mediaText')}</option>
+            <option value="image">{t('editor.mediaImage')}</option>
+            <option value="audio">{t('editor.mediaAudio')}</option>
+            <option value="both">{t('editor.mediaBoth')}</option>
           </select>
         </label>
         <label>
-          Tools offered
+          {t('editor.tools')}
           <select data-testid="rule-tools" value={f.tools} onChange={(e) => set({ tools: e.target.value as Form['tools'] })}>
-            <option value="any">any</option>
-            <option value="none">none</option>
-            <option value="only">only these names</option>
+            <option value="any">{t('editor.any')}</option>
+            <option value="none">{t('editor.toolsNone')}</option>
+            <option value="only">{t('editor.toolsOnly')}</option>
           </select>
-          {f.tools === 'only' && <input aria-label="Tool names, comma-separated" value={f.toolNames} onChange={(e) => set({ toolNames: e.target.value })} />}
+          {f.tools === 'only' && <input aria-label={t('editor.toolNamesAria')} value={f.toolNames} onChange={(e) => set({ toolNames: e.target.value })} />}
         </label>
         <label>
-          System prompt <select aria-label="System prompt must match or not" value={f.systemNegate ? 'not' : 'match'} onChange={(e) => set({ systemNegate: e.target.value === 'not' })}>
-            <option value="match">matches</option>
-            <option value="not">does not match</option>
+          {t('editor.systemPrompt')}{' '}
+          <select aria-label={t('editor.systemMatchAria')} value={f.systemNegate ? 'not' : 'match'} onChange={(e) => set({ systemNegate: e.target.value === 'not' })}>
+            <option value="match">{t('editor.matches')}</option>
+            <option value="not">{t('editor.notMatches')}</option>
           </select>
-          <input aria-label="System prompt pattern (regular expression)" placeholder="regular expression" value={f.systemPattern} onChange={(e) => set({ systemPattern: e.target.value })} />
+          <input aria-label={t('editor.systemPatternAria')} placeholder={t('editor.regex')} value={f.systemPattern} onChange={(e) => set({ systemPattern: e.target.value })} />
         </label>
         <label>
-          Message text <select aria-label="Message text must match or not" value={f.messageNegate ? 'not' : 'match'} onChange={(e) => set({ messageNegate: e.target.value === 'not' })}>
-            <option value="match">matches</option>
-            <option value="not">does not match</option>
+          {t('editor.messageText')}{' '}
+          <select aria-label={t('editor.messageMatchAria')} value={f.messageNegate ? 'not' : 'match'} onChange={(e) => set({ messageNegate: e.target.value === 'not' })}>
+            <option value="match">{t('editor.matches')}</option>
+            <option value="not">{t('editor.notMatches')}</option>
           </select>
-          <input aria-label="Message text pattern (regular expression)" data-testid="rule-message-pattern" placeholder="regular expression" value={f.messagePattern} onChange={(e) => set({ messagePattern: e.target.value })} />
+          <input aria-label={t('editor.messagePatternAria')} data-testid="rule-message-pattern" placeholder={t('editor.regex')} value={f.messagePattern} onChange={(e) => set({ messagePattern: e.target.value })} />
         </label>
         <label>
-          Estimated cost at most ($)
-          <input type="number" min={0} step="0.001" value={f.maxCost} placeholder="any" onChange={(e) => set({ maxCost: e.target.value })} />
+          {t('editor.maxCost')}
+          <input type="number" min={0} step="0.001" value={f.maxCost} placeholder={t('editor.any')} onChange={(e) => set({ maxCost: e.target.value })} />
         </label>
         <label>
-          Between (local time)
+          {t('editor.window')}
           <span className="inline-fields">
-            <input type="time" aria-label="From" value={f.windowFrom} onChange={(e) => set({ windowFrom: e.target.value })} />
-            <input type="time" aria-label="To" value={f.windowTo} onChange={(e) => set({ windowTo: e.target.value })} />
+            <input type="time" aria-label={t('editor.from')} value={f.windowFrom} onChange={(e) => set({ windowFrom: e.target.value })} />
+            <input type="time" aria-label={t('editor.to')} value={f.windowTo} onChange={(e) => set({ windowTo: e.target.value })} />
           </span>
         </label>
         <label>
-          Sensitive data
+          {t('editor.sensitive')}
           <select data-testid="rule-sensitive" value={f.sensitive} onChange={(e) => set({ sensitive: e.target.value as Form['sensitive'] })}>
-            <option value="any">any</option>
-            <option value="absent">none found</option>
-            <option value="present">some found</option>
+            <option value="any">{t('editor.any')}</option>
+            <option value="absent">{t('editor.sensitiveAbsent')}</option>
+            <option value="present">{t('editor.sensitivePresent')}</option>
           </select>
         </label>
       </fieldset>
       <div className="field">
-        <label htmlFor="rule-action">Then</label>
+        <label htmlFor="rule-action">{t('editor.then')}</label>
         <select id="rule-action" data-testid="rule-action" value={f.action} onChange={(e) => set({ action: e.target.value as Form['action'] })}>
           {ACTIONS.map(([value, label]) => (
             <option key={value} value={value}>
-              {label}
+              {t(label)}
             </option>
           ))}
         </select>
-        {f.action === 'reject' && <input aria-label="Reason sent to history" data-testid="rule-reason" placeholder="Reason" value={f.reason} onChange={(e) => set({ reason: e.target.value })} />}
+        {f.action === 'reject' && <input aria-label={t('editor.reasonAria')} data-testid="rule-reason" placeholder={t('editor.reason')} value={f.reason} onChange={(e) => set({ reason: e.target.value })} />}
       </div>
       <label className="toggle">
-        <input type="checkbox" checked={f.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+        <input type="checkbox" checked={f.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> {t('editor.enabled')}
       </label>
       {!built.ok && (
         <p className="action-error" role="alert" data-testid="rule-invalid">
-          {built.error}
+          {t('editor.invalid', { path: built.path || t('editor.rulePath'), message: built.message })}
         </p>
       )}
       <footer className="action-bar">
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('editor.cancel')}
         </button>
         <button type="submit" className="btn-primary" data-testid="rule-save" disabled={!built.ok || saving}>
-          Save rule
+          {t('editor.save')}
         </button>
       </footer>
     </form>

@@ -3,9 +3,11 @@
  * default action, limits and counters), the rule editor, redaction settings, export and import.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { RuleInput, RulesFile } from '../../../shared/rules';
 import { getApi } from '../../api';
 import { ActionError, Banner, Empty, Section } from '../../components/common';
+import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useProviders, useServers } from '../../store';
 import { AutoApprovalSwitch } from './AutoApprovalIndicator';
@@ -26,6 +28,7 @@ function download(fileName: string, text: string): void {
 
 /** The Rules screen. */
 export function RulesScreen() {
+  const { t } = useTranslation('rules');
   const policy = useConsole((s) => s.mirror?.policy);
   const servers = useServers();
   const providers = useProviders();
@@ -40,7 +43,7 @@ export function RulesScreen() {
   });
   const importRules = useAction(async (file: File) => {
     const { rules } = await getApi().importRules({ text: await file.text() });
-    setImported(`Imported ${rules} rule${rules === 1 ? '' : 's'} from ${file.name}.`);
+    setImported(t('screen.imported', { count: rules, file: file.name }));
   });
   const file = policy?.rules;
   const saveRule = useAction(async (rule: RuleInput) => {
@@ -53,18 +56,23 @@ export function RulesScreen() {
     close(); // only once saved: on failure the editor stays open with the error
   });
 
-  if (!policy || !file) return <Empty>Rules are not available from this console.</Empty>;
+  if (!policy || !file) return <Empty>{t('screen.unavailable')}</Empty>;
   const ids = [...new Set([...servers.map((s) => s.id), ...Object.keys(file.servers)])].sort();
   const current = draft?.serverId ?? selectedServer ?? ids[0] ?? null;
+  let editorTitle = '';
+  if (draft) {
+    editorTitle = draft.index === undefined ? t('screen.newRuleFor', { server: draft.serverId }) : t('screen.editRuleFor', { server: draft.serverId });
+    if (draft.fromRequestAt !== undefined) editorTitle = t('screen.fromRequest', { title: editorTitle, time: clockTime(draft.fromRequestAt) });
+  }
 
   return (
     <div className="split" data-testid="rules-screen">
       <div className="split-list">
         <div className="pane-title">
-          <h2>Rules</h2>
+          <h2>{t('screen.title')}</h2>
         </div>
         <AutoApprovalSwitch />
-        <ul className="rule-servers" aria-label="Servers">
+        <ul className="rule-servers" aria-label={t('screen.serversAria')}>
           {ids.map((id) => {
             const n = file.servers[id]?.rules.length ?? 0;
             const limited = policy.counters[id]?.rateLimited ?? 0;
@@ -73,23 +81,23 @@ export function RulesScreen() {
                 <button type="button" className={`queue-row${id === current ? ' is-selected' : ''}`} data-testid={`rules-server-${id}`} onClick={() => selectServer(id)}>
                   <strong>{id}</strong>
                   <span className="muted small">
-                    {n} rule{n === 1 ? '' : 's'}
-                    {limited > 0 && <span className="badge tone-warn"> {limited} rate limited</span>}
+                    {t('screen.ruleCount', { count: n })}
+                    {limited > 0 && <span className="badge tone-warn"> {t('screen.rateLimited', { n: limited })}</span>}
                   </span>
                 </button>
               </li>
             );
           })}
         </ul>
-        {policy.globalRateLimited > 0 && <p className="small warn-text">{policy.globalRateLimited} refused by the console-wide cap.</p>}
-        <Section title="Rules file">
+        {policy.globalRateLimited > 0 && <p className="small warn-text">{t('screen.globalRefused', { n: policy.globalRateLimited })}</p>}
+        <Section title={t('screen.file')}>
           <p className="small muted mono break">{policy.path}</p>
           <div className="inline-fields">
             <button type="button" className="btn-small" data-testid="rules-export" onClick={() => void exportRules.run()}>
-              Export…
+              {t('screen.export')}
             </button>
             <label className="btn-small file-button">
-              Import…
+              {t('screen.import')}
               <input
                 type="file"
                 accept="application/json,.json"
@@ -108,7 +116,7 @@ export function RulesScreen() {
       </div>
       <div className="split-detail">
         {policy.problems.length > 0 && (
-          <Banner tone="error" title="rules.json has a problem" testId="rules-problems">
+          <Banner tone="error" title={t('screen.fileProblem')} testId="rules-problems">
             <ul className="plain-list">
               {policy.problems.map((p) => (
                 <li key={p}>{p}</li>
@@ -122,7 +130,7 @@ export function RulesScreen() {
             key={`${draft.serverId}:${draft.rule.id}`}
             initial={draft.rule}
             providers={providers}
-            title={`${draft.index === undefined ? 'New rule' : 'Edit rule'} for ${draft.serverId}${draft.origin ? ` — ${draft.origin}` : ''}`}
+            title={editorTitle}
             saving={saveRule.pending}
             onSave={(rule) => void saveRule.run(rule)}
             onCancel={close}
@@ -130,7 +138,7 @@ export function RulesScreen() {
         ) : current ? (
           <ServerPolicyView serverId={current} file={file} counters={policy.counters[current]} pricesKnown={policy.pricesKnown} save={(next) => saveFile.run(next)} />
         ) : (
-          <Empty>No servers configured.</Empty>
+          <Empty>{t('screen.noServers')}</Empty>
         )}
         <RedactionSettingsForm file={file} save={(next) => saveFile.run(next)} />
       </div>

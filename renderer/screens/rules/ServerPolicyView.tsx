@@ -4,9 +4,10 @@
  * through `saveRules`; main versions the rules that changed and the mirror shows the result.
  */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import {
   DEFAULT_SERVER_LIMITS,
-  describeAction,
   serverPolicyOf,
   type Limits,
   type Rule,
@@ -24,24 +25,38 @@ export type SaveFile = (next: RulesFile) => Promise<void>;
 
 const withServer = (file: RulesFile, serverId: string, policy: ServerPolicy): RulesFile => ({ ...file, servers: { ...file.servers, [serverId]: policy } });
 
-function conditionSummary(rule: Rule): string {
+/** The rule's conditions in one line ("tool ask · maxTokens ≤ 50 · no sensitive data"), in the UI language. */
+function conditionSummary(rule: Rule, t: TFunction<'rules'>): string {
   const w = rule.when;
   const parts: string[] = [];
-  if (w.toolCall) parts.push(`tool ${w.toolCall}`);
-  if (w.maxTokensAtMost !== undefined) parts.push(`maxTokens ≤ ${w.maxTokensAtMost}`);
-  if (w.models) parts.push(`model ${w.models.map((m) => m.modelId).join('/')}`);
-  if (w.providers) parts.push(`provider ${w.providers.join('/')}`);
-  if (w.media) parts.push(w.media.length ? `text+${w.media.join('+')}` : 'text only');
-  if (w.tools) parts.push(w.tools.kind === 'none' ? 'no tools' : `tools ⊆ ${w.tools.names.join(', ')}`);
-  if (w.systemPrompt) parts.push(`system ${w.systemPrompt.negate ? '!~' : '~'} /${w.systemPrompt.pattern}/`);
-  if (w.messageText) parts.push(`text ${w.messageText.negate ? '!~' : '~'} /${w.messageText.pattern}/`);
-  if (w.maxCostUsd !== undefined) parts.push(`cost ≤ $${w.maxCostUsd}`);
+  if (w.toolCall) parts.push(t('summary.tool', { name: w.toolCall }));
+  if (w.maxTokensAtMost !== undefined) parts.push(t('summary.maxTokens', { n: w.maxTokensAtMost }));
+  if (w.models) parts.push(t('summary.model', { models: w.models.map((m) => m.modelId).join('/') }));
+  if (w.providers) parts.push(t('summary.provider', { providers: w.providers.join('/') }));
+  if (w.media) parts.push(w.media.length ? t('summary.textPlus', { media: w.media.map((m) => t(`summary.${m}`)).join('+') }) : t('summary.textOnly'));
+  if (w.tools) parts.push(w.tools.kind === 'none' ? t('summary.noTools') : t('summary.toolsSubset', { names: w.tools.names.join(', ') }));
+  if (w.systemPrompt) parts.push(t('summary.system', { op: w.systemPrompt.negate ? '!~' : '~', pattern: w.systemPrompt.pattern }));
+  if (w.messageText) parts.push(t('summary.text', { op: w.messageText.negate ? '!~' : '~', pattern: w.messageText.pattern }));
+  if (w.maxCostUsd !== undefined) parts.push(t('summary.cost', { usd: w.maxCostUsd }));
   if (w.timeWindow) parts.push(`${w.timeWindow.from}–${w.timeWindow.to}`);
-  if (w.sensitive) parts.push(w.sensitive === 'absent' ? 'no sensitive data' : 'sensitive data');
-  return parts.length ? parts.join(' · ') : 'every request';
+  if (w.sensitive) parts.push(w.sensitive === 'absent' ? t('summary.noSensitive') : t('summary.sensitive'));
+  return parts.length ? parts.join(' · ') : t('summary.every');
+}
+
+/** What an action does, in the UI language (the words of shared/rules.ts describeAction). */
+function actionText(a: RuleAction, t: TFunction<'rules'>): string {
+  switch (a.kind) {
+    case 'reject':
+      return t('action.reject', { reason: a.reason });
+    case 'redact':
+      return a.then === 'approve_all' ? t('action.redact_all') : t('action.redact_request');
+    default:
+      return t(`action.${a.kind}`);
+  }
 }
 
 function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l: Limits) => void }) {
+  const { t } = useTranslation('rules');
   const [v, setV] = useState(() => ({
     requestsPerMinute: String(limits?.requestsPerMinute ?? ''),
     maxWaiting: String(limits?.maxWaiting ?? ''),
@@ -56,11 +71,17 @@ function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l
     spendPerDayUsd: num(v.spendPerDayUsd),
   };
   const field = (key: keyof typeof v, label: string, placeholder: string) => (
-    <label>
+    <label key={key}>
       {label}
       <input type="number" min={0} data-testid={`limit-${key}`} value={v[key]} placeholder={placeholder} onChange={(e) => setV({ ...v, [key]: e.target.value })} />
     </label>
   );
+  const fields = [
+    field('requestsPerMinute', t('limits.requestsPerMinute'), t('limits.defaultValue', { n: DEFAULT_SERVER_LIMITS.requestsPerMinute })),
+    field('maxWaiting', t('limits.maxWaiting'), t('limits.defaultValue', { n: DEFAULT_SERVER_LIMITS.maxWaiting })),
+    field('tokensPerDay', t('limits.tokensPerDay'), t('limits.noLimit')),
+    field('spendPerDayUsd', t('limits.spendPerDay'), t('limits.noLimit')),
+  ];
   return (
     <form
       className="limits-form"
@@ -69,12 +90,9 @@ function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l
         onSave(Object.fromEntries(Object.entries(next).filter(([, x]) => x !== undefined)) as Limits);
       }}
     >
-      {field('requestsPerMinute', 'Requests per minute', `${DEFAULT_SERVER_LIMITS.requestsPerMinute} (default)`)}
-      {field('maxWaiting', 'Requests waiting at once', `${DEFAULT_SERVER_LIMITS.maxWaiting} (default)`)}
-      {field('tokensPerDay', 'Tokens per day', 'no limit')}
-      {field('spendPerDayUsd', 'Spend per day ($)', 'no limit')}
+      {fields}
       <button type="submit" data-testid="limits-save">
-        Save limits
+        {t('limits.save')}
       </button>
     </form>
   );
@@ -82,6 +100,7 @@ function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l
 
 /** The policy of one server. */
 export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }: { serverId: string; file: RulesFile; counters?: ServerCounters; pricesKnown: boolean; save: SaveFile }) {
+  const { t } = useTranslation('rules');
   const policy = serverPolicyOf(file, serverId);
   const open = useRuleDraft((s) => s.open);
   const put = (p: ServerPolicy) => save(withServer(file, serverId, p));
@@ -96,7 +115,7 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
     ['ask', { kind: 'ask' }],
     ['approve_request', { kind: 'approve_request' }],
     ['approve_all', { kind: 'approve_all' }],
-    ['reject', { kind: 'reject', reason: 'Not allowed for this server' }],
+    ['reject', { kind: 'reject', reason: t('policy.defaultRejectReason') }],
   ];
   return (
     <div className="review" data-testid="server-policy">
@@ -106,51 +125,51 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
         </div>
         <Facts
           rows={[
-            ['Rate limited', <span data-testid="rate-limited-count">{counters?.rateLimited ?? 0}</span>],
-            counters?.lastLimited && ['Last refused', `${clockTime(counters.lastLimited.at)}: ${counters.lastLimited.message}`],
-            ['Auto-approved', <span data-testid="auto-approved-count">{counters?.autoApproved ?? 0}</span>],
-            ['Auto-rejected', counters?.autoRejected ?? 0],
-            ['Waiting now', counters?.waiting ?? 0],
-            ['Tokens today', counters?.tokensToday ?? 0],
-            ['Spend today', !pricesKnown || counters?.spendTodayUsd === null ? 'unknown (no model prices)' : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
+            [t('policy.rateLimited'), <span data-testid="rate-limited-count">{counters?.rateLimited ?? 0}</span>],
+            counters?.lastLimited && [t('policy.lastRefused'), `${clockTime(counters.lastLimited.at)}: ${counters.lastLimited.message}`],
+            [t('policy.autoApproved'), <span data-testid="auto-approved-count">{counters?.autoApproved ?? 0}</span>],
+            [t('policy.autoRejected'), counters?.autoRejected ?? 0],
+            [t('policy.waiting'), counters?.waiting ?? 0],
+            [t('policy.tokensToday'), counters?.tokensToday ?? 0],
+            [t('policy.spendToday'), !pricesKnown || counters?.spendTodayUsd === null ? t('policy.spendUnknown') : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
           ]}
         />
       </header>
       <Section
-        title={`Rules (${policy.rules.length}) — first match wins`}
+        title={t('policy.rulesTitle', { n: policy.rules.length })}
         actions={
-          <button type="button" className="btn-small" data-testid="rule-new" onClick={() => open({ serverId, rule: { id: newRuleId(), name: 'New rule', when: {}, action: { kind: 'approve_request' } } })}>
-            Add rule
+          <button type="button" className="btn-small" data-testid="rule-new" onClick={() => open({ serverId, rule: { id: newRuleId(), name: t('policy.newRuleName'), when: {}, action: { kind: 'approve_request' } } })}>
+            {t('policy.addRule')}
           </button>
         }
       >
         {policy.rules.length === 0 ? (
-          <p className="muted small">No rules: every request follows the default below.</p>
+          <p className="muted small">{t('policy.noRules')}</p>
         ) : (
           <ol className="rule-list" data-testid="rule-list">
             {policy.rules.map((r, i) => (
               <li key={r.id} className={`rule-row${r.enabled ? '' : ' is-disabled'}`} data-testid={`rule-row-${i}`}>
                 <div className="rule-row-main">
-                  <strong>{r.name}</strong> <span className="badge tone-muted">v{r.version}</span>
-                  {!r.enabled && <span className="badge tone-warn">disabled</span>}
-                  <div className="small muted">{conditionSummary(r)}</div>
-                  <div className="small">→ {describeAction(r.action)}</div>
+                  <strong>{r.name}</strong> <span className="badge tone-muted">{t('policy.version', { version: r.version })}</span>
+                  {!r.enabled && <span className="badge tone-warn">{t('policy.disabled')}</span>}
+                  <div className="small muted">{conditionSummary(r, t)}</div>
+                  <div className="small">→ {actionText(r.action, t)}</div>
                 </div>
                 <div className="rule-row-tools">
-                  <button type="button" className="btn-small" aria-label={`Move ${r.name} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                  <button type="button" className="btn-small" aria-label={t('policy.moveUp', { name: r.name })} disabled={i === 0} onClick={() => move(i, -1)}>
                     ↑
                   </button>
-                  <button type="button" className="btn-small" aria-label={`Move ${r.name} down`} disabled={i === policy.rules.length - 1} onClick={() => move(i, 1)}>
+                  <button type="button" className="btn-small" aria-label={t('policy.moveDown', { name: r.name })} disabled={i === policy.rules.length - 1} onClick={() => move(i, 1)}>
                     ↓
                   </button>
                   <button type="button" className="btn-small" onClick={() => void setRules(policy.rules.map((x, j) => (j === i ? { ...x, enabled: !x.enabled } : x)))}>
-                    {r.enabled ? 'Disable' : 'Enable'}
+                    {r.enabled ? t('policy.disable') : t('policy.enable')}
                   </button>
                   <button type="button" className="btn-small" data-testid={`rule-edit-${i}`} onClick={() => open({ serverId, rule: r, index: i })}>
-                    Edit
+                    {t('policy.edit')}
                   </button>
-                  <button type="button" className="btn-small btn-danger" aria-label={`Delete ${r.name}`} onClick={() => void setRules(policy.rules.filter((_, j) => j !== i))}>
-                    Delete
+                  <button type="button" className="btn-small btn-danger" aria-label={t('policy.deleteAria', { name: r.name })} onClick={() => void setRules(policy.rules.filter((_, j) => j !== i))}>
+                    {t('policy.delete')}
                   </button>
                 </div>
               </li>
@@ -158,10 +177,10 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
           </ol>
         )}
       </Section>
-      <Section title="When no rule matches">
+      <Section title={t('policy.noMatchTitle')}>
         <div className="field">
           <label htmlFor="default-action">
-            Default action <span className="badge tone-muted">v{policy.defaultVersion}</span>
+            {t('policy.defaultAction')} <span className="badge tone-muted">{t('policy.version', { version: policy.defaultVersion })}</span>
           </label>
           <select
             id="default-action"
@@ -169,14 +188,14 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
             value={policy.defaultAction.kind === 'redact' ? 'ask' : policy.defaultAction.kind}
             onChange={(e) => void put({ ...policy, defaultAction: defaults.find(([k]) => k === e.target.value)![1] })}
           >
-            <option value="ask">Ask me (default)</option>
-            <option value="approve_request">Auto-approve the request</option>
-            <option value="approve_all">Auto-approve request and response</option>
-            <option value="reject">Reject</option>
+            <option value="ask">{t('policy.defaultAsk')}</option>
+            <option value="approve_request">{t('policy.defaultApproveRequest')}</option>
+            <option value="approve_all">{t('policy.defaultApproveAll')}</option>
+            <option value="reject">{t('policy.defaultReject')}</option>
           </select>
         </div>
       </Section>
-      <Section title="Limits">
+      <Section title={t('policy.limits')}>
         <LimitsForm key={JSON.stringify(policy.limits ?? {})} limits={policy.limits} onSave={(limits) => void put({ ...policy, limits })} />
       </Section>
     </div>

@@ -12,8 +12,8 @@ export interface RuleDraft {
   serverId: string;
   rule: RuleInput;
   index?: number;
-  /** Where the draft came from, for the editor's heading ("from the request at 12:03"). */
-  origin?: string;
+  /** The request the draft was prefilled from (epoch ms it was received), for the editor's heading ("from the request received at 12:03"). */
+  fromRequestAt?: number;
 }
 
 interface RuleDraftStore {
