@@ -1,5 +1,6 @@
 /** Small shared hooks: a ticking clock and a wrapper for API calls with pending/error state. */
 import { useCallback, useState, useSyncExternalStore } from 'react';
+import { errorText } from './api/error-text';
 
 let now = Date.now();
 const listeners = new Set<() => void>();
@@ -38,7 +39,7 @@ export interface ActionState<A extends unknown[]> {
 
 /**
  * Wraps an async API call for a button: `pending` while it runs (to disable the button) and the
- * error message when it fails (to show next to the button). Never throws.
+ * error message when it fails (to show next to the button; see {@link errorText}). Never throws.
  */
 export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): ActionState<A> {
   const [pending, setPending] = useState(false);
@@ -50,7 +51,7 @@ export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unkno
       try {
         await fn(...args);
       } catch (err) {
-        setError(err instanceof Error ? err.message : String(err));
+        setError(errorText(err));
       } finally {
         setPending(false);
       }

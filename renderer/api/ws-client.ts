@@ -63,6 +63,9 @@ export interface WsClient {
 
 const OPEN = 1;
 
+/** The message of the `internal` ApiError a request rejects with when the socket closes (renderer/api/error-text.ts words it for the person). */
+export const CONNECTION_LOST = 'connection lost';
+
 /**
  * Creates the client and starts connecting at once. Requests made before the socket opens are
  * queued and sent on open.
@@ -108,12 +111,12 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     queue.length = 0;
     const entries = [...pending.values()];
     pending.clear();
-    for (const p of entries) p.reject(new ApiError('internal', 'connection lost'));
+    for (const p of entries) p.reject(new ApiError('internal', CONNECTION_LOST));
   };
 
   const request = (method: ApiMethod, input: unknown): Promise<ApiReply> =>
     new Promise<ApiReply>((resolve, reject) => {
-      if (closed) return reject(new ApiError('internal', 'connection lost'));
+      if (closed) return reject(new ApiError('internal', CONNECTION_LOST));
       const id = nextId++;
       pending.set(id, { resolve, reject });
       const text = JSON.stringify({ id, method, input });
