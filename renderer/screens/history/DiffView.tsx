@@ -1,15 +1,17 @@
 /** Readable diffs (the `diff` package): word diffs of texts and a table of changed fields. */
 import type { ReactNode } from 'react';
 import { diffLines, diffWords, type Change } from 'diff';
+import { useTranslation } from 'react-i18next';
 
 const LONG_TEXT = 20_000;
 
 /** Inline diff of two texts: removed words struck through in red, added words in green. */
 export function TextDiff({ before, after, testId }: { before: string; after: string; testId?: string }) {
+  const { t } = useTranslation('history');
   if (before === after) {
     return (
       <div className="diff unchanged" data-testid={testId}>
-        <pre className="pre-text">{after || <span className="muted">(empty)</span>}</pre>
+        <pre className="pre-text">{after || <span className="muted">{t('diff.empty')}</span>}</pre>
       </div>
     );
   }
@@ -41,13 +43,14 @@ export interface FieldChange {
 
 /** A compact table of fields before → after; changed rows are highlighted. */
 export function FieldChanges({ rows, testId }: { rows: FieldChange[]; testId?: string }) {
+  const { t } = useTranslation('history');
   return (
     <table className="field-changes" data-testid={testId}>
       <thead>
         <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Server asked</th>
-          <th scope="col">Sent</th>
+          <th scope="col">{t('diff.field')}</th>
+          <th scope="col">{t('diff.serverAsked')}</th>
+          <th scope="col">{t('diff.sent')}</th>
         </tr>
       </thead>
       <tbody>
@@ -57,7 +60,7 @@ export function FieldChanges({ rows, testId }: { rows: FieldChange[]; testId?: s
             <td>{r.before}</td>
             <td>
               {r.after}
-              {r.changed && <span className="badge tone-warn">changed</span>}
+              {r.changed && <span className="badge tone-warn">{t('diff.changed')}</span>}
             </td>
           </tr>
         ))}

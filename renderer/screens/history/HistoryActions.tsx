@@ -4,12 +4,15 @@
  * inline confirmation. Both work on whole sessions: a ticked row stands for its conversation.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { EXPORT_FORMATS, type ExportFormat, type ExportedFile, type HistoryFilter } from '../../../shared/history';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';
 import { useConsole } from '../../store';
 import { useHistoryUi } from './history-ui';
 
+/** Format names: product and file-format names, the same in every language. */
 const FORMAT_LABELS: Record<ExportFormat, string> = { jsonl: 'JSONL', markdown: 'Markdown', html: 'HTML' };
 
 /** Saves `file` through a Blob download. */
@@ -25,10 +28,9 @@ export function saveFile(file: ExportedFile): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
 /** The export and delete controls. `filter` is what the list shows now. */
 export function HistoryActions({ filter, total }: { filter: HistoryFilter; total: number | null }) {
+  const { t } = useTranslation('history');
   const selected = useHistoryUi((s) => s.selected);
   const clearSelection = useHistoryUi((s) => s.clearSelection);
   const reload = useHistoryUi((s) => s.reload);
@@ -48,7 +50,7 @@ export function HistoryActions({ filter, total }: { filter: HistoryFilter; total
     try {
       setStatus(await what());
     } catch (err) {
-      setError(message(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -57,7 +59,7 @@ export function HistoryActions({ filter, total }: { filter: HistoryFilter; total
     run(async () => {
       const file = await getApi().exportHistory({ ...input, format });
       saveFile(file);
-      return `Exported ${file.sessions} session${file.sessions === 1 ? '' : 's'} (${file.entries} request${file.entries === 1 ? '' : 's'}) to ${file.filename}`;
+      return t('actions.exported', { sessions: t('actions.sessions', { count: file.sessions }), requests: t('actions.requests', { count: file.entries }), filename: file.filename });
     });
   const remove = () =>
     run(async () => {
@@ -66,14 +68,14 @@ export function HistoryActions({ filter, total }: { filter: HistoryFilter; total
       clearSelection();
       if (selectedHistoryId && selected[selectedHistoryId]) selectHistory(null);
       reload();
-      return `Deleted ${sessions} session${sessions === 1 ? '' : 's'} (${deleted} request${deleted === 1 ? '' : 's'}).`;
+      return t('actions.deleted', { sessions: t('actions.sessions', { count: sessions }), requests: t('actions.requests', { count: deleted }) });
     });
 
   return (
     <div className="history-actions" data-testid="history-actions">
       <div className="history-actions-row">
         <label className="history-filter" htmlFor="history-export-format">
-          <span className="history-filter-label">Export as</span>
+          <span className="history-filter-label">{t('actions.exportAs')}</span>
           <select id="history-export-format" data-testid="history-export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
             {EXPORT_FORMATS.map((f) => (
               <option key={f} value={f}>
@@ -83,35 +85,33 @@ export function HistoryActions({ filter, total }: { filter: HistoryFilter; total
           </select>
         </label>
         <button type="button" className="btn-small" data-testid="history-export-selected" disabled={busy || ids.length === 0} onClick={() => void exportWith({ ids })}>
-          Export selected ({ids.length})
+          {t('actions.exportSelected', { count: ids.length })}
         </button>
         <button type="button" className="btn-small" data-testid="history-export-filtered" disabled={busy || !total} onClick={() => void exportWith({ filter })}>
-          Export all shown ({total ?? 0})
+          {t('actions.exportShown', { count: total ?? 0 })}
         </button>
       </div>
       <div className="history-actions-row">
         <span className="small muted" data-testid="history-selection">
-          {ids.length === 0 ? 'Tick rows to select their sessions.' : `${ids.length} selected · whole sessions`}
+          {ids.length === 0 ? t('actions.tickRows') : t('actions.selected', { count: ids.length })}
         </span>
         {ids.length > 0 && (
           <button type="button" className="btn-small" onClick={clearSelection}>
-            Clear selection
+            {t('actions.clearSelection')}
           </button>
         )}
         <button type="button" className="btn-small btn-danger" data-testid="history-delete" disabled={busy || ids.length === 0} onClick={() => setConfirming(true)}>
-          Delete selected…
+          {t('actions.deleteSelected')}
         </button>
       </div>
       {confirming && (
-        <div className="banner tone-warn history-confirm" role="alertdialog" aria-label="Confirm delete" data-testid="history-delete-confirm">
-          <span>
-            Delete the sessions of {ids.length} selected request{ids.length === 1 ? '' : 's'} — every request in them — for good?
-          </span>
+        <div className="banner tone-warn history-confirm" role="alertdialog" aria-label={t('actions.confirmLabel')} data-testid="history-delete-confirm">
+          <span>{t('actions.confirm', { count: ids.length })}</span>
           <button type="button" className="btn-small btn-danger" data-testid="history-delete-yes" disabled={busy} onClick={() => void remove()}>
-            Delete
+            {t('actions.delete')}
           </button>
           <button type="button" className="btn-small" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('actions.cancel')}
           </button>
         </div>
       )}

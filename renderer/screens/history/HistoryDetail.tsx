@@ -4,9 +4,11 @@
  * what went to the LLM and what went back to the server, and "Re-open as draft".
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { CreateMessageParamsSchema } from '../../../shared/sampling';
 import type { HistoryEntry } from '../../../shared/state';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 import { ParamsView } from '../../components/ParamsView';
 import { ActionError, Banner, Empty, Facts, RawJson, Section, StatusBadge } from '../../components/common';
 import { clockTime, dateTime, duration } from '../../format';
@@ -16,6 +18,7 @@ import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
 
 /** "Re-open as draft": a new queue item from this request, with no server waiting (to compare models). */
 function ReopenButton({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
   const openItem = useConsole((s) => s.openItem);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,15 +30,15 @@ function ReopenButton({ entry }: { entry: HistoryEntry }) {
       .then(
         ({ itemId }) => openItem(itemId),
         (err: unknown) => {
-          setError(err instanceof Error ? err.message : String(err));
+          setError(errorText(err));
           setBusy(false);
         },
       );
   };
   return (
     <>
-      <button type="button" className="btn-small" data-testid="history-reopen" disabled={busy} onClick={reopen} title="Creates a draft in the Queue from this request; nothing is sent to any server">
-        Re-open as draft
+      <button type="button" className="btn-small" data-testid="history-reopen" disabled={busy} onClick={reopen} title={t('detail.reopenHint')}>
+        {t('detail.reopen')}
       </button>
       <ActionError error={error} />
     </>
@@ -44,6 +47,7 @@ function ReopenButton({ entry }: { entry: HistoryEntry }) {
 
 /** The detail pane of one history entry (fetched with `getHistoryEntry`). */
 export function HistoryDetail({ id }: { id: string }) {
+  const { t } = useTranslation('history');
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -52,83 +56,88 @@ export function HistoryDetail({ id }: { id: string }) {
       .getHistoryEntry({ id })
       .then(
         (e) => live && setEntry(e),
-        (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+        (err: unknown) => live && setError(errorText(err)),
       );
     return () => {
       live = false;
     };
   }, [id]);
-  if (error) return <Banner tone="error" title="Could not load this entry">{error}</Banner>;
-  if (entry === undefined) return <Empty>Loading…</Empty>;
-  if (entry === null) return <Empty>This entry is not in the history.</Empty>;
+  if (error)
+    return (
+      <Banner tone="error" title={t('detail.loadFailed')}>
+        {error}
+      </Banner>
+    );
+  if (entry === undefined) return <Empty>{t('detail.loading')}</Empty>;
+  if (entry === null) return <Empty>{t('detail.notFound')}</Empty>;
 
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
-  const t = entry.timings;
+  const timings = entry.timings;
   return (
     <div className="review" data-testid="history-detail">
       <header className="item-header">
         <div className="item-header-top">
-          <h2>{entry.callName ?? 'Sampling request'}</h2>
+          <h2>{entry.callName ?? t('detail.samplingRequest')}</h2>
           <StatusBadge status={entry.status} />
-          {entry.edited && <span className="badge tone-warn">edited</span>}
-          {entry.kind === 'elicitation' && <span className="badge tone-info">elicitation</span>}
+          {entry.edited && <span className="badge tone-warn">{t('detail.edited')}</span>}
+          {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
           <span className="spacer" />
           {original && entry.kind !== 'elicitation' && <ReopenButton entry={entry} />}
         </div>
         <Facts
           rows={[
-            ['Server', entry.serverId],
-            ['Received', dateTime(entry.receivedAt)],
-            entry.endedAt !== undefined && ['Ended', dateTime(entry.endedAt)],
-            entry.decidedBy && ['Decided by', entry.rule ? `rule "${entry.rule.name}" (v${entry.rule.version})` : entry.decidedBy],
-            entry.model ? ['Model', `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
-            entry.usage && ['Tokens', `${entry.usage.inputTokens ?? '?'} in · ${entry.usage.outputTokens ?? '?'} out`],
+            [t('detail.server'), entry.serverId],
+            [t('detail.received'), dateTime(entry.receivedAt)],
+            entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
+            entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
+            entry.model ? [t('detail.model'), `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
+            entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
           ]}
         />
       </header>
       {(entry.errorDetail ?? entry.error) && (
-        <Banner tone="error" title="Error" testId="history-error">
+        <Banner tone="error" title={t('detail.error')} testId="history-error">
           {entry.errorDetail?.message ?? entry.error}
-          {entry.errorDetail?.code !== undefined && <span className="mono"> (code {entry.errorDetail.code})</span>}
+          {entry.errorDetail?.code !== undefined && <span className="mono"> {t('detail.errorCode', { code: entry.errorDetail.code })}</span>}
           {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
         </Banner>
       )}
       <HistoryTimeline entry={entry} />
-      <Section title={entry.sent ? 'Request: as asked → as sent' : 'Request (not sent to a model)'}>
+      <Section title={entry.sent ? t('detail.requestSent') : t('detail.requestNotSent')}>
         {original && entry.sent ? (
           <RequestDiff original={original} sent={entry.sent} entry={entry} />
         ) : original ? (
           <ParamsView params={original} />
         ) : (
-          <p className="small">The params did not parse as a sampling request; see Raw JSON.</p>
+          <p className="small">{t('detail.notParsed')}</p>
         )}
         <div className="raw-row">
-          <RawJson value={entry.original} label="Raw JSON: original (as the server asked)" testId="history-raw-original" />
+          <RawJson value={entry.original} label={t('detail.rawOriginal')} testId="history-raw-original" />
           {entry.sent && (
-            <RawJson value={entry.sent} label="Raw JSON: sent to the LLM" testId="history-raw-sent" />
+            <RawJson value={entry.sent} label={t('detail.rawSent')} testId="history-raw-sent" />
           )}
         </div>
       </Section>
-      <Section title="Response: generated → delivered">
+      <Section title={t('detail.response')}>
         <ResponseDiff generated={entry.generated} delivered={entry.delivered} />
         <div className="raw-row">
-          {entry.generated && <RawJson value={entry.generated} label="Raw JSON: generated by the LLM" testId="history-raw-generated" />}
-          {entry.delivered && <RawJson value={entry.delivered} label="Raw JSON: delivered to the server" testId="history-raw-delivered" />}
+          {entry.generated && <RawJson value={entry.generated} label={t('detail.rawGenerated')} testId="history-raw-generated" />}
+          {entry.delivered && <RawJson value={entry.delivered} label={t('detail.rawDelivered')} testId="history-raw-delivered" />}
         </div>
       </Section>
       <HistoryMedia entry={entry} />
-      <Section title="Timings">
+      <Section title={t('detail.timings')}>
         <Facts
           rows={[
-            ['Queued', t.queuedMs !== undefined ? duration(t.queuedMs) : '—'],
-            ['Review', t.reviewMs !== undefined ? duration(t.reviewMs) : '—'],
-            ['Generation', t.generationMs !== undefined ? duration(t.generationMs) : '—'],
-            ['Total', t.totalMs !== undefined ? duration(t.totalMs) : '—'],
+            [t('detail.queued'), timings.queuedMs !== undefined ? duration(timings.queuedMs) : '—'],
+            [t('detail.review'), timings.reviewMs !== undefined ? duration(timings.reviewMs) : '—'],
+            [t('detail.generation'), timings.generationMs !== undefined ? duration(timings.generationMs) : '—'],
+            [t('detail.total'), timings.totalMs !== undefined ? duration(timings.totalMs) : '—'],
           ]}
         />
       </Section>
-      <Section title={`Events (${entry.events.length})`}>
+      <Section title={t('detail.events', { count: entry.events.length })}>
         <ol className="events" data-testid="history-events">
           {entry.events.map((e, i) => (
             <li key={i}>
@@ -138,7 +147,7 @@ export function HistoryDetail({ id }: { id: string }) {
           ))}
         </ol>
       </Section>
-      <RawJson value={entry} label="Raw JSON: whole entry" />
+      <RawJson value={entry} label={t('detail.rawEntry')} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 /** Readable diffs of one history entry: the request (asked → sent) and the response (generated → delivered). */
+import { useTranslation } from 'react-i18next';
 import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/sampling';
 import type { HistoryEntry } from '../../../shared/state';
 import { ReadOnlyBlocks } from '../../components/Blocks';
@@ -9,6 +10,7 @@ const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'st
 
 /** The request as the server asked vs as sent to the LLM: field table, system prompt and message diffs. */
 export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
   const count = Math.max(original.messages.length, sent.messages.length);
   const model = entry.modelChoice;
   const rows: FieldChange[] = [
@@ -18,7 +20,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
   if (model) {
     rows.push({
       field: 'model',
-      before: <span className="small">{model.overridden ? 'console suggested another model' : model.reason}</span>,
+      before: <span className="small">{model.overridden ? t('diff.otherModel') : model.reason}</span>,
       after: <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>,
       changed: model.overridden === true,
     });
@@ -26,7 +28,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
   return (
     <>
       <FieldChanges rows={rows} testId="history-field-changes" />
-      <h4>System prompt</h4>
+      <h4>{t('diff.systemPrompt')}</h4>
       <TextDiff before={original.systemPrompt ?? ''} after={sent.systemPrompt ?? ''} testId="history-system-diff" />
       {Array.from({ length: count }, (_, i) => {
         const a = original.messages[i];
@@ -35,8 +37,8 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
         return (
           <div key={i} className="diff-message" data-testid={`history-message-diff-${i}`}>
             <h4>
-              Message {i + 1} <span className="muted">({(b ?? a)?.role})</span>
-              {nonText && <span className="muted small"> · non-text blocks: see Raw JSON</span>}
+              {t('diff.message', { n: i + 1 })} <span className="muted">({(b ?? a)?.role})</span>
+              {nonText && <span className="muted small">{t('diff.nonText')}</span>}
             </h4>
             <TextDiff before={a ? contentText(a.content) : ''} after={b ? contentText(b.content) : ''} />
           </div>
@@ -48,11 +50,12 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
 
 /** The response as generated vs as delivered to the server. */
 export function ResponseDiff({ generated, delivered }: { generated?: CreateMessageResult; delivered?: CreateMessageResult }) {
-  if (!generated && !delivered) return <p className="muted small">No response was produced.</p>;
+  const { t } = useTranslation('history');
+  if (!generated && !delivered) return <p className="muted small">{t('diff.noResponse')}</p>;
   if (!generated && delivered) {
     return (
       <>
-        <p className="small muted">Written by hand (no model generated it).</p>
+        <p className="small muted">{t('diff.byHand')}</p>
         <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
       </>
     );
@@ -61,12 +64,12 @@ export function ResponseDiff({ generated, delivered }: { generated?: CreateMessa
   const after = delivered ? contentText(delivered.content) : '';
   return (
     <>
-      {!delivered && <p className="small muted">Generated, but nothing was delivered.</p>}
+      {!delivered && <p className="small muted">{t('diff.notDelivered')}</p>}
       <TextDiff before={before} after={delivered ? after : before} testId="history-response-diff" />
       <Facts
         rows={[
-          ['Model', show(delivered?.model ?? generated?.model)],
-          ['Stop reason', show(delivered?.stopReason ?? generated?.stopReason)],
+          [t('diff.model'), show(delivered?.model ?? generated?.model)],
+          [t('diff.stopReason'), show(delivered?.stopReason ?? generated?.stopReason)],
         ]}
       />
     </>

@@ -4,6 +4,7 @@
  * (selects its session for export / delete) and opens the entry when clicked.
  */
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { HistoryListItem } from '../../../shared/history';
 import { StatusBadge } from '../../components/common';
@@ -15,6 +16,7 @@ import type { HistoryPages } from './useHistoryPages';
 const ROW_HEIGHT = 78;
 
 function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
+  const { t } = useTranslation('history');
   return (
     <div className={`history-row-wrap${selected ? ' is-selected' : ''}`}>
       <input
@@ -22,7 +24,7 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
         className="history-check"
         checked={checked}
         onChange={onToggle}
-        aria-label={`Select the session of the request from ${entry.serverId} at ${dateTime(entry.receivedAt)}`}
+        aria-label={t('list.select', { server: entry.serverId, time: dateTime(entry.receivedAt) })}
         data-testid="history-check"
       />
       <button
@@ -40,7 +42,7 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
           <StatusBadge status={entry.status} />
         </span>
         <span className="queue-preview" title={entry.preview}>
-          {entry.preview || <span className="muted">(no text)</span>}
+          {entry.preview || <span className="muted">{t('list.noText')}</span>}
         </span>
         <span className="queue-row-bottom">
           <span className="queue-call">
@@ -49,18 +51,18 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
           </span>
           <span className="history-meta">
             {entry.sessionSize > 1 && (
-              <span className="badge tone-muted" title="Round of this request in its session (tool loop)">
+              <span className="badge tone-muted" title={t('list.round')}>
                 {entry.sessionIndex}/{entry.sessionSize}
               </span>
             )}
             {entry.mediaCount > 0 && (
-              <span className="badge tone-info" data-testid="history-media-size" title={`${entry.mediaCount} image/audio payload(s)`}>
+              <span className="badge tone-info" data-testid="history-media-size" title={t('list.media', { count: entry.mediaCount })}>
                 {formatBytes(entry.mediaBytes)}
               </span>
             )}
-            {entry.decidedBy === 'rule' && <span className="badge tone-info">auto</span>}
+            {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
             {entry.model && <span className="mono">{entry.model}</span>}
-            {entry.edited && <span className="badge tone-warn">edited</span>}
+            {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
           </span>
         </span>
       </button>
@@ -82,6 +84,7 @@ export function HistoryList({
   onSelect: (id: string) => void;
   onToggle: (id: string) => void;
 }) {
+  const { t } = useTranslation('history');
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = pages.total ?? 0;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is a mutable object by design
@@ -95,7 +98,7 @@ export function HistoryList({
   }, [ensure, first, last, count]);
 
   return (
-    <div ref={scrollRef} className="history-scroll" data-testid="history-list" role="list" aria-label="History" aria-rowcount={count}>
+    <div ref={scrollRef} className="history-scroll" data-testid="history-list" role="list" aria-label={t('list.label')} aria-rowcount={count}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((v) => {
           const entry = pages.at(v.index);
@@ -110,7 +113,7 @@ export function HistoryList({
                   onToggle={() => onToggle(entry.id)}
                 />
               ) : (
-                <div className="history-row-placeholder muted small">Loading…</div>
+                <div className="history-row-placeholder muted small">{t('list.loading')}</div>
               )}
             </div>
           );

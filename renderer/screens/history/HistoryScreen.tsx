@@ -4,6 +4,7 @@
  * detail on the right.
  */
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { HistoryFacets } from '../../../shared/history';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
@@ -36,6 +37,7 @@ function useHistoryChanges(): string {
 
 /** The History screen. */
 export function HistoryScreen() {
+  const { t } = useTranslation('history');
   const filters = useHistoryUi((s) => s.filters);
   const checked = useHistoryUi((s) => s.selected);
   const toggle = useHistoryUi((s) => s.toggle);
@@ -77,21 +79,21 @@ export function HistoryScreen() {
       <div className="split">
         <div className="split-list history-pane">
           <div className="pane-title">
-            <h2>History</h2>
+            <h2>{t('screen.title')}</h2>
             <span className="muted small" data-testid="history-total">
-              {pages.loading && pages.total === null ? 'loading…' : `${(pages.total ?? 0).toLocaleString()} ${filtered ? 'found' : 'total'}`}
+              {pages.loading && pages.total === null ? t('screen.loading') : t(filtered ? 'screen.found' : 'screen.total', { n: pages.total ?? 0 })}
             </span>
           </div>
           <ActionError error={pages.error} />
           {pages.total === 0 ? (
-            <Empty>{filtered ? 'Nothing matches.' : 'No history yet.'}</Empty>
+            <Empty>{filtered ? t('screen.nothingMatches') : t('screen.noHistory')}</Empty>
           ) : (
             <HistoryList pages={pages} selectedId={selectedId} checked={checked} onSelect={selectHistory} onToggle={toggle} />
           )}
           <HistoryActions filter={apiFilter} total={pages.total} />
         </div>
         <div className="split-detail">
-          {selectedId ? <HistoryDetail key={selectedId} id={selectedId} /> : <Empty>Select an entry to see what was asked, changed and sent.</Empty>}
+          {selectedId ? <HistoryDetail key={selectedId} id={selectedId} /> : <Empty>{t('screen.selectEntry')}</Empty>}
         </div>
       </div>
     </div>

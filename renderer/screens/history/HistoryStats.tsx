@@ -1,14 +1,17 @@
 /** Per-server counters for a chosen period (`historyStats`), in a collapsible panel. */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { HistoryStats as Stats } from '../../../shared/history';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';
 import { PERIODS, useHistoryUi, type PeriodId } from './history-ui';
 
-const number = (n: number) => n.toLocaleString();
-
 /** The counters panel. `reloadKey` changes when history changed (new entries, deletes). */
 export function HistoryStats({ reloadKey }: { reloadKey: string }) {
+  const { t, i18n } = useTranslation('history');
+  /** Counts with the active language's digit grouping. */
+  const number = (n: number) => n.toLocaleString(i18n.language);
   const period = useHistoryUi((s) => s.period);
   const setPeriod = useHistoryUi((s) => s.setPeriod);
   const [result, setResult] = useState<{ key: string; stats: Stats | null; error: string | null }>({ key: '', stats: null, error: null });
@@ -21,7 +24,7 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
       .historyStats(ms === null ? {} : { from: Date.now() - ms })
       .then(
         (stats) => live && setResult({ key, stats, error: null }),
-        (err: unknown) => live && setResult({ key, stats: null, error: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) => live && setResult({ key, stats: null, error: errorText(err) }),
       );
     return () => {
       live = false;
@@ -35,32 +38,32 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
   );
   return (
     <details className="history-panel" data-testid="history-stats">
-      <summary>Counters per server</summary>
+      <summary>{t('stats.title')}</summary>
       <div className="history-panel-body history-stats-body">
         <label className="history-filter" htmlFor="history-period">
-          <span className="history-filter-label">Period</span>
+          <span className="history-filter-label">{t('stats.period')}</span>
           <select id="history-period" data-testid="history-period" value={period} onChange={(e) => setPeriod(e.target.value as PeriodId)}>
             {PERIODS.map((p) => (
               <option key={p.id} value={p.id}>
-                {p.label}
+                {t(`stats.periods.${p.id}`)}
               </option>
             ))}
           </select>
         </label>
         <ActionError error={result.error} />
         {servers.length === 0 ? (
-          <p className="muted small">No requests in this period.</p>
+          <p className="muted small">{t('stats.none')}</p>
         ) : (
           <table className="field-changes history-stats-table">
             <thead>
               <tr>
-                <th scope="col">Server</th>
-                <th scope="col">Requests</th>
-                <th scope="col">Approved</th>
-                <th scope="col">Rejected</th>
-                <th scope="col">Auto</th>
-                <th scope="col">Tokens</th>
-                <th scope="col">Cost</th>
+                <th scope="col">{t('stats.server')}</th>
+                <th scope="col">{t('stats.requests')}</th>
+                <th scope="col">{t('stats.approved')}</th>
+                <th scope="col">{t('stats.rejected')}</th>
+                <th scope="col">{t('stats.auto')}</th>
+                <th scope="col">{t('stats.tokens')}</th>
+                <th scope="col">{t('stats.cost')}</th>
               </tr>
             </thead>
             <tbody>
@@ -77,7 +80,7 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
               ))}
               {servers.length > 1 && (
                 <tr className="history-stats-total">
-                  <th scope="row">All servers</th>
+                  <th scope="row">{t('stats.allServers')}</th>
                   <td>{number(total.requests)}</td>
                   <td>{number(total.approved)}</td>
                   <td>{number(total.rejected)}</td>

@@ -4,9 +4,11 @@
  * open when clicked. Also the media payloads of the shown entry with their sizes.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { HistoryListItem } from '../../../shared/history';
 import type { HistoryEntry } from '../../../shared/state';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 import { ActionError, Section, StatusBadge } from '../../components/common';
 import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
@@ -17,6 +19,7 @@ const MAX_ROUNDS = 500;
 
 /** The session's requests, oldest first. */
 export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
   const selectHistory = useConsole((s) => s.selectHistory);
   const [rounds, setRounds] = useState<{ items: HistoryListItem[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +29,7 @@ export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
       .listHistory({ conversationId: entry.conversationId, limit: MAX_ROUNDS, offset: 0 })
       .then(
         (page) => live && setRounds({ items: [...page.entries].reverse(), total: page.total }),
-        (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+        (err: unknown) => live && setError(errorText(err)),
       );
     return () => {
       live = false;
@@ -36,24 +39,24 @@ export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
   const items = rounds?.items ?? [];
   if (!error && (rounds === null || rounds.total <= 1)) return null; // a one-request session has no timeline to show
   return (
-    <Section title={`Conversation (${rounds ? rounds.total : '…'} request${rounds?.total === 1 ? '' : 's'})`} testId="history-timeline">
+    <Section title={rounds ? t('timeline.title', { count: rounds.total }) : t('timeline.titleLoading')} testId="history-timeline">
       <ActionError error={error} />
-      {rounds && rounds.total > items.length && <p className="small muted">Showing the latest {items.length}.</p>}
+      {rounds && rounds.total > items.length && <p className="small muted">{t('timeline.latest', { count: items.length })}</p>}
       <ol className="history-timeline">
         {items.map((r, i) => {
           const current = r.id === entry.id;
-          const took = r.endedAt !== undefined ? duration(r.endedAt - r.receivedAt) : 'unfinished';
+          const took = r.endedAt !== undefined ? duration(r.endedAt - r.receivedAt) : t('timeline.unfinished');
           return (
             <li key={r.id} className={current ? 'is-current' : undefined} data-testid="history-round" data-round-id={r.id}>
               <button type="button" className="history-round" aria-current={current ? 'true' : undefined} onClick={() => selectHistory(r.id)} disabled={current}>
-                <span className="history-round-n">Round {i + 1 + (rounds ? rounds.total - items.length : 0)}</span>
+                <span className="history-round-n">{t('timeline.round', { n: i + 1 + (rounds ? rounds.total - items.length : 0) })}</span>
                 <StatusBadge status={r.status} />
                 <span className="mono muted small" title={dateTime(r.receivedAt)}>
                   {clockTime(r.receivedAt)} · {took}
                 </span>
                 {r.model && <span className="mono small">{r.model}</span>}
-                {r.edited && <span className="badge tone-warn">edited</span>}
-                <span className="history-round-preview">{r.preview || '(no text)'}</span>
+                {r.edited && <span className="badge tone-warn">{t('timeline.edited')}</span>}
+                <span className="history-round-preview">{r.preview || t('timeline.noText')}</span>
               </button>
             </li>
           );
@@ -63,10 +66,13 @@ export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-/** One media payload found in an entry. */
+/** Which part of an entry a media payload is in (`message`: 1-based, for the request parts). */
+export type MediaWhere = { part: 'asked' | 'sent'; message: number } | { part: 'generated' | 'delivered' };
+
+/** One media payload found in an entry. `kind`: `image`, `audio` or `resource` (an embedded blob). */
 export interface MediaFact {
-  where: string;
-  kind: string;
+  where: MediaWhere;
+  kind: 'image' | 'audio' | 'resource';
   mimeType: string;
   bytes: number;
 }
@@ -81,7 +87,7 @@ function decoded(data: string): number {
 /** Every image/audio block and embedded resource blob in the entry's parts, with where it is. */
 export function mediaFacts(entry: HistoryEntry): MediaFact[] {
   const out: MediaFact[] = [];
-  const walk = (value: unknown, where: string) => {
+  const walk = (value: unknown, where: MediaWhere) => {
     if (Array.isArray(value)) return value.forEach((v) => walk(v, where));
     if (typeof value !== 'object' || value === null) return;
     const o = value as Record<string, unknown>;
@@ -91,37 +97,38 @@ export function mediaFacts(entry: HistoryEntry): MediaFact[] {
       out.push({ where, kind: 'resource', mimeType: String(o.mimeType ?? ''), bytes: decoded(o.blob) });
     } else for (const v of Object.values(o)) walk(v, where);
   };
-  const messages = (params: unknown, label: string) => {
+  const messages = (params: unknown, part: 'asked' | 'sent') => {
     const list = typeof params === 'object' && params !== null ? (params as { messages?: unknown }).messages : undefined;
-    if (Array.isArray(list)) list.forEach((m, i) => walk(m, `${label}, message ${i + 1}`));
+    if (Array.isArray(list)) list.forEach((m, i) => walk(m, { part, message: i + 1 }));
   };
-  messages(entry.original, 'Asked');
-  if (entry.sent) messages(entry.sent, 'Sent');
-  if (entry.generated) walk(entry.generated.content, 'Generated');
-  if (entry.delivered) walk(entry.delivered.content, 'Delivered');
+  messages(entry.original, 'asked');
+  if (entry.sent) messages(entry.sent, 'sent');
+  if (entry.generated) walk(entry.generated.content, { part: 'generated' });
+  if (entry.delivered) walk(entry.delivered.content, { part: 'delivered' });
   return out;
 }
 
 /** The entry's media payloads and their sizes (stored once each, whatever the repeats). */
 export function HistoryMedia({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
   const media = mediaFacts(entry);
   if (media.length === 0) return null;
   return (
-    <Section title={`Media (${media.length})`} testId="history-media">
+    <Section title={t('media.title', { count: media.length })} testId="history-media">
       <table className="field-changes">
         <thead>
           <tr>
-            <th scope="col">Where</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Type</th>
-            <th scope="col">Size</th>
+            <th scope="col">{t('media.where')}</th>
+            <th scope="col">{t('media.kind')}</th>
+            <th scope="col">{t('media.type')}</th>
+            <th scope="col">{t('media.size')}</th>
           </tr>
         </thead>
         <tbody>
           {media.map((m, i) => (
             <tr key={i}>
-              <td>{m.where}</td>
-              <td>{m.kind}</td>
+              <td>{m.where.part === 'asked' || m.where.part === 'sent' ? t(`media.${m.where.part}`, { n: m.where.message }) : t(`media.${m.where.part}`)}</td>
+              <td>{t(`media.kinds.${m.kind}`)}</td>
               <td className="mono">{m.mimeType}</td>
               <td data-testid="history-media-bytes">{formatBytes(m.bytes)}</td>
             </tr>

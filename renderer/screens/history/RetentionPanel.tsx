@@ -1,22 +1,25 @@
 /** Retention settings: keep N days and/or N sessions (empty = no limit); saving prunes at once. */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { HistorySettings } from '../../../shared/history';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';
 import { useHistoryUi } from './history-ui';
 
 const toInput = (v: number | null) => (v === null ? '' : String(v));
 
-/** Parses a limit input: '' → null; a whole number ≥ 1 → it; otherwise an error message. */
-function parseLimit(text: string, what: string): number | null | string {
-  const t = text.trim();
-  if (t === '') return null;
-  const n = Number(t);
-  return Number.isInteger(n) && n >= 1 ? n : `${what} must be a whole number of at least 1, or empty for no limit.`;
+/** Parses a limit input: '' → null; a whole number ≥ 1 → it; otherwise `invalid` (the message to show). */
+function parseLimit(text: string, invalid: string): number | null | string {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const n = Number(trimmed);
+  return Number.isInteger(n) && n >= 1 ? n : invalid;
 }
 
 /** The retention panel (collapsible). */
 export function RetentionPanel() {
+  const { t } = useTranslation('history');
   const reload = useHistoryUi((s) => s.reload);
   const [saved, setSaved] = useState<HistorySettings | null>(null);
   const [days, setDays] = useState('');
@@ -36,7 +39,7 @@ export function RetentionPanel() {
           setDays(toInput(s.retentionDays));
           setSessions(toInput(s.retentionSessions));
         },
-        (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+        (err: unknown) => live && setError(errorText(err)),
       );
     return () => {
       live = false;
@@ -44,8 +47,8 @@ export function RetentionPanel() {
   }, []);
 
   const save = async () => {
-    const retentionDays = parseLimit(days, 'Days');
-    const retentionSessions = parseLimit(sessions, 'Sessions');
+    const retentionDays = parseLimit(days, t('retention.daysInvalid'));
+    const retentionSessions = parseLimit(sessions, t('retention.sessionsInvalid'));
     const problem = [retentionDays, retentionSessions].find((v) => typeof v === 'string');
     if (problem) return setError(problem as string);
     setBusy(true);
@@ -53,24 +56,26 @@ export function RetentionPanel() {
     try {
       const result = await getApi().setHistorySettings({ retentionDays: retentionDays as number | null, retentionSessions: retentionSessions as number | null });
       setSaved(result.settings);
-      setStatus(result.pruned > 0 ? `Saved. ${result.pruned} older requests were deleted.` : 'Saved. Nothing needed deleting.');
+      setStatus(result.pruned > 0 ? t('retention.pruned', { count: result.pruned }) : t('retention.nothingPruned'));
       if (result.pruned > 0) reload();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
 
+  const daysText = saved?.retentionDays != null ? t('retention.days', { count: saved.retentionDays }) : null;
+  const sessionsText = saved?.retentionSessions != null ? t('retention.sessions', { count: saved.retentionSessions }) : null;
   const summary =
     saved === null
       ? ''
-      : saved.retentionDays === null && saved.retentionSessions === null
-        ? 'keep everything'
-        : [saved.retentionDays !== null && `${saved.retentionDays} days`, saved.retentionSessions !== null && `${saved.retentionSessions} sessions`].filter(Boolean).join(', ');
+      : daysText && sessionsText
+        ? t('retention.both', { days: daysText, sessions: sessionsText })
+        : (daysText ?? sessionsText ?? t('retention.keepEverything'));
   return (
     <details className="history-panel" data-testid="history-retention">
-      <summary>Retention{summary ? `: ${summary}` : ''}</summary>
+      <summary>{summary ? t('retention.titleWith', { summary }) : t('retention.title')}</summary>
       <form
         className="history-panel-body history-retention-form"
         onSubmit={(e) => {
@@ -79,17 +84,17 @@ export function RetentionPanel() {
         }}
       >
         <label className="history-filter" htmlFor="history-retention-days">
-          <span className="history-filter-label">Keep days</span>
-          <input id="history-retention-days" data-testid="history-retention-days" inputMode="numeric" placeholder="no limit" value={days} onChange={(e) => setDays(e.target.value)} />
+          <span className="history-filter-label">{t('retention.keepDays')}</span>
+          <input id="history-retention-days" data-testid="history-retention-days" inputMode="numeric" placeholder={t('retention.noLimit')} value={days} onChange={(e) => setDays(e.target.value)} />
         </label>
         <label className="history-filter" htmlFor="history-retention-sessions">
-          <span className="history-filter-label">Keep sessions</span>
-          <input id="history-retention-sessions" data-testid="history-retention-sessions" inputMode="numeric" placeholder="no limit" value={sessions} onChange={(e) => setSessions(e.target.value)} />
+          <span className="history-filter-label">{t('retention.keepSessions')}</span>
+          <input id="history-retention-sessions" data-testid="history-retention-sessions" inputMode="numeric" placeholder={t('retention.noLimit')} value={sessions} onChange={(e) => setSessions(e.target.value)} />
         </label>
         <button type="submit" className="btn-small" disabled={busy} data-testid="history-retention-save">
-          Save
+          {t('retention.save')}
         </button>
-        <p className="small muted history-retention-note">Older sessions are deleted in the background (now, then every hour). Sessions still under review are kept.</p>
+        <p className="small muted history-retention-note">{t('retention.note')}</p>
         <ActionError error={error} />
         {status && (
           <p className="small" role="status" data-testid="history-retention-status">

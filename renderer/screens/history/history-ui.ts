@@ -39,12 +39,12 @@ export const NO_FILTERS: FilterInputs = {
   errors: '',
 };
 
-/** Periods of the per-server counters. */
+/** Periods of the per-server counters (`ms` back from now; null = all time). Named by `history:stats.periods.<id>`. */
 export const PERIODS = [
-  { id: '24h', label: 'Last 24 hours', ms: 86_400_000 },
-  { id: '7d', label: 'Last 7 days', ms: 7 * 86_400_000 },
-  { id: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
-  { id: 'all', label: 'All time', ms: null },
+  { id: '24h', ms: 86_400_000 },
+  { id: '7d', ms: 7 * 86_400_000 },
+  { id: '30d', ms: 30 * 86_400_000 },
+  { id: 'all', ms: null },
 ] as const;
 
 /** One of {@link PERIODS}' ids. */

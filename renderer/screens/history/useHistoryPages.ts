@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HistoryFilter, HistoryListItem } from '../../../shared/history';
 import { getApi } from '../../api';
+import { errorText } from '../../api/error-text';
 
 /** Entries per request. */
 export const PAGE_SIZE = 100;
@@ -52,7 +53,7 @@ export function useHistoryPages(filter: HistoryFilter, reloadKey: string): Histo
           }),
         (err: unknown) => {
           pending.current.pages.delete(page);
-          setLoaded((l) => ({ ...(l.key === forKey ? l : { pages: new Map(), total: null }), key: forKey, error: err instanceof Error ? err.message : String(err) }));
+          setLoaded((l) => ({ ...(l.key === forKey ? l : { pages: new Map(), total: null }), key: forKey, error: errorText(err) }));
         },
       );
   }, []);
