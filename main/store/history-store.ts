@@ -5,14 +5,17 @@
  * and delete; retention prunes whole sessions.
  *
  * Durability (ARCHITECTURE.md "nothing is lost"): `save` is synchronous and its transaction is
- * committed *and fsynced* when it returns, so the pipeline can save the delivered response and only
- * then send it to the server. See {@link openHistoryStore} for the pragmas and why.
+ * committed when it returns (it survives a crash of this process at once); {@link
+ * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
+ * it answers a server, so a delivered response's record is on disk before the server receives it.
+ * See {@link openHistoryStore} for the pragmas and why.
  *
  * Schema and migrations: `migrations.ts`. Row mapping: `rows.ts`. Filters: `query.ts`. Bulk
  * operations: `maintenance.ts`. Media stored once: `media.ts`. FTS text: `search-text.ts`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { createGroupSync, type GroupSync } from './group-sync.js';
 import Database from 'libsql';
 import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/history.js';
 import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/state.js';
@@ -21,10 +24,12 @@ import { migrate, readSchemaVersion, HistorySchemaTooNewError, LATEST_SCHEMA_VER
 import { inflateMedia } from './media.js';
 import { countSql, listSql, sessionsSql, whereOf, type WhereClause } from './query.js';
 import { MAX_EPOCH_MS, SQL, rowToEntry, rowToListItem, type EntryRow, type ListRow } from './rows.js';
-import { writeEntry } from './write.js';
+import { writeEntry, type IndexedText } from './write.js';
+import { usageSince, type UsageRow } from './usage.js';
 
 export { HistorySchemaTooNewError, LATEST_SCHEMA_VERSION } from './migrations.js';
 export { INTERRUPTED_DETAIL, type PrunePolicy } from './maintenance.js';
+export type { UsageRow } from './usage.js';
 
 /** How long a statement waits for another connection's lock before failing with SQLITE_BUSY, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -52,11 +57,22 @@ export type SessionSelection = { ids: readonly string[] } | { filter: HistoryFil
 export interface HistoryStore {
   /**
    * Inserts the entry, or replaces the stored entry with the same `id` (all fields, including the
-   * search index and its media references). Committed and flushed to disk when it returns.
+   * search index and its media references). Committed when it returns: readers see it, and it
+   * survives this process being killed. On stable storage (power loss, OS crash) once
+   * {@link HistoryStore.durable} resolves — the store starts that fsync right away, in the
+   * background, shared by every commit made meanwhile.
    * @throws TypeError when the entry lacks a required field or a part cannot be JSON-encoded;
    *   SqliteError on I/O failure or SQLITE_BUSY after {@link BUSY_TIMEOUT_MS}; Error when closed.
    */
   save(entry: HistoryEntry): void;
+  /**
+   * Resolves once every commit made before the call is on stable storage: one fsync of the
+   * write-ahead log on libuv's thread pool (not the event loop), shared by every caller waiting
+   * at the time (group commit). Resolves at once when nothing is pending, for `:memory:`, and
+   * after `close` (closing checkpoints and syncs the database).
+   * @throws (rejects) the fsync's error (e.g. EIO); the next call tries again.
+   */
+  durable(): Promise<void>;
   /**
    * Saves many entries in one transaction (one fsync): all or none. For imports and seeding; the
    * pipeline saves one entry at a time. @throws as {@link HistoryStore.save} (nothing is saved).
@@ -91,8 +107,29 @@ export interface HistoryStore {
   stats(range: { from?: number; to?: number }): HistoryStats;
   /** Distinct servers, tools, models and providers in history, for filter menus. */
   facets(): HistoryFacets;
+  /** Token usage and recorded cost per (server, provider, model) of entries received at or after `from` (epoch ms), drafts excluded (usage.ts). */
+  usageSince(from: number): UsageRow[];
   /** Closes the database (committed data is already on disk). Idempotent. */
   close(): void;
+}
+
+/**
+ * `answer` settled only once history is durable (see {@link HistoryStore.durable}): what a host
+ * wraps around the pipeline's answer to a server, so the record of a delivered (or rejected)
+ * request is on disk before the server receives anything. Settles like `answer`; a failed fsync
+ * turns a result into that error (the server is told the request failed rather than receiving a
+ * response history may have lost).
+ */
+export async function whenDurable<T>(store: Pick<HistoryStore, 'durable'>, answer: Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await answer;
+  } catch (err) {
+    await store.durable().catch(() => undefined); // the answer's own error matters more
+    throw err;
+  }
+  await store.durable();
+  return result;
 }
 
 /**
@@ -103,15 +140,17 @@ export interface HistoryStore {
  * - `busy_timeout` {@link BUSY_TIMEOUT_MS}: a second process (e.g. a web host next to Electron)
  *   waits for a lock instead of failing at once.
  * - `journal_mode = WAL`: readers never block the writer and a commit appends to the WAL.
- * - `synchronous`: FULL for a save that ends a request (delivered, rejected, …), NORMAL for the
- *   intermediate ones. In WAL mode NORMAL fsyncs only at checkpoints, so such a commit survives a
- *   crash of the process but could be lost on power loss or an OS crash. The architecture promises
- *   that a delivered response's record exists before the server receives the response, and the
- *   server may survive a power cut we don't (it may be remote), so the terminal save is FULL: its
- *   commit fsyncs the WAL, which also makes every earlier commit in it durable. One fsync per
- *   request instead of one per transition (three for an auto-approved request) — measured by
- *   `npm run bench` as the dominant cost of auto-approved traffic. `fullfsync` makes that fsync
- *   reach the platter on macOS (F_FULLFSYNC); other systems ignore it.
+ * - `synchronous = NORMAL`: in WAL mode a commit is written to the WAL (the OS has it, so it
+ *   survives a crash of this process) and SQLite fsyncs only at checkpoints. The architecture
+ *   promises that a delivered response's record exists before the server receives the response,
+ *   and the server may survive a power cut we don't (it may be remote), so the store fsyncs the
+ *   WAL itself after commits — asynchronously, on libuv's thread pool, one fsync for every commit
+ *   made meanwhile (group-sync.ts) — and the console awaits {@link HistoryStore.durable} before
+ *   answering a server. Before: `synchronous = FULL` on the terminal save, one fsync per request
+ *   on the event loop, which `npm run bench` measured as the dominant cost of auto-approved
+ *   traffic (every concurrent request waited behind every other's fsync). `fullfsync` keeps
+ *   SQLite's own checkpoint syncs reaching the platter on macOS (F_FULLFSYNC, as libuv's fsync
+ *   does); other systems ignore it.
  * - `foreign_keys = ON` (entry → blob links cascade on delete).
  * - `cache_size = -32768`: up to 32 MB of page cache per connection (SQLite's default is 2 MB),
  *   allocated as used; at 100,000 entries the FTS and list pages of common searches stay cached.
@@ -124,7 +163,7 @@ export function openHistoryStore(path: string): HistoryStore {
   try {
     configure(db, path);
     migrate(db, path);
-    return new SqliteHistoryStore(db);
+    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path));
   } catch (err) {
     db.close();
     throw err;
@@ -137,25 +176,37 @@ function configure(db: Db, path: string): void {
   const found = readSchemaVersion(db);
   if (found > LATEST_SCHEMA_VERSION) throw new HistorySchemaTooNewError(path, found, LATEST_SCHEMA_VERSION);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('fullfsync = ON');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -32768');
 }
 
+/** Most unfinished entries whose indexed text the store remembers (see writeEntry). */
+const INDEXED_KEPT = 5_000;
+
 class SqliteHistoryStore implements HistoryStore {
   private readonly prepare: maintenance.Prepare;
-  private readonly saveTxn: (entry: HistoryEntry) => void;
+  private readonly saveTxn: (entry: HistoryEntry) => IndexedText;
   private readonly saveManyTxn: (entries: readonly HistoryEntry[]) => void;
   private readonly deleteTxn: (conversationIds: readonly string[]) => number;
   private closed = false;
-  /** The connection's current `synchronous` setting (see openHistoryStore). */
-  private sync: 'FULL' | 'NORMAL' = 'FULL';
+  /**
+   * What the FTS index holds for unfinished entries, by id, as this connection wrote it (dropped
+   * when an entry finishes; at most {@link INDEXED_KEPT}, oldest dropped first). Only consulted
+   * when the entry keeps its `seq`, so a row deleted meanwhile is re-indexed on the insert path
+   * anyway; forgotten whenever another connection committed (`PRAGMA data_version` moved).
+   */
+  private readonly indexed = new Map<string, IndexedText>();
+  private dataVersion = -1;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly group: GroupSync,
+  ) {
     this.prepare = maintenance.statementCache(db);
     for (const sql of Object.values(SQL)) this.prepare(sql);
-    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry)).immediate;
+    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry, 3, this.indexed.get(entry.id))).immediate;
     this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e))).immediate;
     this.deleteTxn = db.transaction((ids: readonly string[]) => maintenance.deleteSessions(this.prepare, ids)).immediate;
   }
@@ -163,22 +214,35 @@ class SqliteHistoryStore implements HistoryStore {
   save(entry: HistoryEntry): void {
     this.assertOpen();
     checkEntry(entry);
-    this.syncFor(TERMINAL_STATUSES.includes(entry.status) ? 'FULL' : 'NORMAL');
-    this.saveTxn(entry);
+    const version = (this.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+    if (version !== this.dataVersion) this.indexed.clear(); // another connection wrote meanwhile
+    this.dataVersion = version;
+    let written: IndexedText;
+    try {
+      written = this.saveTxn(entry);
+    } catch (err) {
+      this.indexed.delete(entry.id); // rolled back: what the index holds is not known any more
+      throw err;
+    }
+    this.indexed.delete(entry.id);
+    if (!TERMINAL_STATUSES.includes(entry.status)) {
+      this.indexed.set(entry.id, written);
+      if (this.indexed.size > INDEXED_KEPT) this.indexed.delete(this.indexed.keys().next().value!);
+    }
+    this.group.committed();
   }
 
-  /** Sets `synchronous` for the next commit (FULL for a request's final record). */
-  private syncFor(mode: 'FULL' | 'NORMAL'): void {
-    if (this.sync === mode) return;
-    this.db.pragma(`synchronous = ${mode}`);
-    this.sync = mode;
+  durable(): Promise<void> {
+    return this.group.durable();
   }
 
   saveMany(entries: readonly HistoryEntry[]): void {
     this.assertOpen();
     entries.forEach(checkEntry);
-    this.syncFor('FULL');
-    if (entries.length > 0) this.saveManyTxn(entries);
+    if (entries.length === 0) return;
+    for (const e of entries) this.indexed.delete(e.id);
+    this.saveManyTxn(entries);
+    this.group.committed();
   }
 
   list(opts: HistoryListOptions): HistoryListPage {
@@ -218,7 +282,10 @@ class SqliteHistoryStore implements HistoryStore {
 
   deleteSessions(conversationIds: readonly string[]): number {
     this.assertOpen();
-    return conversationIds.length === 0 ? 0 : this.deleteTxn(conversationIds);
+    if (conversationIds.length === 0) return 0;
+    const deleted = this.deleteTxn(conversationIds);
+    this.group.committed();
+    return deleted;
   }
 
   pruneCandidates(policy: maintenance.PrunePolicy): string[] {
@@ -252,6 +319,11 @@ class SqliteHistoryStore implements HistoryStore {
     return maintenance.facets(this.prepare);
   }
 
+  usageSince(from: number): UsageRow[] {
+    this.assertOpen();
+    return usageSince(this.prepare, from);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -260,7 +332,9 @@ class SqliteHistoryStore implements HistoryStore {
     } catch {
       // e.g. SQLITE_BUSY: closing matters more than statistics
     }
-    this.db.close();
+    this.db.close(); // checkpoints the WAL into the database and syncs it
+    this.group.closed();
+    this.indexed.clear();
   }
 
   /** A row as an entry, its media payloads put back from `blobs`. */

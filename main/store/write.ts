@@ -8,30 +8,53 @@ import type { HistoryEntry } from '../../shared/state.js';
 import { collectBlobs, type Prepare } from './maintenance.js';
 import { externalizeMedia } from './media.js';
 import { SEQ_PER_MS, SQL, entryToRows, seqBase } from './rows.js';
-import { ftsColumns } from './search-text.js';
+import { ftsColumns, type FtsColumns } from './search-text.js';
+
+/** What the FTS index holds for an entry as this connection last wrote it: its `seq` and text. */
+export interface IndexedText {
+  seq: number;
+  /** The FTS columns joined (see {@link ftsKey}). */
+  key: string;
+}
+
+/** The FTS columns of an entry as one string, for "did the searchable text change?". */
+export function ftsKey(cols: FtsColumns): string {
+  return `${cols.server_id}\u0000${cols.call_name}\u0000${cols.system_prompt}\u0000${cols.prompt}\u0000${cols.response}`;
+}
 
 /**
  * Inserts or replaces `entry` in the tables of `schema` (the latest unless migration 2 calls). An entry keeps its `seq` while its `receivedAt` stays in the same
  * millisecond; if `receivedAt` moved, it is removed and inserted again under a new `seq` (so the
- * newest-first order stays exact). Returns the `seq`.
+ * newest-first order stays exact).
+ *
+ * `indexed`: what this connection last wrote into the FTS index for this id (the caller keeps it,
+ * and must drop it when the transaction rolls back). When the entry keeps its `seq` and its
+ * searchable text is unchanged, the FTS row is left alone: rewriting it (delete + insert, which in
+ * FTS5 also writes a new index segment per transaction) is the largest part of a save, and the
+ * pipeline saves every transition of a request while its text stays the same until a response
+ * arrives. Returns the `seq` and the indexed text, for the caller to remember.
  * @throws TypeError when a part cannot be JSON-encoded; SqliteError on I/O failure.
  */
-export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 = 3): number {
+export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 = 3, indexed?: IndexedText): IndexedText {
   const { entry: stored, blobs } = externalizeMedia(entry);
   const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length }, schema);
   const insertNarrow = schema === 2 ? SQL.insertNarrowV2 : SQL.insertNarrow;
   const updateNarrow = schema === 2 ? SQL.updateNarrowV2 : SQL.updateNarrow;
   const base = seqBase(entry.receivedAt);
   const existing = (prepare(SQL.seqOf).get({ id: entry.id }) as { seq: number } | undefined)?.seq;
+  const cols = ftsColumns(entry);
+  const key = ftsKey(cols);
   let seq: number;
   let before: string[] = [];
+  let ftsCurrent = false;
   if (existing !== undefined && existing >= base && existing < base + SEQ_PER_MS) {
     seq = existing;
     before = (prepare(SQL.blobLinks).all({ seq }) as { sha256: string }[]).map((r) => r.sha256);
     prepare(updateNarrow).run({ ...narrow, seq });
     prepare(SQL.updateData).run({ ...data, seq });
     if (before.length > 0) prepare(SQL.blobUnlink).run({ seq });
-    prepare(SQL.ftsDelete).run({ seq });
+    ftsCurrent = indexed !== undefined && indexed.seq === seq && indexed.key === key;
+    if (!ftsCurrent) prepare(SQL.ftsDelete).run({ seq });
   } else {
     if (existing !== undefined) {
       before = (prepare(SQL.blobLinks).all({ seq: existing }) as { sha256: string }[]).map((r) => r.sha256);
@@ -51,6 +74,6 @@ export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 
   }
   const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h));
   if (dropped.length > 0) collectBlobs(prepare, dropped);
-  prepare(SQL.ftsInsert).run({ seq, ...ftsColumns(entry) });
-  return seq;
+  if (!ftsCurrent) prepare(SQL.ftsInsert).run({ seq, ...cols });
+  return { seq, key };
 }

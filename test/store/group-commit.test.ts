@@ -1,0 +1,151 @@
+/**
+ * The history store's group commit (group-sync.ts: one background fsync of the WAL for every
+ * commit made meanwhile, awaited through `durable()`), and the save path that leaves the FTS row
+ * alone while an unfinished entry's searchable text stays the same.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGroupSync } from '../../main/store/group-sync.js';
+import { openHistoryStore, whenDurable, type HistoryStore } from '../../main/store/history-store.js';
+import { minimalEntry, tempDir } from './fixtures/entries.js';
+
+/** A controllable fsync: records each call and lets the test finish (or fail) it. */
+function manualSync() {
+  const calls: Array<{ file: string; done(err?: Error): void }> = [];
+  const sync = (file: string) => new Promise<void>((resolve, reject) => calls.push({ file, done: (err) => (err ? reject(err) : resolve()) }));
+  return { calls, sync };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('group sync', () => {
+  it('starts a sync after a commit and shares the next one among every commit made meanwhile', async () => {
+    const m = manualSync();
+    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+    g.committed();
+    expect(m.calls.map((c) => c.file)).toEqual(['/data/history.db-wal']);
+    const first = g.durable();
+    g.committed(); // while the first fsync runs
+    g.committed();
+    const second = g.durable();
+    let secondDone = false;
+    void second.then(() => (secondDone = true));
+    m.calls[0]!.done();
+    await first;
+    await tick();
+    expect(secondDone).toBe(false); // its commits came after the first fsync started
+    expect(m.calls).toHaveLength(2); // one more round for both later commits
+    m.calls[1]!.done();
+    await second;
+    expect(m.calls).toHaveLength(2);
+    await g.durable(); // nothing pending: no new fsync
+    expect(m.calls).toHaveLength(2);
+  });
+
+  it('rejects the waiters when the fsync fails, and the next durable() tries again', async () => {
+    const m = manualSync();
+    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+    g.committed();
+    const failing = g.durable();
+    m.calls[0]!.done(new Error('EIO'));
+    await expect(failing).rejects.toThrow('EIO');
+    const retry = g.durable();
+    await tick();
+    expect(m.calls).toHaveLength(2);
+    m.calls[1]!.done();
+    await expect(retry).resolves.toBeUndefined();
+  });
+
+  it('resolves every waiter on close and never syncs an in-memory database', async () => {
+    const m = manualSync();
+    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+    g.committed();
+    const waiting = g.durable();
+    g.closed();
+    await expect(waiting).resolves.toBeUndefined();
+    const memory = createGroupSync(null, { sync: m.sync });
+    memory.committed();
+    await memory.durable();
+    expect(m.calls).toHaveLength(1);
+  });
+});
+
+describe('whenDurable', () => {
+  it('hands the answer over only after history is durable, and passes errors through', async () => {
+    let release!: () => void;
+    const store = { durable: () => new Promise<void>((r) => (release = r)) };
+    let answered = false;
+    const answer = whenDurable(store, Promise.resolve('result')).then((v) => ((answered = true), v));
+    await tick();
+    expect(answered).toBe(false);
+    release();
+    await expect(answer).resolves.toBe('result');
+    const refused = whenDurable({ durable: async () => undefined }, Promise.reject(new Error('rejected by rule')));
+    await expect(refused).rejects.toThrow('rejected by rule');
+    const lost = whenDurable({ durable: async () => Promise.reject(new Error('EIO')) }, Promise.resolve('result'));
+    await expect(lost).rejects.toThrow('EIO');
+  });
+});
+
+describe('history store: durable() and the unchanged-text save path', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let store: HistoryStore;
+  beforeEach(() => {
+    tmp = tempDir();
+    store = openHistoryStore(join(tmp.dir, 'history.db'));
+  });
+  afterEach(() => {
+    store.close();
+    tmp.cleanup();
+  });
+  const ids = (query: string) => store.list({ query, limit: 10, offset: 0 }).entries.map((e) => e.id);
+
+  it('durable() resolves after saves to a real file, and at once after close', async () => {
+    store.save(minimalEntry('a', 1000));
+    store.save(minimalEntry('b', 2000));
+    await expect(store.durable()).resolves.toBeUndefined();
+    store.close();
+    await expect(store.durable()).resolves.toBeUndefined();
+  });
+
+  it('keeps an unfinished entry searchable across saves with the same text, and re-indexes changed text', () => {
+    const queued = minimalEntry('r', 1000, 'walrus ledger');
+    store.save(queued);
+    store.save({ ...queued, status: 'generating', events: [...queued.events, { at: 1001, kind: 'generation_started' }] });
+    expect(ids('walrus')).toEqual(['r']);
+    store.save({ ...queued, status: 'generating', original: { messages: [{ role: 'user', content: { type: 'text', text: 'otter ledger' } }], maxTokens: 10 } });
+    expect(ids('walrus')).toEqual([]);
+    expect(ids('otter')).toEqual(['r']);
+    store.save({
+      ...queued,
+      status: 'delivered',
+      endedAt: 1500,
+      original: { messages: [{ role: 'user', content: { type: 'text', text: 'otter ledger' } }], maxTokens: 10 },
+      delivered: { role: 'assistant', content: { type: 'text', text: 'a heron' }, model: 'm' },
+    });
+    expect(ids('otter heron')).toEqual(['r']);
+  });
+
+  it('indexes an entry again when it was deleted between two saves with the same text', () => {
+    const queued = minimalEntry('gone', 1000, 'pelican');
+    store.save(queued);
+    expect(store.deleteSessions(['gone'])).toBe(1);
+    expect(ids('pelican')).toEqual([]);
+    store.save({ ...queued, status: 'generating' });
+    expect(ids('pelican')).toEqual(['gone']);
+  });
+
+  it('indexes an entry again when a second connection rewrote it meanwhile', () => {
+    const other = openHistoryStore(join(tmp.dir, 'history.db'));
+    try {
+      const queued = minimalEntry('x', 1000, 'kestrel');
+      store.save(queued);
+      other.save({ ...queued, original: { messages: [{ role: 'user', content: { type: 'text', text: 'puffin' } }], maxTokens: 10 } });
+      store.save({ ...queued, status: 'generating' }); // this connection last indexed "kestrel"
+      expect(ids('kestrel')).toEqual(['x']);
+      expect(ids('puffin')).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+});
