@@ -1,8 +1,30 @@
-/** Formatting helpers for times, durations and JSON, shared by every screen. */
+/**
+ * Formatting helpers for times, durations, numbers and JSON, shared by every screen. Times and
+ * numbers follow the active UI language (i18next): the OS locale when it is of that language (so
+ * an en-GB system keeps its 24-hour clock), else the language itself; duration units are
+ * translated (`common:duration.*`).
+ */
+import { i18n } from './i18n';
 
-/** "14:03:27" in the person's locale (24-hour where the locale uses it). */
+/**
+ * The BCP 47 locale for Intl: the first of the browser's locales (`navigator.languages`, which
+ * Electron fills from the OS) of the active UI language, else the UI language (`en`, `zh-CN`).
+ */
+export function formatLocale(): string {
+  const lang = i18n.language || 'en';
+  const base = lang.split('-')[0]!.toLowerCase();
+  const os = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);
+  return os.find((tag) => tag.split('-')[0]!.toLowerCase() === base) ?? lang;
+}
+
+/** A number in the active language's notation ("12,345", "0.5"). */
+export function formatNumber(n: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(formatLocale(), options).format(n);
+}
+
+/** "14:03:27" in the active language's notation (24-hour where the locale uses it). */
 export function clockTime(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(ms).toLocaleTimeString(formatLocale(), { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** "2024-05-01 14:03:27", for history where the day matters. */
@@ -17,19 +39,19 @@ export function shortDateTime(ms: number, now = Date.now()): string {
   const d = new Date(ms);
   if (d.toDateString() === new Date(now).toDateString()) return clockTime(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = d.toLocaleTimeString(formatLocale(), { hour: '2-digit', minute: '2-digit' });
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
-/** "850 ms", "12 s", "3 m 05 s", "2 h 10 m": a duration for people. */
+/** "850 ms", "12 s", "3 m 05 s", "2 h 10 m" (Chinese: "850 毫秒", "3 分 05 秒", …): a duration (`ms`, milliseconds) for people. */
 export function duration(ms: number): string {
   const v = Math.max(0, ms);
-  if (v < 1000) return `${Math.round(v)} ms`;
+  if (v < 1000) return i18n.t('common:duration.ms', { n: Math.round(v) });
   const s = Math.floor(v / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 60) return i18n.t('common:duration.s', { s });
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} m ${String(s % 60).padStart(2, '0')} s`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} m`;
+  if (m < 60) return i18n.t('common:duration.ms_s', { m, s: String(s % 60).padStart(2, '0') });
+  return i18n.t('common:duration.h_m', { h: Math.floor(m / 60), m: String(m % 60).padStart(2, '0') });
 }
 
 /** Pretty JSON (2-space indent); `undefined` shows as an empty string. */
@@ -60,15 +82,28 @@ export function firstLine(text: string, max = 140): string {
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
 }
 
-/** Readable labels of the sampling statuses. */
-export const STATUS_LABELS: Record<string, string> = {
-  awaiting_request_review: 'Review request',
-  generating: 'Generating',
-  awaiting_response_review: 'Review response',
-  delivered: 'Delivered',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  timed_out: 'Timed out',
-  interrupted: 'Interrupted',
-};
+const STATUS_KEYS = [
+  'awaiting_request_review',
+  'generating',
+  'awaiting_response_review',
+  'delivered',
+  'rejected',
+  'failed',
+  'cancelled',
+  'timed_out',
+  'interrupted',
+] as const;
+
+/** The readable label of a sampling (or history) status in the active language; unknown ones as they are. */
+export function statusLabel(status: string): string {
+  return (STATUS_KEYS as readonly string[]).includes(status) ? i18n.t(`common:status.${status as (typeof STATUS_KEYS)[number]}`) : status;
+}
+
+/**
+ * Readable labels of the sampling statuses, read in the active language each time they are looked
+ * up (getters; prefer {@link statusLabel}).
+ */
+export const STATUS_LABELS: Readonly<Record<string, string>> = Object.defineProperties(
+  {},
+  Object.fromEntries(STATUS_KEYS.map((k) => [k, { enumerable: true, get: () => statusLabel(k) }])),
+) as Record<string, string>;

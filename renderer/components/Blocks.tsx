@@ -4,6 +4,7 @@
  * tool_use as name + JSON, tool_result linked to its tool_use id.
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SamplingContent } from '../../shared/sampling';
 import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
@@ -92,26 +93,27 @@ export function EditableText({
   /** data-testids of the textarea, the Edit toggle and the rendered text. */
   ids: { editor: string; toggle: string; text: string };
 }) {
+  const { t } = useTranslation('common');
   const text = value ?? original;
   const edited = value !== undefined && value !== original;
   return (
     <div className={`editable${edited ? ' is-edited' : ''}`}>
       <div className="editable-tools">
-        {edited && <span className="badge tone-warn">edited</span>}
+        {edited && <span className="badge tone-warn">{t('blocks.edited')}</span>}
         {edited && (
-          <button type="button" className="btn-link" onClick={() => onChange(undefined)} aria-label={`Revert ${label}`}>
-            Revert
+          <button type="button" className="btn-link" onClick={() => onChange(undefined)} aria-label={t('blocks.revertLabel', { label })}>
+            {t('blocks.revert')}
           </button>
         )}
         <button
           type="button"
           className="btn-small"
           aria-pressed={editing}
-          aria-label={editing ? `Preview ${label}` : `Edit ${label}`}
+          aria-label={editing ? t('blocks.previewLabel', { label }) : t('blocks.editLabel', { label })}
           data-testid={ids.toggle}
           onClick={onToggle}
         >
-          {editing ? 'Preview' : 'Edit'}
+          {editing ? t('blocks.preview') : t('blocks.edit')}
         </button>
       </div>
       {editing ? (
@@ -160,6 +162,7 @@ export function MessageBlocks({
   /** When given, image and audio blocks get a Remove/Restore toggle. */
   onToggleRemove?: (key: string) => void;
 }) {
+  const { t } = useTranslation('common');
   return (
     <>
       {blocks.map((b, j) => {
@@ -167,7 +170,7 @@ export function MessageBlocks({
         if (b.type !== 'text') {
           const media = b.type === 'image' || b.type === 'audio';
           const editing = media && onToggleRemove
-            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: `${b.type} in ${labelPrefix}` }
+            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: b.type, label: labelPrefix }) }
             : undefined;
           return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={editing} />;
         }
@@ -179,7 +182,7 @@ export function MessageBlocks({
             editing={editing[key] === true}
             onToggle={() => onToggle(key)}
             onChange={(t) => onText(key, t)}
-            label={blocks.length > 1 ? `${labelPrefix}, text block ${j + 1}` : labelPrefix}
+            label={blocks.length > 1 ? t('blocks.textBlock', { label: labelPrefix, n: j + 1 }) : labelPrefix}
             ids={{
               editor: `${idPrefix}-editor-${message}-${j}`,
               toggle: `${idPrefix}-edit-${message}-${j}`,

@@ -6,11 +6,13 @@
  * only when the person ticks "Keep the unredacted original".
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { detectSensitive, placeholderFor, redactText, type Finding } from '../../shared/redaction';
 import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
 import type { SamplingItemView } from '../../shared/state';
 import { getApi } from '../api';
 import { useAction } from '../hooks';
+import { i18n } from '../i18n';
 import { useConsole, type RequestDraft } from '../store';
 import { ActionError } from './common';
 import '../screens/rules/rules.css';
@@ -23,14 +25,14 @@ interface Place {
 }
 
 function places(params: CreateMessageParams, draft: RequestDraft): Place[] {
-  const out: Place[] = [{ key: 'system', label: 'System prompt', text: draft.systemPrompt }];
+  const out: Place[] = [{ key: 'system', label: i18n.t('common:redaction.systemPrompt'), text: draft.systemPrompt }];
   params.messages.forEach((m, i) =>
     contentBlocks(m.content).forEach((b, j) => {
       const key = `${i}:${j}`;
-      if (b.type === 'text') out.push({ key, label: `Message ${i + 1}`, text: draft.texts[key] ?? b.text });
+      if (b.type === 'text') out.push({ key, label: i18n.t('common:redaction.message', { n: i + 1 }), text: draft.texts[key] ?? b.text });
       if (b.type === 'tool_result') {
         for (const inner of b.content) {
-          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ label: `Message ${i + 1}, tool result (read-only)`, text: inner.text });
+          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ label: i18n.t('common:redaction.toolResult', { n: i + 1 }), text: inner.text });
         }
       }
     }),
@@ -55,6 +57,7 @@ function Context({ text, f }: { text: string; f: Finding }) {
 
 /** The panel; renders nothing when the request holds no sensitive data. */
 export function RedactionPanel({ item, params, draft, onChange }: { item: SamplingItemView; params: CreateMessageParams; draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void }) {
+  const { t } = useTranslation('common');
   const settings = useConsole((s) => s.mirror?.policy?.rules.redaction);
   const [keep, setKeep] = useState(false);
   const keepAction = useAction(async (value: boolean) => {
@@ -85,35 +88,35 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
   const editable = found.filter((x) => x.place.key);
 
   return (
-    <section className="section redaction" data-testid="redaction-panel" aria-label="Sensitive data">
+    <section className="section redaction" data-testid="redaction-panel" aria-label={t('redaction.label')}>
       <header className="section-head">
-        <h3>Sensitive data ({found.length})</h3>
+        <h3>{t('redaction.title', { count: found.length })}</h3>
         {editable.length > 0 && (
           <button type="button" className="btn-small" data-testid="redact-all" onClick={() => apply(editable)}>
-            Redact all
+            {t('redaction.redactAll')}
           </button>
         )}
       </header>
-      {found.length === 0 && <p className="small">All found items are redacted.</p>}
+      {found.length === 0 && <p className="small">{t('redaction.allRedacted')}</p>}
       <ul className="redaction-list">
         {found.map(({ place, f }, n) => (
           <li key={`${place.label}-${place.key}-${f.start}`} className="redaction-item" data-testid={`finding-${n}`}>
             <span>
-              <strong>{f.label}</strong> <span className="muted small">in {place.label}</span> <Context text={place.text} f={f} />
+              <strong>{f.label}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
             </span>
             {place.key ? (
-              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={`Redact ${f.label} in ${place.label}`} onClick={() => apply([{ place, f }])}>
-                Redact → {placeholderFor(f)}
+              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: f.label, place: place.label })} onClick={() => apply([{ place, f }])}>
+                {t('redaction.redact', { placeholder: placeholderFor(f) })}
               </button>
             ) : (
-              <span className="muted small">reject to keep it from the model</span>
+              <span className="muted small">{t('redaction.rejectToKeep')}</span>
             )}
           </li>
         ))}
       </ul>
       <label className="toggle small">
-        <input type="checkbox" data-testid="keep-original" checked={keep} disabled={keepAction.pending} onChange={(e) => void keepAction.run(e.target.checked)} /> Keep the unredacted original in history
-        (otherwise history keeps only what was sent)
+        <input type="checkbox" data-testid="keep-original" checked={keep} disabled={keepAction.pending} onChange={(e) => void keepAction.run(e.target.checked)} />{' '}
+        {t('redaction.keepOriginal')}
       </label>
       <ActionError error={keepAction.error} />
     </section>

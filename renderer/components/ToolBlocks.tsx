@@ -4,6 +4,7 @@
  * answers: clicking the link scrolls to that tool_use and highlights it; `isError` shown).
  */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { prettyJson } from '../format';
 import './review.css';
 
@@ -31,15 +32,17 @@ export function revealToolUse(anchor: string): boolean {
 
 /** A tool_use block: name, id and input; `children` replaces the read-only input (an editor). */
 export function ToolUseView({ block, scope, children }: { block: LooseBlock; scope: string; children?: ReactNode }) {
+  const { t } = useTranslation('common');
   const id = String(block.id ?? '');
   return (
     <div className="tool-block tool-use" id={toolUseAnchor(scope, id)} tabIndex={-1} data-testid="tool-use" data-tool-use-id={id}>
       <div className="tool-block-head">
+        {/* eslint-disable-next-line i18next/no-literal-string -- the protocol's block type */}
         <span className="badge tone-info">tool_use</span> <strong className="mono" data-testid="tool-use-name">{String(block.name)}</strong>
-        <span className="muted mono small">id {id}</span>
+        <span className="muted mono small">{t('blocks.toolUseId', { id })}</span>
       </div>
       {children ?? (
-        <pre className="mono-box" data-testid="tool-use-input" aria-label={`Input of ${String(block.name)}`}>
+        <pre className="mono-box" data-testid="tool-use-input" aria-label={t('blocks.inputOf', { name: String(block.name) })}>
           {prettyJson(block.input)}
         </pre>
       )}
@@ -49,6 +52,7 @@ export function ToolUseView({ block, scope, children }: { block: LooseBlock; sco
 
 /** A tool_result block, linked to its tool_use. `renderInner` renders the result's content blocks. */
 export function ToolResultView({ block, scope, renderInner }: { block: LooseBlock; scope: string; renderInner: (b: LooseBlock, key: number) => ReactNode }) {
+  const { t } = useTranslation('common');
   const toolUseId = String(block.toolUseId ?? '');
   const inner = Array.isArray(block.content) ? (block.content as LooseBlock[]) : [];
   const isError = block.isError === true;
@@ -56,27 +60,28 @@ export function ToolResultView({ block, scope, renderInner }: { block: LooseBloc
   return (
     <div className={`tool-block tool-result${isError ? ' is-error' : ''}`} data-testid="tool-result" data-tool-use-id={toolUseId}>
       <div className="tool-block-head">
+        {/* eslint-disable-next-line i18next/no-literal-string -- the protocol's block type */}
         <span className="badge tone-info">tool_result</span>
-        <span className="muted">answers</span>
+        <span className="muted">{t('blocks.answers')}</span>
         <a
           href={`#${anchor}`}
           className="mono tool-link"
           data-testid="tool-result-link"
-          title="Show the tool_use this result answers"
+          title={t('blocks.showToolUse')}
           onClick={(e) => {
             e.preventDefault();
             revealToolUse(anchor);
           }}
         >
-          tool_use {toolUseId}
+          {`tool_use ${toolUseId}`}
         </a>
         {isError && (
           <span className="badge tone-error" data-testid="tool-result-error">
-            isError: the tool failed
+            {t('blocks.isError')}
           </span>
         )}
       </div>
-      {inner.length === 0 ? <span className="muted small">(empty result)</span> : inner.map((b, k) => renderInner(b, k))}
+      {inner.length === 0 ? <span className="muted small">{t('blocks.emptyResult')}</span> : inner.map((b, k) => renderInner(b, k))}
     </div>
   );
 }

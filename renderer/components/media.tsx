@@ -4,7 +4,9 @@
  * from the player's metadata). In an editor, a Remove/Restore toggle.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../shared/validate-sampling';
+import { i18n } from '../i18n';
 import './review.css';
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml|avif)$/i;
@@ -56,11 +58,11 @@ export function wavDurationSeconds(base64: string): number | undefined {
   return undefined;
 }
 
-/** "0.50 s", "1 m 03 s": an audio length for people. */
+/** "0.50 s", "1 m 03 s" (Chinese "0.50 秒", "1 分 03 秒"): an audio length (`seconds`) for people. */
 export function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
-  if (seconds < 60) return `${seconds.toFixed(2)} s`;
-  return `${Math.floor(seconds / 60)} m ${String(Math.round(seconds % 60)).padStart(2, '0')} s`;
+  if (seconds < 60) return i18n.t('common:duration.s', { s: seconds.toFixed(2) });
+  return i18n.t('common:duration.ms_s', { m: Math.floor(seconds / 60), s: String(Math.round(seconds % 60)).padStart(2, '0') });
 }
 
 /** Props of {@link MediaBlock}. */
@@ -80,6 +82,7 @@ export interface MediaBlockProps {
 
 /** An image or audio block. */
 export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, label, testId }: MediaBlockProps) {
+  const { t } = useTranslation('common');
   const valid = isBase64Safe(data);
   const [loadedSeconds, setLoadedSeconds] = useState<number | undefined>(undefined);
   const headerSeconds = kind === 'audio' && valid ? wavDurationSeconds(data) : undefined;
@@ -87,7 +90,7 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
   const meta = (
     <span className="media-meta" data-testid="media-meta">
       {kind} · {mimeType} · {formatBytes(decodedBytes(data))}
-      {kind === 'audio' && <span data-testid="audio-duration"> · {seconds === undefined ? 'duration unknown' : formatSeconds(seconds)}</span>}
+      {kind === 'audio' && <span data-testid="audio-duration"> · {seconds === undefined ? t('media.durationUnknown') : formatSeconds(seconds)}</span>}
     </span>
   );
   const remove = onToggleRemove && (
@@ -95,22 +98,22 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
       type="button"
       className="btn-small"
       data-testid="media-remove"
-      aria-label={`${removed ? 'Restore' : 'Remove'} ${label ?? kind}`}
+      aria-label={removed ? t('media.restoreLabel', { label: label ?? kind }) : t('media.removeLabel', { label: label ?? kind })}
       onClick={onToggleRemove}
     >
-      {removed ? 'Restore' : 'Remove'}
+      {removed ? t('media.restore') : t('media.remove')}
     </button>
   );
   let preview = null;
   if (!removed && valid && kind === 'image' && IMAGE_MIME.test(mimeType)) {
-    preview = <img src={`data:${mimeType};base64,${data}`} alt={`Image (${mimeType})`} />;
+    preview = <img src={`data:${mimeType};base64,${data}`} alt={t('media.image', { mime: mimeType })} />;
   } else if (!removed && valid && kind === 'audio' && AUDIO_MIME.test(mimeType)) {
     preview = (
       <audio
         controls
         preload="metadata"
         src={`data:${mimeType};base64,${data}`}
-        aria-label={`Audio (${mimeType})`}
+        aria-label={t('media.audio', { mime: mimeType })}
         onLoadedMetadata={(e) => setLoadedSeconds(e.currentTarget.duration)}
       />
     );
@@ -120,8 +123,8 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
       {preview}
       <figcaption className="media-caption">
         {meta}
-        {removed && <span className="badge tone-warn">removed: will not be sent</span>}
-        {!removed && !preview && <span className="muted small">(not previewed{valid ? '' : ': data is not valid base64'})</span>}
+        {removed && <span className="badge tone-warn">{t('media.removed')}</span>}
+        {!removed && !preview && <span className="muted small">{valid ? t('media.notPreviewed') : t('media.notBase64')}</span>}
         {remove}
       </figcaption>
     </figure>
