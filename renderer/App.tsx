@@ -1,5 +1,6 @@
 /** The app shell: the left nav (Queue with its badge, Servers, History), notices and the screen. */
 import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
 import { getConnection } from './api';
 import { useConsole, useElicitations, useItems, useNotices, isAwaitingPerson, type Screen } from './store';
 import { elicitationAwaiting } from './screens/queue/ElicitationModel';
@@ -18,6 +19,7 @@ import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer } from './keyboard/KeyboardLayer';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
+  const { t } = useTranslation('app');
   const current = useConsole((s) => s.screen);
   const setScreen = useConsole((s) => s.setScreen);
   const active = current === screen;
@@ -31,7 +33,7 @@ function NavButton({ screen, label, badge }: { screen: Screen; label: string; ba
     >
       <span>{label}</span>
       {badge !== undefined && badge > 0 && (
-        <span className="nav-badge" data-testid="queue-badge" aria-label={`${badge} awaiting review`}>
+        <span className="nav-badge" data-testid="queue-badge" aria-label={t('nav.awaiting', { count: badge })}>
           {badge}
         </span>
       )}
@@ -42,42 +44,46 @@ function NavButton({ screen, label, badge }: { screen: Screen; label: string; ba
 function ConnectionIndicator() {
   const connection = getConnection();
   const status = useSyncExternalStore(connection.onStatus, connection.status);
+  const { t } = useTranslation('app');
   if (status === 'open') return null;
   return (
     <div className="nav-conn" role="status" data-testid="connection-status">
-      {status === 'closed' ? 'Disconnected' : status === 'reconnecting' ? 'Reconnecting…' : 'Connecting…'}
+      {status === 'closed' ? t('connection.disconnected') : status === 'reconnecting' ? t('connection.reconnecting') : t('connection.connecting')}
     </div>
   );
 }
 
 function Nav() {
+  const { t } = useTranslation('app');
   const items = useItems();
   const elicitations = useElicitations();
   const waiting = items.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;
   const host = useConsole((s) => s.mirror?.settings.host);
   return (
-    <nav className="nav" aria-label="Screens">
+    <nav className="nav" aria-label={t('nav.label')}>
       <div className="brand">
+        {/* eslint-disable-next-line i18next/no-literal-string -- a decorative symbol, not language */}
         <span className="brand-mark" aria-hidden="true">
           ◆
         </span>
-        <span>Approval Console</span>
+        <span>{t('brand')}</span>
       </div>
-      <NavButton screen="queue" label="Queue" badge={waiting} />
-      <NavButton screen="servers" label="Servers" />
-      <NavButton screen="providers" label="Providers" />
-      <NavButton screen="history" label="History" />
-      <NavButton screen="rules" label="Rules" />
+      <NavButton screen="queue" label={t('nav.queue')} badge={waiting} />
+      <NavButton screen="servers" label={t('nav.servers')} />
+      <NavButton screen="providers" label={t('nav.providers')} />
+      <NavButton screen="history" label={t('nav.history')} />
+      <NavButton screen="rules" label={t('nav.rules')} />
       <AutoApprovalIndicator />
-      <NavButton screen="settings" label="Settings" />
+      <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
-      <div className="nav-foot muted small">{host ? `host: ${host}` : ''}</div>
+      <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
     </nav>
   );
 }
 
 function Notices() {
+  const { t } = useTranslation('app');
   const hidden = useConsole((s) => s.hiddenNotices);
   const hide = useConsole((s) => s.hideNotice);
   const notices = useNotices().filter((n) => !hidden[n.id]);
@@ -87,12 +93,12 @@ function Notices() {
       {notices.slice(-3).map((n) => (
         <div className="notice" key={n.id}>
           <Banner tone={n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info'}>{n.message}</Banner>
-          <button type="button" className="btn-small" aria-label="Hide this notice" onClick={() => hide(n.id)}>
-            Hide
+          <button type="button" className="btn-small" aria-label={t('notices.hideLabel')} onClick={() => hide(n.id)}>
+            {t('notices.hide')}
           </button>
         </div>
       ))}
-      {notices.length > 3 && <span className="muted small">and {notices.length - 3} older</span>}
+      {notices.length > 3 && <span className="muted small">{t('notices.older', { count: notices.length - 3 })}</span>}
     </div>
   );
 }
@@ -102,6 +108,7 @@ export function App() {
   useThemePreference();
   useLanguagePreference();
   useAttention();
+  const { t } = useTranslation('app');
   const status = useConsole((s) => s.status);
   const screen = useConsole((s) => s.screen);
   return (
@@ -111,16 +118,16 @@ export function App() {
         <Notices />
         {status.kind === 'error' ? (
           <div className="center">
-            <Banner tone="error" title="Cannot reach the console" testId="connection-error">
+            <Banner tone="error" title={t('connection.cannotReach')} testId="connection-error">
               {status.message}
             </Banner>
             <button type="button" onClick={() => window.location.reload()}>
-              Reload
+              {t('connection.reload')}
             </button>
           </div>
         ) : status.kind === 'connecting' ? (
           <div className="center muted" data-testid="connecting">
-            Connecting…
+            {t('connection.connecting')}
           </div>
         ) : screen === 'rules' ? (
           <RulesScreen />
