@@ -1,11 +1,12 @@
 /**
- * The Settings screen: appearance (theme), notifications (on/off, sound, do not disturb, a test,
+ * The Settings screen: appearance (theme, language), notifications (on/off, sound, do not disturb, a test,
  * the browser's permission in the web host), startup (launch at login) and where files live.
  * Every control shows main's mirrored settings and changes them through `setDesktopSettings`;
  * nothing is kept locally, so what is shown is what is saved.
  */
 import { useCallback, useState, type ReactNode } from 'react';
-import { THEME_PREFERENCES, type DesktopSettingsChange, type ThemePreference } from '../../../shared/desktop';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type LanguagePreference } from '../../../shared/desktop';
 import { getApi } from '../../api';
 import { Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
@@ -13,14 +14,43 @@ import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
 
-const THEME_LABELS: Record<ThemePreference, string> = { system: 'Follow the system', light: 'Light', dark: 'Dark' };
+/** The OS locales as the renderer sees them (BCP 47, most preferred first). */
+function osLocales(): readonly string[] {
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
 
-const PERMISSION_TEXT: Record<BrowserPermission, string> = {
-  granted: 'This browser shows the console’s notifications.',
-  default: 'This browser has not been asked yet.',
-  denied: 'This browser blocks notifications from this page; allow them in the site settings.',
-  unsupported: 'This browser has no notifications.',
-};
+/**
+ * The Language fieldset: follow the system, or one of the shipped languages (each named in its own
+ * language), saved with `setDesktopSettings({ language })` like the theme; says which language is
+ * in use and, when following the system, which OS locale chose it.
+ */
+function LanguageChoice({ preference, disabled, onChange }: { preference: LanguagePreference; disabled: boolean; onChange(language: LanguagePreference): void }) {
+  const { t } = useTranslation('settings');
+  const locales = osLocales();
+  const active = resolveLanguage(preference, locales);
+  const language = t(`languageNames.${active}`);
+  const locale = locales.find((tag) => /^(en|zh)\b/i.test(tag));
+  return (
+    <>
+      <fieldset className="settings-choices" disabled={disabled} data-testid="settings-language">
+        <legend className="field-label">{t('language')}</legend>
+        {LANGUAGE_PREFERENCES.map((pref) => (
+          <label key={pref} className="toggle" lang={pref === 'system' ? undefined : pref}>
+            <input type="radio" name="language" value={pref} checked={preference === pref} onChange={() => onChange(pref)} data-testid={`language-${pref}`} />
+            {pref === 'system' ? t('languageSystem') : t(`languageNames.${pref}`)}
+          </label>
+        ))}
+      </fieldset>
+      <p className="field-help" data-testid="language-effective">
+        {preference !== 'system'
+          ? t('languageInUse', { language })
+          : locale
+            ? t('languageInUseSystem', { language, locale })
+            : t('languageInUseNoLocale', { language })}
+      </p>
+    </>
+  );
+}
 
 function Toggle(props: { id: string; label: ReactNode; help?: ReactNode; checked: boolean; disabled?: boolean; onChange(checked: boolean): void }) {
   return (
@@ -35,17 +65,18 @@ function Toggle(props: { id: string; label: ReactNode; help?: ReactNode; checked
 }
 
 function BrowserNotifications() {
+  const { t } = useTranslation('settings');
   const [permission, setPermission] = useState<BrowserPermission>(browserPermission);
   return (
     <div className="settings-row" data-testid="browser-permission">
       <div>
-        <span className="field-label">Browser notifications: </span>
-        <span data-testid="browser-permission-state">{PERMISSION_TEXT[permission]}</span>
+        <span className="field-label">{t('browserNotifications')} </span>
+        <span data-testid="browser-permission-state">{t(`permission.${permission}`)}</span>
       </div>
       {permission === 'default' && (
         <div>
           <button type="button" data-testid="allow-browser-notifications" onClick={() => void requestBrowserPermission().then(setPermission)}>
-            Allow browser notifications
+            {t('allowBrowser')}
           </button>
         </div>
       )}
@@ -67,6 +98,7 @@ function Fact({ label, value, testId }: { label: string; value: string | undefin
 
 /** The Settings screen. */
 export function SettingsScreen() {
+  const { t } = useTranslation('settings');
   const desktop = useConsole((s) => s.mirror?.desktop);
   const facts = useConsole((s) => s.mirror?.settings);
   const osDark = useOsPrefersDark();
@@ -77,8 +109,8 @@ export function SettingsScreen() {
   if (!desktop) {
     return (
       <div className="settings" data-testid="settings-screen">
-        <h2>Settings</h2>
-        <p className="muted">This console does not report desktop settings.</p>
+        <h2>{t('title')}</h2>
+        <p className="muted">{t('noDesktop')}</p>
       </div>
     );
   }
@@ -89,8 +121,8 @@ export function SettingsScreen() {
   return (
     <div className="settings" data-testid="settings-screen">
       <div className="pane-title settings-title">
-        <h2>Settings</h2>
-        <span className="muted small">Saved as you change them, in {desktop.path}</span>
+        <h2>{t('title')}</h2>
+        <span className="muted small">{t('savedIn', { path: desktop.path })}</span>
       </div>
       {desktop.problem && <Banner tone="warn">{desktop.problem}</Banner>}
       {save.error && (
@@ -99,36 +131,38 @@ export function SettingsScreen() {
         </Banner>
       )}
 
-      <Section title="Appearance" testId="settings-appearance">
+      <Section title={t('appearance')} testId="settings-appearance">
         <fieldset className="settings-choices" disabled={save.pending}>
-          <legend className="field-label">Theme</legend>
-          {THEME_PREFERENCES.map((t) => (
-            <label key={t} className="toggle">
-              <input type="radio" name="theme" value={t} checked={settings.theme === t} onChange={() => set({ theme: t })} data-testid={`theme-${t}`} />
-              {THEME_LABELS[t]}
+          <legend className="field-label">{t('theme')}</legend>
+          {THEME_PREFERENCES.map((pref) => (
+            <label key={pref} className="toggle">
+              <input type="radio" name="theme" value={pref} checked={settings.theme === pref} onChange={() => set({ theme: pref })} data-testid={`theme-${pref}`} />
+              {t(`themes.${pref}`)}
             </label>
           ))}
         </fieldset>
         <p className="field-help" data-testid="theme-effective">
-          In use now: {effectiveTheme(settings.theme, osDark)}
-          {settings.theme === 'system' ? ` (the system is ${osDark ? 'dark' : 'light'})` : ''}.
+          {settings.theme === 'system'
+            ? t('themeInUseSystem', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`), system: t(osDark ? 'themeNames.dark' : 'themeNames.light') })
+            : t('themeInUse', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`) })}
         </p>
+        <LanguageChoice preference={settings.language ?? 'system'} disabled={save.pending} onChange={(language) => set({ language })} />
       </Section>
 
-      <Section title="Attention" testId="settings-attention">
+      <Section title={t('attention')} testId="settings-attention">
         <Toggle
           id="setting-notifications"
-          label="Notify me when a request needs review"
-          help={supports.nativeNotifications ? 'A system notification per request, naming the server, the tool and the first line of the prompt; “Review” opens it.' : 'Shown by the browser, once you allow it below.'}
+          label={t('notify')}
+          help={supports.nativeNotifications ? t('notifyHelpNative') : t('notifyHelpWeb')}
           checked={settings.notifications}
           disabled={save.pending}
           onChange={(v) => set({ notifications: v })}
         />
-        <Toggle id="setting-sound" label="Play the notification sound" checked={settings.sound} disabled={save.pending || !settings.notifications} onChange={(v) => set({ sound: v })} />
+        <Toggle id="setting-sound" label={t('sound')} checked={settings.sound} disabled={save.pending || !settings.notifications} onChange={(v) => set({ sound: v })} />
         <Toggle
           id="setting-dnd"
-          label="Do not disturb"
-          help={`No notifications and no sound. The count still shows in the ${supports.badge ? 'dock or taskbar badge, the tray and the ' : ''}${web ? 'tab' : 'window'} title.`}
+          label={t('dnd')}
+          help={supports.badge ? (web ? t('dndHelpBadgeTab') : t('dndHelpBadgeWindow')) : web ? t('dndHelpTab') : t('dndHelpWindow')}
           checked={settings.doNotDisturb}
           disabled={save.pending}
           onChange={(v) => set({ doNotDisturb: v })}
@@ -136,34 +170,34 @@ export function SettingsScreen() {
         {web && <BrowserNotifications />}
         <div className="settings-row settings-actions">
           <button type="button" data-testid="test-notification" disabled={test.pending} onClick={() => void test.run()}>
-            Send a test notification
+            {t('testNotification')}
           </button>
           {test.error && <span className="action-error">{test.error}</span>}
         </div>
-        {supports.tray && <p className="field-help">The tray icon shows the count; its menu opens the console, pauses auto-approval, switches do not disturb and quits.</p>}
+        {supports.tray && <p className="field-help">{t('trayHelp')}</p>}
       </Section>
 
-      <Section title="Startup" testId="settings-startup">
+      <Section title={t('startup')} testId="settings-startup">
         <Toggle
           id="setting-launch-at-login"
-          label="Start the console when I log in"
+          label={t('launchAtLogin')}
           help={supports.launchAtLogin ? undefined : desktop.launchAtLoginNote}
           checked={settings.launchAtLogin}
           disabled={save.pending || (!supports.launchAtLogin && !settings.launchAtLogin)}
           onChange={(v) => set({ launchAtLogin: v })}
         />
-        {!web && <p className="field-help">Only one console runs at a time; starting it again brings this window forward. The window’s size and position are remembered.</p>}
+        {!web && <p className="field-help">{t('singleInstance')}</p>}
       </Section>
 
-      <Section title="Files" testId="settings-files">
+      <Section title={t('files')} testId="settings-files">
         <dl className="facts settings-facts">
-          <Fact label="Host" value={facts?.host} />
-          <Fact label="User data" value={facts?.userDataDir} testId="fact-user-data" />
-          <Fact label="Servers" value={facts?.serversConfigPath} />
-          <Fact label="Providers" value={facts?.providersConfigPath} />
-          <Fact label="History" value={facts?.historyPath} />
-          <Fact label="Desktop settings" value={desktop.path} />
-          <Fact label="API keys" value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
+          <Fact label={t('facts.host')} value={facts?.host} />
+          <Fact label={t('facts.userData')} value={facts?.userDataDir} testId="fact-user-data" />
+          <Fact label={t('facts.servers')} value={facts?.serversConfigPath} />
+          <Fact label={t('facts.providers')} value={facts?.providersConfigPath} />
+          <Fact label={t('facts.history')} value={facts?.historyPath} />
+          <Fact label={t('facts.desktop')} value={desktop.path} />
+          <Fact label={t('facts.apiKeys')} value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
         </dl>
       </Section>
     </div>
