@@ -13,14 +13,17 @@ import { baseParams, blockKey, initialRequestDraft, initialResponseDraft, isAllT
 import { promptBlock, stepId } from './navigation';
 import { useKeyboardUi, useShortcuts, type CommandContext } from './registry';
 
-/** After the next paint (so a just-opened editor exists): focus the first element matching `selector`. */
+/** Focuses the first element matching `selector`: at once, or after the next paint when a just-opened editor is not rendered yet. */
 export function focusLater(selector: string): void {
-  requestAnimationFrame(() => {
+  const focus = () => {
     const el = document.querySelector<HTMLElement>(selector);
-    if (!el) return;
+    if (!el) return false;
     el.focus();
     el.scrollIntoView({ block: 'nearest' });
-  });
+    return true;
+  };
+  // Now when it is there already (so the next key lands in it), else once React has rendered it.
+  if (!focus()) requestAnimationFrame(() => void focus());
 }
 
 /** Clicks the enabled button `[data-testid=testId]` inside `rootSelector`; false when there is none. */

@@ -16,6 +16,7 @@ import { ElicitationForm } from './ElicitationForm';
 import { WaitClock } from './WaitClock';
 import { elicitationCallLabel, elicitationStatus, mergeQueue } from './ElicitationModel';
 import { ElicitationUrl } from './ElicitationUrl';
+import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
 import './elicitation.css';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
@@ -151,6 +152,7 @@ export function ElicitationReview({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
   const params = item.params;
   const waiting = item.status === 'awaiting_input';
+  useElicitationShortcuts(waiting);
   return (
     <div className="review elicitation-review" data-testid="elicitation-review" data-mode={params.mode ?? 'form'} data-status={item.status}>
       <ElicitationHeader item={item} />

@@ -10,6 +10,7 @@ import { OutcomeView } from './OutcomeView';
 import { QueueList } from './QueueList';
 import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
+import { useQueueShortcuts } from '../../keyboard/review-actions';
 
 function Detail({ item }: { item: SamplingItemView }) {
   switch (item.status) {
@@ -32,6 +33,7 @@ export function QueueScreen() {
   const items = mergeQueue(samplingItems, elicitations);
   const selectedId = useConsole((s) => s.selectedItemId);
   const selectItem = useConsole((s) => s.selectItem);
+  useQueueShortcuts(items.map((i) => i.id), selectedId, selectItem);
   const selected = samplingItems.find((i) => i.id === selectedId);
   const selectedElicitation = elicitations.find((e) => e.id === selectedId);
   const waiting = samplingItems.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;

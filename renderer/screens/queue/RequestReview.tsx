@@ -20,6 +20,7 @@ import { RequestParams } from './RequestParams';
 import { ToolsOffered } from './ToolsOffered';
 import { RedactionPanel } from '../../components/RedactionPanel';
 import { AllowLikeThis } from '../rules/AllowLikeThis';
+import { useRequestShortcuts } from '../../keyboard/review-shortcuts';
 
 /** The request review screen of one item. */
 export function RequestReview({ item }: { item: SamplingItemView }) {
@@ -53,6 +54,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   };
   const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
   const busy = approve.pending || reject.pending;
+  const keys = useRequestShortcuts(item, { approve: () => void approve.run(), reject: () => void reject.run(), canApprove: built.ok, busy });
 
   return (
     <div className="review" data-testid="request-review">
@@ -116,16 +118,18 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
           aria-label={t('actions.reasonLabel')}
           placeholder={t('actions.reasonPlaceholder')}
           data-testid="reject-reason"
+          {...keys.reason}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
         />
-        <button type="button" className="btn-danger" data-testid="reject-request" disabled={busy} onClick={() => void reject.run()}>
+        <button type="button" className="btn-danger" data-testid="reject-request" {...keys.reject} disabled={busy} onClick={() => void reject.run()}>
           {t('actions.reject')}
         </button>
         <button
           type="button"
           className="btn-primary"
           data-testid="approve-request"
+          {...keys.approve}
           disabled={busy || !built.ok}
           onClick={() => void approve.run()}
         >

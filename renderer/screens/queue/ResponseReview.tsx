@@ -18,6 +18,7 @@ import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
 import { ItemHeader } from './ItemHeader';
 import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
+import { useResponseShortcuts } from '../../keyboard/review-shortcuts';
 
 /** The response review screen of one item. */
 export function ResponseReview({ item }: { item: SamplingItemView }) {
@@ -37,6 +38,13 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   });
   const reject = useAction(() => getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined }));
   const regenerate = useAction(() => getApi().regenerate({ itemId: item.id }));
+  const keys = useResponseShortcuts(item, {
+    approve: () => void approve.run(),
+    reject: () => void reject.run(),
+    regenerate: response && !response.manual ? () => void regenerate.run() : undefined,
+    canApprove: built.ok,
+    busy: approve.pending || reject.pending || regenerate.pending,
+  });
   if (!response) return <Banner tone="error" title={t('response.noResponse')} />;
 
   const base = response.draft;
@@ -135,14 +143,15 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           aria-label={t('actions.reasonLabel')}
           placeholder={t('actions.reasonPlaceholder')}
           data-testid="reject-reason"
+          {...keys.reason}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
         />
-        <button type="button" className="btn-danger" data-testid="reject-response" disabled={busy} onClick={() => void reject.run()}>
+        <button type="button" className="btn-danger" data-testid="reject-response" {...keys.reject} disabled={busy} onClick={() => void reject.run()}>
           {t('actions.reject')}
         </button>
         {!response.manual && (
-          <button type="button" data-testid="regenerate" disabled={busy} onClick={() => void regenerate.run()}>
+          <button type="button" data-testid="regenerate" {...keys.regenerate} disabled={busy} onClick={() => void regenerate.run()}>
             {t('actions.regenerate')}
           </button>
         )}
@@ -150,6 +159,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           type="button"
           className="btn-primary"
           data-testid="approve-response"
+          {...keys.approve}
           disabled={busy || !built.ok}
           onClick={() => void approve.run()}
         >

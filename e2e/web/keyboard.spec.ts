@@ -1,0 +1,220 @@
+/**
+ * Keyboard-first (issue 9) against the fake API, without the mouse: every step below is a key
+ * press (page.keyboard), and the assertions check what the renderer sent (window.__fake.calls).
+ * Approve one request and reject another with a reason; edit the prompt inline and full screen;
+ * review a response found through the command palette; answer an elicitation; the palette and
+ * cheat-sheet dialogs (focus, ARIA, Escape returns focus). Screenshots:
+ * e2e/artifacts/keyboard-*.png.
+ */
+import type { Page } from '@playwright/test';
+import { buildElicitationItems } from '../support/fixture-elicitation.js';
+import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
+
+const row = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`);
+const press = async (page: Page, ...keys: string[]) => {
+  for (const k of keys) await page.keyboard.press(k);
+};
+
+test.beforeEach(async ({ page }) => {
+  page.on('dialog', (d) => {
+    throw new Error(`unexpected dialog: ${d.message()}`);
+  });
+  await page.setViewportSize({ width: 1280, height: 860 });
+});
+
+test('approve a request and reject another with a reason, keyboard only', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'j');
+  await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('request-review')).toBeVisible();
+  // The buttons say their shortcuts (tooltip and aria-keyshortcuts), from the same registry.
+  await expect(page.getByTestId('approve-request')).toHaveAttribute('aria-keyshortcuts', 'A Control+Enter');
+  await expect(page.getByTestId('approve-request')).toHaveAttribute('title', 'Approve the request (A / Ctrl+Enter)');
+  await expect(page.getByTestId('reject-request')).toHaveAttribute('aria-keyshortcuts', 'R');
+  await expect(page.getByTestId('reject-reason')).toHaveAttribute('aria-keyshortcuts', 'Shift+R');
+
+  await press(page, 'a');
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  expect((await recorded(page, 'approveRequest'))[0]).toMatchObject({ itemId: 'item-request', model: { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini' } });
+
+  await press(page, 'j');
+  await expect(row(page, 'item-request-2')).toHaveAttribute('aria-current', 'true');
+  await press(page, 'Shift+R');
+  await expect(page.getByTestId('reject-reason')).toBeFocused();
+  // Letters typed into the field are text, not shortcuts (the reason holds "a", "r", "j", "e"…).
+  await page.keyboard.type('Wrong data, reject and ask again');
+  await press(page, 'Enter');
+  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request-2', reason: 'Wrong data, reject and ask again' }]);
+  expect(await recorded(page, 'approveRequest')).toHaveLength(1);
+  await expect(row(page, 'item-request-2')).toHaveAttribute('aria-current', 'true');
+
+  // R alone rejects at once (no reason); k goes back.
+  await press(page, 'Escape', 'k');
+  await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
+  await press(page, 'r');
+  await expect.poll(() => recorded(page, 'rejectRequest')).toHaveLength(2);
+  expect((await recorded(page, 'rejectRequest'))[1]).toEqual({ itemId: 'item-request' });
+});
+
+test('edit the prompt inline (E) and full screen (F), then approve the edit with Ctrl+Enter', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'j', 'e');
+  const inline = page.getByTestId('message-editor-0-0');
+  await expect(inline).toBeFocused();
+  await press(page, 'Control+a');
+  await page.keyboard.type('Summarise INC-101');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  // Escape leaves the field, so single keys are shortcuts again.
+  await press(page, 'Escape');
+  await expect(inline).not.toBeFocused();
+
+  await press(page, 'f');
+  const dialog = page.getByTestId('fullscreen-editor');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toHaveText('Edit: message 1 (user)');
+  const big = page.getByTestId('fullscreen-text');
+  await expect(big).toBeFocused();
+  await expect(big).toHaveValue('Summarise INC-101');
+  await press(page, 'End');
+  await page.keyboard.type(' only.');
+  await shot(page, 'keyboard-fullscreen-editor');
+  await press(page, 'Control+Enter');
+  await expect(dialog).toHaveCount(0);
+  // The same draft: the inline editor shows the full-screen edit, and nothing was approved yet.
+  await expect(inline).toHaveValue('Summarise INC-101 only.');
+  expect(await recorded(page, 'approveRequest')).toHaveLength(0);
+
+  // Ctrl+Enter approves from anywhere, even from inside a field.
+  await press(page, 'm');
+  await expect(page.getByTestId('model-select')).toBeFocused();
+  await press(page, 'Control+Enter');
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  const params = sent!.params as { messages: Array<{ content: Array<{ type: string; text?: string }> }> };
+  expect(params.messages[0]!.content[0]).toEqual({ type: 'text', text: 'Summarise INC-101 only.' });
+});
+
+test('command palette: navigate to a screen and to a waiting response, then regenerate and approve it', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'Control+k');
+  const palette = page.getByTestId('command-palette');
+  await expect(palette).toBeVisible();
+  const input = page.getByRole('combobox', { name: 'Search commands, screens, waiting items and servers' });
+  await expect(input).toBeFocused();
+  await expect(input).toHaveAttribute('aria-expanded', 'true');
+  // The active option is announced through aria-activedescendant and moves with the arrows.
+  const activeId = () => input.getAttribute('aria-activedescendant');
+  const first = await activeId();
+  await expect(page.locator(`#${first}`)).toHaveAttribute('aria-selected', 'true');
+  await press(page, 'ArrowDown');
+  expect(await activeId()).not.toBe(first);
+  await press(page, 'ArrowUp');
+  expect(await activeId()).toBe(first);
+  await page.keyboard.type('go');
+  await expect(page.getByTestId('palette-option').first()).toContainText('Go to Queue');
+  await expect(page.getByTestId('palette-option').filter({ hasText: 'Go to Settings' })).toContainText('G ,');
+  await shot(page, 'keyboard-palette');
+  await page.keyboard.type(' to hist');
+  await expect(page.getByTestId('palette-option')).toHaveCount(1);
+  await press(page, 'Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(page.getByTestId('history-screen')).toBeVisible();
+  await expect(page.locator('#main')).toBeFocused();
+
+  // Waiting items are in the palette by server, tool and prompt.
+  await press(page, 'Control+k');
+  await page.keyboard.type('capital of France');
+  await expect(page.getByTestId('palette-option')).toHaveCount(1);
+  await expect(page.getByTestId('palette-option')).toContainText('Review everything · tools/call trigger-sampling-request');
+  await press(page, 'Enter');
+  await expect(page.getByTestId('response-review')).toBeVisible();
+  await expect(row(page, 'item-response')).toHaveAttribute('aria-current', 'true');
+  await press(page, 'n');
+  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response' }]);
+  await press(page, 'a');
+  await expect.poll(() => recorded(page, 'approveResponse')).toHaveLength(1);
+  expect((await recorded(page, 'approveResponse'))[0]).toMatchObject({ itemId: 'item-response' });
+
+  // Escape closes the palette and gives focus back to where it was.
+  await press(page, 'Shift+R');
+  await expect(page.getByTestId('reject-reason')).toBeFocused();
+  await press(page, 'Control+k');
+  await expect(palette).toBeVisible();
+  await press(page, 'Escape');
+  await expect(palette).toHaveCount(0);
+  await expect(page.getByTestId('reject-reason')).toBeFocused();
+});
+
+test('cheat-sheet (?) lists every shortcut by scope; ? typed in a field is text', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, '?');
+  const sheet = page.getByTestId('cheat-sheet');
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByRole('heading', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await expect(sheet.locator('tr[data-command]')).toHaveCount(COMMANDS.length);
+  await expect(sheet.getByTestId('cheat-sheet-queue-request')).toContainText('Reject the request with a reason');
+  await expect(sheet.getByTestId('cheat-sheet-queue-request')).toContainText('Shift+R');
+  await expect(sheet.getByTestId('cheat-sheet-queue')).toContainText('in the queue list');
+  await shot(page, 'keyboard-cheat-sheet');
+  // Focus stays inside the dialog.
+  for (let i = 0; i < 3; i++) {
+    await press(page, 'Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="cheat-sheet"]'))).toBe(true);
+  }
+  await press(page, 'Escape');
+  await expect(sheet).toHaveCount(0);
+
+  await press(page, 'j', 'Shift+R');
+  await expect(page.getByTestId('reject-reason')).toBeFocused();
+  await page.keyboard.type('why?');
+  await expect(page.getByTestId('reject-reason')).toHaveValue('why?');
+  await expect(sheet).toHaveCount(0);
+});
+
+test('g-sequences switch screens; j/k and the arrows in the list move through the queue', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  const current = (screen: string) => expect(page.getByTestId(`nav-${screen}`)).toHaveAttribute('aria-current', 'page');
+  for (const [key, screen] of [['s', 'servers'], ['p', 'providers'], ['h', 'history'], ['r', 'rules'], [',', 'settings'], ['q', 'queue']] as const) {
+    await press(page, 'g', key);
+    await current(screen);
+  }
+  await press(page, 'Control+2');
+  await current('servers');
+  await press(page, 'Control+1');
+  await current('queue');
+
+  await press(page, 'j', 'j', 'j');
+  await expect(row(page, 'item-generating')).toHaveAttribute('aria-current', 'true');
+  // Tab into the list lands on a row; the arrows then move selection and focus together.
+  await page.locator('[data-testid="queue-item"][aria-current="true"]').focus();
+  await press(page, 'ArrowDown');
+  await expect(row(page, 'item-response')).toHaveAttribute('aria-current', 'true');
+  await expect(row(page, 'item-response')).toBeFocused();
+  await press(page, 'ArrowUp', 'ArrowUp');
+  await expect(row(page, 'item-request-2')).toBeFocused();
+  await expect(page.getByTestId('request-review')).toBeVisible();
+});
+
+test('elicitation: first field (E), type, accept with Ctrl+Enter; decline another with D', async ({ page, appUrl, fixture }) => {
+  fixture.state.elicitations = buildElicitationItems(Date.now());
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'Control+k');
+  await page.keyboard.type('url');
+  await expect(page.getByTestId('palette-option').first()).toContainText('Review');
+  await press(page, 'Escape');
+
+  // Select the all-kinds form through the list: j until it is the selected row.
+  for (let i = 0; i < 12; i++) {
+    if ((await row(page, 'elic-form').getAttribute('aria-current')) === 'true') break;
+    await press(page, 'j');
+  }
+  await expect(page.getByTestId('elicitation-review')).toHaveAttribute('data-status', 'awaiting_input');
+  await press(page, 'd');
+  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-form', action: 'decline' }]);
+  await press(page, 'e');
+  await expect(page.locator('[data-testid="elicitation-review"] form input').first()).toBeFocused();
+  await press(page, 'Control+Enter');
+  // Accept runs the form's own validation: required fields are empty, nothing is sent.
+  await expect.poll(async () => (await recorded(page, 'respondElicitation')).length).toBe(1);
+});
