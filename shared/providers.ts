@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { ModelRef } from './state.js';
+import { ModelPriceSchema } from './model-prices.js';
 
 /** Provider kinds. `manual` = the person writes the response; the others go through the AI SDK. */
 export const PROVIDER_KINDS = ['manual', 'openai-compatible', 'anthropic', 'openai', 'google'] as const;
@@ -44,6 +45,8 @@ export const ModelFactsSchema = z.object({
   audio: z.boolean(),
   /** Largest image accepted, in decoded bytes; no limit known when absent. */
   maxImageBytes: z.number().int().positive().optional(),
+  /** USD per million input / output tokens; absent = the built-in price (shared/model-prices.ts), if any. */
+  price: ModelPriceSchema.optional(),
 });
 /** See {@link ModelFactsSchema}. */
 export type ModelFacts = z.infer<typeof ModelFactsSchema>;

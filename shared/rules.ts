@@ -1,6 +1,8 @@
 /**
- * Auto-approve rules, rate limits and redaction settings: the versioned rules file (`rules.json`
- * in the user-data folder) as zod schemas, and the pure rule engine.
+ * Auto-approve rules, rate limits, the elicitation policy and redaction settings: the versioned
+ * rules file (`rules.json` in the user-data folder) as zod schemas, versioning, and descriptions.
+ * The engine is in ./rules-engine.ts, the state slice and decision notes in ./rules-view.ts, model
+ * prices and cost estimates in ./model-prices.ts; all are re-exported here.
  *
  * Per server, an ordered list of rules; each has conditions (all optional, ANDed) and an action.
  * The first enabled rule whose conditions all hold decides; when none does, the server's default
@@ -11,8 +13,10 @@
  */
 import { z } from 'zod';
 import { CustomPatternSchema } from './redaction.js';
-import { contentBlocks, type CreateMessageParams } from './sampling.js';
-import type { ModelRef, RuleRef } from './state.js';
+
+export * from './rules-engine.js';
+export * from './rules-view.js';
+export { estimateCostUsd, type ModelPrice } from './model-prices.js';
 
 /**
  * JSON-RPC error code a server gets when a limit refuses its request ("Rate limited: …").
@@ -45,6 +49,8 @@ const ClockSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'use HH:MM (24
 
 /** A text condition: the text matches `pattern` (or, with `negate`, does not). */
 export const TextConditionSchema = z.object({ pattern: PatternSchema, negate: z.boolean().optional() }).strict();
+/** See {@link TextConditionSchema}. */
+export type TextCondition = z.infer<typeof TextConditionSchema>;
 
 /**
  * A rule's conditions; every one present must hold (AND). Absent = no constraint.
@@ -88,7 +94,8 @@ export type Conditions = z.infer<typeof ConditionsSchema>;
 /**
  * What a rule does: `ask` the person; `approve_request` (the person still reviews the response);
  * `approve_all` (fully unattended); `reject` (the server gets -1 with `reason` in history);
- * `redact` (replace detected sensitive data with placeholders, then approve as `then` says).
+ * `redact` (replace detected sensitive data with placeholders, then approve as `then` says; while
+ * auto-approval is paused the person reviews the redacted request instead).
  */
 export const RuleActionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ask') }).strict(),
@@ -119,8 +126,8 @@ export type RuleInput = z.input<typeof RuleSchema>;
 /**
  * Limits. `requestsPerMinute`: a token bucket holding that many requests, refilled evenly over a
  * minute; `maxWaiting`: requests admitted and not yet finished; `tokensPerDay`: input + output
- * tokens providers reported since local midnight; `spendPerDayUsd`: estimated $ since local midnight
- * (only where model prices are known).
+ * tokens providers reported for the server's requests received today (UTC day); `spendPerDayUsd`:
+ * USD of that usage at the models' prices (see ./model-prices.ts). Both survive a restart.
  */
 export const LimitsSchema = z
   .object({
@@ -138,13 +145,31 @@ export const DEFAULT_SERVER_LIMITS = { requestsPerMinute: 120, maxWaiting: 50 } 
 /** The console-wide cap when the file sets none. */
 export const DEFAULT_GLOBAL_LIMITS = { requestsPerMinute: 600, maxWaiting: 200 } as const;
 
-/** One server's policy. `defaultVersion` versions the default action like a rule's version. */
+/**
+ * A server's elicitation policy (issue 7: auto-rules cover elicitation only as "always ask" or
+ * "always decline"): `decline` answers every elicitation of the server `{action: "decline"}` at
+ * once, recorded in history with this policy and its `version` (bumped on every change).
+ */
+export const ElicitationPolicySchema = z
+  .object({
+    action: z.enum(['ask', 'decline']),
+    version: z.number().int().min(1).default(1),
+  })
+  .strict();
+/** See {@link ElicitationPolicySchema}. */
+export type ElicitationPolicy = z.infer<typeof ElicitationPolicySchema>;
+
+/**
+ * One server's policy. `defaultVersion` versions the default action like a rule's version;
+ * `elicitation` absent = always ask.
+ */
 export const ServerPolicySchema = z
   .object({
     defaultAction: RuleActionSchema.default({ kind: 'ask' }),
     defaultVersion: z.number().int().min(1).default(1),
     limits: LimitsSchema.optional(),
     rules: z.array(RuleSchema).max(500).default([]),
+    elicitation: ElicitationPolicySchema.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -189,184 +214,13 @@ export const emptyRulesFile = (): RulesFile => RulesFileSchema.parse({ version: 
 export const serverPolicyOf = (file: RulesFile, serverId: string): ServerPolicy =>
   file.servers[serverId] ?? ServerPolicySchema.parse({});
 
-/** What the engine knows about a request. */
-export interface RuleFacts {
-  /** Tool names of the client requests it may belong to (several when the association is not exact). */
-  callNames: string[];
-  maxTokens: number;
-  model: ModelRef;
-  /** Content kinds present in the messages ("text", "image", "audio", "tool_use", "tool_result"). */
-  kinds: string[];
-  /** Names of the tools offered in the request; empty when none. */
-  toolNames: string[];
-  systemPrompt: string;
-  /** All text of all messages (including text inside tool results), joined by newlines. */
-  messageText: string;
-  /** Estimated cost in USD; undefined when the model's price is unknown. */
-  estimatedCostUsd?: number;
-  /** Local time of day: weekday 0 = Sunday, minutes since midnight. */
-  local: { weekday: number; minutes: number };
-  /** How many sensitive-data findings the request holds. */
-  sensitiveCount: number;
-}
-
-/** Model prices in USD per million tokens. */
-export interface ModelPrice {
-  inputPerMTok: number;
-  outputPerMTok: number;
-}
-
-/**
- * Estimated cost of a request in USD: input ≈ 1 token per 4 characters of text plus 1,000 tokens
- * per image or audio block, output = `maxTokens` (the most it may cost).
- */
-export function estimateCostUsd(params: CreateMessageParams, price: ModelPrice): number {
-  let chars = (params.systemPrompt ?? '').length;
-  let media = 0;
-  for (const m of params.messages) {
-    for (const b of contentBlocks(m.content)) {
-      if (b.type === 'image' || b.type === 'audio') media++;
-      else chars += JSON.stringify(b).length;
-    }
-  }
-  const input = Math.ceil(chars / 4) + media * 1000;
-  return (input * price.inputPerMTok + params.maxTokens * price.outputPerMTok) / 1_000_000;
-}
-
-/**
- * The facts of a request that depend only on it (no clock, prices or detectors):
- * call names, maxTokens, model, content kinds, tools, texts. The caller adds the rest.
- */
-export function requestFacts(params: CreateMessageParams, callNames: string[], model: ModelRef): Omit<RuleFacts, 'local' | 'sensitiveCount' | 'estimatedCostUsd'> {
-  const kinds = new Set<string>();
-  const texts: string[] = [];
-  for (const m of params.messages) {
-    for (const b of contentBlocks(m.content)) {
-      kinds.add(b.type);
-      if (b.type === 'text') texts.push(b.text);
-      if (b.type === 'tool_result') for (const inner of b.content) if (inner.type === 'text' && typeof inner.text === 'string') texts.push(inner.text);
-    }
-  }
-  return {
-    callNames,
-    maxTokens: params.maxTokens,
-    model: { providerId: model.providerId, modelId: model.modelId },
-    kinds: [...kinds].sort(),
-    toolNames: (params.tools ?? []).map((t) => t.name),
-    systemPrompt: params.systemPrompt ?? '',
-    messageText: texts.join('\n'),
-  };
-}
-
-/** Anchored glob: `*` matches any run of characters, everything else literally. */
-export function globMatches(pattern: string, name: string): boolean {
-  const re = pattern
-    .split('*')
-    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${re}$`).test(name);
-}
-
-const minutesOf = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
-
-function textHolds(cond: z.infer<typeof TextConditionSchema>, text: string): boolean {
-  const found = new RegExp(cond.pattern, 'iu').test(text);
-  return cond.negate ? !found : found;
-}
-
-/**
- * Which conditions of `when` do not hold for `facts`, as readable lines; empty when the rule matches.
- */
-export function conditionFailures(when: Conditions, facts: RuleFacts): string[] {
-  const out: string[] = [];
-  if (when.toolCall !== undefined) {
-    const ok = facts.callNames.length > 0 && facts.callNames.every((n) => globMatches(when.toolCall!, n));
-    if (!ok) out.push(`tool call ${facts.callNames.length ? facts.callNames.join(', ') : '(none)'} is not "${when.toolCall}"`);
-  }
-  if (when.maxTokensAtMost !== undefined && facts.maxTokens > when.maxTokensAtMost) out.push(`maxTokens ${facts.maxTokens} > ${when.maxTokensAtMost}`);
-  if (when.models && !when.models.some((m) => m.providerId === facts.model.providerId && m.modelId === facts.model.modelId)) {
-    out.push(`model ${facts.model.providerId}/${facts.model.modelId} is not in the list`);
-  }
-  if (when.providers && !when.providers.includes(facts.model.providerId)) out.push(`provider ${facts.model.providerId} is not in the list`);
-  if (when.media) {
-    const extra = facts.kinds.filter((k) => (k === 'image' || k === 'audio') && !when.media!.includes(k));
-    if (extra.length) out.push(`holds ${extra.join(' and ')}, which the rule does not allow`);
-  }
-  if (when.tools) {
-    if (when.tools.kind === 'none' && facts.toolNames.length > 0) out.push(`offers tools (${facts.toolNames.join(', ')})`);
-    if (when.tools.kind === 'only') {
-      const allowed = when.tools.names;
-      const other = facts.toolNames.filter((n) => !allowed.includes(n));
-      if (other.length) out.push(`offers tools not in the list: ${other.join(', ')}`);
-    }
-  }
-  if (when.systemPrompt && !textHolds(when.systemPrompt, facts.systemPrompt)) {
-    out.push(`system prompt ${when.systemPrompt.negate ? 'matches' : 'does not match'} /${when.systemPrompt.pattern}/`);
-  }
-  if (when.messageText && !textHolds(when.messageText, facts.messageText)) {
-    out.push(`message text ${when.messageText.negate ? 'matches' : 'does not match'} /${when.messageText.pattern}/`);
-  }
-  if (when.maxCostUsd !== undefined) {
-    if (facts.estimatedCostUsd === undefined) out.push('estimated cost unknown (no price for this model)');
-    else if (facts.estimatedCostUsd > when.maxCostUsd) out.push(`estimated cost $${facts.estimatedCostUsd.toFixed(4)} > $${when.maxCostUsd}`);
-  }
-  if (when.timeWindow) {
-    const { from, to, days } = when.timeWindow;
-    const m = facts.local.minutes;
-    const a = minutesOf(from);
-    const b = minutesOf(to);
-    const inTime = a === b ? true : a < b ? m >= a && m < b : m >= a || m < b;
-    if (!inTime) out.push(`outside ${from}–${to}`);
-    else if (days && !days.includes(facts.local.weekday)) out.push('not on an allowed day');
-  }
-  if (when.sensitive === 'absent' && facts.sensitiveCount > 0) out.push(`contains sensitive data (${facts.sensitiveCount})`);
-  if (when.sensitive === 'present' && facts.sensitiveCount === 0) out.push('contains no sensitive data');
-  return out;
-}
-
-/** The rule id history names when a server's default action decided. */
-export const DEFAULT_RULE_ID = 'default';
-
-/** What the engine decided, with the rule (or the default) and every rule it passed over. */
-export interface RuleDecision {
-  action: RuleAction;
-  /** The rule that decided; `ruleId` {@link DEFAULT_RULE_ID} for the server's default action. */
-  rule: RuleRef;
-  /** True when no rule matched and the default action applies. */
-  isDefault: boolean;
-  /** Each enabled rule tried before the decision, with why it did not match. */
-  skipped: Array<{ ruleId: string; why: string[] }>;
-}
-
-/**
- * The rule engine: first enabled matching rule wins; otherwise the server's default action.
- * Pure and total (never throws for a parsed policy).
- */
-export function evaluateRules(serverId: string, policy: ServerPolicy, facts: RuleFacts): RuleDecision {
-  const skipped: RuleDecision['skipped'] = [];
-  for (const rule of policy.rules) {
-    if (!rule.enabled) continue;
-    const why = conditionFailures(rule.when, facts);
-    if (why.length === 0) {
-      return { action: rule.action, rule: { serverId, ruleId: rule.id, version: rule.version, name: rule.name }, isDefault: false, skipped };
-    }
-    skipped.push({ ruleId: rule.id, why });
-  }
-  return {
-    action: policy.defaultAction,
-    rule: { serverId, ruleId: DEFAULT_RULE_ID, version: policy.defaultVersion, name: `default for ${serverId}` },
-    isDefault: true,
-    skipped,
-  };
-}
-
 const ruleBody = (r: Rule) => JSON.stringify({ name: r.name, enabled: r.enabled, when: r.when, action: r.action });
 
 /**
  * Versions `next` against `prev`: a rule whose name, enabled flag, conditions or action changed
  * gets `prev.version + 1` (unless `next` already carries a higher version); an unchanged rule keeps
  * its version; a new rule keeps the version it has (1 by default). The same for each server's
- * default action (`defaultVersion`). Pure.
+ * default action (`defaultVersion`) and elicitation policy (`elicitation.version`). Pure.
  */
 export function bumpVersions(prev: RulesFile, next: RulesFile): RulesFile {
   const servers: RulesFile['servers'] = {};
@@ -385,9 +239,15 @@ export function bumpVersions(prev: RulesFile, next: RulesFile): RulesFile {
       JSON.stringify(prevDefault) === JSON.stringify(policy.defaultAction)
         ? Math.max(policy.defaultVersion, prevDefaultVersion)
         : Math.max(policy.defaultVersion, prevDefaultVersion + 1);
-    servers[id] = { ...policy, rules, defaultVersion };
+    const elicitation = policy.elicitation && bumpElicitation(before?.elicitation, policy.elicitation);
+    servers[id] = { ...policy, rules, defaultVersion, ...(elicitation ? { elicitation } : {}) };
   }
   return { ...next, servers };
+}
+
+function bumpElicitation(prev: ElicitationPolicy | undefined, next: ElicitationPolicy): ElicitationPolicy {
+  const before = prev ?? { action: 'ask', version: 1 };
+  return { ...next, version: before.action === next.action ? Math.max(next.version, before.version) : Math.max(next.version, before.version + 1) };
 }
 
 /** Whether the action auto-approves (sends without the person). */
@@ -407,37 +267,6 @@ export function describeAction(a: RuleAction): string {
     case 'redact':
       return `auto-redact, then ${a.then === 'approve_all' ? 'approve request and response' : 'approve the request'}`;
   }
-}
-
-/** Counters of one server since the console started (tokens and spend: since local midnight). */
-export interface ServerCounters {
-  /** Requests answered "rate limited" (any limit). */
-  rateLimited: number;
-  /** The last one: when (epoch ms) and the message the server got. */
-  lastLimited?: { at: number; message: string };
-  autoApproved: number;
-  autoRejected: number;
-  /** Admitted and not yet finished. */
-  waiting: number;
-  /** Input + output tokens reported today. */
-  tokensToday: number;
-  /** Estimated USD today; null when some model used had no known price. */
-  spendTodayUsd: number | null;
-}
-
-/** The `policy` state slice: the rules in force, where they come from, problems, counters. */
-export interface PolicyView {
-  /** The rules in force (the last good file). */
-  rules: RulesFile;
-  path: string;
-  /** Problems with the file on disk ("rules.json line 4, column 3: …"); the previous rules stay in force. */
-  problems: string[];
-  /** Counters by server id. */
-  counters: Record<string, ServerCounters>;
-  /** Requests answered "rate limited" by the console-wide cap. */
-  globalRateLimited: number;
-  /** Whether model prices are known (cost conditions and spend limits need them). */
-  pricesKnown: boolean;
 }
 
 /** Whether some enabled rule or default action of any server auto-approves (for the indicator). */

@@ -6,7 +6,7 @@
 import type { ServerWait } from './wait.js';
 import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
 import type { ElicitParams, ElicitResult } from './elicitation.js';
-import type { PolicyView } from './rules.js';
+import type { PolicyExplanation, PolicyView } from './rules.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 import type { AttentionView, DesktopView } from './desktop.js';
 
@@ -268,6 +268,8 @@ export interface SamplingItemView {
   outcome?: { at: number; message: string; code?: number };
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
+  /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate (issue 5). */
+  policy?: PolicyExplanation;
 }
 
 /**
@@ -341,6 +343,8 @@ export interface ProviderView {
 export interface Notice {
   id: string;
   level: 'info' | 'warning' | 'error';
+  /** What it is about, when typed: `sampling_refused` = a sampling request the console refused (never a rate limit: those are counted). */
+  kind?: 'sampling_refused';
   message: string;
   at: number;
 }
@@ -465,6 +469,10 @@ export interface HistoryEntry extends HistorySummary {
   delivered?: CreateMessageResult;
   /** For elicitation: the ElicitResult sent (action and content). */
   answer?: unknown;
+  /** `draft`: re-opened from history, nothing delivered (not counted against the server's daily limits); absent for a server's request. */
+  origin?: 'draft';
+  /** USD the generation cost: the reported usage at the model's price; absent when not generated or the price is unknown. */
+  costUsd?: number;
   errorDetail?: { message: string; code?: number; rule?: string };
   usage?: TokenUsage;
   timings: Timings;

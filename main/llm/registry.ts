@@ -9,6 +9,7 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { ApiError } from '../../shared/api-error.js';
+import { defaultModelPrice, type ModelPrice } from '../../shared/model-prices.js';
 import { selectModel, type ModelSelection } from '../../shared/model-selection.js';
 import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ProviderSettings, type ProviderTestResult, type ServerModelSettings } from '../../shared/providers.js';
 import type { CreateMessageParams } from '../../shared/sampling.js';
@@ -53,6 +54,12 @@ export interface ProviderRegistryService {
   defaultModel(): ModelRef;
   /** Ranks the models for a request from `serverId` (see shared/model-selection.ts). */
   select(params: CreateMessageParams, serverId: string): ModelSelection;
+  /**
+   * A model's price in USD per million tokens: the `price` in its facts, else the built-in one
+   * (shared/model-prices.ts: list prices of known hosted models, 0 on a loopback endpoint and for
+   * the manual provider); undefined when unknown (e.g. a remote OpenAI-compatible endpoint).
+   */
+  priceOf(model: ModelRef): ModelPrice | undefined;
   views(): ProviderView[];
   settings(): ModelSettings;
   /** Problems found reading providers.json and the secret store, for notices. */
@@ -141,6 +148,12 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
     views: () => providers.map((p) => p.view),
     settings: settingsView,
     problems,
+    priceOf({ providerId, modelId }) {
+      if (providerId === MANUAL_PROVIDER_ID) return defaultModelPrice('manual', modelId);
+      const e = entryOf(providerId);
+      if (!e) return undefined;
+      return e.settings.modelFacts?.[modelId]?.price ?? defaultModelPrice(e.settings.kind, modelId, baseURLOf(e.settings));
+    },
     select(params, serverId) {
       const server = file.servers[serverId];
       return selectModel({ prefs: params.modelPreferences, providers: providers.map((p) => p.view), fallback: defaultRef, params, families: families(), ...(server ? { server } : {}) });

@@ -8,7 +8,9 @@ import {
   conditionFailures,
   ConditionsSchema,
   emptyRulesFile,
+  ELICITATION_RULE_ID,
   estimateCostUsd,
+  evaluateElicitation,
   evaluateRules,
   globMatches,
   requestFacts,
@@ -19,6 +21,8 @@ import {
   type RuleInput,
 } from '../../shared/rules.js';
 import type { CreateMessageParams } from '../../shared/sampling.js';
+import { costOfUsage, defaultModelPrice, estimateInputTokens, imageTokens, isLoopbackURL } from '../../shared/model-prices.js';
+import { defaultModelFacts, ModelFactsSchema } from '../../shared/providers.js';
 
 const base: RuleFacts = {
   callNames: ['summarise'],
@@ -219,11 +223,91 @@ describe('facts', () => {
     expect(facts).toMatchObject({ kinds: ['image', 'text', 'tool_result', 'tool_use'], toolNames: ['get_weather'], messageText: 'look\nsunny', maxTokens: 1000 });
   });
 
-  it('estimates cost from text size, media and maxTokens at the given prices ($ per million tokens)', () => {
-    const cheap = estimateCostUsd(params, { inputPerMTok: 1, outputPerMTok: 2 });
-    // output: 1000 tokens × $2/M = $0.002; input: 1 image (1000 tokens) + a few characters
-    expect(cheap).toBeGreaterThan(0.003);
-    expect(cheap).toBeLessThan(0.0032);
-    expect(estimateCostUsd({ ...params, maxTokens: 2000 }, { inputPerMTok: 1, outputPerMTok: 2 })).toBeCloseTo(cheap + 0.002, 6);
+  it('estimates input tokens from text size (1 per 4 characters, tool calls and definitions as JSON) and media size', () => {
+    const toolUse = JSON.stringify(params.messages[1]!.content).length;
+    const toolDef = JSON.stringify(params.tools![0]).length;
+    const chars = 'sys'.length + 'look'.length + toolUse + ('sunny'.length + 40) + toolDef;
+    expect(estimateInputTokens(params)).toBe(Math.ceil(chars / 4) + imageTokens(3));
+    expect(imageTokens(3)).toBe(86);
+  });
+
+  it('media: bigger images and longer audio cost more; an image never more than 1,600 tokens', () => {
+    const withImage = (bytes: number): CreateMessageParams => ({ maxTokens: 1, messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat((bytes / 3) * 4), mimeType: 'image/png' } }] });
+    const withAudio = (bytes: number): CreateMessageParams => ({ maxTokens: 1, messages: [{ role: 'user', content: { type: 'audio', data: 'A'.repeat((bytes / 3) * 4), mimeType: 'audio/wav' } }] });
+    expect(estimateInputTokens(withImage(30_000))).toBe(85 + 120);
+    expect(estimateInputTokens(withImage(3_000_000))).toBe(1600);
+    expect(estimateInputTokens(withAudio(48_000))).toBe(96);
+    expect(estimateInputTokens(withAudio(480_000))).toBe(960);
+  });
+
+  it('estimates cost as input estimate + maxTokens at the given prices ($ per million tokens)', () => {
+    const price = { inputPerMTok: 1, outputPerMTok: 2 };
+    const cost = estimateCostUsd(params, price);
+    expect(cost).toBeCloseTo((estimateInputTokens(params) * 1 + 1000 * 2) / 1e6, 12);
+    expect(estimateCostUsd({ ...params, maxTokens: 2000 }, price)).toBeCloseTo(cost + 0.002, 12);
+    expect(estimateCostUsd(params, { inputPerMTok: 0, outputPerMTok: 0 })).toBe(0);
+    expect(costOfUsage({ inputTokens: 1_000_000, outputTokens: 500_000 }, { inputPerMTok: 3, outputPerMTok: 15 })).toBeCloseTo(10.5, 9);
+    expect(costOfUsage(undefined, price)).toBe(0);
+  });
+});
+
+describe('model prices', () => {
+  it.each([
+    ['anthropic', 'claude-sonnet-4-5', { inputPerMTok: 3, outputPerMTok: 15 }],
+    ['anthropic', 'claude-haiku-4-5', { inputPerMTok: 1, outputPerMTok: 5 }],
+    ['anthropic', 'claude-3-5-haiku-latest', { inputPerMTok: 0.8, outputPerMTok: 4 }],
+    ['anthropic', 'claude-opus-4-1', { inputPerMTok: 15, outputPerMTok: 75 }],
+    ['openai', 'gpt-4o-mini', { inputPerMTok: 0.15, outputPerMTok: 0.6 }],
+    ['openai', 'gpt-4o', { inputPerMTok: 2.5, outputPerMTok: 10 }],
+    ['openai', 'gpt-4.1-mini', { inputPerMTok: 0.4, outputPerMTok: 1.6 }],
+    ['openai', 'gpt-5-nano', { inputPerMTok: 0.05, outputPerMTok: 0.4 }],
+    ['google', 'gemini-2.5-flash', { inputPerMTok: 0.3, outputPerMTok: 2.5 }],
+    ['google', 'gemini-2.5-flash-lite', { inputPerMTok: 0.1, outputPerMTok: 0.4 }],
+    ['google', 'gemini-2.5-pro', { inputPerMTok: 1.25, outputPerMTok: 10 }],
+  ] as const)('%s %s has its list price built in', (kind, model, price) => {
+    expect(defaultModelPrice(kind, model)).toEqual(price);
+  });
+
+  it('unknown hosted models and remote OpenAI-compatible endpoints have no price; loopback endpoints and the manual provider cost 0', () => {
+    expect(defaultModelPrice('anthropic', 'claude-next-unknown')).toBeUndefined();
+    expect(defaultModelPrice('openai-compatible', 'openai/gpt-4o-mini', 'https://openrouter.ai/api/v1')).toBeUndefined();
+    expect(defaultModelPrice('openai-compatible', 'llama3.2', undefined)).toBeUndefined();
+    for (const url of ['http://127.0.0.1:11434/v1', 'http://localhost:1234/v1', 'http://[::1]:8080/v1', 'http://user@127.0.0.5/v1']) {
+      expect(defaultModelPrice('openai-compatible', 'llama3.2', url)).toEqual({ inputPerMTok: 0, outputPerMTok: 0 });
+    }
+    expect(isLoopbackURL('http://127.0.0.1.evil.example/v1')).toBe(false);
+    expect(isLoopbackURL('http://localhost.evil.example/v1')).toBe(false);
+    expect(defaultModelPrice('manual', 'manual')).toEqual({ inputPerMTok: 0, outputPerMTok: 0 });
+  });
+
+  it('a price in the model facts is valid only with both numbers, not negative', () => {
+    expect(ModelFactsSchema.safeParse({ ...defaultModelFacts('openai-compatible', 'llama3.2'), price: { inputPerMTok: 0.2, outputPerMTok: 0.4 } }).success).toBe(true);
+    expect(ModelFactsSchema.safeParse({ ...defaultModelFacts('openai-compatible', 'llama3.2'), price: { inputPerMTok: -1, outputPerMTok: 0.4 } }).success).toBe(false);
+    expect(ModelFactsSchema.safeParse({ ...defaultModelFacts('openai-compatible', 'llama3.2'), price: { inputPerMTok: 1 } }).success).toBe(false);
+  });
+});
+
+describe('elicitation policy', () => {
+  const policyWith = (elicitation?: unknown) => ServerPolicySchema.parse(elicitation === undefined ? {} : { elicitation });
+
+  it('asks unless the server says "decline"; the decision names the policy and its version', () => {
+    expect(evaluateElicitation('s', policyWith())).toMatchObject({ action: 'ask', rule: { ruleId: ELICITATION_RULE_ID, version: 1 } });
+    expect(evaluateElicitation('s', policyWith({ action: 'ask' })).action).toBe('ask');
+    expect(evaluateElicitation('s', policyWith({ action: 'decline', version: 4 }))).toEqual({
+      action: 'decline',
+      rule: { serverId: 's', ruleId: 'elicitation', version: 4, name: 'always decline elicitation from s' },
+    });
+  });
+
+  it('only ask or decline: accepting automatically cannot be configured', () => {
+    expect(ServerPolicySchema.safeParse({ elicitation: { action: 'accept' } }).success).toBe(false);
+    expect(ServerPolicySchema.safeParse({ elicitation: { action: 'decline', extra: 1 } }).success).toBe(false);
+  });
+
+  it('a change of the elicitation action raises its version; an unchanged one keeps it', () => {
+    const f = (action: 'ask' | 'decline', version = 1) => RulesFileSchema.parse({ version: 1, servers: { s: { elicitation: { action, version } } } });
+    expect(bumpVersions(f('ask', 3), f('decline')).servers.s!.elicitation).toEqual({ action: 'decline', version: 4 });
+    expect(bumpVersions(f('decline', 4), f('decline')).servers.s!.elicitation).toEqual({ action: 'decline', version: 4 });
+    expect(bumpVersions(emptyRulesFile(), f('decline')).servers.s!.elicitation).toEqual({ action: 'decline', version: 2 });
   });
 });

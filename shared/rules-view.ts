@@ -1,0 +1,101 @@
+/**
+ * What the policy (issue 5) shows the person: the `policy` state slice (rules in force, problems,
+ * counters per server), and the explanation a queued sampling item carries — the notes of a
+ * decision ("auto-approval paused", "auto-redacted 2 items", "limit nearly reached") and the
+ * estimated cost. Notes are typed so the renderer words them in the person's language; history
+ * gets the English line of {@link describeNote}.
+ *
+ * Pure types and one formatter.
+ */
+import type { RuleRef } from './state.js';
+import type { RulesFile } from './rules.js';
+
+/** Counters of one server: refusals and auto decisions since the console started; tokens and spend for today (UTC). */
+export interface ServerCounters {
+  /** Requests answered "rate limited" (any limit). */
+  rateLimited: number;
+  /** The last one: when (epoch ms) and the message the server got. */
+  lastLimited?: { at: number; message: string };
+  autoApproved: number;
+  autoRejected: number;
+  /** Elicitations declined by the server's elicitation policy. */
+  elicitationDeclined?: number;
+  /** Admitted and not yet finished. */
+  waiting: number;
+  /** The UTC day the token and spend counters cover, e.g. "2026-11-22". */
+  day?: string;
+  /** Input + output tokens providers reported for requests received today (UTC), kept across restarts. */
+  tokensToday: number;
+  /** USD spent today (UTC): reported usage at the models' prices (models without a known price are counted in `unpricedTokensToday`). */
+  spendTodayUsd: number | null;
+  /** Tokens of today's usage whose model had no known price (not in `spendTodayUsd`). */
+  unpricedTokensToday?: number;
+  /** Estimated tokens / USD held by auto-approved requests still generating (counted against the day's limits). */
+  pendingTokens?: number;
+  pendingUsd?: number;
+}
+
+/** The `policy` state slice: the rules in force, where they come from, problems, counters. */
+export interface PolicyView {
+  /** The rules in force (the last good file). */
+  rules: RulesFile;
+  path: string;
+  /** Problems with the file on disk ("rules.json line 4, column 3: …"); the previous rules stay in force. */
+  problems: string[];
+  /** Counters by server id. */
+  counters: Record<string, ServerCounters>;
+  /** Requests answered "rate limited" by the console-wide cap. */
+  globalRateLimited: number;
+  /** Whether the console knows model prices at all (cost conditions and spend limits need them). */
+  pricesKnown: boolean;
+}
+
+/**
+ * One note on a policy decision, shown on the review screen (issue 5):
+ * - `paused`: a rule would have auto-approved, but auto-approval is paused;
+ * - `ask_rule`: a rule says "always ask";
+ * - `redacted`: `count` sensitive items were replaced by placeholders before review (the review
+ *   starts from the redacted request; the server's original is kept apart);
+ * - `budget`: auto-approving would take the server past today's token or spend limit
+ *   (`used` + `estimate` > `max`, in tokens or USD), so a person decides;
+ * - `no_price`: the server has a spend limit (`max` USD) but the chosen model has no known price;
+ * - `manual_model`: a rule would auto-approve, but the chosen model is written by hand.
+ */
+export type PolicyNote =
+  | { kind: 'paused'; rule: RuleRef }
+  | { kind: 'ask_rule'; rule: RuleRef }
+  | { kind: 'redacted'; count: number; rule: RuleRef }
+  | { kind: 'budget'; limit: 'tokens' | 'spend'; used: number; estimate: number; max: number; rule: RuleRef }
+  | { kind: 'no_price'; max: number; rule: RuleRef }
+  | { kind: 'manual_model'; rule: RuleRef };
+
+/** The policy's explanation on a queued sampling item. */
+export interface PolicyExplanation {
+  notes: PolicyNote[];
+  /** Estimated input + output tokens (input from the request's size, output = maxTokens). */
+  estimatedTokens: number;
+  /** Estimated USD at the chosen model's price; absent when the price is unknown. */
+  estimatedCostUsd?: number;
+}
+
+const ruleName = (r: RuleRef) => `rule "${r.name}" (v${r.version})`;
+
+/** A note as one English line (history events, logs). */
+export function describeNote(note: PolicyNote): string {
+  switch (note.kind) {
+    case 'paused':
+      return `auto-approval is paused: ${ruleName(note.rule)} would have approved this request`;
+    case 'ask_rule':
+      return `${ruleName(note.rule)}: always ask`;
+    case 'redacted':
+      return `${ruleName(note.rule)} auto-redacted ${note.count} item(s) before review`;
+    case 'budget':
+      return note.limit === 'spend'
+        ? `limit nearly reached: $${note.used.toFixed(4)} spent today + about $${note.estimate.toFixed(4)} would pass $${note.max}; ${ruleName(note.rule)} needs you`
+        : `limit nearly reached: ${note.used} tokens today + about ${note.estimate} would pass ${note.max}; ${ruleName(note.rule)} needs you`;
+    case 'no_price':
+      return `"${note.rule.serverId}" has a spend limit ($${note.max}/day) but the chosen model has no known price; ${ruleName(note.rule)} needs you`;
+    case 'manual_model':
+      return `${ruleName(note.rule)} would auto-approve, but the chosen model is written by hand; a person must answer`;
+  }
+}
