@@ -83,8 +83,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     hub.set('modelSettings', settings);
   };
 
-  const notify = (level: Notice['level'], message: string) => {
-    const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, message, at: now() };
+  const notify = (level: Notice['level'], message: string, kind?: Notice['kind']) => {
+    const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, ...(kind ? { kind } : {}), message, at: now() };
     hub.set('notices', [...hub.get('notices'), notice].slice(-NOTICES_KEPT));
   };
   for (const p of [...servers.problems, ...providerRegistry.problems]) notify('error', p);
@@ -105,11 +105,13 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     inFlightCalls: (serverId) => calls.inFlight(serverId),
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
+    // The server's elicitation policy (issue 7): always ask, or always decline (never accept).
+    decide: (serverId) => policy.decideElicitation(serverId),
   });
 
-  // Rules, limits and redaction (issue 5). Model prices are not known yet (ModelFacts has cost
-  // tiers, not $), so cost conditions never hold and spend limits cannot trip until priceOf is wired.
-  const policy = createPolicyService({ dir, hub, logger, now });
+  // Rules, limits, prices and redaction (issue 5): model prices from the providers' model facts;
+  // today's (UTC) token and spend totals start from history, so a restart keeps them.
+  const policy = createPolicyService({ dir, hub, logger, now, priceOf: (model) => providerRegistry.priceOf(model), usageSince: (from) => history.usageSince(from) });
 
   const pipeline = createSamplingPipeline({
     hub,
@@ -118,9 +120,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     logger,
     now,
     inFlightCalls: (serverId) => calls.inFlight(serverId),
-    onRefused: (serverId, message) => {
+    onRefused: (serverId, message, refusal) => {
       // Rate-limited requests are counted on the Rules screen instead: a flood must not flood notices.
-      if (!policy.isLimitRefusal(message)) notify('warning', `Refused a sampling request from "${serverId}": ${message}`);
+      if (refusal.kind !== 'rate_limited') notify('warning', `Refused a sampling request from "${serverId}": ${message}`, 'sampling_refused');
     },
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     maxToolRounds: (serverId) => serversFeature.config(serverId)?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,

@@ -5,8 +5,12 @@
  *
  * - per server and console-wide: requests per minute (a token bucket holding `requestsPerMinute`
  *   requests, refilled evenly over 60 s) and requests waiting (admitted, not finished);
- * - per server: tokens per day (input + output reported by providers since local midnight) and
- *   spend per day (estimated USD since local midnight, where model prices are known).
+ * - per server: tokens per day (input + output reported by providers) and spend per day (USD of
+ *   that usage at the models' prices), for the requests received on the current UTC day. The day's
+ *   totals survive a restart: the policy seeds them from history ({@link Limiter.seed}).
+ *
+ * Auto-approved requests still generating hold their estimate ({@link Limiter.reserve}) until they
+ * settle, so a flood of auto-approvals cannot spend past a budget between two settlements.
  *
  * A refused request is answered with {@link RATE_LIMITED_CODE} and a message that says which limit.
  * Pure bookkeeping: the clock comes in as an argument.
@@ -22,27 +26,55 @@ export interface LimitRefusal {
   rule: string;
 }
 
-interface Bucket {
+/** Usage of one server on one day: tokens, USD of the priced part, tokens whose model had no price. */
+export interface DayUsage {
   tokens: number;
-  at: number;
+  costUsd: number;
+  unpricedTokens: number;
+}
+
+/** What a settled request used. `costUsd` null = its model has no known price. */
+export interface SettledUsage {
+  tokens: number;
+  costUsd: number | null;
+  /** When the request was received (epoch ms): its tokens count for that UTC day. Default: `now`. */
+  receivedAt?: number;
+  /** The id a reservation was made under, released now. */
+  id?: string;
+}
+
+/** A server's totals for today (UTC) with the estimates auto-approved requests still hold. */
+export interface Today extends DayUsage {
+  pendingTokens: number;
+  pendingUsd: number;
 }
 
 /** The limiter's operations. `now` is epoch ms. */
 export interface Limiter {
   admit(serverId: string, file: RulesFile, now: number): { ok: true } | LimitRefusal;
-  /** A request ended: frees its waiting slot, adds its tokens and cost to today's totals. */
-  settled(serverId: string, usage: { tokens: number; costUsd: number | null }, now: number): void;
+  /** A request ended: frees its waiting slot and its reservation, adds its usage to the day it was received (if that is today). */
+  settled(serverId: string, usage: SettledUsage, now: number): void;
+  /** Holds the estimate of an auto-approved request (tokens, USD) until it settles. */
+  reserve(serverId: string, id: string, estimate: { tokens: number; costUsd: number }, now: number): void;
+  /** A server's totals for the UTC day of `now`. */
+  today(serverId: string, now: number): Today;
+  /** Starts the totals of `day` (UTC, "2026-11-22") from what history recorded before this start. */
+  seed(day: string, usage: Record<string, DayUsage>): void;
   counters(): Record<string, ServerCounters>;
   globalRateLimited(): number;
   /** Counts an auto decision for the counters. */
-  countAuto(serverId: string, kind: 'approved' | 'rejected', now: number): void;
+  countAuto(serverId: string, kind: 'approved' | 'rejected' | 'elicitation_declined', now: number): void;
 }
 
-/** The local calendar day of an epoch ms, e.g. "2026-11-22". */
-const dayOf = (now: number): string => {
-  const d = new Date(now);
-  return `${d.getFullYear()}-${d.getMonth() + 1}-${d.getDate()}`;
-};
+/** The UTC calendar day of an epoch ms, e.g. "2026-11-22". */
+export const utcDayOf = (now: number): string => new Date(now).toISOString().slice(0, 10);
+/** Epoch ms of 00:00 UTC of the day of `now`. */
+export const utcDayStart = (now: number): number => Math.floor(now / 86_400_000) * 86_400_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
 
 /** Takes one request from a bucket of `perMinute` if there is one; refills first. */
 function take(bucket: Bucket, perMinute: number, now: number, commit: boolean): boolean {
@@ -55,21 +87,30 @@ function take(bucket: Bucket, perMinute: number, now: number, commit: boolean): 
   return true;
 }
 
-/** Creates a limiter with empty buckets (full) and zero counters. */
+type Counters = Omit<ServerCounters, 'tokensToday' | 'spendTodayUsd'> & { day: string; usage: DayUsage };
+
+/** Creates a limiter with full buckets and zero counters. */
 export function createLimiter(): Limiter {
   const buckets = new Map<string, Bucket>();
   const globalBucket: Bucket = { tokens: Number.POSITIVE_INFINITY, at: 0 };
-  const counters = new Map<string, ServerCounters & { day: string }>();
+  const counters = new Map<string, Counters>();
+  const reserved = new Map<string, { serverId: string; day: string; tokens: number; costUsd: number }>();
+  let seeded: { day: string; usage: Record<string, DayUsage> } | undefined;
   let globalWaiting = 0;
   let globalLimited = 0;
 
-  const countersOf = (serverId: string, now: number) => {
+  const startOf = (serverId: string, day: string): DayUsage => {
+    const s = seeded?.day === day ? seeded.usage[serverId] : undefined;
+    return s ? { ...s } : { tokens: 0, costUsd: 0, unpricedTokens: 0 };
+  };
+  const countersOf = (serverId: string, now: number): Counters => {
+    const day = utcDayOf(now);
     let c = counters.get(serverId);
     if (!c) {
-      c = { rateLimited: 0, autoApproved: 0, autoRejected: 0, waiting: 0, tokensToday: 0, spendTodayUsd: 0, day: dayOf(now) };
+      c = { rateLimited: 0, autoApproved: 0, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day, usage: startOf(serverId, day) };
       counters.set(serverId, c);
     }
-    if (c.day !== dayOf(now)) Object.assign(c, { day: dayOf(now), tokensToday: 0, spendTodayUsd: 0 });
+    if (c.day !== day) Object.assign(c, { day, usage: startOf(serverId, day) });
     return c;
   };
   const bucketOf = (serverId: string, perMinute: number): Bucket => {
@@ -79,6 +120,16 @@ export function createLimiter(): Limiter {
       buckets.set(serverId, b);
     }
     return b;
+  };
+  const pendingOf = (serverId: string, day: string) => {
+    let tokens = 0;
+    let usd = 0;
+    for (const r of reserved.values()) {
+      if (r.serverId !== serverId || r.day !== day) continue;
+      tokens += r.tokens;
+      usd += r.costUsd;
+    }
+    return { pendingTokens: tokens, pendingUsd: usd };
   };
 
   return {
@@ -99,11 +150,11 @@ export function createLimiter(): Limiter {
 
       if (globalWaiting >= global.maxWaiting) return refuse('limit.global.waiting', `the console already has ${globalWaiting} requests waiting (cap ${global.maxWaiting})`, true);
       if (c.waiting >= limits.maxWaiting!) return refuse('limit.waiting', `${c.waiting} requests from "${serverId}" are already waiting (limit ${limits.maxWaiting})`);
-      if (limits.tokensPerDay !== undefined && c.tokensToday >= limits.tokensPerDay) {
-        return refuse('limit.tokens', `"${serverId}" used ${c.tokensToday} of ${limits.tokensPerDay} tokens today`);
+      if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) {
+        return refuse('limit.tokens', `"${serverId}" used ${c.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)`);
       }
-      if (limits.spendPerDayUsd !== undefined && c.spendTodayUsd !== null && c.spendTodayUsd >= limits.spendPerDayUsd) {
-        return refuse('limit.spend', `"${serverId}" spent an estimated $${c.spendTodayUsd.toFixed(2)} of $${limits.spendPerDayUsd} today`);
+      if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd) {
+        return refuse('limit.spend', `"${serverId}" spent $${c.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)`);
       }
       if (!take(bucket, limits.requestsPerMinute!, now, false)) {
         take(bucket, limits.requestsPerMinute!, now, true);
@@ -123,19 +174,46 @@ export function createLimiter(): Limiter {
       const c = countersOf(serverId, now);
       c.waiting = Math.max(0, c.waiting - 1);
       globalWaiting = Math.max(0, globalWaiting - 1);
-      c.tokensToday += usage.tokens;
-      if (usage.tokens > 0) c.spendTodayUsd = c.spendTodayUsd === null || usage.costUsd === null ? null : c.spendTodayUsd + usage.costUsd;
+      if (usage.id !== undefined) reserved.delete(usage.id);
+      if (usage.tokens <= 0 || utcDayOf(usage.receivedAt ?? now) !== c.day) return;
+      c.usage.tokens += usage.tokens;
+      if (usage.costUsd === null) c.usage.unpricedTokens += usage.tokens;
+      else c.usage.costUsd += usage.costUsd;
+    },
+    reserve(serverId, id, estimate, now) {
+      reserved.set(id, { serverId, day: utcDayOf(now), tokens: estimate.tokens, costUsd: estimate.costUsd });
+    },
+    today(serverId, now) {
+      const c = countersOf(serverId, now);
+      return { ...c.usage, ...pendingOf(serverId, c.day) };
+    },
+    seed(day, usage) {
+      seeded = { day, usage };
+      for (const [serverId, c] of counters) if (c.day === day) c.usage = startOf(serverId, day);
+      for (const serverId of Object.keys(usage)) {
+        if (!counters.has(serverId)) counters.set(serverId, { rateLimited: 0, autoApproved: 0, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day, usage: startOf(serverId, day) });
+      }
     },
     counters() {
       const out: Record<string, ServerCounters> = {};
-      for (const [id, { day: _day, ...c }] of counters) out[id] = { ...c };
+      for (const [id, { usage, ...c }] of counters) {
+        const pending = pendingOf(id, c.day);
+        out[id] = {
+          ...c,
+          tokensToday: usage.tokens,
+          spendTodayUsd: usage.costUsd,
+          ...(usage.unpricedTokens ? { unpricedTokensToday: usage.unpricedTokens } : {}),
+          ...(pending.pendingTokens ? pending : {}),
+        };
+      }
       return out;
     },
     globalRateLimited: () => globalLimited,
     countAuto(serverId, kind, now) {
       const c = countersOf(serverId, now);
       if (kind === 'approved') c.autoApproved++;
-      else c.autoRejected++;
+      else if (kind === 'rejected') c.autoRejected++;
+      else c.elicitationDeclined = (c.elicitationDeclined ?? 0) + 1;
     },
   };
 }

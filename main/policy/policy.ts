@@ -1,25 +1,23 @@
 /**
- * The console's sampling policy (issue 5): per-server auto-approve rules (shared/rules.ts engine),
- * the global pause switch, rate limits and budgets (./limits.ts), redaction (shared/redaction.ts)
- * and what history keeps of unredacted originals. It plugs into the pipeline's
- * {@link SamplingPolicy} seam, publishes the `policy` state slice, and serves the rules API.
+ * The console's policy (issue 5): per-server auto-approve rules (shared/rules-engine.ts), the
+ * global pause switch, rate limits and budgets (./limits.ts) with model prices, redaction
+ * (shared/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
+ * per-server elicitation policy (issue 7: always ask / always decline). It plugs into the sampling
+ * pipeline's {@link SamplingPolicy} seam and the elicitation queue's `decide` hook, publishes the
+ * `policy` state slice, and serves the rules API.
  */
 import { ApiError } from '../../shared/api.js';
-import { detectInRequest, redactRequest, scrubJson, type DetectOptions } from '../../shared/redaction.js';
-import {
-  estimateCostUsd,
-  evaluateRules,
-  requestFacts,
-  serverPolicyOf,
-  type ModelPrice,
-  type PolicyView,
-  type RulesFile,
-} from '../../shared/rules.js';
-import type { HistoryEntry, ModelRef } from '../../shared/state.js';
+import { costOfUsage, type ModelPrice } from '../../shared/model-prices.js';
+import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/rules.js';
+import type { ModelRef } from '../../shared/state.js';
+import type { ElicitationDecision } from '../elicitation/queue.js';
 import type { Logger } from '../ports.js';
-import type { HistorySink, PolicyAction, SamplingPolicy } from '../sampling/types.js';
+import type { HistorySink, SamplingPolicy } from '../sampling/types.js';
 import type { StateHub } from '../state-hub.js';
-import { createLimiter } from './limits.js';
+import type { UsageRow } from '../store/usage.js';
+import { decideSampling } from './decide.js';
+import { createHistoryScrubber } from './history-scrub.js';
+import { createLimiter, utcDayOf, utcDayStart, type DayUsage } from './limits.js';
 import { openRulesStore, RULES_FILE } from './rules-store.js';
 
 /** What the policy needs. */
@@ -32,17 +30,22 @@ export interface PolicyDeps {
   now: () => number;
   /** The price of a model in USD per million tokens; undefined when unknown (cost conditions then never hold). */
   priceOf?: (model: ModelRef) => ModelPrice | undefined;
+  /**
+   * History's token usage since a time (epoch ms), read once at start so today's (UTC) token and
+   * spend totals survive a restart. Absent: the totals start at zero.
+   */
+  usageSince?: (from: number) => UsageRow[];
   /** Watch the rules file for hand edits (default true). */
   watch?: boolean;
 }
 
-/** The policy service: the pipeline seam, the history filter, and the API methods it serves. */
+/** The policy service: the pipeline seam, the elicitation hook, the history filter, and the API methods it serves. */
 export interface PolicyService {
   policy: SamplingPolicy;
+  /** The elicitation queue's `decide` hook: `decline` when the server's elicitation policy says so, else `ask`. */
+  decideElicitation(serverId: string): ElicitationDecision;
   /** Wraps history so unredacted originals are kept only where the person chose to keep them. */
   historySink(inner: HistorySink): HistorySink;
-  /** True for a refusal message that came from a limit (counted in the UI; no notice needed). */
-  isLimitRefusal(message: string): boolean;
   /** Saves the whole rules file (versions bumped for changed rules). @throws ApiError invalid_input */
   saveRules(rules: unknown): RulesFile;
   setPaused(paused: boolean): void;
@@ -55,6 +58,25 @@ export interface PolicyService {
   close(): void;
 }
 
+/**
+ * Today's usage per server from history rows: recorded costs, plus unrecorded usage priced now
+ * (tokens whose model has no known price are counted apart).
+ */
+export function dayUsageOf(rows: readonly UsageRow[], priceOf: PolicyDeps['priceOf']): Record<string, DayUsage> {
+  const out: Record<string, DayUsage> = {};
+  for (const r of rows) {
+    const u = (out[r.serverId] ??= { tokens: 0, costUsd: 0, unpricedTokens: 0 });
+    u.tokens += r.inputTokens + r.outputTokens;
+    u.costUsd += r.costUsd;
+    const unpriced = r.unpricedInputTokens + r.unpricedOutputTokens;
+    if (unpriced === 0) continue;
+    const price = r.providerId && r.model ? priceOf?.({ providerId: r.providerId, modelId: r.model }) : undefined;
+    if (price) u.costUsd += costOfUsage({ inputTokens: r.unpricedInputTokens, outputTokens: r.unpricedOutputTokens }, price);
+    else u.unpricedTokens += unpriced;
+  }
+  return out;
+}
+
 /** Creates the policy service and publishes the first `policy` slice. */
 export function createPolicyService(deps: PolicyDeps): PolicyService {
   const limiter = createLimiter();
@@ -62,7 +84,14 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
   let publishQueued = false;
 
   const store = openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(), watch: deps.watch });
-  const detectOptions = (file: RulesFile = store.current()): DetectOptions => ({ patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion });
+  if (deps.usageSince) {
+    const start = deps.now();
+    try {
+      limiter.seed(utcDayOf(start), dayUsageOf(deps.usageSince(utcDayStart(start)), deps.priceOf));
+    } catch (err) {
+      deps.logger.warn("could not read today's usage from history; daily totals start at zero", { error: String(err) });
+    }
+  }
 
   const view = (): PolicyView => ({
     rules: store.current(),
@@ -83,6 +112,12 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
   }
   deps.hub.set('policy', view());
 
+  /** USD of a usage at the model's price; null when the price is unknown. */
+  const costOf = (model: ModelRef, usage: Parameters<typeof costOfUsage>[0]): number | null => {
+    const price = deps.priceOf?.(model);
+    return price ? costOfUsage(usage, price) : null;
+  };
+
   const policy: SamplingPolicy = {
     admit(serverId) {
       const verdict = limiter.admit(serverId, store.current(), deps.now());
@@ -90,71 +125,51 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
       return verdict;
     },
 
-    decide({ serverId, item, params, model, now }) {
+    decide(facts) {
       const file = store.current();
-      const findings = detectInRequest(params, detectOptions(file));
-      const price = deps.priceOf?.(model);
-      const local = new Date(now);
-      const decision = evaluateRules(serverId, serverPolicyOf(file, serverId), {
-        ...requestFacts(params, item.association.calls.map((c) => c.name), model),
-        estimatedCostUsd: price ? estimateCostUsd(params, price) : undefined,
-        local: { weekday: local.getDay(), minutes: local.getHours() * 60 + local.getMinutes() },
-        sensitiveCount: findings.length,
+      const out = decideSampling(facts, {
+        file,
+        detect: { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion },
+        price: deps.priceOf?.(facts.model),
+        today: limiter.today(facts.serverId, facts.now),
       });
-      const { action, rule } = decision;
-      let out: PolicyAction;
-      switch (action.kind) {
-        case 'ask':
-          out = decision.isDefault ? { kind: 'ask' } : { kind: 'ask', rule };
-          break;
-        case 'reject':
-          limiter.countAuto(serverId, 'rejected', now);
-          out = { kind: 'reject', rule, reason: action.reason };
-          break;
-        case 'approve_request':
-        case 'approve_all':
-          out = file.paused ? { kind: 'ask' } : { kind: action.kind, rule };
-          break;
-        case 'redact':
-          out = file.paused ? { kind: 'ask' } : { kind: action.then, rule, params: redactRequest(params, findings) };
-          break;
+      if (out.kind === 'reject') limiter.countAuto(facts.serverId, 'rejected', facts.now);
+      if (out.kind === 'approve_request' || out.kind === 'approve_all') {
+        limiter.reserve(facts.serverId, facts.item.id, { tokens: out.estimate?.tokens ?? 0, costUsd: out.estimate?.costUsd ?? 0 }, facts.now);
       }
-      if (file.paused && out.kind === 'ask' && action.kind !== 'ask') {
-        deps.logger.info('auto-approval paused: asking the person', { serverId, rule: rule.ruleId, version: rule.version });
+      if (out.notes?.some((n) => n.kind !== 'ask_rule' && n.kind !== 'redacted')) {
+        deps.logger.info('auto-approval held back: asking the person', { serverId: facts.serverId, notes: out.notes.map((n) => n.kind).join(',') });
       }
       publish();
       return out;
     },
 
+    costOf: (model, usage) => costOf(model, usage) ?? undefined,
+
     settled(serverId, item) {
+      keep.delete(item.id);
       if (item.origin !== 'server') return;
       const now = deps.now();
       const usage = item.response?.usage;
       const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
-      const price = deps.priceOf?.(item.model);
-      const costUsd = price ? ((usage?.inputTokens ?? 0) * price.inputPerMTok + (usage?.outputTokens ?? 0) * price.outputPerMTok) / 1_000_000 : null;
-      limiter.settled(serverId, { tokens, costUsd }, now);
+      limiter.settled(serverId, { tokens, costUsd: costOf(item.model, usage), receivedAt: item.receivedAt, id: item.id }, now);
       if (item.auto) limiter.countAuto(serverId, 'approved', now);
-      keep.delete(item.id);
       publish();
     },
   };
 
-  /** The original with the sensitive data that was not sent replaced by placeholders. */
-  const scrub = (entry: HistoryEntry): HistoryEntry => {
-    const file = store.current();
-    if (file.redaction.keepOriginals || keep.has(entry.id)) return entry;
-    const sent = JSON.stringify(entry.sent ?? null);
-    const notSent = (f: { value: string }) => !sent.includes(JSON.stringify(f.value).slice(1, -1));
-    const original = scrubJson(entry.original, notSent, detectOptions(file));
-    if (original === entry.original) return entry;
-    return { ...entry, original, preview: String(scrubJson(entry.preview, notSent, detectOptions(file))) };
-  };
+  const scrub = createHistoryScrubber({ file: () => store.current(), keeps: (id) => keep.has(id) });
 
   return {
     policy,
+    decideElicitation(serverId) {
+      const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(store.current(), serverId));
+      if (action === 'ask') return { kind: 'ask' };
+      limiter.countAuto(serverId, 'elicitation_declined', deps.now());
+      publish();
+      return { kind: 'decline', rule };
+    },
     historySink: (inner) => ({ save: (entry) => inner.save(scrub(entry)) }),
-    isLimitRefusal: (message) => /^limit\.[a-z.]+: Rate limited/.test(message),
     saveRules(rules) {
       const saved = store.save(rules);
       publish();

@@ -14,6 +14,7 @@ import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessage
 import type { CallRef, HistoryEntry } from '../../shared/state.js';
 import { validateSamplingRequest, type SamplingValidationError } from '../../shared/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
+import type { SamplingRefusal } from './types.js';
 
 /** Default cap on rounds of one tool loop (S-LOOP-1); per server via `maxToolRounds` in config. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 10;
@@ -35,7 +36,7 @@ export interface IntakeDeps {
   history: { save(entry: HistoryEntry): void };
   now: () => number;
   inFlightCalls(serverId: string): CallRef[];
-  onRefused(serverId: string, message: string): void;
+  onRefused(serverId: string, message: string, refusal: SamplingRefusal): void;
   /** Rounds allowed per tool loop for this server. */
   maxToolRounds(serverId: string): number;
   /** Size caps in bytes (request JSON / one image or audio block); defaults in validate-sampling. */
@@ -50,8 +51,8 @@ export interface Intake {
    * @param call the exact call it belongs to, when the protocol says so (MRTR)
    */
   check(serverId: string, raw: unknown, call?: CallRef): Accepted | { ok: false; error: SamplingValidationError };
-  /** Records a refusal decided elsewhere (the SDK's own validation). */
-  recordRefusal(serverId: string, raw: unknown, error: SamplingValidationError): void;
+  /** Records a refusal decided elsewhere (the SDK's own validation; a limit, with `kind` 'rate_limited'). */
+  recordRefusal(serverId: string, raw: unknown, error: { code: number; rule: string; message: string }, kind?: SamplingRefusal['kind']): void;
   /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
   rememberDelivered(conversationId: string, round: number, result: CreateMessageResult): void;
 }
@@ -60,7 +61,13 @@ export interface Intake {
 export function createIntake(deps: IntakeDeps): Intake {
   const toolUses = new Map<string, { conversationId: string; round: number }>();
 
-  const recordRefusal = (serverId: string, raw: unknown, error: SamplingValidationError, calls: CallRef[] = deps.inFlightCalls(serverId)) => {
+  const recordRefusal = (
+    serverId: string,
+    raw: unknown,
+    error: { code: number; rule: string; message: string },
+    kind: SamplingRefusal['kind'] = error.code === ErrorCodes.LOOP_LIMIT ? 'loop_limit' : 'invalid',
+    calls: CallRef[] = deps.inFlightCalls(serverId),
+  ) => {
     const at = deps.now();
     const id = randomUUID();
     deps.history.save({
@@ -80,7 +87,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       timings: { totalMs: 0 },
       events: [{ at, kind: 'refused', detail: `${error.rule}: ${error.message}` }],
     });
-    deps.onRefused(serverId, `${error.rule}: ${error.message}`);
+    deps.onRefused(serverId, `${error.rule}: ${error.message}`, { kind, code: error.code, rule: error.rule, message: error.message });
   };
 
   /** The conversation a request continues: the one whose tool_use its tool_result blocks answer. */
@@ -105,7 +112,7 @@ export function createIntake(deps: IntakeDeps): Intake {
         ...deps.limits?.(serverId),
       });
       if (!checked.ok) {
-        recordRefusal(serverId, raw, checked.error, calls);
+        recordRefusal(serverId, raw, checked.error, undefined, calls);
         return checked;
       }
       const previous = continuation(checked.params);
@@ -117,12 +124,12 @@ export function createIntake(deps: IntakeDeps): Intake {
           rule: 'S-LOOP-1',
           message: `Tool loop limit reached: this would be round ${round} of one sampling conversation; the console allows ${cap} rounds for this server`,
         };
-        recordRefusal(serverId, raw, error, calls);
+        recordRefusal(serverId, raw, error, undefined, calls);
         return { ok: false, error };
       }
       return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
     },
-    recordRefusal: (serverId, raw, error) => recordRefusal(serverId, raw, error),
+    recordRefusal: (serverId, raw, error, kind) => recordRefusal(serverId, raw, error, kind),
     rememberDelivered(conversationId, round, result) {
       for (const b of contentBlocks(result.content)) {
         if (b.type !== 'tool_use') continue;

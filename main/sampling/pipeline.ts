@@ -28,7 +28,8 @@ import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { withServerWait } from '../../shared/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
-import { forServer, jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
+import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
+import { createSteps } from './steps.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
@@ -40,7 +41,6 @@ const FINISHED_KEPT = 100;
 export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   const records = new Map<string, SamplingRecord>();
   const { hub, now } = deps;
-  const streamUpdateMs = deps.streamUpdateMs ?? 50;
   const intake = createIntake({
     history: deps.history,
     now,
@@ -119,111 +119,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
 
   const providerViews = (): ProviderView[] => deps.providers.list().map((p) => p.view);
 
-  async function generate(rec: SamplingRecord): Promise<void> {
-    const params = rec.item.sent!;
-    const provider = deps.providers.get(rec.item.model.providerId);
-    if (!provider?.generate) {
-      // "Write the response myself": straight to response review with an empty draft.
-      update(rec, {
-        status: 'awaiting_response_review',
-        error: undefined,
-        response: {
-          manual: true,
-          draft: { role: 'assistant', content: { type: 'text', text: '' }, model: rec.item.model.modelId, stopReason: 'endTurn' },
-          generatedAt: now(),
-        },
-      });
-      rec.reviewSince = now();
-      save(rec);
-      return;
-    }
-    const controller = new AbortController();
-    rec.generation = controller;
-    const startedAt = now();
-    let text = '';
-    let lastPush = 0;
-    update(rec, { status: 'generating', error: undefined, response: undefined, generation: { startedAt, text } });
-    event(rec, 'generation_started', `${provider.view.label} / ${rec.item.model.modelId}`);
-    save(rec);
-    try {
-      const out = await provider.generate({
-        params,
-        modelId: rec.item.model.modelId,
-        signal: controller.signal,
-        onText: (delta) => {
-          text += delta;
-          if (now() - lastPush >= streamUpdateMs && rec.item.status === 'generating') {
-            lastPush = now();
-            update(rec, { generation: { startedAt, text } });
-          }
-        },
-      });
-      rec.generationMs += now() - startedAt;
-      if (rec.generation !== controller || rec.item.status !== 'generating') return; // cancelled meanwhile
-      rec.generation = undefined;
-      rec.usage = out.usage;
-      update(rec, {
-        status: 'awaiting_response_review',
-        generation: undefined,
-        response: { generated: out.result, draft: out.result, manual: false, usage: out.usage, finishReason: out.finishReason, generatedAt: now() },
-      });
-      rec.reviewSince = now();
-      event(rec, 'generated', `${out.result.model}, stopReason ${out.result.stopReason ?? 'none'}`);
-      if (rec.autoAll && rec.rule) return deliver(rec, out.result, `Delivered without review: rule "${rec.rule.name}" (v${rec.rule.version})`);
-      save(rec);
-    } catch (err) {
-      rec.generationMs += now() - startedAt;
-      if (rec.generation !== controller || rec.item.status !== 'generating') return;
-      rec.generation = undefined;
-      const cancelled = controller.signal.aborted;
-      const message = cancelled ? 'Generation cancelled' : err instanceof Error ? err.message : String(err);
-      update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now() } });
-      rec.reviewSince = now();
-      event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', message);
-      save(rec);
-    }
-  }
-
-  /** Ends a request by delivering `result` (history first, then the server), noting edits. */
-  function deliver(rec: SamplingRecord, result: CreateMessageResult, message?: string): void {
-    const response = rec.item.response!;
-    rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
-    update(rec, { response: { ...response, draft: result } });
-    event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : rec.decidedBy === 'rule' ? 'by rule' : 'unchanged');
-    const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : (message ?? 'Delivered to the server');
-    finish(rec, 'delivered', where, { result: forServer(result) });
-  }
-
-  /** Lets the policy decide a freshly queued server request: ask, auto-approve, or reject. */
-  function applyPolicy(rec: SamplingRecord): void {
-    if (!deps.policy || rec.item.origin !== 'server') return;
-    const action = deps.policy.decide({ serverId: rec.item.serverId, item: rec.item, params: rec.item.original, model: rec.item.model, now: now() });
-    if (action.kind === 'ask') {
-      if (action.rule) event(rec, 'rule_matched', `rule "${action.rule.name}" (v${action.rule.version}): always ask`);
-      return;
-    }
-    const { rule } = action;
-    if (action.kind === 'reject') {
-      rec.decidedBy = 'rule';
-      rec.rule = rule;
-      finish(rec, 'rejected', `Rejected by rule "${rule.name}" (v${rule.version}): ${action.reason}`, { code: ErrorCodes.USER_REJECTED });
-      return;
-    }
-    if (!deps.providers.get(rec.item.model.providerId)?.generate) {
-      event(rec, 'rule_skipped', `rule "${rule.name}" would auto-approve, but the chosen model is written by hand; a person must answer`);
-      save(rec);
-      return;
-    }
-    stopReview(rec);
-    rec.decidedBy = 'rule';
-    rec.rule = rule;
-    rec.autoAll = action.kind === 'approve_all';
-    const params = action.params ?? rec.item.original;
-    rec.requestEdited = !jsonEqual(params, rec.item.original);
-    update(rec, { sent: params, auto: { rule, action: action.kind } });
-    event(rec, 'request_approved', `by rule "${rule.name}" (v${rule.version})${rec.requestEdited ? ', changed by the rule' : ''}`);
-    void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
-  }
+  const { generate, deliver, applyPolicy } = createSteps({ deps, now, update, save, event, stopReview, finish });
 
   /** The model for a request, with the ranked candidates when the registry can rank. */
   function selectFor(params: CreateMessageParams, serverId: string): Pick<SamplingItemView, 'model' | 'candidates'> {
@@ -284,7 +180,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       if (!checked.ok) return Promise.reject(protocolError(checked.error.code, checked.error.message));
       const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };
       if (!admitted.ok) {
-        intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule as never });
+        intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule }, 'rate_limited');
         return Promise.reject(protocolError(admitted.code, admitted.message));
       }
       return new Promise<CreateMessageResult>((resolve, reject) => {

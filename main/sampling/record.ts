@@ -25,6 +25,8 @@ export interface SamplingRecord {
   requestEdited: boolean;
   responseEdited: boolean;
   usage?: TokenUsage;
+  /** USD the last generation cost (usage at the model's price); undefined when unknown. */
+  costUsd?: number;
   delivered?: CreateMessageResult;
   errorDetail?: { message: string; code?: number; rule?: string };
 }
@@ -75,6 +77,8 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     delivered: rec.delivered,
     errorDetail: rec.errorDetail,
     usage: rec.usage,
+    ...(rec.costUsd !== undefined ? { costUsd: rec.costUsd } : {}),
+    ...(item.origin === 'draft' ? { origin: 'draft' as const } : {}),
     timings: {
       queuedMs: 0,
       reviewMs,

@@ -4,7 +4,8 @@
  */
 import type { ModelSelection } from '../../shared/model-selection.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { PolicyNote } from '../../shared/rules.js';
+import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 import type { ServerWait } from '../../shared/wait.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingSampling } from '../mcp/connection.js';
@@ -38,8 +39,11 @@ export interface PipelineDeps {
   now: () => number;
   /** Client requests in flight to a server now (for S-ASSOC-1 and the "belongs to" display). */
   inFlightCalls(serverId: string): CallRef[];
-  /** Reports a request refused at intake, so the person sees it without a dialog. */
-  onRefused(serverId: string, message: string): void;
+  /**
+   * Reports a request refused at intake, so the person sees it without a dialog. `message` is
+   * "<rule>: <reason>"; `refusal.kind` says what refused it (`rate_limited`: a limit, -32051).
+   */
+  onRefused(serverId: string, message: string, refusal: SamplingRefusal): void;
   /** Called when a request enters the queue (to link it to the calls it belongs to). */
   onQueued?(item: SamplingItemView): void;
   /** Minimum ms between two state updates of a streaming generation. Default 50. */
@@ -83,6 +87,17 @@ export interface SamplingPipeline {
 }
 
 
+/**
+ * Why intake refused a request: `invalid` (-32602, a spec rule), `loop_limit` (-32050, S-LOOP-1),
+ * `rate_limited` (-32051, a limit of the policy). `rule` is the spec rule or limit id.
+ */
+export interface SamplingRefusal {
+  kind: 'invalid' | 'loop_limit' | 'rate_limited';
+  code: number;
+  rule: string;
+  message: string;
+}
+
 /** What a policy sees of a queued request. */
 export interface PolicyFacts {
   serverId: string;
@@ -97,12 +112,15 @@ export interface PolicyFacts {
  * What a policy decides for a request: ask the person (default), auto-approve the request only
  * (the person still reviews the response), auto-approve request and response (fully unattended),
  * or reject (the server gets -1 with the reason). `params` lets a rule send a changed request
- * (e.g. auto-redacted); history keeps both.
+ * (e.g. auto-redacted) — or, with `ask`, put a changed request in front of the person (the review
+ * starts from it); history keeps both. `notes` (e.g. "auto-approval paused", "limit nearly
+ * reached", "auto-redacted 2 items") and `estimate` (tokens, USD) reach the queued item's `policy`.
  */
-export type PolicyAction =
-  | { kind: 'ask'; rule?: RuleRef }
+export type PolicyAction = (
+  | { kind: 'ask'; rule?: RuleRef; params?: CreateMessageParams }
   | { kind: 'approve_request' | 'approve_all'; rule: RuleRef; params?: CreateMessageParams }
-  | { kind: 'reject'; rule: RuleRef; reason: string };
+  | { kind: 'reject'; rule: RuleRef; reason: string }
+) & { notes?: PolicyNote[]; estimate?: { tokens: number; costUsd?: number } };
 
 /** Per-server rules and limits (issue 5 implements it; absent = always ask, no limits). */
 export interface SamplingPolicy {
@@ -115,4 +133,6 @@ export interface SamplingPolicy {
   decide(facts: PolicyFacts): PolicyAction;
   /** Told when a request ends (for token and spend budgets). */
   settled?(serverId: string, item: SamplingItemView): void;
+  /** USD a generation cost (usage at the model's price), recorded in history; undefined when unknown. */
+  costOf?(model: ModelRef, usage: TokenUsage): number | undefined;
 }

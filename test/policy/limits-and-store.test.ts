@@ -14,7 +14,7 @@ import { openRulesStore, RULES_FILE } from '../../main/policy/rules-store.js';
 import { silentLogger } from '../../main/ports.js';
 
 const file = (servers: Record<string, unknown> = {}, global: Record<string, unknown> = {}): RulesFile => RulesFileSchema.parse({ version: 1, servers, global });
-const T0 = new Date(2026, 10, 22, 12, 0, 0).getTime();
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
 
 describe('limits', () => {
   it('requests per minute: a bucket of N, refilled evenly', () => {
@@ -48,28 +48,59 @@ describe('limits', () => {
     expect(l.globalRateLimited()).toBe(2);
   });
 
-  it('tokens per day: refused once reached, reset at local midnight', () => {
+  it('tokens per day: refused once reached, reset at midnight UTC', () => {
     const l = createLimiter();
     const f = file({ s: { limits: { tokensPerDay: 1000 } } });
     expect(l.admit('s', f, T0).ok).toBe(true);
     l.settled('s', { tokens: 1000, costUsd: null }, T0);
-    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.tokens', message: expect.stringContaining('used 1000 of 1000 tokens today') });
-    expect(l.admit('s', f, new Date(2026, 10, 23, 0, 0, 1).getTime()).ok).toBe(true);
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.tokens', message: expect.stringContaining('used 1000 of 1000 tokens today (UTC)') });
+    expect(l.admit('s', f, Date.UTC(2026, 10, 22, 23, 59, 59)).ok).toBe(false);
+    expect(l.admit('s', f, Date.UTC(2026, 10, 23, 0, 0, 1)).ok).toBe(true);
+    expect(l.counters().s).toMatchObject({ day: '2026-11-23', tokensToday: 0 });
   });
 
-  it('spend per day: from known costs; unknown prices cannot trip it', () => {
+  it('usage counts for the UTC day the request arrived: a request from yesterday settling today adds nothing to today', () => {
+    const l = createLimiter();
+    const tomorrow = Date.UTC(2026, 10, 23, 0, 0, 5);
+    l.settled('s', { tokens: 500, costUsd: 0.5, receivedAt: T0 }, tomorrow);
+    expect(l.today('s', tomorrow)).toMatchObject({ tokens: 0, costUsd: 0 });
+    l.settled('s', { tokens: 7, costUsd: 0.01, receivedAt: tomorrow }, tomorrow);
+    expect(l.today('s', tomorrow)).toMatchObject({ tokens: 7, costUsd: 0.01 });
+  });
+
+  it('spend per day: from known costs; usage of models without a price is counted apart and does not switch the limit off', () => {
     const l = createLimiter();
     const f = file({ s: { limits: { spendPerDayUsd: 0.5 } } });
     l.admit('s', f, T0);
     l.settled('s', { tokens: 10, costUsd: 0.3 }, T0);
+    l.settled('s', { tokens: 99, costUsd: null }, T0);
     expect(l.admit('s', f, T0).ok).toBe(true);
     l.settled('s', { tokens: 10, costUsd: 0.3 }, T0);
-    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.spend' });
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.spend', message: expect.stringContaining('spent $0.60 of $0.5 today (UTC)') });
+    expect(l.counters().s).toMatchObject({ tokensToday: 119, unpricedTokensToday: 99 });
     expect(l.counters().s!.spendTodayUsd).toBeCloseTo(0.6);
-    const u = createLimiter();
-    u.settled('s', { tokens: 10, costUsd: null }, T0);
-    expect(u.counters().s!.spendTodayUsd).toBeNull();
-    expect(u.admit('s', f, T0).ok).toBe(true);
+  });
+
+  it('reservations: auto-approved requests hold their estimate until they settle', () => {
+    const l = createLimiter();
+    l.reserve('s', 'a', { tokens: 300, costUsd: 0.2 }, T0);
+    l.reserve('s', 'b', { tokens: 100, costUsd: 0.1 }, T0);
+    l.reserve('other', 'c', { tokens: 5, costUsd: 5 }, T0);
+    expect(l.today('s', T0)).toMatchObject({ tokens: 0, pendingTokens: 400 });
+    expect(l.today('s', T0).pendingUsd).toBeCloseTo(0.3);
+    l.settled('s', { tokens: 250, costUsd: 0.15, id: 'a', receivedAt: T0 }, T0);
+    expect(l.today('s', T0)).toMatchObject({ tokens: 250, pendingTokens: 100 });
+    expect(l.counters().s).toMatchObject({ tokensToday: 250, pendingTokens: 100 });
+  });
+
+  it('seed: today starts from what history recorded (a restart keeps the totals); another day starts at zero', () => {
+    const l = createLimiter();
+    const f = file({ s: { limits: { tokensPerDay: 1000, spendPerDayUsd: 1 } } });
+    l.seed('2026-11-22', { s: { tokens: 1000, costUsd: 0.4, unpricedTokens: 0 } });
+    expect(l.counters().s).toMatchObject({ tokensToday: 1000, spendTodayUsd: 0.4, day: '2026-11-22' });
+    expect(l.admit('s', f, T0)).toMatchObject({ ok: false, rule: 'limit.tokens' });
+    expect(l.admit('s', f, Date.UTC(2026, 10, 23, 1)).ok).toBe(true);
+    expect(l.counters().s).toMatchObject({ tokensToday: 0, spendTodayUsd: 0 });
   });
 
   it('defaults apply when nothing is configured (120/min per server)', () => {

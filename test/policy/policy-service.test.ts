@@ -52,10 +52,13 @@ describe('decisions', () => {
         { id: 'ok', name: 'Summaries', when: { toolCall: 'summarise', sensitive: 'absent' }, action: { kind: 'approve_all' } },
       ]),
     );
-    expect(t.decide(params('summarise this'))).toEqual({ kind: 'approve_all', rule: { serverId: 's', ruleId: 'ok', version: 1, name: 'Summaries' } });
+    expect(t.decide(params('summarise this'))).toEqual({ kind: 'approve_all', rule: { serverId: 's', ruleId: 'ok', version: 1, name: 'Summaries' }, estimate: { tokens: 104 } });
     expect(t.decide(params('delete everything'))).toMatchObject({ kind: 'reject', reason: 'never delete', rule: { ruleId: 'block' } });
-    expect(t.decide(params('the invoice'))).toMatchObject({ kind: 'ask', rule: { ruleId: 'careful' } });
-    expect(t.decide(params('mail a@b.io'))).toEqual({ kind: 'ask' }); // default: no rule named, nothing recorded as a rule
+    expect(t.decide(params('the invoice'))).toMatchObject({ kind: 'ask', rule: { ruleId: 'careful' }, notes: [{ kind: 'ask_rule', rule: { ruleId: 'careful' } }] });
+    const byDefault = t.decide(params('mail a@b.io'));
+    expect(byDefault).toMatchObject({ kind: 'ask' }); // default: no rule named, nothing recorded as a rule
+    expect(byDefault).not.toHaveProperty('rule');
+    expect(byDefault).not.toHaveProperty('notes');
     await tick();
     expect(t.hub.get('policy')!.counters.s!.autoRejected).toBe(1);
   });
@@ -64,7 +67,7 @@ describe('decisions', () => {
     const t = setup();
     t.svc.saveRules(file([{ id: 'no', name: 'No images', when: { media: [], messageText: { pattern: 'image' } }, action: { kind: 'reject', reason: 'x' } }, { id: 'ok', name: 'All', action: { kind: 'approve_all' } }]));
     t.svc.setPaused(true);
-    expect(t.decide(params('hello'))).toEqual({ kind: 'ask' });
+    expect(t.decide(params('hello'))).toMatchObject({ kind: 'ask', notes: [{ kind: 'paused', rule: { ruleId: 'ok' } }] });
     expect(t.decide(params('image please'))).toMatchObject({ kind: 'reject' });
     await tick();
     expect(t.hub.get('policy')!.rules.paused).toBe(true);
@@ -83,7 +86,8 @@ describe('decisions', () => {
   it('custom redaction patterns count as sensitive data', () => {
     const t = setup();
     t.svc.saveRules(file([{ id: 'ok', name: 'Clean only', when: { sensitive: 'absent' }, action: { kind: 'approve_all' } }], { redaction: { patterns: [{ id: 'emp', label: 'Employee', regex: 'EMP-\\d{4}' }] } }));
-    expect(t.decide(params('about EMP-1234'))).toEqual({ kind: 'ask' });
+    expect(t.decide(params('about EMP-1234'))).toMatchObject({ kind: 'ask' });
+    expect(t.decide(params('about EMP-1234'))).not.toHaveProperty('rule');
     expect(t.decide(params('about EMP-12'))).toMatchObject({ kind: 'approve_all' });
   });
 });
@@ -148,12 +152,6 @@ describe('history keeps only what was sent', () => {
     t.svc.saveRules({ version: 1, redaction: { keepOriginals: true } });
     t.svc.historySink(c.sink).save(entry(original, params('mail [REDACTED:email]')));
     expect(c.saved[1]!.original).toBe(original);
-  });
-
-  it('knows a limit refusal from other refusals (no notice per rate-limited request)', () => {
-    const t = setup();
-    expect(t.svc.isLimitRefusal('limit.waiting: Rate limited: 5 requests waiting')).toBe(true);
-    expect(t.svc.isLimitRefusal('S-MAX-1: maxTokens is required')).toBe(false);
   });
 });
 

@@ -1,0 +1,86 @@
+/**
+ * What the pipeline (main/sampling) does with the policy's notes, changed params and estimates:
+ * they reach the queued item (the review screen shows them) and history's events; the review starts
+ * from the changed request; the generation's cost is recorded in history; drafts are marked.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CreateMessageParams } from '../../shared/sampling.js';
+import type { HistoryEntry, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { LlmProvider } from '../../main/llm/provider.js';
+import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
+import type { PolicyAction, SamplingPolicy } from '../../main/sampling/types.js';
+import { createStateHub } from '../../main/state-hub.js';
+import { silentLogger } from '../../main/ports.js';
+
+const rule: RuleRef = { serverId: 'srv', ruleId: 'r', version: 2, name: 'Redact' };
+const params: CreateMessageParams = { messages: [{ role: 'user', content: { type: 'text', text: 'mail jane@example.com' } }], maxTokens: 50 };
+const redacted: CreateMessageParams = { ...params, messages: [{ role: 'user', content: { type: 'text', text: 'mail [REDACTED:email]' } }] };
+const llm: LlmProvider = {
+  view: { id: 'llm', kind: 'openai-compatible', label: 'L', models: ['m'], hasApiKey: false },
+  async generate() {
+    return { result: { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm', stopReason: 'endTurn' }, usage: { inputTokens: 1000, outputTokens: 10 }, finishReason: 'stop' };
+  },
+};
+
+function setup(action: PolicyAction) {
+  const saved: HistoryEntry[] = [];
+  const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+  const policy: SamplingPolicy = { decide: () => action, costOf: (_m, u) => ((u.inputTokens ?? 0) * 3 + (u.outputTokens ?? 0) * 15) / 1e6 };
+  const pipeline = createSamplingPipeline({
+    hub,
+    history: { save: (e) => saved.push(structuredClone(e)) },
+    providers: { list: () => [llm], get: (id) => (id === 'llm' ? llm : undefined), defaultModel: () => ({ providerId: 'llm', modelId: 'm' }) },
+    logger: silentLogger,
+    now: Date.now,
+    inFlightCalls: () => [{ callId: 'c', kind: 'tools/call', name: 't' }],
+    onRefused: () => undefined,
+    policy,
+  });
+  const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
+  const handle = () => pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
+  return { pipeline, saved, item, handle };
+}
+
+describe('ask with notes and a changed request', () => {
+  it('the item carries the notes and estimate; the review starts from the redacted request; history has the notes as events', async () => {
+    const t = setup({ kind: 'ask', rule, params: redacted, notes: [{ kind: 'paused', rule }, { kind: 'redacted', count: 1, rule }], estimate: { tokens: 56, costUsd: 0.0008 } });
+    void t.handle();
+    const item = t.item();
+    expect(item).toMatchObject({ status: 'awaiting_request_review', sent: redacted, original: params, policy: { notes: [{ kind: 'paused' }, { kind: 'redacted', count: 1 }], estimatedTokens: 56, estimatedCostUsd: 0.0008 } });
+    expect(item.auto).toBeUndefined();
+    const last = t.saved.at(-1)!;
+    expect(last.events.filter((e) => e.kind === 'policy_note').map((e) => e.detail)).toEqual([
+      'auto-approval is paused: rule "Redact" (v2) would have approved this request',
+      'rule "Redact" (v2) auto-redacted 1 item(s) before review',
+    ]);
+    // The person approves what the review shows: the redacted request is what the LLM gets.
+    await t.pipeline.approveRequest(item.id, redacted, { providerId: 'llm', modelId: 'm' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(t.item()).toMatchObject({ status: 'awaiting_response_review', sent: redacted });
+    expect(t.saved.at(-1)).toMatchObject({ decidedBy: 'person', edited: true, costUsd: (1000 * 3 + 10 * 15) / 1e6 });
+  });
+
+  it('a plain ask (no rule) shows only the estimate and adds no event', () => {
+    const t = setup({ kind: 'ask', estimate: { tokens: 56 } });
+    void t.handle();
+    expect(t.item().policy).toEqual({ notes: [], estimatedTokens: 56 });
+    expect(t.item().sent).toBeUndefined();
+    expect(t.saved.at(-1)!.events.map((e) => e.kind)).toEqual(['received']);
+  });
+
+  it('auto-approved: the estimate is on the item and the cost of the generation in history', async () => {
+    const t = setup({ kind: 'approve_all', rule, estimate: { tokens: 56, costUsd: 0.001 } });
+    await t.handle();
+    expect(t.item()).toMatchObject({ status: 'delivered', policy: { estimatedCostUsd: 0.001 } });
+    expect(t.saved.at(-1)).toMatchObject({ decidedBy: 'rule', rule, usage: { inputTokens: 1000, outputTokens: 10 }, costUsd: 0.00315 });
+    expect(t.saved.at(-1)).not.toHaveProperty('origin');
+  });
+});
+
+describe('drafts', () => {
+  it('a request re-opened from history is marked as a draft in history', () => {
+    const t = setup({ kind: 'ask' });
+    t.pipeline.reopenDraft({ id: 'old', conversationId: 'old', serverId: 'srv', status: 'delivered', receivedAt: 0, edited: false, preview: '', original: params, sent: params, timings: {}, events: [] });
+    expect(t.saved.at(-1)).toMatchObject({ origin: 'draft', serverId: 'srv' });
+  });
+});
