@@ -1,11 +1,13 @@
 /** Small presentational building blocks shared by the screens. */
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SamplingStatus } from '../../shared/state';
-import { STATUS_LABELS, prettyJson } from '../format';
+import { prettyJson, statusLabel } from '../format';
 
 /** A coloured pill for a sampling status. */
 export function StatusBadge({ status }: { status: SamplingStatus }) {
-  return <span className={`badge status-${status}`}>{STATUS_LABELS[status] ?? status}</span>;
+  useTranslation('common'); // re-render on a language change
+  return <span className={`badge status-${status}`}>{statusLabel(status)}</span>;
 }
 
 /** A coloured pill with free text (server and call statuses). */
@@ -38,10 +40,11 @@ export function Banner({
 }
 
 /** A collapsible "Raw JSON" view of any value. */
-export function RawJson({ value, label = 'Raw JSON', testId }: { value: unknown; label?: string; testId?: string }) {
+export function RawJson({ value, label, testId }: { value: unknown; label?: string; testId?: string }) {
+  const { t } = useTranslation('common');
   return (
     <details className="raw-json" data-testid={testId}>
-      <summary>{label}</summary>
+      <summary>{label ?? t('rawJson')}</summary>
       <pre className="mono-box">{prettyJson(value)}</pre>
     </details>
   );
