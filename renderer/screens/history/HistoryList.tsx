@@ -61,6 +61,11 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
               </span>
             )}
             {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
+            {entry.rule && (
+              <span className="badge tone-muted history-rule" data-testid="history-rule" title={t('rowRule.title', { rule: entry.rule.name, version: entry.rule.version, server: entry.rule.serverId })}>
+                {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}
+              </span>
+            )}
             {entry.model && <span className="mono">{entry.model}</span>}
             {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
           </span>

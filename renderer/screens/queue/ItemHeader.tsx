@@ -8,6 +8,7 @@ import { StatusBadge } from '../../components/common';
 import { clockTime } from '../../format';
 import { useConsole } from '../../store';
 import { ConversationTimeline } from './ConversationTimeline';
+import { PolicyNotes } from './PolicyNotes';
 import { associationLabel, isTerminal } from './summary';
 import { WaitClock } from './WaitClock';
 
@@ -73,6 +74,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!isTerminal(item)} testId="item-wait" />
         </span>
       </div>
+      <PolicyNotes item={item} />
       <ConversationTimeline item={item} />
     </header>
   );

@@ -70,7 +70,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
           </button>
         </Banner>
       )}
-      {item.sent && <p className="small muted">{t('request.showingApproved')}</p>}
+      {item.sent && !item.policy?.notes.some((n) => n.kind === 'redacted') && <p className="small muted">{t('request.showingApproved')}</p>}
       <Section title={t('request.messages', { count: params.messages.length })}>
         <ol className="messages">
           {params.messages.map((m, i) => (

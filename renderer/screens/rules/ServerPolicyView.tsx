@@ -19,6 +19,7 @@ import {
 import { Facts, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useRuleDraft, newRuleId } from './rule-draft';
+import { ElicitationPolicySection } from './ElicitationPolicySection';
 
 /** Saves a changed copy of the rules file. */
 export type SaveFile = (next: RulesFile) => Promise<void>;
@@ -195,6 +196,7 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
           </select>
         </div>
       </Section>
+      <ElicitationPolicySection policy={policy} declined={counters?.elicitationDeclined ?? 0} onChange={(action) => void put({ ...policy, elicitation: { action, version: policy.elicitation?.version ?? 1 } })} />
       <Section title={t('policy.limits')}>
         <LimitsForm key={JSON.stringify(policy.limits ?? {})} limits={policy.limits} onSave={(limits) => void put({ ...policy, limits })} />
       </Section>
