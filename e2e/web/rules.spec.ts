@@ -63,6 +63,9 @@ test('rule from a request → next similar request passes unasked → history na
   await expect(page.getByTestId('rule-row-0')).toContainText('Note summaries');
   await expect(page.getByTestId('rule-row-0')).toContainText('v1');
   await expect(page.getByTestId('auto-active')).toBeVisible();
+  // Elicitation: rules may only ask or decline (issue 7); a change raises the policy's version.
+  await page.getByTestId('elicitation-action').selectOption('decline');
+  await expect(page.getByTestId('elicitation-policy')).toContainText('v2');
   await shot(page, 'rules-server-policy');
 
   // The first request is still the person's to answer.
@@ -82,6 +85,7 @@ test('rule from a request → next similar request passes unasked → history na
 
   // 3. History says who decided: the rule, by name and version.
   await page.getByTestId('nav-history').click();
+  await expect(page.getByTestId('history-item').first().getByTestId('history-rule')).toHaveText('Note summaries (v1)'); // in the list row too
   await page.getByTestId('history-item').first().click();
   await expect(page.getByTestId('history-detail')).toContainText('rule "Note summaries" (v1)');
   await shot(page, 'rules-history-rule-named');
@@ -96,6 +100,9 @@ test('rule from a request → next similar request passes unasked → history na
   await page.getByTestId('call-result').first().getByTestId('call-sampling-link').click(); // the newest call's request
   await expect(page.getByTestId('request-review')).toBeVisible();
   await expect(page.getByTestId('auto-paused')).toBeVisible();
+  // The review says why it waits, and what it would cost (a loopback model costs nothing).
+  await expect(page.getByTestId('policy-note-paused')).toContainText('Auto-approval is paused: rule "Note summaries" (v1) would have approved this request');
+  await expect(page.getByTestId('policy-estimate')).toContainText(/Estimate: about \d+ tokens, at most \$0\.00/);
   await shot(page, 'rules-paused-request-waits');
   expect(llm.requests.length).toBe(before + 1);
   await page.getByTestId('reject-request').click();
