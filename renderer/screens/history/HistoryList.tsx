@@ -103,12 +103,12 @@ export function HistoryList({
   }, [ensure, first, last, count]);
 
   return (
-    <div ref={scrollRef} className="history-scroll" data-testid="history-list" role="list" aria-label={t('list.label')} aria-rowcount={count}>
+    <div ref={scrollRef} className="history-scroll" data-testid="history-list" role="list" aria-label={t('list.label')}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((v) => {
           const entry = pages.at(v.index);
           return (
-            <div key={v.key} role="listitem" className="history-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
+            <div key={v.key} role="listitem" aria-setsize={count} aria-posinset={v.index + 1} className="history-slot" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }}>
               {entry ? (
                 <Row
                   entry={entry}
