@@ -196,6 +196,43 @@ test('g-sequences switch screens; j/k and the arrows in the list move through th
   await expect(page.getByTestId('request-review')).toBeVisible();
 });
 
+/**
+ * Tabs through `stops` controls and fails for every one whose look does not change with focus
+ * (outline, box-shadow or border compared focused vs blurred).
+ */
+async function expectVisibleFocus(page: Page, stops: number): Promise<void> {
+  const invisible: string[] = [];
+  for (let i = 0; i < stops; i++) {
+    await press(page, 'Tab');
+    const seen = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return null;
+      const look = () => {
+        const cs = getComputedStyle(el);
+        return `${cs.outlineStyle} ${cs.outlineWidth} ${cs.outlineColor} | ${cs.boxShadow} | ${cs.borderColor}`;
+      };
+      const focused = look();
+      el.blur();
+      const blurred = look();
+      el.focus(); // still focus-visible: the last interaction was a key
+      return { same: focused === blurred, what: el.outerHTML.slice(0, 90) };
+    });
+    if (seen?.same) invisible.push(seen.what);
+  }
+  expect(invisible, 'controls without a visible focus indicator').toEqual([]);
+}
+
+test('focus is visible on every control reached with Tab (queue, servers, settings)', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'j');
+  await expect(page.getByTestId('request-review')).toBeVisible();
+  await expectVisibleFocus(page, 45);
+  await press(page, 'g', 's');
+  await expectVisibleFocus(page, 25);
+  await press(page, 'g', ',');
+  await expectVisibleFocus(page, 20);
+});
+
 test('elicitation: first field (E), type, accept with Ctrl+Enter; decline another with D', async ({ page, appUrl, fixture }) => {
   fixture.state.elicitations = buildElicitationItems(Date.now());
   await openConsole(page, appUrl, fixture);
