@@ -1,0 +1,162 @@
+/**
+ * Renderer scale (issue 8, scenario 3): the real web host (`app/web/cli.ts`, own process) with
+ * 1,000 sampling requests waiting in the queue plus one holding a 1 MB text prompt and a 2 MB PNG
+ * (bench/fixtures/queue-server.ts over stdio; rules that ask, limits raised), and Debian's Chromium
+ * (`/usr/bin/chromium`, driven by Playwright; never a downloaded browser) opening the page.
+ * In-page timing: bench/renderer-probe.ts. Goals: ≤ 100 ms each, no dropped keystrokes.
+ *
+ * 1. Queue interactive: the state (one WebSocket message of ~3.8 MB) arrived → the list painted →
+ *    a click on a row answered (row selected, its review painted).
+ * 2. Big request: a real mouse click on its row → its review painted (and its image decoded).
+ * 3. Typing: the Edit toggle of the 1 MB prompt, caret to the end, then `BENCH_RENDERER_KEYS`
+ *    (default 60) characters typed at 20 per second; per keystroke, keydown → a painted frame
+ *    showing it (p50 / p95 / max). Dropped: characters missing from the editor, and from the
+ *    request main receives when the draft is approved.
+ *
+ * The renderer: `MCP_CONSOLE_STATIC_DIR`, else `out/renderer` when up to date, else a fresh
+ * `vite build` into a temp folder (see renderer-rig.ts). Sanity checks (throw): every request in
+ * the queue, rows rendered, every keystroke timed or counted lost. Times never fail the scenario.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { BIG_PROMPT_START, queueServerConfig } from '../fixtures/queue-server.js';
+import { percentile, type Figure, type Scenario } from '../figures.js';
+import { installProbe, type ProbeRecord } from '../renderer-probe.js';
+import { rendererBuild, startBenchWebHost, waitFor } from '../renderer-rig.js';
+import { loadNote } from '../sampling-rig.js';
+
+const WAITING = Number(process.env.BENCH_RENDERER_WAITING ?? 1_000);
+const TEXT_BYTES = 1_048_576;
+const IMAGE_BYTES = 2_097_152;
+const KEYS = Number(process.env.BENCH_RENDERER_KEYS ?? 60);
+const KEY_DELAY_MS = 50;
+const LIMITS = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** The text typed: distinct, checkable characters. */
+const typed = Array.from({ length: KEYS }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join('');
+
+type BenchWindow = Window & { __bench: ProbeRecord };
+
+const scenario: Scenario = {
+  name: 'renderer',
+  description: `web host + Chromium: ${WAITING.toLocaleString('en-US')} waiting requests and one with a 1 MB prompt + 2 MB image; queue interactive, big review shown, keystroke-to-paint`,
+  async run() {
+    const renderer = rendererBuild();
+    const host = await startBenchWebHost(renderer.dir, {
+      'mcp-servers.json': { mcpServers: { queue: queueServerConfig() } },
+      'rules.json': { version: 1, global: LIMITS, servers: { queue: { limits: LIMITS, rules: [] } } },
+    });
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    try {
+      const { api } = host;
+      await waitFor('the queue server', async () => ((await api.getState({})).servers.find((s) => s.id === 'queue')?.status === 'ready' ? true : undefined), 120_000);
+      // The big request first, so it is the first row of the queue.
+      await api.callTool({ serverId: 'queue', name: 'big', arguments: { textBytes: TEXT_BYTES, imageBytes: IMAGE_BYTES } });
+      const bigId = await waitFor('the big request', async () => (await api.getState({})).items.find((i) => i.status === 'awaiting_request_review')?.id, 120_000);
+      await api.callTool({ serverId: 'queue', name: 'flood', arguments: { count: WAITING } });
+      const waiting = await waitFor(
+        `${WAITING + 1} waiting requests`,
+        async () => {
+          const n = (await api.getState({})).items.filter((i) => i.status === 'awaiting_request_review').length;
+          return n >= WAITING + 1 ? n : undefined;
+        },
+        300_000,
+        1_000,
+      );
+      if (waiting !== WAITING + 1) throw new Error(`the queue holds ${waiting} waiting requests, expected ${WAITING + 1}`);
+
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      // tsx compiles this file with esbuild's keepNames, which puts `__name(…)` calls inside the
+      // functions Playwright serialises into the page: define it there.
+      await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
+      await page.addInitScript(installProbe, BIG_PROMPT_START);
+      const bench = () => page.evaluate(() => (window as unknown as BenchWindow).__bench);
+      /** Waits for a probe condition; on timeout, saves a screenshot and reports what the probe saw. */
+      const until = async (what: string, keys: Array<keyof ProbeRecord>, count = 0) => {
+        try {
+          // A function, not a string: the page's CSP forbids eval.
+          await page.waitForFunction(
+            ([names, n]) => {
+              const b = (window as unknown as BenchWindow).__bench;
+              return n > 0 ? b.keys.length + b.lostKeys >= n : names.every((k) => b[k] !== undefined);
+            },
+            [keys, count] as const,
+            { timeout: 120_000 },
+          );
+        } catch (err) {
+          const shot = path.join(os.tmpdir(), `bench-renderer-${what.replace(/\W+/g, '-')}.png`);
+          await page.screenshot({ path: shot }).catch(() => undefined);
+          const seen = await bench().catch(() => undefined);
+          throw new Error(`${what}: ${(err as Error).message.split('\n')[0]}; screenshot ${shot}; probe ${JSON.stringify({ ...seen, longTasks: seen?.longTasks.length })}`, { cause: err });
+        }
+      };
+      await page.goto(host.url);
+      await until('queue interactive', ['respondedAt']);
+      const opened = await bench();
+      if (!opened.rowsRendered) throw new Error('the queue list rendered no rows');
+
+      await page.click(`[data-testid="queue-item"][data-item-id="${bigId}"]`);
+      await until('big review', ['bigImageAt', 'bigShownAt']);
+      const selected = await bench();
+
+      await page.click('[data-testid="message-edit-0-0"]', { timeout: 60_000 });
+      const editor = page.locator('[data-testid="message-editor-0-0"]');
+      await editor.waitFor({ timeout: 60_000 });
+      await editor.focus();
+      await page.keyboard.press('Control+End');
+      const before = await editor.evaluate((el) => (el as HTMLTextAreaElement).value.length);
+      await page.evaluate(() => ((window as unknown as BenchWindow).__bench.typing = true));
+      await page.keyboard.type(typed, { delay: KEY_DELAY_MS });
+      await until('typing', [], KEYS);
+      const typedRecord = await bench();
+      const value = await editor.evaluate((el) => (el as HTMLTextAreaElement).value);
+      const inEditor = value.length - before === KEYS && value.endsWith(typed) ? KEYS : countKept(value.slice(before), typed);
+
+      await page.click('[data-testid="approve-request"]', { timeout: 60_000 });
+      const sentText = await waitFor(
+        'the approved request in main',
+        async () => {
+          const item = (await api.getState({})).items.find((i) => i.id === bigId);
+          const blocks = item?.sent?.messages[0]?.content;
+          const first = Array.isArray(blocks) ? blocks[0] : blocks;
+          return first && first.type === 'text' ? first.text : undefined;
+        },
+        120_000,
+        500,
+      );
+      const inDraft = sentText.length - TEXT_BYTES === KEYS && sentText.endsWith(typed) ? KEYS : countKept(sentText.slice(TEXT_BYTES), typed);
+
+      const keys = typedRecord.keys;
+      const longest = Math.max(0, ...typedRecord.longTasks.map((t) => t.duration));
+      const at = (v: number | undefined, from: number | undefined) => (v === undefined || from === undefined ? Number.NaN : v - from);
+      const figures: Figure[] = [
+        { name: 'queue list painted after the state arrived', value: at(opened.listShownAt, opened.stateAt), unit: 'ms', note: `${waiting.toLocaleString('en-US')} waiting, state ${((opened.stateChars ?? 0) / 2 ** 20).toFixed(1)} MB, ${opened.rowsRendered} rows in the DOM` },
+        { name: 'queue interactive (state → list → click answered)', value: at(opened.respondedAt, opened.stateAt), unit: 'ms', target: { op: '<=', value: 100 } },
+        { name: 'big request review shown after the click', value: at(selected.bigShownAt, selected.bigClickAt), unit: 'ms', target: { op: '<=', value: 100 }, note: '1 MB prompt + 2 MB PNG' },
+        { name: 'big request image decoded and shown', value: at(selected.bigImageAt, selected.bigClickAt), unit: 'ms' },
+        { name: 'keystroke to paint p50', value: percentile(keys, 50), unit: 'ms', target: { op: '<=', value: 100 }, note: `${keys.length} keys at ${1000 / KEY_DELAY_MS}/s at the end of the 1 MB prompt` },
+        { name: 'keystroke to paint p95', value: percentile(keys, 95), unit: 'ms', target: { op: '<=', value: 100 } },
+        { name: 'keystroke to paint max', value: Math.max(...keys), unit: 'ms' },
+        { name: 'dropped keystrokes (editor / approved draft)', value: Math.max(KEYS - inEditor, KEYS - inDraft), unit: 'keys', target: { op: '<=', value: 0 }, note: `${KEYS - inEditor} / ${KEYS - inDraft} of ${KEYS}` },
+        { name: 'longest main-thread task', value: longest, unit: 'ms', note: `${renderer.source}, ${loadNote()}` },
+      ];
+      if (keys.length + typedRecord.lostKeys !== KEYS) throw new Error(`timed ${keys.length} keystrokes and lost ${typedRecord.lostKeys}, typed ${KEYS}`);
+      return figures;
+    } finally {
+      await browser.close();
+      await host.stop();
+      renderer.cleanup();
+    }
+  },
+};
+
+/** How many characters of `expected` appear, in order, in `actual` (a lower bound on what was kept). */
+function countKept(actual: string, expected: string): number {
+  let j = 0;
+  for (const c of actual) if (c === expected[j]) j++;
+  return j;
+}
+
+export default scenario;
