@@ -13,7 +13,7 @@
  * Every action carries the estimate (input tokens from the request's size + maxTokens, and USD
  * at the model's price when known), shown where the decision is explained.
  */
-import { detectInRequest, redactRequest, type DetectOptions } from '../../shared/redaction.js';
+import { redactRequest, type PlacedFinding } from '../../shared/redaction.js';
 import { estimateInputTokens, type ModelPrice } from '../../shared/model-prices.js';
 import { evaluateRules, requestFacts, serverPolicyOf, type PolicyNote, type RulesFile } from '../../shared/rules.js';
 import type { PolicyAction, PolicyFacts } from '../sampling/types.js';
@@ -22,7 +22,8 @@ import type { Today } from './limits.js';
 /** What a decision needs besides the request. */
 export interface DecideContext {
   file: RulesFile;
-  detect: DetectOptions;
+  /** Sensitive data in the request (system prompt, message text, tool-result text). */
+  findings(params: PolicyFacts['params']): PlacedFinding[];
   price: ModelPrice | undefined;
   /** The server's totals for today, with what auto-approved requests still hold. */
   today: Today;
@@ -42,7 +43,7 @@ export function estimateOf(facts: PolicyFacts, price: ModelPrice | undefined): {
  */
 export function decideSampling(facts: PolicyFacts, ctx: DecideContext): PolicyAction {
   const { serverId, params, model, now } = facts;
-  const findings = detectInRequest(params, ctx.detect);
+  const findings = ctx.findings(params);
   const estimate = estimateOf(facts, ctx.price);
   const local = new Date(now);
   const decision = evaluateRules(serverId, serverPolicyOf(ctx.file, serverId), {

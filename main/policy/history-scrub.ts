@@ -22,8 +22,10 @@ export interface ScrubDeps {
   file(): RulesFile;
   /** Whether the person chose to keep this request's unredacted original. */
   keeps(entryId: string): boolean;
-  /** The detectors (tests count calls); default shared/redaction.ts `detectSensitive`. */
+  /** The detectors (the policy passes its memo, ./detect-cache.ts); default shared/redaction.ts `detectSensitive`. */
   detect?: (text: string, options: DetectOptions) => Finding[];
+  /** The detect options of a rules file (the same object for the same file, so memos stay valid). */
+  optionsOf?: (file: RulesFile) => DetectOptions;
 }
 
 interface Memo {
@@ -56,7 +58,7 @@ export function createHistoryScrubber(deps: ScrubDeps): (entry: HistoryEntry) =>
       return entry;
     }
     const memo = memoOf(entry, file);
-    const options: DetectOptions = { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion };
+    const options: DetectOptions = deps.optionsOf?.(file) ?? { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion };
     const sent = JSON.stringify(entry.sent ?? null);
     const notSent = (f: Finding) => !sent.includes(JSON.stringify(f.value).slice(1, -1));
     const scrubText = (text: string): string => {

@@ -8,6 +8,7 @@
  */
 import { ApiError } from '../../shared/api.js';
 import { costOfUsage, type ModelPrice } from '../../shared/model-prices.js';
+import type { DetectOptions } from '../../shared/redaction.js';
 import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/rules.js';
 import type { ModelRef } from '../../shared/state.js';
 import type { ElicitationDecision } from '../elicitation/queue.js';
@@ -16,6 +17,7 @@ import type { HistorySink, SamplingPolicy } from '../sampling/types.js';
 import type { StateHub } from '../state-hub.js';
 import type { UsageRow } from '../store/usage.js';
 import { decideSampling } from './decide.js';
+import { createDetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
 import { createLimiter, utcDayOf, utcDayStart, type DayUsage } from './limits.js';
 import { openRulesStore, RULES_FILE } from './rules-store.js';
@@ -81,6 +83,13 @@ export function dayUsageOf(rows: readonly UsageRow[], priceOf: PolicyDeps['price
 export function createPolicyService(deps: PolicyDeps): PolicyService {
   const limiter = createLimiter();
   const keep = new Set<string>();
+  // One scan per request text: the history filter's first save and the decision share it.
+  const detector = createDetectCache();
+  let options: { file: RulesFile; detect: DetectOptions } | undefined;
+  const optionsOf = (file: RulesFile): DetectOptions => {
+    if (options?.file !== file) options = { file, detect: { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion } };
+    return options.detect;
+  };
   let publishQueued = false;
 
   const store = openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(), watch: deps.watch });
@@ -129,7 +138,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
       const file = store.current();
       const out = decideSampling(facts, {
         file,
-        detect: { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion },
+        findings: (params) => detector.inRequest(params, optionsOf(file)),
         price: deps.priceOf?.(facts.model),
         today: limiter.today(facts.serverId, facts.now),
       });
@@ -158,7 +167,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     },
   };
 
-  const scrub = createHistoryScrubber({ file: () => store.current(), keeps: (id) => keep.has(id) });
+  const scrub = createHistoryScrubber({ file: () => store.current(), keeps: (id) => keep.has(id), detect: detector.detect, optionsOf });
 
   return {
     policy,

@@ -12,6 +12,7 @@ import { detectSensitive, type DetectOptions } from '../../shared/redaction.js';
 import type { ModelPrice } from '../../shared/model-prices.js';
 import type { CreateMessageParams } from '../../shared/sampling.js';
 import type { HistoryEntry, SamplingItemView } from '../../shared/state.js';
+import { createDetectCache } from '../../main/policy/detect-cache.js';
 import { createHistoryScrubber } from '../../main/policy/history-scrub.js';
 import { createPolicyService, dayUsageOf } from '../../main/policy/policy.js';
 import { silentLogger } from '../../main/ports.js';
@@ -209,5 +210,20 @@ describe('history scrubbing runs the detectors once per entry', () => {
     const e = entry('delivered', original, original);
     expect(scrub(e)).toBe(e);
     expect(calls).toBe(0);
+  });
+});
+
+describe('one scan per request text on the hot path', () => {
+  it('the first history save and the decision share the detectors\' work; another options object starts afresh', () => {
+    const scanned: string[] = [];
+    const cache = createDetectCache((text, o) => (scanned.push(text), detectSensitive(text, o)));
+    const options: DetectOptions = {};
+    const p = { ...params('mail jane@example.com'), systemPrompt: 'be brief' };
+    cache.detect('mail jane@example.com', options); // the history filter's first save
+    const found = cache.inRequest(p, options); // the decision
+    expect(found.map((f) => [f.kind, f.place])).toEqual([['email', { where: 'message', message: 0, block: 0 }]]);
+    expect(scanned).toEqual(['mail jane@example.com', 'be brief']);
+    cache.inRequest(p, { patterns: [] });
+    expect(scanned).toHaveLength(4);
   });
 });

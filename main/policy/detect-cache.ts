@@ -1,0 +1,51 @@
+/**
+ * The sensitive-data detectors (shared/redaction.ts) with a small memo by text, so one request's
+ * texts are scanned once although two steps read them: the history filter on the first save
+ * (./history-scrub.ts) and the rule decision right after (./decide.ts) — issue 8's hot path. The
+ * memo holds the last {@link DETECT_MEMO_MAX} distinct texts for one set of detect options (an
+ * options object that differs by identity clears it).
+ */
+import { detectSensitive, requestTexts, type DetectOptions, type Finding, type PlacedFinding } from '../../shared/redaction.js';
+import type { CreateMessageParams } from '../../shared/sampling.js';
+
+/** Distinct texts remembered. */
+export const DETECT_MEMO_MAX = 64;
+
+/** Texts longer than this (characters) are scanned every time rather than kept. */
+const MAX_KEPT_CHARS = 256 * 1024;
+
+/** The memoised detectors. */
+export interface DetectCache {
+  /** {@link detectSensitive} of one text. */
+  detect(text: string, options: DetectOptions): Finding[];
+  /** shared/redaction.ts `detectInRequest`, through {@link DetectCache.detect}. */
+  inRequest(params: CreateMessageParams, options: DetectOptions): PlacedFinding[];
+}
+
+/** Creates an empty memo. `scan` (default `detectSensitive`) lets tests count scans. */
+export function createDetectCache(scan: (text: string, options: DetectOptions) => Finding[] = detectSensitive): DetectCache {
+  const memo = new Map<string, Finding[]>();
+  let forOptions: DetectOptions | undefined;
+  const detect = (text: string, options: DetectOptions): Finding[] => {
+    if (options !== forOptions) {
+      memo.clear();
+      forOptions = options;
+    }
+    const known = memo.get(text);
+    if (known) {
+      memo.delete(text);
+      memo.set(text, known); // most recently used last
+      return known;
+    }
+    const found = scan(text, options);
+    if (text.length <= MAX_KEPT_CHARS) {
+      memo.set(text, found);
+      if (memo.size > DETECT_MEMO_MAX) memo.delete(memo.keys().next().value!);
+    }
+    return found;
+  };
+  return {
+    detect,
+    inRequest: (params, options) => requestTexts(params).flatMap(({ place, text }) => detect(text, options).map((f) => ({ ...f, place }))),
+  };
+}
