@@ -16,16 +16,18 @@ import { useThemePreference } from './theme';
 import { useLanguagePreference } from './i18n';
 import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
-import { KeyboardLayer } from './keyboard/KeyboardLayer';
+import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const { t } = useTranslation('app');
   const current = useConsole((s) => s.screen);
   const setScreen = useConsole((s) => s.setScreen);
   const active = current === screen;
+  const keys = useNavHint(screen);
   return (
     <button
       type="button"
+      {...keys}
       className={`nav-item${active ? ' is-active' : ''}`}
       aria-current={active ? 'page' : undefined}
       data-testid={`nav-${screen}`}

@@ -10,6 +10,8 @@ import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
 import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
+import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/rules.js';
+import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
 const row = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`);
 const press = async (page: Page, ...keys: string[]) => {
@@ -254,4 +256,31 @@ test('elicitation: first field (E), type, accept with Ctrl+Enter; decline anothe
   await press(page, 'Control+Enter');
   // Accept runs the form's own validation: required fields are empty, nothing is sent.
   await expect.poll(async () => (await recorded(page, 'respondElicitation')).length).toBe(1);
+});
+
+test('global commands: T switches the theme, Shift+P pauses auto-approval; the nav says its keys', async ({ page, appUrl, fixture }) => {
+  const rules = RulesFileSchema.parse({ version: RULES_FILE_VERSION, servers: {} });
+  fixture.state = withDesktop({ ...fixture.state, policy: { rules, path: '/tmp/rules.json', problems: [], counters: {}, globalRateLimited: 0, pricesKnown: false } }, { theme: 'light' });
+  await openWithDesktop(page, appUrl, fixture);
+  await expect(page.getByTestId('nav-queue')).toHaveAttribute('title', 'Go to Queue (G Q / Ctrl+1)');
+  await expect(page.getByTestId('nav-queue')).toHaveAttribute('aria-keyshortcuts', 'Control+1');
+  await press(page, 't');
+  await expect.poll(() => recorded(page, 'setDesktopSettings')).toEqual([{ theme: 'dark' }]);
+  await press(page, 'Shift+P');
+  await expect.poll(() => recorded(page, 'setAutoApprovalPaused')).toEqual([{ paused: true }]);
+});
+
+test('Chinese: the palette and cheat-sheet are translated, no key missing', async ({ page, appUrl, fixture }) => {
+  fixture.state = withDesktop(fixture.state, { language: 'zh-CN' });
+  await openWithDesktop(page, appUrl, fixture);
+  await press(page, '?');
+  const sheet = page.getByTestId('cheat-sheet');
+  await expect(sheet.getByRole('heading', { name: '键盘快捷键' })).toBeVisible();
+  await expect(sheet.getByTestId('cheat-sheet-queue-request')).toContainText('填写理由并拒绝请求');
+  await shot(page, 'keyboard-cheat-sheet-zh');
+  await press(page, 'Escape', 'Control+k');
+  await page.keyboard.type('历史');
+  await expect(page.getByTestId('palette-option')).toContainText(['转到历史记录']);
+  await shot(page, 'keyboard-palette-zh');
+  expect(await page.evaluate(() => (window as unknown as { __i18nMissing(): string[] }).__i18nMissing())).toEqual([]);
 });

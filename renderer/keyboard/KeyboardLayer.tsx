@@ -17,13 +17,19 @@ import { effectiveTheme, useOsPrefersDark } from '../theme';
 import { CheatSheet } from './CheatSheet';
 import { CommandPalette } from './CommandPalette';
 import { FullScreenEditor } from './FullScreenEditor';
-import { activeScopes, handlerFor, IS_MAC, useKeyboardUi, useShortcuts, type CommandContext } from './registry';
+import { activeScopes, handlerFor, IS_MAC, useKeyboardUi, useShortcutHint, useShortcuts, type CommandContext } from './registry';
 import { bindingsOf, createMatcher, firesWhileTyping, isTypingTarget, NAV_SCREENS, type CommandId } from './shortcuts';
 import './keyboard.css';
 
 // The registry's screen names are the app's (a compile error here means they drifted apart).
 const _screens: Record<keyof typeof NAV_SCREENS, Screen> = NAV_SCREENS;
 void _screens;
+const NAV_COMMANDS = Object.fromEntries(Object.entries(NAV_SCREENS).map(([id, screen]) => [screen, id])) as Record<Screen, keyof typeof NAV_SCREENS>;
+
+/** Tooltip and `aria-keyshortcuts` for the nav button of `screen` (G Q / Ctrl+1, …). */
+export function useNavHint(screen: Screen): ReturnType<typeof useShortcutHint> {
+  return useShortcutHint(NAV_COMMANDS[screen]);
+}
 
 const REPEATABLE = new Set<CommandId>(['queue.next', 'queue.prev']);
 
