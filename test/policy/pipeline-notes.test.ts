@@ -84,3 +84,29 @@ describe('drafts', () => {
     expect(t.saved.at(-1)).toMatchObject({ origin: 'draft', serverId: 'srv' });
   });
 });
+
+describe('refusals carry a typed kind (no message parsing to tell a limit from the rest)', () => {
+  it('a limit refusal is rate_limited; an invalid request is invalid', async () => {
+    const refused: Array<{ line: string; message: string; kind: string; rule: string; code: number }> = [];
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+    let admit = false;
+    const pipeline = createSamplingPipeline({
+      hub,
+      history: { save: () => undefined },
+      providers: { list: () => [llm], get: () => llm, defaultModel: () => ({ providerId: 'llm', modelId: 'm' }) },
+      logger: silentLogger,
+      now: Date.now,
+      inFlightCalls: () => [{ callId: 'c', kind: 'tools/call', name: 't' }],
+      onRefused: (_s, line, r) => refused.push({ line, ...r }),
+      policy: { decide: () => ({ kind: 'ask' }), admit: () => (admit ? { ok: true } : { ok: false, code: -32051, message: 'Rate limited: too many. Try again later.', rule: 'limit.rpm' }) },
+    });
+    await expect(pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32051 });
+    admit = true;
+    await expect(pipeline.handle({ serverId: 'srv', era: 'legacy', params: { messages: [] }, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32602 });
+    expect(refused.map((r) => [r.kind, r.code, r.rule])).toEqual([
+      ['rate_limited', -32051, 'limit.rpm'],
+      ['invalid', -32602, refused[1]!.rule],
+    ]);
+    expect(refused[0]).toMatchObject({ line: 'limit.rpm: Rate limited: too many. Try again later.', message: 'Rate limited: too many. Try again later.' });
+  });
+});
