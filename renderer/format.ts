@@ -4,7 +4,7 @@
  * an en-GB system keeps its 24-hour clock), else the language itself; duration units are
  * translated (`common:duration.*`).
  */
-import { i18n } from './i18n';
+import i18n from 'i18next'; // the shared instance renderer/i18n initialises (imported directly so this module stays pure)
 
 /**
  * The BCP 47 locale for Intl: the first of the browser's locales (`navigator.languages`, which
