@@ -136,15 +136,17 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
 
   const enqueue = (rec: Rec) => {
     records.set(rec.item.id, rec);
-    save(rec);
-    publish();
     deps.onQueued?.(rec.item);
+    // The server's elicitation policy first: a declined one is never shown as waiting (no attention, no flash in the queue).
     const decision = deps.decide?.(rec.item.serverId, rec.item);
     if (decision?.kind === 'decline') {
       rec.decidedBy = 'rule';
       rec.rule = decision.rule;
       finish(rec, 'declined', `Declined by rule "${decision.rule.name}" (v${decision.rule.version})`, { action: 'decline' });
+      return;
     }
+    save(rec);
+    publish();
   };
 
   return {

@@ -7,9 +7,28 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleState } from '../../shared/state.js';
+import type { ConsoleState, ElicitationItemView, HistoryEntry } from '../../shared/state.js';
+import { createElicitationQueue } from '../../main/elicitation/queue.js';
+import { createStateHub } from '../../main/state-hub.js';
 import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
+
+describe('the queue with a declining policy', () => {
+  it('answers decline at once, records it with the rule, and never shows the item as waiting', async () => {
+    const saved: HistoryEntry[] = [];
+    const seen: ElicitationItemView['status'][] = [];
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+    hub.subscribe(() => seen.push(...(hub.snapshot().elicitations ?? []).map((e) => e.status)));
+    const rule = { serverId: 's', ruleId: 'elicitation', version: 3, name: 'always decline elicitation from s' };
+    const queue = createElicitationQueue({ hub, history: { save: (e) => saved.push(structuredClone(e)) }, now: Date.now, inFlightCalls: () => [], decide: () => ({ kind: 'decline', rule }) });
+    const answer = await queue.handle({ serverId: 's', era: 'legacy', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } }, signal: new AbortController().signal });
+    expect(answer).toEqual({ action: 'decline' });
+    expect(seen).not.toContain('awaiting_input');
+    expect(seen).toContain('declined');
+    expect(saved).toHaveLength(1); // one record, already final
+    expect(saved[0]).toMatchObject({ kind: 'elicitation', status: 'rejected', decidedBy: 'rule', rule, answer: { action: 'decline' } });
+  });
+});
 
 describe.each(['legacy', 'modern'] as const)('elicitation policy on the %s era', (era) => {
   let fixture: StartedFixture | undefined;
