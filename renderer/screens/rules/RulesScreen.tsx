@@ -82,7 +82,8 @@ export function RulesScreen() {
                   <strong>{id}</strong>
                   <span className="muted small">
                     {t('screen.ruleCount', { count: n })}
-                    {limited > 0 && <span className="badge tone-warn"> {t('screen.rateLimited', { n: limited })}</span>}
+                    {limited > 0 && ' '}
+                    {limited > 0 && <span className="badge tone-warn">{t('screen.rateLimited', { n: limited })}</span>}
                   </span>
                 </button>
               </li>

@@ -78,8 +78,7 @@ export function CallCard({ call }: { call: CallView }) {
       <SamplingLinks ids={call.samplingItemIds} />
       {call.error && (
         <p className="error-text" data-testid="call-error">
-          {call.error.message}
-          {call.error.code !== undefined && ` ${t('calls.errorCode', { code: call.error.code })}`}
+          {call.error.code !== undefined ? t('calls.errorWithCode', { message: call.error.message, code: call.error.code }) : call.error.message}
         </p>
       )}
       <CallResult call={call} />
