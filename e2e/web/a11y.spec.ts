@@ -97,9 +97,24 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByTestId('nav-servers').click();
       await expect(page.getByTestId('servers-screen')).toBeVisible();
       await audit(page, `${theme} servers`);
+      await page.getByTestId('server-item').first().click();
+      await expect(page.getByTestId('server-detail')).toBeVisible();
+      await page.getByTestId('tool-item').first().click();
+      await audit(page, `${theme} server with a tool form`);
+      for (const tab of ['prompts', 'resources', 'log']) {
+        await page.getByTestId(`server-tab-${tab}`).click();
+        await audit(page, `${theme} server ${tab} tab`);
+      }
+      await page.getByTestId('add-server').click();
+      await audit(page, `${theme} server editor`);
+      await page.getByTestId('import-servers').click();
+      await audit(page, `${theme} server import`);
       await page.getByTestId('nav-providers').click();
       await expect(page.getByTestId('providers-screen')).toBeVisible();
       await audit(page, `${theme} providers`);
+      await page.getByTestId('provider-item').first().click();
+      await expect(page.getByTestId('provider-editor')).toBeVisible();
+      await audit(page, `${theme} provider editor`);
       await page.getByTestId('nav-history').click();
       await expect(page.getByTestId('history-screen')).toBeVisible();
       await audit(page, `${theme} history`);
@@ -109,6 +124,8 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByTestId('nav-rules').click();
       await expect(page.getByTestId('rules-screen')).toBeVisible();
       await audit(page, `${theme} rules`);
+      await page.getByTestId('rules-server-everything').click();
+      await audit(page, `${theme} rules of a server`);
       await page.getByTestId('nav-settings').click();
       await expect(page.getByTestId('settings-screen')).toBeVisible();
       await audit(page, `${theme} settings`);
