@@ -97,8 +97,7 @@ export function runCommand(id: CommandId, ctx: CommandContext = { target: null, 
 
 /** Ids of every command available now, re-rendering when that changes. */
 export function useAvailableCommands(): Set<CommandId> {
-  const v = useSyncExternalStore(subscribe, () => version);
-  void v;
+  useSyncExternalStore(subscribe, () => version); // re-render when registrations change
   return new Set(registrations.flatMap((r) => r.ids));
 }
 
