@@ -56,17 +56,19 @@ export interface PolicyView {
  * - `ask_rule`: a rule says "always ask";
  * - `redacted`: `count` sensitive items were replaced by placeholders before review (the review
  *   starts from the redacted request; the server's original is kept apart);
- * - `budget`: auto-approving would take the server past today's token or spend limit
- *   (`used` + `estimate` > `max`, in tokens or USD), so a person decides;
- * - `no_price`: the server has a spend limit (`max` USD) but the chosen model has no known price;
+ * - `budget`: auto-approving would take the server (or, with `scope: 'console'`, all servers
+ *   together) past today's token or spend limit (`used` + `estimate` > `max`, in tokens or USD),
+ *   so a person decides;
+ * - `no_price`: the server (or the console) has a spend limit (`max` USD) but the chosen model has
+ *   no known price;
  * - `manual_model`: a rule would auto-approve, but the chosen model is written by hand.
  */
 export type PolicyNote =
   | { kind: 'paused'; rule: RuleRef }
   | { kind: 'ask_rule'; rule: RuleRef }
   | { kind: 'redacted'; count: number; rule: RuleRef }
-  | { kind: 'budget'; limit: 'tokens' | 'spend'; used: number; estimate: number; max: number; rule: RuleRef }
-  | { kind: 'no_price'; max: number; rule: RuleRef }
+  | { kind: 'budget'; limit: 'tokens' | 'spend'; used: number; estimate: number; max: number; rule: RuleRef; scope?: 'console' }
+  | { kind: 'no_price'; max: number; rule: RuleRef; scope?: 'console' }
   | { kind: 'manual_model'; rule: RuleRef };
 
 /** The policy's explanation on a queued sampling item. */
@@ -89,12 +91,14 @@ export function describeNote(note: PolicyNote): string {
       return `${ruleName(note.rule)}: always ask`;
     case 'redacted':
       return `${ruleName(note.rule)} auto-redacted ${note.count} item(s) before review`;
-    case 'budget':
+    case 'budget': {
+      const whose = note.scope === 'console' ? "the console's" : `"${note.rule.serverId}"'s`;
       return note.limit === 'spend'
-        ? `limit nearly reached: $${note.used.toFixed(4)} spent today + about $${note.estimate.toFixed(4)} would pass $${note.max}; ${ruleName(note.rule)} needs you`
-        : `limit nearly reached: ${note.used} tokens today + about ${note.estimate} would pass ${note.max}; ${ruleName(note.rule)} needs you`;
+        ? `limit nearly reached: $${note.used.toFixed(4)} spent today + about $${note.estimate.toFixed(4)} would pass ${whose} $${note.max}; ${ruleName(note.rule)} needs you`
+        : `limit nearly reached: ${note.used} tokens today + about ${note.estimate} would pass ${whose} ${note.max}; ${ruleName(note.rule)} needs you`;
+    }
     case 'no_price':
-      return `"${note.rule.serverId}" has a spend limit ($${note.max}/day) but the chosen model has no known price; ${ruleName(note.rule)} needs you`;
+      return `${note.scope === 'console' ? 'the console' : `"${note.rule.serverId}"`} has a spend limit ($${note.max}/day) but the chosen model has no known price; ${ruleName(note.rule)} needs you`;
     case 'manual_model':
       return `${ruleName(note.rule)} would auto-approve, but the chosen model is written by hand; a person must answer`;
   }

@@ -199,7 +199,8 @@ export const RulesFileSchema = z
     version: z.literal(RULES_FILE_VERSION),
     /** The global "pause all auto-approval" switch: approve actions ask instead (reject rules still apply). */
     paused: z.boolean().default(false),
-    global: LimitsSchema.pick({ requestsPerMinute: true, maxWaiting: true }).strict().default({}),
+    /** The console-wide caps: requests per minute and waiting (defaults {@link DEFAULT_GLOBAL_LIMITS}), tokens and spend per day over all servers (none by default). */
+    global: LimitsSchema.default({}),
     redaction: RedactionSettingsSchema.default({ patterns: [], keepOriginals: false }),
     servers: z.record(z.string().min(1).max(200), ServerPolicySchema).default({}),
   })

@@ -27,6 +27,8 @@ export interface DecideContext {
   price: ModelPrice | undefined;
   /** The server's totals for today, with what auto-approved requests still hold. */
   today: Today;
+  /** All servers' totals for today (asked only when the file sets console-wide daily limits). */
+  todayAll(): Today;
 }
 
 /** The estimate of a request: input tokens from its size plus maxTokens; USD when the price is known. */
@@ -61,16 +63,24 @@ export function decideSampling(facts: PolicyFacts, ctx: DecideContext): PolicyAc
   const ask = (note: PolicyNote): PolicyAction => ({ kind: 'ask', rule, notes: [note, ...redactNote], estimate, ...(redacted ? { params: redacted } : {}) });
   if (ctx.file.paused) return ask({ kind: 'paused', rule });
 
-  const limits = ctx.file.servers[serverId]?.limits;
-  const { today } = ctx;
-  if (limits?.tokensPerDay !== undefined) {
-    const used = today.tokens + today.pendingTokens;
-    if (used + estimate.tokens > limits.tokensPerDay) return ask({ kind: 'budget', limit: 'tokens', used, estimate: estimate.tokens, max: limits.tokensPerDay, rule });
-  }
-  if (limits?.spendPerDayUsd !== undefined) {
-    const used = today.costUsd + today.pendingUsd;
-    if (estimate.costUsd === undefined) return ask({ kind: 'no_price', max: limits.spendPerDayUsd, rule });
-    if (used + estimate.costUsd > limits.spendPerDayUsd) return ask({ kind: 'budget', limit: 'spend', used, estimate: estimate.costUsd, max: limits.spendPerDayUsd, rule });
+  const server = ctx.file.servers[serverId]?.limits;
+  const global = ctx.file.global;
+  const scopes = [
+    { limits: server, today: () => ctx.today, scope: {} },
+    { limits: global, today: ctx.todayAll, scope: { scope: 'console' as const } },
+  ];
+  for (const { limits, today, scope } of scopes) {
+    if (limits?.tokensPerDay !== undefined) {
+      const t = today();
+      const used = t.tokens + t.pendingTokens;
+      if (used + estimate.tokens > limits.tokensPerDay) return ask({ kind: 'budget', limit: 'tokens', used, estimate: estimate.tokens, max: limits.tokensPerDay, rule, ...scope });
+    }
+    if (limits?.spendPerDayUsd !== undefined) {
+      const t = today();
+      const used = t.costUsd + t.pendingUsd;
+      if (estimate.costUsd === undefined) return ask({ kind: 'no_price', max: limits.spendPerDayUsd, rule, ...scope });
+      if (used + estimate.costUsd > limits.spendPerDayUsd) return ask({ kind: 'budget', limit: 'spend', used, estimate: estimate.costUsd, max: limits.spendPerDayUsd, rule, ...scope });
+    }
   }
   const kind = action.kind === 'redact' ? action.then : action.kind;
   return { kind, rule, estimate, ...(redacted ? { params: redacted, notes: redactNote } : {}) };

@@ -5,8 +5,9 @@
  *
  * - per server and console-wide: requests per minute (a token bucket holding `requestsPerMinute`
  *   requests, refilled evenly over 60 s) and requests waiting (admitted, not finished);
- * - per server: tokens per day (input + output reported by providers) and spend per day (USD of
- *   that usage at the models' prices), for the requests received on the current UTC day. The day's
+ * - per server and console-wide (when set): tokens per day (input + output reported by providers)
+ *   and spend per day (USD of that usage at the models' prices), for the requests received on the
+ *   current UTC day. The day's
  *   totals survive a restart: the policy seeds them from history ({@link Limiter.seed}).
  *
  * Auto-approved requests still generating hold their estimate ({@link Limiter.reserve}) until they
@@ -22,7 +23,7 @@ export interface LimitRefusal {
   ok: false;
   code: number;
   message: string;
-  /** "limit.rpm", "limit.waiting", "limit.tokens", "limit.spend", "limit.global.rpm", "limit.global.waiting". */
+  /** "limit.rpm", "limit.waiting", "limit.tokens", "limit.spend", "limit.global.rpm", "limit.global.waiting", "limit.global.tokens", "limit.global.spend". */
   rule: string;
 }
 
@@ -58,6 +59,8 @@ export interface Limiter {
   reserve(serverId: string, id: string, estimate: { tokens: number; costUsd: number }, now: number): void;
   /** A server's totals for the UTC day of `now`. */
   today(serverId: string, now: number): Today;
+  /** All servers' totals for the UTC day of `now` (the console-wide daily limits). */
+  todayAll(now: number): Today;
   /** Starts the totals of `day` (UTC, "2026-11-22") from what history recorded before this start. */
   seed(day: string, usage: Record<string, DayUsage>): void;
   counters(): Record<string, ServerCounters>;
@@ -65,6 +68,9 @@ export interface Limiter {
   /** Counts an auto decision for the counters. */
   countAuto(serverId: string, kind: 'approved' | 'rejected' | 'elicitation_declined', now: number): void;
 }
+
+/** Sums of many small costs drift in floating point; a spend within this (USD) of its limit has reached it. */
+const USD_EPSILON = 1e-9;
 
 /** The UTC calendar day of an epoch ms, e.g. "2026-11-22". */
 export const utcDayOf = (now: number): string => new Date(now).toISOString().slice(0, 10);
@@ -132,6 +138,34 @@ export function createLimiter(): Limiter {
     return { pendingTokens: tokens, pendingUsd: usd };
   };
 
+  /** Every server's usage and reservations for the UTC day of `now`. */
+  const totalOf = (now: number): Today => {
+    const day = utcDayOf(now);
+    const out: Today = { tokens: 0, costUsd: 0, unpricedTokens: 0, pendingTokens: 0, pendingUsd: 0 };
+    const seen = new Set<string>();
+    for (const [serverId, c] of counters) {
+      seen.add(serverId);
+      const u = c.day === day ? c.usage : startOf(serverId, day);
+      out.tokens += u.tokens;
+      out.costUsd += u.costUsd;
+      out.unpricedTokens += u.unpricedTokens;
+    }
+    if (seeded?.day === day) {
+      for (const [serverId, u] of Object.entries(seeded.usage)) {
+        if (seen.has(serverId)) continue;
+        out.tokens += u.tokens;
+        out.costUsd += u.costUsd;
+        out.unpricedTokens += u.unpricedTokens;
+      }
+    }
+    for (const r of reserved.values()) {
+      if (r.day !== day) continue;
+      out.pendingTokens += r.tokens;
+      out.pendingUsd += r.costUsd;
+    }
+    return out;
+  };
+
   return {
     admit(serverId, file, now) {
       const limits: Limits = { ...DEFAULT_SERVER_LIMITS, ...file.servers[serverId]?.limits };
@@ -153,8 +187,15 @@ export function createLimiter(): Limiter {
       if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) {
         return refuse('limit.tokens', `"${serverId}" used ${c.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)`);
       }
-      if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd) {
+      if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd - USD_EPSILON) {
         return refuse('limit.spend', `"${serverId}" spent $${c.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)`);
+      }
+      const all = global.tokensPerDay !== undefined || global.spendPerDayUsd !== undefined ? totalOf(now) : undefined;
+      if (all && global.tokensPerDay !== undefined && all.tokens >= global.tokensPerDay) {
+        return refuse('limit.global.tokens', `the console used ${all.tokens} of ${global.tokensPerDay} tokens today (UTC)`, true);
+      }
+      if (all && global.spendPerDayUsd !== undefined && all.costUsd >= global.spendPerDayUsd - USD_EPSILON) {
+        return refuse('limit.global.spend', `the console spent $${all.costUsd.toFixed(2)} of $${global.spendPerDayUsd} today (UTC)`, true);
       }
       if (!take(bucket, limits.requestsPerMinute!, now, false)) {
         take(bucket, limits.requestsPerMinute!, now, true);
@@ -187,6 +228,7 @@ export function createLimiter(): Limiter {
       const c = countersOf(serverId, now);
       return { ...c.usage, ...pendingOf(serverId, c.day) };
     },
+    todayAll: totalOf,
     seed(day, usage) {
       seeded = { day, usage };
       for (const [serverId, c] of counters) if (c.day === day) c.usage = startOf(serverId, day);

@@ -141,6 +141,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
         findings: (params) => detector.inRequest(params, optionsOf(file)),
         price: deps.priceOf?.(facts.model),
         today: limiter.today(facts.serverId, facts.now),
+        todayAll: () => limiter.todayAll(facts.now),
       });
       if (out.kind === 'reject') limiter.countAuto(facts.serverId, 'rejected', facts.now);
       if (out.kind === 'approve_request' || out.kind === 'approve_all') {

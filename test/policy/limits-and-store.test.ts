@@ -93,6 +93,19 @@ describe('limits', () => {
     expect(l.counters().s).toMatchObject({ tokensToday: 250, pendingTokens: 100 });
   });
 
+  it('console-wide spend per day: the sum over servers (seeded ones included) refuses every server once reached', () => {
+    const l = createLimiter();
+    const f = file({}, { spendPerDayUsd: 1 });
+    l.seed('2026-11-22', { a: { tokens: 10, costUsd: 0.7, unpricedTokens: 0 } });
+    l.settled('b', { tokens: 10, costUsd: 0.2 }, T0);
+    expect(l.admit('c', f, T0).ok).toBe(true);
+    l.settled('c', { tokens: 10, costUsd: 0.1 }, T0); // 0.7 + 0.2 + 0.1 is 0.9999999999999999 in floating point: still the limit
+    expect(l.todayAll(T0)).toMatchObject({ tokens: 30 });
+    expect(l.admit('d', f, T0)).toMatchObject({ ok: false, rule: 'limit.global.spend', message: expect.stringContaining('the console spent $1.00 of $1 today (UTC)') });
+    expect(l.globalRateLimited()).toBe(1);
+    expect(l.admit('d', f, Date.UTC(2026, 10, 23, 1)).ok).toBe(true); // a new day
+  });
+
   it('seed: today starts from what history recorded (a restart keeps the totals); another day starts at zero', () => {
     const l = createLimiter();
     const f = file({ s: { limits: { tokensPerDay: 1000, spendPerDayUsd: 1 } } });

@@ -117,6 +117,17 @@ describe('notes: why auto-approval was held back', () => {
     expect(note.estimate).toBeCloseTo(0.601, 6);
   });
 
+  it('console-wide daily limits: all servers count together, in the note (scope console) and at admission', () => {
+    const t = setup();
+    t.svc.saveRules({ version: 1, global: { tokensPerDay: 1500 }, servers: { s: { rules: [{ id: 'ok', name: 'All', action: { kind: 'approve_all' } }] } } });
+    t.svc.policy.settled!('other', { ...item(params('x'), 'o1'), serverId: 'other', status: 'delivered', response: { draft: { role: 'assistant', content: { type: 'text', text: '' }, model: 'm' }, manual: false, usage: { inputTokens: 900, outputTokens: 0 }, generatedAt: NOW } });
+    expect(t.decide(params('a', 100)).kind).toBe('approve_all'); // 900 + 101 ≤ 1500 (101 now reserved)
+    expect(t.decide(params('b', 1000), 'i2')).toMatchObject({ kind: 'ask', notes: [{ kind: 'budget', limit: 'tokens', used: 1001, max: 1500, scope: 'console' }] });
+    t.settle('i1', { inputTokens: 300, outputTokens: 300 }); // all servers: 1,500 used
+    expect(t.svc.policy.admit!('s', params('x'))).toMatchObject({ ok: false, rule: 'limit.global.tokens', message: expect.stringContaining('the console used 1500 of 1500 tokens today (UTC)') });
+    expect(t.svc.policy.admit!('third', params('x'))).toMatchObject({ ok: false, rule: 'limit.global.tokens' });
+  });
+
   it('a spend limit and a model without a known price: the console cannot hold the limit, so it asks', () => {
     const t = setup({ price: null });
     t.svc.saveRules(approveAll({ spendPerDayUsd: 5 }));

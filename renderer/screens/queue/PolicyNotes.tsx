@@ -24,14 +24,16 @@ function NoteText({ note }: { note: PolicyNote }) {
       return <>{t('policy.askRule', rule)}</>;
     case 'redacted':
       return <>{t('policy.redacted', { ...rule, count: note.count })}</>;
-    case 'budget':
+    case 'budget': {
+      const all = note.scope === 'console';
       return note.limit === 'tokens' ? (
-        <>{t('policy.budgetTokens', { ...rule, used: formatNumber(note.used), estimate: formatNumber(note.estimate), max: formatNumber(note.max) })}</>
+        <>{t(all ? 'policy.budgetTokensAll' : 'policy.budgetTokens', { ...rule, used: formatNumber(note.used), estimate: formatNumber(note.estimate), max: formatNumber(note.max) })}</>
       ) : (
-        <>{t('policy.budgetSpend', { ...rule, used: usd(note.used), estimate: usd(note.estimate), max: usd(note.max) })}</>
+        <>{t(all ? 'policy.budgetSpendAll' : 'policy.budgetSpend', { ...rule, used: usd(note.used), estimate: usd(note.estimate), max: usd(note.max) })}</>
       );
+    }
     case 'no_price':
-      return <>{t('policy.noPrice', { ...rule, server: note.rule.serverId, max: usd(note.max) })}</>;
+      return note.scope === 'console' ? <>{t('policy.noPriceAll', { ...rule, max: usd(note.max) })}</> : <>{t('policy.noPrice', { ...rule, server: note.rule.serverId, max: usd(note.max) })}</>;
     case 'manual_model':
       return <>{t('policy.manualModel', rule)}</>;
   }
