@@ -132,7 +132,8 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
             [t('policy.autoRejected'), counters?.autoRejected ?? 0],
             [t('policy.waiting'), counters?.waiting ?? 0],
             [t('policy.tokensToday'), counters?.tokensToday ?? 0],
-            [t('policy.spendToday'), !pricesKnown || counters?.spendTodayUsd === null ? t('policy.spendUnknown') : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
+            [t('policy.spendToday'), !pricesKnown || counters?.spendTodayUsd === null ? t('policy.spendUnknown') : counters?.unpricedTokensToday ? t('dailyTotals.withUnpriced', { spend: `$${(counters.spendTodayUsd ?? 0).toFixed(4)}`, tokens: counters.unpricedTokensToday }) : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
+            [t('dailyTotals.day'), <span title={t('dailyTotals.dayTitle')}>{counters?.day ?? new Date().toISOString().slice(0, 10)}</span>],
           ]}
         />
       </header>
