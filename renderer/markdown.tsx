@@ -10,9 +10,12 @@
  *    handlers, styles or forms survive; links open in a new window with rel="noopener noreferrer";
  *    images keep only `data:image/…` sources (no tracking pixels, matching the CSP).
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
+import { formatBytes } from '../shared/validate-sampling';
+import { markdownPreview } from './components/big-text';
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -63,8 +66,23 @@ export function renderMarkdown(text: string): string {
   return sanitizeHtml(html);
 }
 
-/** Displays untrusted Markdown text safely. */
+/** Displays untrusted Markdown text safely (a long text as a preview with "Show all"). */
 export function Markdown({ text, testId }: { text: string; testId?: string }) {
-  const html = useMemo(() => renderMarkdown(text), [text]);
-  return <div className="markdown" data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  const { t } = useTranslation('common');
+  const [all, setAll] = useState(false);
+  const shown = all ? text : markdownPreview(text);
+  const html = useMemo(() => renderMarkdown(shown), [shown]);
+  const body = <div className="markdown" data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+  if (shown.length === text.length) return body;
+  return (
+    <>
+      {body}
+      <p className="small muted" data-testid="markdown-truncated">
+        {t('bigText.truncated', { shown: formatBytes(shown.length), total: formatBytes(text.length) })}{' '}
+        <button type="button" className="btn-link" data-testid="markdown-show-all" onClick={() => setAll(true)}>
+          {t('bigText.showAll', { total: formatBytes(text.length) })}
+        </button>
+      </p>
+    </>
+  );
 }

@@ -8,6 +8,8 @@ import { useTranslation } from 'react-i18next';
 import type { SamplingContent } from '../../shared/sampling';
 import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
+import { PARTS_FROM_CHARS } from './big-text';
+import { PartsEditor } from './PartsEditor';
 import { MediaBlock } from './media';
 import { ToolResultView, ToolUseView } from './ToolBlocks';
 
@@ -73,6 +75,13 @@ export function BlockView({
   }
 }
 
+/** Textarea height in lines: the text's lines + 1, from 4 to 16 (stops counting at 16: texts may be megabytes). */
+export function editorRows(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && lines < 16; at = text.indexOf('\n', at + 1)) lines++;
+  return Math.min(16, Math.max(4, lines + 1));
+}
+
 /** A text block with an Edit toggle: Markdown when viewing, a textarea when editing. */
 export function EditableText({
   original,
@@ -116,13 +125,15 @@ export function EditableText({
           {editing ? t('blocks.preview') : t('blocks.edit')}
         </button>
       </div>
-      {editing ? (
+      {editing && text.length > PARTS_FROM_CHARS ? (
+        <PartsEditor text={text} onChange={onChange} label={label} testId={ids.editor} />
+      ) : editing ? (
         <textarea
           className="editor"
           aria-label={label}
           data-testid={ids.editor}
           value={text}
-          rows={Math.min(16, Math.max(4, text.split('\n').length + 1))}
+          rows={editorRows(text)}
           onChange={(e) => onChange(e.target.value)}
         />
       ) : (

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { detectSensitive, placeholderFor, redactText, type Finding } from '../../shared/redaction';
+import { placeholderFor, redactText, type Finding } from '../../shared/redaction';
 import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
 import type { SamplingItemView } from '../../shared/state';
 import { getApi } from '../api';
@@ -15,6 +15,7 @@ import { useAction } from '../hooks';
 import { i18n } from '../i18n';
 import { useConsole, type RequestDraft } from '../store';
 import { ActionError } from './common';
+import { useSensitiveFindings } from './sensitive-findings';
 import '../screens/rules/rules.css';
 
 interface Place {
@@ -65,9 +66,13 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
     setKeep(value);
   });
   const options = { patterns: settings?.patterns ?? [], phoneRegion: settings?.phoneRegion };
-  const found = places(params, draft).flatMap((p) => detectSensitive(p.text, options).map((f) => ({ place: p, f })));
-  const redacted = /\[REDACTED:[^\]]+\]/.test(JSON.stringify([draft.systemPrompt, draft.texts]));
-  if (found.length === 0 && !redacted) return null;
+  // Long texts are checked off the main thread (sensitive-findings.ts): `undefined` while checking.
+  const all = places(params, draft);
+  const results = useSensitiveFindings(all.map((p) => p.text), options);
+  const checking = results.some((r) => r === undefined);
+  const found = all.flatMap((p, i) => (results[i] ?? []).map((f) => ({ place: p, f })));
+  const redacted = [draft.systemPrompt, ...Object.values(draft.texts)].some((text) => /\[REDACTED:[^\]]+\]/.test(text));
+  if (found.length === 0 && !redacted && !checking) return null;
 
   const apply = (targets: typeof found) => {
     const texts = { ...draft.texts };
@@ -97,7 +102,8 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
           </button>
         )}
       </header>
-      {found.length === 0 && <p className="small">{t('redaction.allRedacted')}</p>}
+      {checking && <p className="small muted" data-testid="redaction-checking">{t('bigText.checking')}</p>}
+      {found.length === 0 && !checking && <p className="small">{t('redaction.allRedacted')}</p>}
       <ul className="redaction-list">
         {found.map(({ place, f }, n) => (
           <li key={`${place.label}-${place.key}-${f.start}`} className="redaction-item" data-testid={`finding-${n}`}>

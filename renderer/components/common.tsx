@@ -1,5 +1,5 @@
 /** Small presentational building blocks shared by the screens. */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SamplingStatus } from '../../shared/state';
 import { prettyJson, statusLabel } from '../format';
@@ -42,10 +42,13 @@ export function Banner({
 /** A collapsible "Raw JSON" view of any value. */
 export function RawJson({ value, label, testId }: { value: unknown; label?: string; testId?: string }) {
   const { t } = useTranslation('common');
+  // Serialised only while open: a review re-renders on every keystroke, and a request with
+  // megabytes of media took ~25 ms per keystroke to pretty-print while nobody looked at it.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="raw-json" data-testid={testId}>
+    <details className="raw-json" data-testid={testId} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{label ?? t('rawJson')}</summary>
-      <pre className="mono-box">{prettyJson(value)}</pre>
+      {open && <pre className="mono-box">{prettyJson(value)}</pre>}
     </details>
   );
 }

@@ -3,7 +3,7 @@
  * model, may edit the messages (text; remove images and audio), system prompt, limits, model, the
  * tools offered and the tool choice, then approves or rejects.
  */
-import { useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
@@ -28,19 +28,25 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const providers = useProviders();
   const stored = useConsole((s) => s.requestDrafts[item.id]);
   const setDraft = useConsole((s) => s.setRequestDraft);
-  const draft = stored ?? initialRequestDraft(item);
+  const initial = useMemo(() => initialRequestDraft(item), [item]);
+  const draft = stored ?? initial;
   const update = (patch: Partial<RequestDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
   const extras = useExtras((s) => s.request[item.id]) ?? NO_REQUEST_EXTRAS;
   const setExtras = useExtras((s) => s.setRequest);
   const updateExtras = (next: RequestExtras) => setExtras(item.id, next);
   const params = baseParams(item);
-  const built = buildRequest(item, draft, extras);
-  const edited = requestEdited(item, draft, extras);
+  // Building (and validating) the draft takes ~10 ms for a megabyte prompt: once per change of
+  // the draft, in a deferred render, so a keystroke paints first. Approve builds from the latest
+  // draft itself, so what is approved never lags what was typed.
+  const settled = useDeferredValue(draft);
+  const built = useMemo(() => buildRequest(item, settled, extras), [item, settled, extras]);
+  const edited = useMemo(() => requestEdited(item, settled, extras, built), [item, settled, extras, built]);
 
   const approve = useAction(async () => {
-    if (!built.ok) return;
-    await getApi().approveRequest({ itemId: item.id, params: built.params, model: built.model });
+    const latest = buildRequest(item, useConsole.getState().requestDrafts[item.id] ?? initial, useExtras.getState().request[item.id] ?? NO_REQUEST_EXTRAS);
+    if (!latest.ok) return;
+    await getApi().approveRequest({ itemId: item.id, params: latest.params, model: latest.model });
   });
   const reject = useAction(async () => {
     await getApi().rejectRequest({ itemId: item.id, reason: reason.trim() || undefined });
