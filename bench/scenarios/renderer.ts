@@ -102,16 +102,20 @@ const scenario: Scenario = {
       const selected = await bench();
 
       await page.click('[data-testid="message-edit-0-0"]', { timeout: 60_000 });
-      const editor = page.locator('[data-testid="message-editor-0-0"]');
-      await editor.waitFor({ timeout: 60_000 });
+      // The editor: one textarea, or for a long text a container of parts (renderer/components/PartsEditor.tsx).
+      const container = page.locator('[data-testid="message-editor-0-0"]');
+      await container.waitFor({ timeout: 60_000 });
+      const editor = (await container.evaluate((el) => el.tagName === 'TEXTAREA')) ? container : container.locator('textarea').last();
+      const editorText = () =>
+        container.evaluate((el) => (el instanceof HTMLTextAreaElement ? el.value : [...el.querySelectorAll('textarea')].map((a) => a.value).join('')));
       await editor.focus();
       await page.keyboard.press('Control+End');
-      const before = await editor.evaluate((el) => (el as HTMLTextAreaElement).value.length);
+      const before = (await editorText()).length;
       await page.evaluate(() => ((window as unknown as BenchWindow).__bench.typing = true));
       await page.keyboard.type(typed, { delay: KEY_DELAY_MS });
       await until('typing', [], KEYS);
       const typedRecord = await bench();
-      const value = await editor.evaluate((el) => (el as HTMLTextAreaElement).value);
+      const value = await editorText();
       const inEditor = value.length - before === KEYS && value.endsWith(typed) ? KEYS : countKept(value.slice(before), typed);
 
       await page.click('[data-testid="approve-request"]', { timeout: 60_000 });
