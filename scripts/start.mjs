@@ -6,8 +6,10 @@
 //    Electron on the app. The binary check reads node_modules/electron/path.txt and the file it
 //    names instead of requiring the electron package, because that tries to *download* the binary
 //    when it is missing.
-// 3. Otherwise prints one line saying so and runs the web host (`node --import tsx app/web/cli.ts`),
-//    with stdio inherited and SIGINT/SIGTERM forwarded; exits with the child's code.
+// 3. Otherwise prints one line saying so and runs the web host from its prebuilt bundle
+//    (`node out/web/cli.js`, built by `vite build --ssr app/web/cli.ts` when missing or older than
+//    any file under app/web/, main/ or shared/ — the tsx loader cost seconds of every start), with
+//    stdio inherited and SIGINT/SIGTERM forwarded; exits with the child's code.
 // Other arguments (e.g. `--port 4000`) are passed to the web host.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -32,6 +34,14 @@ function newestMtime(dir) {
     else if (entry.isFile()) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
+}
+
+/** Whether out/web/cli.js is missing or older than any source of the web host. */
+function webBundleIsStale() {
+  const built = path.join(root, 'out/web/cli.js');
+  if (!existsSync(built)) return true;
+  const sources = Math.max(...['app/web', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
+  return statSync(built).mtimeMs < sources;
 }
 
 function rendererIsStale() {
@@ -93,5 +103,9 @@ if (electron) {
   runForeground(electron, ['.', ...passArgs], env);
 } else {
   if (!webOnly) console.log('The Electron binary is not installed, so the console runs in the browser host.');
-  runForeground(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', ...passArgs]);
+  if (webBundleIsStale()) {
+    console.log('Building the web host (out/web/cli.js)…');
+    runNode(path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), ['build', '--ssr', 'app/web/cli.ts', '--outDir', 'out/web', '--emptyOutDir', '--logLevel', 'warn'], 'web host build');
+  }
+  runForeground(process.execPath, ['out/web/cli.js', ...passArgs]);
 }

@@ -1,6 +1,7 @@
 /**
- * The web host's entry: `node --import tsx app/web/cli.ts [--port N]` (what `npm run start:web`
- * runs). Environment: `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
+ * The web host's entry: `node --import tsx app/web/cli.ts [--port N]`, or prebuilt as
+ * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs). Environment:
+ * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
  * Prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…` on stdout once ready;
  * exits 0 after a clean shutdown on SIGINT/SIGTERM (forced after 5 s), 1 when it cannot start.
  */
@@ -12,8 +13,14 @@ import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { parseWebCliOptions } from './options.js';
 import { runWebConsole } from './run.js';
 
-/** The built renderer; `MCP_CONSOLE_STATIC_DIR` overrides it (tests and benchmarks that build elsewhere). */
-const staticDir = process.env.MCP_CONSOLE_STATIC_DIR || fileURLToPath(new URL('../../out/renderer/', import.meta.url));
+/**
+ * The built renderer (out/renderer), found from this file whether it runs from source
+ * (app/web/cli.ts, under tsx) or as the prebuilt bundle `npm start` runs (out/web/cli.js);
+ * `MCP_CONSOLE_STATIC_DIR` overrides it (tests and benchmarks that build elsewhere).
+ */
+const staticDir =
+  process.env.MCP_CONSOLE_STATIC_DIR ||
+  fileURLToPath(new URL(/\/out\/web\/[^/]+$/.test(import.meta.url) ? '../renderer/' : '../../out/renderer/', import.meta.url));
 
 /**
  * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from
