@@ -1,9 +1,9 @@
 /**
  * Child process for the footprint scenario; prints ONE JSON line and exits.
  *
- * `node --import tsx bench/footprint-probe.ts console N`: createConsole in a fresh temp folder
- * (N = 0: no mcp-servers.json, so the embedded default, server-everything; N > 0: N copies of
- * server-everything), waits until every server is `ready`, then reports `readyMs` (since this
+ * `node [--import tsx] bench/footprint-probe.ts console N` (or its bundle, bench/bundle.ts):
+ * createConsole in a fresh temp folder (N = 0: no mcp-servers.json, so the embedded default,
+ * server-everything; N > 0: N copies of server-everything), waits until every server is `ready`, then reports `readyMs` (since this
  * process started), `rssReadyMB`, and `rssIdleMB` after 3 s idle and a GC when exposed.
  * `… floor`: a bare SDK client connecting to server-everything; same figures.
  */
