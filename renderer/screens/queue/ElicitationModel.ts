@@ -154,9 +154,3 @@ export function elicitationCallLabel(item: ElicitationItemView): string {
   if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
   return i18n.t('queue:list.oneOfCalls', { n: calls.length });
 }
-
-/** How long the item has waited (up to now), or how long it took (once answered). */
-export function elicitationWaitedMs(item: ElicitationItemView, now: number): number {
-  const end = item.outcome ? item.outcome.at : now;
-  return Math.max(0, end - item.receivedAt);
-}

@@ -32,9 +32,3 @@ export function associationLabel(item: SamplingItemView): string {
 
 /** Whether an item has finished. */
 export const isTerminal = (item: SamplingItemView): boolean => TERMINAL_STATUSES.includes(item.status);
-
-/** How long the item has waited (up to now), or how long it took (when finished). */
-export function waitedMs(item: SamplingItemView, now: number): number {
-  const end = isTerminal(item) ? (item.outcome?.at ?? item.updatedAt) : now;
-  return Math.max(0, end - item.receivedAt);
-}
