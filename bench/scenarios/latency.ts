@@ -36,9 +36,13 @@ const scenario: Scenario = {
     const llm = await startLoopbackLlm();
     const c = await startBenchConsole({ bench: benchServerConfig() }, llm.baseURL);
     let consoleMs: number[];
+    let cpuMs: number;
     try {
       await c.ready;
+      const cpu0 = process.cpuUsage();
       consoleMs = await measure('console', (a) => consoleCall(c, 'bench', 'sequence', a));
+      const cpu = process.cpuUsage(cpu0);
+      cpuMs = (cpu.user + cpu.system) / 1000 / (N + WARMUP);
       let total = 0;
       for (let i = 0; i < 50; i++) {
         total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
@@ -62,6 +66,7 @@ const scenario: Scenario = {
       { name: 'console p99', value: c99, unit: 'ms' },
       { name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
       { name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
+      { name: 'console CPU per request', value: cpuMs, unit: 'ms', note: 'this process (console, its threads), not the server or provider' },
     ];
     return figures;
   },

@@ -13,14 +13,16 @@ const CALLS = 8;
 const DURATION_MS = Number(process.env.BENCH_THROUGHPUT_MS ?? 10_000);
 
 /** Runs CALLS concurrent loops and returns requests/s and the total answered. */
-async function measure(who: string, call: (args: Record<string, unknown>) => Promise<BenchReport>): Promise<{ perSecond: number; answered: number }> {
+async function measure(who: string, call: (args: Record<string, unknown>) => Promise<BenchReport>): Promise<{ perSecond: number; answered: number; cpuMs: number }> {
   const t = performance.now();
+  const cpu0 = process.cpuUsage();
   const reports = await Promise.all(Array.from({ length: CALLS }, () => call({ durationMs: DURATION_MS })));
   const seconds = (performance.now() - t) / 1000;
   reports.forEach((r, i) => checkReport(`${who} loop ${i}`, r));
   const answered = reports.reduce((a, r) => a + r.answered, 0);
+  const cpu = process.cpuUsage(cpu0);
   // The loops stop sending at DURATION_MS; the wall time also holds the calls' own start and end.
-  return { perSecond: answered / Math.max(seconds, DURATION_MS / 1000), answered };
+  return { perSecond: answered / Math.max(seconds, DURATION_MS / 1000), answered, cpuMs: (cpu.user + cpu.system) / 1000 / Math.max(1, answered) };
 }
 
 const scenario: Scenario = {
@@ -28,7 +30,7 @@ const scenario: Scenario = {
   description: `${CALLS} concurrent tool calls looping sampling requests for ${DURATION_MS / 1000} s, console vs bare SDK client`,
   async run() {
     const floor = await startFloorClient(benchServerConfig());
-    let f: { perSecond: number; answered: number };
+    let f: { perSecond: number; answered: number; cpuMs: number };
     try {
       f = await measure('floor', (a) => floor.call('loop', a));
     } finally {
@@ -36,7 +38,7 @@ const scenario: Scenario = {
     }
     const llm = await startLoopbackLlm();
     const c = await startBenchConsole({ bench: benchServerConfig() }, llm.baseURL);
-    let k: { perSecond: number; answered: number };
+    let k: { perSecond: number; answered: number; cpuMs: number };
     try {
       await c.ready;
       k = await measure('console', (a) => consoleCall(c, 'bench', 'loop', a, DURATION_MS + 300_000));
@@ -55,6 +57,7 @@ const scenario: Scenario = {
       { name: 'floor', value: f.perSecond, unit: 'req/s', note: `bare SDK client, ${f.answered} requests` },
       { name: 'console', value: k.perSecond, unit: 'req/s', target: { op: '>=', value: 2_000 }, note: `history persisted, ${k.answered} requests` },
       { name: 'console / floor', value: k.perSecond / f.perSecond, unit: 'ratio', note: loadNote() },
+      { name: 'console CPU per request', value: k.cpuMs, unit: 'ms', note: `this process; the floor client: ${f.cpuMs.toFixed(2)} ms` },
     ];
     return figures;
   },

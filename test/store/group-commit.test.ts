@@ -4,8 +4,8 @@
  * alone while an unfinished entry's searchable text stays the same.
  */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGroupSync } from '../../main/store/group-sync.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BACKGROUND_SYNC_MS, createGroupSync } from '../../main/store/group-sync.js';
 import { openHistoryStore, whenDurable, type HistoryStore } from '../../main/store/history-store.js';
 import { minimalEntry, tempDir } from './fixtures/entries.js';
 
@@ -19,12 +19,13 @@ function manualSync() {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('group sync', () => {
-  it('starts a sync after a commit and shares the next one among every commit made meanwhile', async () => {
+  it('syncs when asked and shares the next round among every commit made meanwhile', async () => {
     const m = manualSync();
     const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
     g.committed();
-    expect(m.calls.map((c) => c.file)).toEqual(['/data/history.db-wal']);
+    expect(m.calls).toHaveLength(0); // nobody waits: a background round comes later
     const first = g.durable();
+    expect(m.calls.map((c) => c.file)).toEqual(['/data/history.db-wal']);
     g.committed(); // while the first fsync runs
     g.committed();
     const second = g.durable();
@@ -40,6 +41,22 @@ describe('group sync', () => {
     expect(m.calls).toHaveLength(2);
     await g.durable(); // nothing pending: no new fsync
     expect(m.calls).toHaveLength(2);
+  });
+
+  it('syncs an unawaited commit in the background within BACKGROUND_SYNC_MS', async () => {
+    vi.useFakeTimers();
+    try {
+      const m = manualSync();
+      const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+      g.committed();
+      g.committed();
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS - 1);
+      expect(m.calls).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(m.calls).toHaveLength(1); // one round for both
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects the waiters when the fsync fails, and the next durable() tries again', async () => {
