@@ -35,17 +35,36 @@ export function isBase64Safe(data: string): boolean {
  * `data:` URIs keep the megabytes out of the DOM. The 16 most recent payloads are kept; older
  * URLs are revoked.
  */
-const payloads = new Map<string, { valid: boolean; url?: string }>();
+const payloads = new Map<string, { valid: boolean; url?: string; bytes?: Uint8Array }>();
 const PAYLOADS_KEPT = 16;
 
-function payloadInfo(data: string): { valid: boolean; url?: string } {
+/** The browser's native strict decoder (`Uint8Array.fromBase64`), where there is one. */
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string, o: { lastChunkHandling: 'loose' }) => Uint8Array }).fromBase64;
+
+/**
+ * Strict padded base64 decoded natively (~10× faster than checking it in JS, which took ~35 ms for
+ * a 2 MB image), or null when invalid; undefined where the decoder does not exist. `fromBase64`
+ * skips ASCII whitespace, which strict base64 does not allow, hence the extra check.
+ */
+function decodeNatively(data: string): Uint8Array | null | undefined {
+  if (!fromBase64) return undefined;
+  if (data.length % 4 !== 0 || /[\t\n\f\r ]/.test(data)) return null;
+  try {
+    return fromBase64(data, { lastChunkHandling: 'loose' }); // padding is checked above (length), like isBase64Safe
+  } catch {
+    return null;
+  }
+}
+
+function payloadInfo(data: string): { valid: boolean; url?: string; bytes?: Uint8Array } {
   let info = payloads.get(data);
   if (info) {
     payloads.delete(data); // most recent last
     payloads.set(data, info);
     return info;
   }
-  info = { valid: isBase64Safe(data) };
+  const decoded = decodeNatively(data);
+  info = decoded === undefined ? { valid: isBase64Safe(data) } : decoded === null ? { valid: false } : { valid: true, bytes: decoded };
   payloads.set(data, info);
   if (payloads.size > PAYLOADS_KEPT) {
     const [oldest, old] = payloads.entries().next().value!;
@@ -60,10 +79,14 @@ function previewUrl(data: string, mimeType: string): string {
   const info = payloadInfo(data);
   if (info.url) return info.url;
   if (typeof URL.createObjectURL !== 'function') return `data:${mimeType};base64,${data}`;
-  const binary = atob(data);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  info.url = URL.createObjectURL(new Blob([bytes], { type: mimeType }));
+  let bytes = info.bytes;
+  if (!bytes) {
+    const binary = atob(data);
+    bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  }
+  info.bytes = undefined;
+  info.url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: mimeType }));
   return info.url;
 }
 
