@@ -14,8 +14,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
-import { formatBytes } from '../shared/validate-sampling';
-import { markdownPreview } from './components/big-text';
+import { formatBytes } from '../shared/validate-sampling.js';
+import { markdownPreview } from './components/big-text.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

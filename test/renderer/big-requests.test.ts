@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_PREVIEW_CHARS, PART_CHARS, markdownPreview, splitParts } from '../../renderer/components/big-text.js';
-import { buildRequest, initialRequestDraft, requestEdited } from '../../renderer/screens/queue/drafts.js';
+import { checkDraftParams, sameJson, withoutReceivedMedia } from '../../renderer/screens/queue/draft-check.js';
+import type { CreateMessageParams, SamplingContent } from '../../shared/sampling.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../shared/validate-sampling.js';
-import type { SamplingItemView } from '../../shared/state.js';
 
 const lines = (n: number, width = 79) => Array.from({ length: n }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(width - 7)}`).join('\n');
 
@@ -42,46 +42,40 @@ describe('markdownPreview', () => {
   });
 });
 
-describe('building a draft of a request with a big image', () => {
+describe('checking a draft of a request with a big image', () => {
   const image = 'QUJD'.repeat(700_000); // 2.8 MB of valid base64
-  const item = {
-    id: 'big',
-    origin: 'server',
-    conversationId: 'big',
-    round: 1,
-    serverId: 'queue',
-    era: 'legacy',
-    association: { exact: true, calls: [] },
-    status: 'awaiting_request_review',
-    receivedAt: 1,
-    updatedAt: 1,
-    original: {
-      messages: [{ role: 'user', content: [{ type: 'text', text: lines(100) }, { type: 'image', data: image, mimeType: 'image/png' }] }],
-      maxTokens: 500,
-    },
-    model: { providerId: 'manual', modelId: 'manual', reason: 'default' },
-  } as unknown as SamplingItemView;
+  const text = lines(100);
+  const base: CreateMessageParams = {
+    messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image', data: image, mimeType: 'image/png' }] }],
+    maxTokens: 500,
+  };
+  /** The draft after typing: the text block replaced, everything else shared with `base`. */
+  const typed = (t: string): CreateMessageParams => ({ ...base, messages: [{ ...base.messages[0]!, content: [{ type: 'text', text: t }, (base.messages[0]!.content as SamplingContent[])[1]!] }] });
 
-  it('keeps the very image in the built params and reports edits of the text only when there are some', () => {
-    const draft = initialRequestDraft(item);
-    const unchanged = buildRequest(item, draft);
-    expect(unchanged.ok).toBe(true);
-    expect(requestEdited(item, draft, undefined, unchanged)).toBe(false);
-    const typed = { ...draft, texts: { '0:0': `${lines(100)}abc` } };
-    const built = buildRequest(item, typed);
-    if (!built.ok) throw new Error(built.errors.join('; '));
-    const content = built.params.messages[0]!.content as Array<{ type: string; text?: string; data?: string }>;
-    expect(content[0]!.text!.endsWith('abc')).toBe(true);
-    expect(content[1]!.data).toBe(image);
-    expect(requestEdited(item, typed, undefined, built)).toBe(true);
+  it('validates with the received image stood in for, leaving the params themselves untouched', () => {
+    const draft = typed(`${text}abc`);
+    const light = withoutReceivedMedia(draft, base);
+    expect(light.stripped).toBe(image.length - 4);
+    expect((light.params.messages[0]!.content as Array<{ data?: string }>)[1]!.data).toBe('AAAA');
+    expect((draft.messages[0]!.content as Array<{ data?: string }>)[1]!.data).toBe(image);
+    expect(checkDraftParams(draft, base)).toBeNull();
   });
 
-  it('still refuses an invalid draft, and a request over the size cap counts the image', () => {
-    const draft = initialRequestDraft(item);
-    expect(buildRequest(item, { ...draft, maxTokens: '0' }).ok).toBe(false);
-    const huge = { ...draft, texts: { '0:0': 'z'.repeat(DEFAULT_MAX_REQUEST_BYTES - image.length + 1_000) } };
-    const built = buildRequest(item, huge);
-    expect(built.ok).toBe(false);
-    if (!built.ok) expect(built.errors.join(' ')).toMatch(/S-SIZE-1/);
+  it('still rescans media that are not the received ones, and counts the image in the size cap', () => {
+    const swapped: CreateMessageParams = { ...base, messages: [{ ...base.messages[0]!, content: [{ type: 'text', text }, { type: 'image', data: 'not base64!', mimeType: 'image/png' }] }] };
+    expect(withoutReceivedMedia(swapped, base).stripped).toBe(0);
+    expect(checkDraftParams(swapped, base)).toMatch(/S-B64-1/);
+    const huge = typed('z'.repeat(DEFAULT_MAX_REQUEST_BYTES - image.length + 1_000));
+    expect(checkDraftParams(huge, base)).toMatch(/S-SIZE-1/);
+    expect(checkDraftParams({ ...typed(text), maxTokens: 0 }, base)).toMatch(/S-MAX-1/);
+  });
+
+  it('compares drafts with the params they started from like their JSON would, shared parts by identity', () => {
+    expect(sameJson(typed(text), base)).toBe(true);
+    expect(sameJson(typed(`${text}!`), base)).toBe(false);
+    expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false); // key order, as JSON.stringify
+    expect(sameJson([1, [2]], [1, [2]])).toBe(true);
+    expect(sameJson({ a: [] }, { a: {} })).toBe(false);
   });
 });
