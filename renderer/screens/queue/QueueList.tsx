@@ -1,5 +1,5 @@
 /** The queue list: every sampling item, virtualised so a thousand items stay smooth. */
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SamplingItemView } from '../../../shared/state';
@@ -11,7 +11,11 @@ import { ElicitationRow } from './ElicitationRow';
 
 const ROW_HEIGHT = 74;
 
-function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: () => void }) {
+/**
+ * One row; re-rendered only when its item or selection changes (selecting a row re-rendered every
+ * visible row and its wait clock: ~30 ms of a 1,000-item queue's click, `npm run bench`).
+ */
+const QueueRow = memo(function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: (id: string) => void }) {
   const { t } = useTranslation('queue');
   const waiting = !isTerminal(item);
   const level = useWaitLevel(item.serverWait, waiting);
@@ -24,7 +28,7 @@ function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; select
       data-testid="queue-item"
       data-item-id={item.id}
       data-status={item.status}
-      onClick={onSelect}
+      onClick={() => onSelect(item.id)}
     >
       <span className="queue-row-top">
         <span className="queue-server">{item.serverId}</span>
@@ -44,7 +48,7 @@ function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; select
       </span>
     </button>
   );
-}
+});
 
 /** The list pane of the queue. */
 export function QueueList({
@@ -82,7 +86,7 @@ export function QueueList({
               {isElicitation(item) ? (
                 <ElicitationRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
               ) : (
-                <QueueRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
+                <QueueRow item={item} selected={item.id === selectedId} onSelect={onSelect} />
               )}
             </div>
           );
