@@ -74,9 +74,15 @@ export function desktopT(lang: UiLanguage): DesktopT {
   return (key, values) => String(tf(key, values ?? {}));
 }
 
-/** The OS's preferred locales as this process sees them (Intl, from LANG/LC_* or the OS). */
+let processLocale: string[] | undefined;
+
+/**
+ * The OS's preferred locales as this process sees them (Intl, from LANG/LC_* or the OS); read once
+ * per process (building a formatter costs ~1 ms, and the attention service asks on every patch).
+ */
 export function processLocales(): string[] {
-  return [Intl.DateTimeFormat().resolvedOptions().locale];
+  processLocale ??= [Intl.DateTimeFormat().resolvedOptions().locale];
+  return processLocale;
 }
 
 /** The translator for a preference (`system` resolves from `osLocales`, most preferred first). */
