@@ -90,7 +90,7 @@ export interface HistoryServerStats {
   auto: number;
   /** Input + output tokens the providers reported. */
   tokens: number;
-  /** Estimated cost in USD; null while providers have no cost facts. */
+  /** Sum of the recorded generation costs in USD (usage × the model's price); null when no generation of the period had a known price. */
   cost: number | null;
 }
 

@@ -12,7 +12,11 @@ import type { IncomingSampling } from '../mcp/connection.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 
-/** Where history goes; `save` must be durable when it returns (the store commits synchronously). */
+/**
+ * Where history goes. `save` commits before it returns (so a crash right after loses at most the
+ * fsync in flight); the answer to a server waits until the store says the commit is on disk
+ * (`whenDurable` in main/store/history-store.ts, wired in main/console.ts).
+ */
 export interface HistorySink {
   save(entry: HistoryEntry): void;
 }

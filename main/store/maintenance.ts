@@ -105,6 +105,19 @@ export function stats(prepare: Prepare, range: { from?: number; to?: number }): 
      FROM history ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
      GROUP BY server_id ORDER BY server_id`,
   ).all(params) as Row[];
+  // Recorded generation costs (costUsd, history_data's extra JSON): only rows that carry usage can
+  // have one, so the join reads those alone. A server with no priced generation shows null.
+  const costs = new Map(
+    (
+      prepare(
+        `SELECT h.server_id, total(json_extract(d.extra_json, '$.costUsd')) AS cost,
+           count(json_extract(d.extra_json, '$.costUsd')) AS priced
+         FROM history AS h JOIN history_data AS d ON d.seq = h.seq
+         WHERE (h.input_tokens IS NOT NULL OR h.output_tokens IS NOT NULL)${where.length > 0 ? ` AND ${where.map((w) => `h.${w}`).join(' AND ')}` : ''}
+         GROUP BY h.server_id`,
+      ).all(params) as Array<{ server_id: string; cost: number; priced: number }>
+    ).map((r) => [r.server_id, r.priced > 0 ? r.cost : null]),
+  );
   return {
     ...range,
     servers: rows.map((r) => ({
@@ -114,7 +127,7 @@ export function stats(prepare: Prepare, range: { from?: number; to?: number }): 
       rejected: r.rejected,
       auto: r.auto,
       tokens: r.tokens,
-      cost: null,
+      cost: costs.get(r.server_id) ?? null,
     })),
   };
 }

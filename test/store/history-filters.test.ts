@@ -116,6 +116,18 @@ describe('sessions, counters and facets', () => {
     expect(store.stats({ from: T0 + 3 * DAY }).servers).toEqual([{ serverId: 'srv', requests: 1, approved: 1, rejected: 0, auto: 1, tokens: 0, cost: null }]);
   });
 
+  it('sums the recorded generation costs per server for the period (null while none was priced)', () => {
+    store.save(fullEntry('p1', T0 + 4 * DAY, { conversationId: 'conv-p', serverId: 'github', status: 'delivered', usage: { inputTokens: 1000, outputTokens: 100 }, costUsd: 0.0125 }));
+    store.save(fullEntry('p2', T0 + 4 * DAY + 1, { conversationId: 'conv-p', serverId: 'github', status: 'delivered', usage: { inputTokens: 10, outputTokens: 10 }, costUsd: 0.0005 }));
+    store.save(fullEntry('p3', T0 + 4 * DAY + 2, { conversationId: 'conv-q', serverId: 'everything', status: 'delivered', usage: { inputTokens: 10, outputTokens: 10 } }));
+    const github = store.stats({}).servers.find((x) => x.serverId === 'github')!;
+    expect(github.cost).toBeCloseTo(0.013, 10);
+    expect(store.stats({}).servers.find((x) => x.serverId === 'everything')!.cost).toBeNull();
+    // Bounded like the other counters: the priced entries fall outside this period.
+    expect(store.stats({ to: T0 + 4 * DAY }).servers.find((x) => x.serverId === 'github')!.cost).toBeNull();
+    expect(store.stats({ from: T0 + 4 * DAY + 1 }).servers.find((x) => x.serverId === 'github')!.cost).toBeCloseTo(0.0005, 10);
+  });
+
   it('lists distinct values for the filter menus', () => {
     expect(store.facets()).toEqual({
       servers: ['everything', 'github'],
