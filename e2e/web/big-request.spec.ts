@@ -1,0 +1,40 @@
+/**
+ * A very large prompt (issue 8/9: long prompts never freeze the UI): the review shows a preview
+ * with "Show all", editing happens in parts, and what is approved is exactly the whole text with
+ * the person's edit — nothing hidden is lost.
+ */
+import type { SamplingItemView } from '../../shared/state.js';
+import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+
+const LINE = (i: number) => `${String(i).padStart(6, '0')} ${'log line '.repeat(8)}\n`;
+const BIG = Array.from({ length: 3000 }, (_, i) => LINE(i)).join(''); // ~240 KB
+
+test('a 240 KB prompt: preview, show all, edit the last part, approve the whole edited text', async ({ page, appUrl, fixture }) => {
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'big', conversationId: 'big', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages: [{ role: 'user', content: { type: 'text', text: BIG } }], maxTokens: 100 } });
+  await openConsole(page, appUrl, fixture);
+  await page.locator('[data-testid="queue-item"][data-item-id="big"]').click();
+  const review = page.getByTestId('request-review');
+  // A preview, not a quarter megabyte of rendered Markdown; the rest one click away.
+  await expect(review.getByText('000000 log line')).toBeVisible();
+  await expect(review.getByText('002999 log line')).toHaveCount(0);
+  await expect(review.getByRole('button', { name: /Show all/ })).toBeVisible();
+
+  await page.getByTestId('message-edit-0-0').click();
+  const parts = page.locator('[data-testid^="message-editor-0-0-part-"]');
+  const n = await parts.count();
+  expect(n).toBeGreaterThan(5);
+  const last = parts.nth(n - 1);
+  await expect(last).toHaveValue(/002999 log line/);
+  await last.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('THE END');
+  await shot(page, 'big-request-parts');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  await page.getByTestId('approve-request').click();
+
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: { text: string } }> } }>;
+  expect(sent!.params.messages[0]!.content.text).toBe(`${BIG}THE END`);
+});
