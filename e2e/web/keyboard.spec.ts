@@ -249,6 +249,10 @@ test('elicitation: first field (E), type, accept with Ctrl+Enter; decline anothe
     await press(page, 'j');
   }
   await expect(page.getByTestId('elicitation-review')).toHaveAttribute('data-status', 'awaiting_input');
+  // The buttons say their keys (tooltip second line, aria-keyshortcuts).
+  await expect(page.getByTestId('elicitation-accept')).toHaveAttribute('aria-keyshortcuts', 'Control+Enter');
+  await expect(page.getByTestId('elicitation-decline')).toHaveAttribute('title', /\n.*\(D\)$/);
+  await expect(page.getByTestId('elicitation-cancel')).toHaveAttribute('aria-keyshortcuts', 'C');
   await press(page, 'd');
   await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-form', action: 'decline' }]);
   await press(page, 'e');

@@ -120,6 +120,11 @@ export function useShortcutHint(id: CommandId): { title: string; 'aria-keyshortc
   };
 }
 
+/** A button's own explanation on the first line of its tooltip, the shortcut hint on the second. */
+export function withKeys(explanation: string, hint: { title: string; 'aria-keyshortcuts': string }): { title: string; 'aria-keyshortcuts': string } {
+  return { ...hint, title: `${explanation}\n${hint.title}` };
+}
+
 /** Text the full-screen editor edits: read once when it opens, written on every change. */
 export interface EditorTarget {
   /** What is edited, e.g. "Message 2 (user)" (translated). */

@@ -10,12 +10,16 @@ import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
 import { useAction } from '../../hooks';
+import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
 import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
 
 /** The generated form and its Accept / Decline / Cancel bar. */
 export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
   const { t } = useTranslation('queue');
+  const acceptHint = useShortcutHint('elicitation.accept');
+  const declineHint = useShortcutHint('elicitation.decline');
+  const cancelHint = useShortcutHint('elicitation.cancel');
   const schema = params.requestedSchema;
   const [raw, setRaw] = useState<RawValues>(() => initialRawValues(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -83,13 +87,13 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
       </Section>
       <footer className="action-bar">
         <ActionError error={problem ?? respond.error} />
-        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} title={t('elicitation.cancelTitle')}>
+        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
           {t('elicitation.cancel')}
         </button>
-        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} title={t('elicitation.declineTitle')}>
+        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} {...withKeys(t('elicitation.declineTitle'), declineHint)}>
           {t('elicitation.decline')}
         </button>
-        <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending}>
+        <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending} {...acceptHint}>
           {t('elicitation.accept')}
         </button>
       </footer>

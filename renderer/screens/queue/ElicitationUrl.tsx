@@ -10,11 +10,15 @@ import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
+import { useShortcutHint } from '../../keyboard/registry';
 import { describeUrl } from './ElicitationModel';
 
 /** The URL, its domain and the Open / Decline / Cancel bar. */
 export function ElicitationUrl({ item, params }: { item: ElicitationItemView; params: ElicitUrlParams }) {
   const { t } = useTranslation('queue');
+  const acceptHint = useShortcutHint('elicitation.accept');
+  const declineHint = useShortcutHint('elicitation.decline');
+  const cancelHint = useShortcutHint('elicitation.cancel');
   const { host, protocol, openable } = describeUrl(params.url);
   const fromError = item.source === 'error';
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
@@ -67,14 +71,14 @@ export function ElicitationUrl({ item, params }: { item: ElicitationItemView; pa
       <footer className="action-bar">
         <ActionError error={open.error ?? respond.error} />
         {!fromError && (
-          <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')}>
+          <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')} {...cancelHint}>
             {t('elicitation.cancel')}
           </button>
         )}
-        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={busy} onClick={() => void respond.run('decline')}>
+        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={busy} onClick={() => void respond.run('decline')} {...declineHint}>
           {fromError ? t('elicitation.dontOpen') : t('elicitation.decline')}
         </button>
-        <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()}>
+        <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()} {...acceptHint}>
           {t('elicitation.openInBrowser')}
         </button>
       </footer>
