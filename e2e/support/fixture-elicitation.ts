@@ -4,7 +4,7 @@
  * that asks for a secret, a URL request, a URL from a -32042 error, and an answered form.
  * Add them with `state.elicitations = buildElicitationItems(now)`.
  */
-import type { ElicitationItemView } from '../../shared/state.js';
+import type { CallView, ElicitationItemView } from '../../shared/state.js';
 
 /** The form with one field of every kind (as server-everything's trigger-elicitation-request, trimmed). */
 export const ALL_KINDS_SCHEMA = {
@@ -97,4 +97,39 @@ export function buildElicitationItems(now: number): ElicitationItemView[] {
       outcome: { at: ago(590), message: 'Answered by the person' },
     },
   ];
+}
+
+/**
+ * A -32042 item the person already opened (not in buildElicitationItems, so the other specs'
+ * counts stay as they are), and the failed call it came from.
+ */
+export function buildOpenedUrlError(now: number): { item: ElicitationItemView; call: CallView } {
+  const args = { url: 'https://pay.example.com/checkout', errorPath: true };
+  return {
+    item: {
+      id: 'elic-url-opened',
+      serverId: 'everything',
+      era: 'legacy',
+      source: 'error',
+      secretWarning: false,
+      association: { exact: true, calls: [{ callId: 'call-url-failed', kind: 'tools/call', name: 'trigger-url-elicitation' }] },
+      status: 'accepted',
+      receivedAt: now - 20_000,
+      updatedAt: now - 15_000,
+      params: { mode: 'url', message: 'Open this link to satisfy the prerequisite, then retry the request.', url: 'https://modelcontextprotocol.io', elicitationId: 'el-789' },
+      outcome: { at: now - 15_000, message: 'Opened by the person' },
+    },
+    call: {
+      id: 'call-url-failed',
+      serverId: 'everything',
+      kind: 'tools/call',
+      name: 'trigger-url-elicitation',
+      arguments: args,
+      status: 'failed',
+      startedAt: now - 21_000,
+      endedAt: now - 20_000,
+      error: { message: 'MCP error -32042: This request requires browser-based authorization.', code: -32042 },
+      samplingItemIds: ['elic-url-opened'],
+    },
+  };
 }

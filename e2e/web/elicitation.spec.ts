@@ -6,8 +6,8 @@
  * e2e/artifacts/elicitation-*.png.
  */
 import type { Page } from '@playwright/test';
-import { buildElicitationItems } from '../support/fixture-elicitation.js';
-import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+import { buildElicitationItems, buildOpenedUrlError } from '../support/fixture-elicitation.js';
+import { emit, expect, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const row = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`);
 const field = (page: Page, name: string) => page.getByTestId(`elicitation-field-${name}`);
@@ -204,4 +204,36 @@ test('a finished elicitation shows the outcome and the answer sent; Dismiss', as
   await shot(page, 'elicitation-finished');
   await review.getByTestId('dismiss-item').click();
   await expect.poll(() => recorded(page, 'dismissItem')).toEqual([{ itemId: 'elic-done' }]);
+});
+
+test('-32042 item once opened: "Call <tool> again" calls rerunCall with the failed call, then shows how the re-run went', async ({ page, appUrl, fixture }) => {
+  const { item, call } = buildOpenedUrlError(Date.now());
+  fixture.state.elicitations = [...(fixture.state.elicitations ?? []), item];
+  fixture.state.calls = [...fixture.state.calls, call];
+  await openConsole(page, appUrl, fixture);
+
+  // Not offered while the page is still unopened, nor for a URL request something waits on.
+  await row(page, 'elic-url-error').click();
+  await expect(page.getByTestId('elicitation-review')).toHaveAttribute('data-status', 'awaiting_input');
+  await expect(page.getByTestId('elicitation-rerun')).toHaveCount(0);
+  await row(page, 'elic-done').click();
+  await expect(page.getByTestId('elicitation-outcome')).toBeVisible();
+  await expect(page.getByTestId('elicitation-rerun')).toHaveCount(0);
+
+  await row(page, 'elic-url-opened').click();
+  const section = page.getByTestId('elicitation-rerun');
+  await expect(section).toContainText('call trigger-url-elicitation again with the same arguments');
+  await expect(section.getByTestId('elicitation-rerun-status')).toHaveCount(0);
+  await section.getByRole('button', { name: 'Call trigger-url-elicitation again' }).click();
+  await expect.poll(() => recorded(page, 'rerunCall')).toEqual([{ callId: 'call-url-failed' }]);
+
+  // Main records the re-run as a new call with rerunOf; the section follows it.
+  const rerun = { ...call, id: 'fake-call-1', rerunOf: call.id, status: 'running' as const, startedAt: Date.now(), endedAt: undefined, error: undefined, samplingItemIds: [] };
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 1, calls: [...fixture.state.calls, rerun] } });
+  await expect(section.getByTestId('elicitation-rerun-status')).toHaveAttribute('data-status', 'running');
+  await expect(section.getByRole('button', { name: 'Call trigger-url-elicitation again' })).toBeDisabled();
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 2, calls: [...fixture.state.calls, { ...rerun, status: 'succeeded', endedAt: Date.now(), result: { content: [{ type: 'text', text: 'done' }] } }] } });
+  await expect(section.getByTestId('elicitation-rerun-status')).toContainText('it succeeded');
+  await expect(section.getByRole('button', { name: 'Call trigger-url-elicitation again' })).toBeEnabled();
+  await shot(page, 'elicitation-url-error-rerun');
 });

@@ -16,6 +16,7 @@ import { ElicitationForm } from './ElicitationForm';
 import { WaitClock } from './WaitClock';
 import { elicitationCallLabel, elicitationStatus, mergeQueue } from './ElicitationModel';
 import { ElicitationUrl } from './ElicitationUrl';
+import { RerunCall } from './RerunCall';
 import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
 import './elicitation.css';
 
@@ -170,6 +171,7 @@ export function ElicitationReview({ item }: { item: ElicitationItemView }) {
           <code className="elicitation-full-url mono">{params.url}</code>
         </Section>
       )}
+      {!waiting && <RerunCall item={item} />}
       {!waiting && <Finished item={item} />}
     </div>
   );
