@@ -4,6 +4,7 @@
  * an en-GB system keeps its 24-hour clock), else the language itself; duration units are
  * translated (`common:duration.*`).
  */
+import { HISTORY_STATUSES } from '../shared/history.js';
 import i18n from 'i18next'; // the shared instance renderer/i18n initialises (imported directly so this module stays pure)
 
 /**
@@ -97,17 +98,8 @@ export function firstLine(text: string, max = 140): string {
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
 }
 
-const STATUS_KEYS = [
-  'awaiting_request_review',
-  'generating',
-  'awaiting_response_review',
-  'delivered',
-  'rejected',
-  'failed',
-  'cancelled',
-  'timed_out',
-  'interrupted',
-] as const;
+/** Every status, sampling and history alike (one list: shared/history.ts). */
+const STATUS_KEYS = HISTORY_STATUSES;
 
 /** The readable label of a sampling (or history) status in the active language; unknown ones as they are. */
 export function statusLabel(status: string): string {
