@@ -32,9 +32,15 @@ export function RerunCall({ item }: { item: ElicitationItemView }) {
     if (latest.status === 'declined') return t('rerun.declined', { time });
     return t('rerun.failed', { time, error: latest.error?.message ?? '' });
   })();
+  const button = (
+    <button type="button" className="btn-primary" data-testid="elicitation-rerun-button" disabled={rerun.pending || latest?.status === 'running'} onClick={() => void rerun.run()}>
+      {t('rerun.button', { name: original.name })}
+    </button>
+  );
   return (
-    <Section title={t('rerun.title')} testId="elicitation-rerun">
+    <Section title={t('rerun.title')} actions={button} testId="elicitation-rerun">
       <p className="muted small">{t('rerun.note', { name: original.name })}</p>
+      <ActionError error={rerun.error} />
       {status && (
         <p data-testid="elicitation-rerun-status" data-status={latest.status}>
           {status}{' '}
@@ -50,12 +56,6 @@ export function RerunCall({ item }: { item: ElicitationItemView }) {
           </button>
         </p>
       )}
-      <footer className="action-bar">
-        <ActionError error={rerun.error} />
-        <button type="button" className="btn-primary" data-testid="elicitation-rerun-button" disabled={rerun.pending || latest?.status === 'running'} onClick={() => void rerun.run()}>
-          {t('rerun.button', { name: original.name })}
-        </button>
-      </footer>
     </Section>
   );
 }
