@@ -1,4 +1,4 @@
-// Lint rules, including the layering rules of ARCHITECTURE.md: the folder says which runtime a
+// Lint rules, including the layering rules in the README: the folder says which runtime a
 // file may use, and imports across that line are errors.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -37,7 +37,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks, i18next },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // No hard-coded UI text (issue 9): JSX text and the attributes people read go through t().
+      // No hard-coded UI text: JSX text and the attributes people read go through t().
       'i18next/no-literal-string': [
         'error',
         {

@@ -23,7 +23,7 @@ const common = {
   timeoutMs: z.number().int().positive().optional(),
   /**
    * How long this server waits for the answer to its sampling and elicitation requests (ms), shown
-   * as a countdown on each waiting item (issue 9, time made visible). Default 60 000, the MCP SDKs'
+   * as a countdown on each waiting item (time made visible). Default 60 000, the MCP SDKs'
    * default request timeout; 0 = the server never gives up. 2026-07-28 (MRTR) requests have no
    * server timer.
    */

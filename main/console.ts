@@ -54,7 +54,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const historyPath = join(dir, HISTORY_FILE);
   const servers = loadServersConfig(dir);
   const providersPath = join(dir, PROVIDERS_CONFIG_FILE);
-  // Providers and their keys (issue 4): keys only through the injected secret store.
+  // Providers and their keys: keys only through the injected secret store.
   const secrets = ports.secrets ?? createMemorySecretStore();
   let publishProviders: (views: ProviderView[], settings: ModelSettings) => void = () => {};
   const providerRegistry = await openProviderRegistry({ path: join(dir, PROVIDERS_CONFIG_FILE), env, secrets, onChange: (v, s) => publishProviders(v, s) });
@@ -105,11 +105,11 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     inFlightCalls: (serverId) => calls.inFlight(serverId),
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
-    // The server's elicitation policy (issue 7): always ask, or always decline (never accept).
+    // The server's elicitation policy: always ask, or always decline (never accept).
     decide: (serverId) => policy.decideElicitation(serverId),
   });
 
-  // Rules, limits, prices and redaction (issue 5): model prices from the providers' model facts;
+  // Rules, limits, prices and redaction: model prices from the providers' model facts;
   // today's (UTC) token and spend totals start from history, so a restart keeps them.
   const policy = createPolicyService({ dir, hub, logger, now, priceOf: (model) => providerRegistry.priceOf(model), usageSince: (from) => history.usageSince(from) });
 
@@ -134,7 +134,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
   });
 
-  // Servers (issue 7): mcp-servers.json ↔ connections (live reload), OAuth, import; see main/servers.
+  // Servers: mcp-servers.json ↔ connections (live reload), OAuth, import; see main/servers.
   const serversFeature = createServersFeature({
     ports,
     logger,
@@ -166,7 +166,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   publishServers();
   const ready = serversFeature.start();
 
-  // Desktop life (issue 9): desktop settings, notifications, badge, tray.
+  // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir, hub, ports: ports.desktop, logger, now, notify, setAutoApprovalPaused: (paused) => policy.setPaused(paused) });
 
   const historyService = createHistoryService({ store: history, userDataDir: dir, now, logger, notify, reopenDraft: (entry) => pipeline.reopenDraft(entry) });

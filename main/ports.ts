@@ -1,5 +1,5 @@
 /**
- * What a host injects into main (ARCHITECTURE.md: main never imports `electron`; OS things come in
+ * What a host injects into main (main never imports `electron`; OS things come in
  * through small interfaces). The Electron host passes Electron-backed implementations, the web
  * host and the tests pass Node-backed ones.
  */
@@ -45,7 +45,7 @@ export interface ConsolePorts {
    */
   secrets?: SecretStore;
   /**
-   * Desktop integration (issue 9): native notifications, dock/taskbar badge, tray, login item,
+   * Desktop integration: native notifications, dock/taskbar badge, tray, login item,
    * native theme, window focus. The Electron host passes these; the web host passes none.
    */
   desktop?: DesktopPorts;

@@ -36,7 +36,7 @@ export const API_METHODS = [
   'respondElicitation',
   'setServerRoots',
   'rerunCall',
-  // Servers (issue 7): config edits, prompts/resources, logs, import, OAuth.
+  // Servers: config edits, prompts/resources, logs, import, OAuth.
   'getServerEntry',
   'saveServer',
   'removeServer',

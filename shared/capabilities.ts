@@ -1,7 +1,7 @@
 /**
  * Capability checks: what a sampling request needs (audio, images and their sizes, tools, context)
  * against what a model can take (its {@link ModelFacts}). The review screen shows the mismatches
- * before anything is sent and offers the models that can (issue 4: "capability mismatches are
+ * before anything is sent and offers the models that can ("capability mismatches are
  * explicit"); model selection ranks models with issues last.
  *
  * Pure: no Node, DOM or Electron.

@@ -1,5 +1,5 @@
 /**
- * Desktop life (issue 9): the person's desktop settings (theme, notifications, sound, do not
+ * Desktop life: the person's desktop settings (theme, notifications, sound, do not
  * disturb, launch at login), what the host supports, and the "attention" view — which items wait
  * on a person, and the notifications main decided to show.
  *

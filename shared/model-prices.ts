@@ -1,5 +1,5 @@
 /**
- * Model prices in USD and cost estimates (issue 5: the rule condition "estimated cost ≤ $X" and
+ * Model prices in USD and cost estimates (the rule condition "estimated cost ≤ $X" and
  * the per-server "spend per day" limit).
  *
  * - {@link defaultModelPrice}: built-in list prices (USD per million input / output tokens) of the

@@ -1,5 +1,5 @@
 /**
- * Explainable model choice from a request's `modelPreferences` (SPEC-SAMPLING.md "Model
+ * Explainable model choice from a request's `modelPreferences` (the MCP sampling spec, "Model
  * preferences": hints are substrings matched against model names, evaluated in order, the first
  * that matches an available model wins; hints are advisory and MAY map to a comparable model of
  * another provider; priorities 0..1 steer the choice when no hint matches; the human sees and can

@@ -2,7 +2,7 @@
  * Provider and model facts: the kinds of LLM provider the console speaks, their presets, the
  * per-model facts model selection uses (context window, cost / speed / capability tiers, which
  * inputs a model takes, how it calls tools), the editable family table that maps a hint of one
- * provider's naming to a comparable model of another (SPEC-SAMPLING.md "Model preferences": hints
+ * provider's naming to a comparable model of another (the MCP sampling spec, "Model preferences": hints
  * are advisory and MAY map across providers), and per-server model settings.
  *
  * Zod schemas here parse the config file (main/llm/providers-config.ts) and the renderer's input
@@ -17,7 +17,7 @@ export const PROVIDER_KINDS = ['manual', 'openai-compatible', 'anthropic', 'open
 /** A provider kind. */
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
-/** How a model calls tools: the API's own tool calling, tools described in the system prompt (seeds/004), or not at all. */
+/** How a model calls tools: the API's own tool calling, tools described in the system prompt, or not at all. */
 export const TOOL_SUPPORT = ['native', 'prompt', 'none'] as const;
 /** See {@link TOOL_SUPPORT}. */
 export type ToolSupport = (typeof TOOL_SUPPORT)[number];

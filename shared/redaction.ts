@@ -1,6 +1,6 @@
 /**
  * Redaction: finding likely secrets and personal data in a sampling request before it is sent
- * (SPEC-SAMPLING.md "Security considerations" 5: both sides MUST handle sensitive data properly;
+ * (the MCP sampling spec, "Security considerations" 5: both sides MUST handle sensitive data properly;
  * clients may offer to redact), and replacing them with typed placeholders such as
  * `[REDACTED:email]`.
  *

@@ -1,7 +1,7 @@
 /**
- * The pure rule engine (issue 5): the facts of a request, which conditions of a rule hold, the
+ * The pure rule engine: the facts of a request, which conditions of a rule hold, the
  * first-match-wins evaluation of a server's rules with its default action, and the elicitation
- * policy ("always ask" / "always decline" only, issue 7). The schemas live in ./rules.ts.
+ * policy ("always ask" / "always decline" only). The schemas live in ./rules.ts.
  *
  * Pure: imports only types from the shared contract (plus the sampling block reader).
  */
@@ -161,7 +161,7 @@ export function evaluateRules(serverId: string, policy: ServerPolicy, facts: Rul
 export const ELICITATION_RULE_ID = 'elicitation';
 
 /**
- * The elicitation policy of a server (issue 7: auto-rules cover elicitation only as "always ask"
+ * The elicitation policy of a server (auto-rules cover elicitation only as "always ask"
  * or "always decline"; never accept). `ask` when the server sets none. `rule` names the policy and
  * its version, for history. Not affected by the pause switch (like reject rules, declining sends
  * nothing without the person).

@@ -1,5 +1,5 @@
 /**
- * What the policy (issue 5) shows the person: the `policy` state slice (rules in force, problems,
+ * What the policy shows the person: the `policy` state slice (rules in force, problems,
  * counters per server), and the explanation a queued sampling item carries — the notes of a
  * decision ("auto-approval paused", "auto-redacted 2 items", "limit nearly reached") and the
  * estimated cost. Notes are typed so the renderer words them in the person's language; history
@@ -51,7 +51,7 @@ export interface PolicyView {
 }
 
 /**
- * One note on a policy decision, shown on the review screen (issue 5):
+ * One note on a policy decision, shown on the review screen:
  * - `paused`: a rule would have auto-approved, but auto-approval is paused;
  * - `ask_rule`: a rule says "always ask";
  * - `redacted`: `count` sensitive items were replaced by placeholders before review (the review

@@ -146,7 +146,7 @@ export const DEFAULT_SERVER_LIMITS = { requestsPerMinute: 120, maxWaiting: 50 } 
 export const DEFAULT_GLOBAL_LIMITS = { requestsPerMinute: 600, maxWaiting: 200 } as const;
 
 /**
- * A server's elicitation policy (issue 7: auto-rules cover elicitation only as "always ask" or
+ * A server's elicitation policy (auto-rules cover elicitation only as "always ask" or
  * "always decline"): `decline` answers every elicitation of the server `{action: "decline"}` at
  * once, recorded in history with this policy and its `version` (bumped on every change).
  */

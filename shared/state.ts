@@ -1,5 +1,5 @@
 /**
- * The console state main owns and the renderer mirrors (ARCHITECTURE.md "The main process owns
+ * The console state main owns and the renderer mirrors ("The main process owns
  * all state"). Plain data only: every value here crosses IPC / WebSocket as JSON.
  * Times are epoch milliseconds unless a name says otherwise.
  */
@@ -58,7 +58,7 @@ export interface CallRef {
 }
 
 /**
- * Where a sampling item is in the review state machine (ARCHITECTURE.md):
+ * Where a sampling item is in the review state machine:
  * awaiting_request_review → generating → awaiting_response_review → delivered,
  * or rejected / failed / cancelled / timed_out. `interrupted` is only found in history: the
  * console stopped (quit or crash) before the request finished.
@@ -163,7 +163,7 @@ export interface SamplingItemView {
   outcome?: { at: number; message: string; code?: number };
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
-  /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate (issue 5). */
+  /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate. */
   policy?: PolicyExplanation;
 }
 
@@ -275,11 +275,11 @@ export interface ConsoleState {
   modelSettings?: ModelSettings;
   /** Elicitation requests (form and URL mode) waiting on the person, plus recently answered ones. */
   elicitations?: ElicitationItemView[];
-  /** Auto-approve rules, the pause switch, limits' counters and redaction settings (issue 5). */
+  /** Auto-approve rules, the pause switch, limits' counters and redaction settings. */
   policy?: PolicyView;
-  /** Desktop settings (theme, notifications, do not disturb, launch at login) and what the host supports (issue 9). */
+  /** Desktop settings (theme, notifications, do not disturb, launch at login) and what the host supports. */
   desktop?: DesktopView;
-  /** Items waiting on a person, their count and the notifications main decided to show (issue 9). */
+  /** Items waiting on a person, their count and the notifications main decided to show. */
   attention?: AttentionView;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Pure intake validation of `sampling/createMessage` params (SPEC-SAMPLING.md).
+ * Pure intake validation of `sampling/createMessage` params (the MCP sampling spec).
  *
  * Every failure names the rule it enforces and carries the JSON-RPC code the spec prescribes
  * (-32602 for every malformed request), with a message a person can act on, e.g.
@@ -195,7 +195,7 @@ function checkToolBalance(params: CreateMessageParams): SamplingValidationResult
 }
 
 /**
- * Validates raw `sampling/createMessage` params against SPEC-SAMPLING.md.
+ * Validates raw `sampling/createMessage` params against the MCP sampling spec.
  *
  * @param raw the params as received (untrusted)
  * @param ctx what the connection declared and the console's size limits

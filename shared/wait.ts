@@ -1,5 +1,5 @@
 /**
- * Time made visible (issue 9): how long a server will wait for the answer to its sampling or
+ * Time made visible: how long a server will wait for the answer to its sampling or
  * elicitation request, and how close a waiting item is to that limit. Pure; main stamps the
  * limit on each item when it arrives, the renderer shows the countdown.
  */

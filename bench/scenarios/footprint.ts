@@ -1,5 +1,5 @@
 /**
- * Start and footprint (issue 8, scenario 4): each figure comes from a fresh child process
+ * Start and footprint (scenario 4): each figure comes from a fresh child process
  * (bench/footprint-probe.ts): cold start of the headless console until the default server
  * (server-everything) is ready, and main-process RSS idle with that one server and with 10
  * servers connected. Floor: a bare SDK client connecting to server-everything in the same kind of

@@ -1,5 +1,5 @@
 /**
- * Added latency per auto-approved request (issue 8, scenario 1): the bench fixture server sends N
+ * Added latency per auto-approved request (scenario 1): the bench fixture server sends N
  * sampling requests one after another from one tool call and times each round trip at its side.
  * Console: createConsole, a rule that approves request and response (`approve_all`), a loopback
  * OpenAI-compatible provider that answers at once (own process), history on. Floor: a bare SDK

@@ -1,5 +1,5 @@
 /**
- * Renderer scale (issue 8, scenario 3): the real web host (`app/web/cli.ts`, own process) with
+ * Renderer scale (scenario 3): the real web host (`app/web/cli.ts`, own process) with
  * 1,000 sampling requests waiting in the queue plus one holding a 1 MB text prompt and a 2 MB PNG
  * (bench/fixtures/queue-server.ts over stdio; rules that ask, limits raised), and Debian's Chromium
  * (`/usr/bin/chromium`, driven by Playwright; never a downloaded browser) opening the page.

@@ -1,5 +1,5 @@
 /**
- * Throughput (issue 8, scenario 2): 8 concurrent tool calls on the bench fixture server, each
+ * Throughput (scenario 2): 8 concurrent tool calls on the bench fixture server, each
  * sending sampling requests one after another for 10 s; requests/s through the console (approve_all
  * rule, loopback provider in its own process, history persisted, limits raised) vs the bare SDK
  * client floor. Goal: ≥ 2,000 requests/s with history, on a 2-core machine.

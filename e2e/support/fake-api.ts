@@ -79,20 +79,20 @@ export function installFakeApi(data: FakeData): void {
         return { entries, total: found.length };
       }),
     getHistoryEntry: (input: { id: string }) => answer('getHistoryEntry', input, () => history.find((e) => e.id === input.id) ?? null),
-    // Providers (issue 4): canned answers; the live spec e2e/web/providers.spec.ts runs the real registry.
+    // Providers: canned answers; the live spec e2e/web/providers.spec.ts runs the real registry.
     saveProvider: (input: { provider: { id: string; kind: string; label?: string; models: string[] } }) =>
       answer('saveProvider', input, () => ({ ...input.provider, label: input.provider.label ?? input.provider.id, hasApiKey: false })),
     removeProvider: (input: unknown) => answer('removeProvider', input, () => undefined),
     testProvider: (input: unknown) => answer('testProvider', input, () => ({ ok: true, message: 'Connected: 1 model listed in 3 ms', latencyMs: 3, models: ['fake-model'] })),
     listProviderModels: (input: unknown) => answer('listProviderModels', input, () => ({ models: [{ id: 'fake-model' }] })),
     saveModelSettings: (input: unknown) => answer('saveModelSettings', input, () => data.state.modelSettings),
-    // Rules (issue 5): the live spec e2e/web/rules.spec.ts runs the real policy.
+    // Rules: the live spec e2e/web/rules.spec.ts runs the real policy.
     saveRules: (input: unknown) => answer('saveRules', input, () => undefined),
     setAutoApprovalPaused: (input: unknown) => answer('setAutoApprovalPaused', input, () => undefined),
     exportRules: (input: unknown) => answer('exportRules', input, () => ({ fileName: 'rules.json', text: '{}\n' })),
     importRules: (input: unknown) => answer('importRules', input, () => ({ rules: 0 })),
     setKeepOriginal: (input: unknown) => answer('setKeepOriginal', input, () => undefined),
-    // History screen extras (issue 6): simple stand-ins; the live spec e2e/web/history.spec.ts runs the real store.
+    // History screen extras: simple stand-ins; the live spec e2e/web/history.spec.ts runs the real store.
     historyStats: (input: unknown) =>
       answer('historyStats', input, () => ({
         servers: [...new Set(history.map((e) => e.serverId))].sort().map((serverId) => {
@@ -114,7 +114,7 @@ export function installFakeApi(data: FakeData): void {
     setHistorySettings: (input: Record<string, unknown>) =>
       answer('setHistorySettings', input, () => ({ settings: { retentionDays: null, retentionSessions: null, ...input }, pruned: 0 })),
     reopenHistoryEntry: (input: unknown) => answer('reopenHistoryEntry', input, () => ({ itemId: 'draft-1' })),
-    // Servers (issue 7): canned answers; the live spec e2e/web/servers.spec.ts runs the real manager.
+    // Servers: canned answers; the live spec e2e/web/servers.spec.ts runs the real manager.
     getServerEntry: (input: unknown) => answer('getServerEntry', input, () => ({ entry: { transport: 'stdio', command: 'node', args: ['server.js'], env: {} }, masked: [], otherKeys: [] })),
     duplicateServer: (input: unknown) => answer('duplicateServer', input, () => ({ id: 'copy' })),
     getPrompt: (input: unknown) => answer('getPrompt', input, () => ({ callId: 'call-prompt' })),
@@ -123,7 +123,7 @@ export function installFakeApi(data: FakeData): void {
     scanImports: (input: unknown) => answer('scanImports', input, () => ({ sources: [] })),
     importServers: (input: unknown) => answer('importServers', input, () => ({ imported: [], skipped: [] })),
     signIn: (input: unknown) => answer('signIn', input, () => ({ authorizationUrl: '', opened: false })),
-    // Elicitation and roots (issue 7): the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
+    // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),
   };

@@ -1,5 +1,5 @@
 /**
- * Accessibility (issue 9): axe-core (WCAG 2 A and AA rules) on every screen against the fake API —
+ * Accessibility: axe-core (WCAG 2 A and AA rules) on every screen against the fake API —
  * the queue with a request, a response, a hand-written response, a generation and an elicitation
  * form under review, Servers, Providers, History (with an entry open), Rules, Settings, and the
  * keyboard dialogs (command palette, cheat-sheet, full-screen editor) — in the light and the dark

@@ -1,5 +1,5 @@
 /**
- * A very large prompt (issue 8/9: long prompts never freeze the UI): the review shows a preview
+ * A very large prompt (long prompts never freeze the UI): the review shows a preview
  * with "Show all", editing happens in parts, and what is approved is exactly the whole text with
  * the person's edit — nothing hidden is lost.
  */

@@ -1,5 +1,5 @@
 /**
- * Keyboard-first (issue 9) against the fake API, without the mouse: every step below is a key
+ * Keyboard-first against the fake API, without the mouse: every step below is a key
  * press (page.keyboard), and the assertions check what the renderer sent (window.__fake.calls).
  * Approve one request and reject another with a reason; edit the prompt inline and full screen;
  * review a response found through the command palette; answer an elicitation; the palette and

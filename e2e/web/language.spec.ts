@@ -1,5 +1,5 @@
 /**
- * Languages (issue 9), against the fake API: the Language setting in Settings goes to main
+ * Languages, against the fake API: the Language setting in Settings goes to main
  * (`setDesktopSettings({ language })`) and, once main's mirrored settings say so, the whole UI is
  * in Simplified Chinese with `<html lang="zh-CN">`; a console whose desktop settings say 'zh-CN'
  * shows the queue and its review screens in Chinese (screenshots e2e/artifacts/lang-zh-*.png);

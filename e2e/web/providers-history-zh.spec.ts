@@ -1,5 +1,5 @@
 /**
- * Languages (issue 9) on the Providers and History screens: with desktop settings language
+ * Languages on the Providers and History screens: with desktop settings language
  * 'zh-CN' (fake API), the Providers screen (list, editor, model facts, a new provider's blocking
  * problems, the model-selection panel) and the History screen (list, filters, counters, retention
  * and an opened session with timeline, diffs, media and timings) render in Simplified Chinese, no

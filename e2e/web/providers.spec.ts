@@ -1,5 +1,5 @@
 /**
- * Providers end to end through the real web host (issue 4): the person adds an OpenAI-compatible
+ * Providers end to end through the real web host: the person adds an OpenAI-compatible
  * provider on the Providers screen with an API key, fetches its models, tests the connection,
  * saves; then approves a server-everything sampling request that streams from that provider — first
  * hitting a 429 (shown with its retry-after and a Retry button), then succeeding. Finally the

@@ -63,7 +63,7 @@ test('rule from a request → next similar request passes unasked → history na
   await expect(page.getByTestId('rule-row-0')).toContainText('Note summaries');
   await expect(page.getByTestId('rule-row-0')).toContainText('v1');
   await expect(page.getByTestId('auto-active')).toBeVisible();
-  // Elicitation: rules may only ask or decline (issue 7); a change raises the policy's version.
+  // Elicitation: rules may only ask or decline; a change raises the policy's version.
   await page.getByTestId('elicitation-action').selectOption('decline');
   await expect(page.getByTestId('elicitation-policy')).toContainText('v2');
   await shot(page, 'rules-server-policy');

@@ -1,5 +1,5 @@
 /**
- * Languages (issue 9): with the desktop setting `language: 'zh-CN'`, the Servers screen (a server
+ * Languages: with the desktop setting `language: 'zh-CN'`, the Servers screen (a server
  * selected, its tools panel and tool form, the server editor, the import panel) and the Rules
  * screen (server policy, rule editor, a rule drafted from a request) render in Simplified Chinese —
  * including messages the pure form helpers make — no key is missing, and the Chinese text fits the

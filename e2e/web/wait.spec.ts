@@ -1,5 +1,5 @@
 /**
- * Time made visible (issue 9): each waiting item shows how long it has waited and how long its
+ * Time made visible: each waiting item shows how long it has waited and how long its
  * server will still wait; items about to expire and items past their server's wait stand out.
  */
 import type { SamplingItemView } from '../../shared/state.js';

@@ -1,6 +1,6 @@
 /**
  * What main itself says to the person outside the window — notification titles and bodies, the
- * tray's tooltip and menu — in the UI language (issue 9: English and Simplified Chinese through a
+ * tray's tooltip and menu — in the UI language (English and Simplified Chinese through a
  * standard i18n library). One i18next instance per language, created on first use; the Chinese
  * catalogue is typed as the English one, so a missing key fails the typecheck.
  */

@@ -36,7 +36,7 @@ export interface IncomingElicitation {
   call?: CallRef;
 }
 
-/** What a policy may decide for elicitation: only "always ask" or "always decline" (issue 5). */
+/** What a policy may decide for elicitation: only "always ask" or "always decline". */
 export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };
 
 /** What the queue needs. */

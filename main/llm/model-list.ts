@@ -1,5 +1,5 @@
 /**
- * Listing a provider's models and "Test connection" (issue 4: "list its models from the
+ * Listing a provider's models and "Test connection" ("list its models from the
  * provider's model-list endpoint where it has one, else entered by hand; a Test connection button
  * with a clear result").
  *

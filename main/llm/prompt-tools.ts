@@ -1,5 +1,5 @@
 /**
- * Prompt-based tool calling for models without native tool calling (issue 4; seeds/004, the MCP
+ * Prompt-based tool calling for models without native tool calling (the MCP
  * example client): every tool's name, description and arguments go into the system prompt, the
  * model is told to answer with ONLY a JSON object `{"tool": "...", "arguments": {...}}`, and that
  * reply is parsed into an MCP `tool_use` block. A reply that looks like a tool call but is not
@@ -26,7 +26,7 @@ export type PromptToolReply =
 
 type JsonSchemaProps = Record<string, { description?: unknown; type?: unknown }>;
 
-/** One tool as text (seeds/004 `format_for_llm`, plus each argument's type). */
+/** One tool as text (the `format_for_llm` shape of common MCP hosts, plus each argument's type). */
 export function formatToolForPrompt(tool: SamplingTool): string {
   const schema = tool.inputSchema as { properties?: JsonSchemaProps; required?: unknown };
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];

@@ -1,6 +1,6 @@
 /**
  * How an engine decision (shared/rules-engine.ts) becomes what the sampling pipeline does with a
- * queued request (issue 5), with the notes the person sees on the review screen:
+ * queued request, with the notes the person sees on the review screen:
  *
  * - `reject` rules always apply (also while auto-approval is paused);
  * - an approving rule (`approve_request`, `approve_all`, `redact`) asks instead when auto-approval

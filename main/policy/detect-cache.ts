@@ -1,7 +1,7 @@
 /**
  * The sensitive-data detectors (shared/redaction.ts) with a small memo by text, so one request's
  * texts are scanned once although two steps read them: the history filter on the first save
- * (./history-scrub.ts) and the rule decision right after (./decide.ts) — issue 8's hot path. The
+ * (./history-scrub.ts) and the rule decision right after (./decide.ts) — the per-request hot path. The
  * memo holds the last {@link DETECT_MEMO_MAX} distinct texts for one set of detect options (an
  * options object that differs by identity clears it).
  */

@@ -1,10 +1,10 @@
 /**
- * What history keeps of an unredacted original (issue 5: "History keeps what was actually sent; the
+ * What history keeps of an unredacted original ("History keeps what was actually sent; the
  * unredacted original is kept only if the person chooses to"): before an entry is saved, sensitive
  * data in `original` and `preview` that was not sent is replaced by placeholders, unless the person
  * chose to keep the original of that request (or of all requests, `keepOriginals`).
  *
- * Hot path (issue 8: ≤ +1 ms per auto-approved request): the pipeline saves each request several
+ * Hot path (goal: ≤ +1 ms per auto-approved request): the pipeline saves each request several
  * times (received, generating, delivered). The detectors run once per distinct string of an entry:
  * their findings are cached by entry id, for the same `original` object and the same rules file,
  * until the entry's terminal save. Only the cheap "was it sent?" filter runs per save.

@@ -1,5 +1,5 @@
 /**
- * Rate limits and budgets (SPEC-SAMPLING.md "Security considerations" 4: clients SHOULD
+ * Rate limits and budgets (the MCP sampling spec, "Security considerations" 4: clients SHOULD
  * rate-limit sampling). Checked at intake, before a request is queued, identically for both
  * protocol eras (they share the pipeline):
  *

@@ -1,8 +1,8 @@
 /**
- * The console's policy (issue 5): per-server auto-approve rules (shared/rules-engine.ts), the
+ * The console's policy: per-server auto-approve rules (shared/rules-engine.ts), the
  * global pause switch, rate limits and budgets (./limits.ts) with model prices, redaction
  * (shared/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
- * per-server elicitation policy (issue 7: always ask / always decline). It plugs into the sampling
+ * per-server elicitation policy (always ask / always decline). It plugs into the sampling
  * pipeline's {@link SamplingPolicy} seam and the elicitation queue's `decide` hook, publishes the
  * `policy` state slice, and serves the rules API.
  */

@@ -1,7 +1,7 @@
 /**
  * Intake: everything decided about a sampling request before a person sees it.
  *
- * - validation against SPEC-SAMPLING.md (shared/validate-sampling.ts), answered -32602 with the
+ * - validation against the MCP sampling spec (shared/validate-sampling.ts), answered -32602 with the
  *   rule and a readable message, and recorded in history (nothing is lost);
  * - which client request it belongs to (S-ASSOC-1): exact on MRTR, inferred from the calls in
  *   flight on the legacy push path;

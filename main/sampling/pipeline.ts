@@ -1,5 +1,5 @@
 /**
- * The sampling review state machine (ARCHITECTURE.md, main/sampling):
+ * The sampling review state machine (main/sampling):
  *
  *   intake (validate, S-… rules) ──invalid──▶ answered -32602, recorded in history
  *     ▼

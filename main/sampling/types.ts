@@ -126,7 +126,7 @@ export type PolicyAction = (
   | { kind: 'reject'; rule: RuleRef; reason: string }
 ) & { notes?: PolicyNote[]; estimate?: { tokens: number; costUsd?: number } };
 
-/** Per-server rules and limits (issue 5 implements it; absent = always ask, no limits). */
+/** Per-server rules and limits (absent = always ask, no limits). */
 export interface SamplingPolicy {
   /**
    * Called at intake after validation, before queueing. A refusal (e.g. rate limited) answers the

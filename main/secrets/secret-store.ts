@@ -3,7 +3,7 @@
  * implementation — Electron safeStorage (app/electron/secrets.ts), an AES-256-GCM encrypted file
  * (file-store.ts) in the web host — and main only ever talks to this interface.
  *
- * Rules every implementation keeps (issue 4): a secret is never written in plaintext, never
+ * Rules every implementation keeps: a secret is never written in plaintext, never
  * logged, never part of an error message, and `describe()` never reveals it.
  */
 

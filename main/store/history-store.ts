@@ -4,7 +4,7 @@
  * the whole current {@link HistoryEntry}; the history screens list, filter, search, count, export
  * and delete; retention prunes whole sessions.
  *
- * Durability (ARCHITECTURE.md "nothing is lost"): `save` is synchronous and its transaction is
+ * Durability ("nothing is lost"): `save` is synchronous and its transaction is
  * committed when it returns (it survives a crash of this process at once); {@link
  * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
  * it answers a server, so a delivered response's record is on disk before the server receives it.

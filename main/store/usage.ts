@@ -1,5 +1,5 @@
 /**
- * Token usage and cost per server since a time, read from history (issue 5: the daily token and
+ * Token usage and cost per server since a time, read from history (the daily token and
  * spend counters survive a restart by being derived from what history already records, so the
  * hot path writes nothing extra). Entries re-opened as drafts (`origin: 'draft'`) are left out:
  * they are the person's experiments, not the server's requests.

@@ -1,5 +1,5 @@
 /**
- * The keyboard registry (issue 9, "Keyboard-first"): every command the person can run from the
+ * The keyboard registry ("Keyboard-first"): every command the person can run from the
  * keyboard, its default keys and the scope it applies in. The key handler, the button tooltips
  * (`title` + `aria-keyshortcuts`), the cheat-sheet (`?`) and the command palette (Mod+K) all read
  * {@link COMMANDS}, so they cannot disagree.

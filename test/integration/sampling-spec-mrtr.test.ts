@@ -1,5 +1,5 @@
 /**
- * SPEC-SAMPLING.md conformance on the 2026-07-28 era (Multi Round-Trip Requests), through main's
+ * MCP sampling spec conformance on the 2026-07-28 era (Multi Round-Trip Requests), through main's
  * API, against the v2 sampling fixture over stdio AND Streamable HTTP. The fixture returns
  * `input_required` with an HMAC-sealed `requestState` and resumes on the retry; its report says
  * whether the retry carried the exact state (`requestStateVerified`) and what came back.

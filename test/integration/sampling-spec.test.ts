@@ -1,5 +1,5 @@
 /**
- * SPEC-SAMPLING.md conformance on the legacy (push, ≤ 2025-11-25) era, through main's API, against
+ * MCP sampling spec conformance on the legacy (push, ≤ 2025-11-25) era, through main's API, against
  * the v2 sampling fixture over stdio AND Streamable HTTP. Every assertion that matters is made at
  * the SERVER's side (the fixture reports what it got back: the result or the JSON-RPC error) and
  * in the console's history. Test titles name the S- rule ids they cover.

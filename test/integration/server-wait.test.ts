@@ -1,5 +1,5 @@
 /**
- * Time made visible (issue 9), end to end through main's API with the real server-everything
+ * Time made visible, end to end through main's API with the real server-everything
  * over stdio: each waiting sampling and elicitation item carries how long its server waits —
  * `serverTimeoutMs` from mcp-servers.json when set, else the SDK default of 60 s.
  */

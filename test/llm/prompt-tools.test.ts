@@ -1,4 +1,4 @@
-// The prompt-based tool fallback (seeds/004): tools described in the system prompt, the JSON reply
+// The prompt-based tool fallback: tools described in the system prompt, the JSON reply
 // parsed into tool_use, invalid JSON / mixed prose / unknown tools shown as such — pure, and through
 // an OpenAI-compatible model marked "prompt" against the loopback server.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

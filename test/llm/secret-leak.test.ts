@@ -1,4 +1,4 @@
-// A full session with a known API key (issue 4: "a test greps the user-data folder and the logs for
+// A full session with a known API key ("a test greps the user-data folder and the logs for
 // a known key after a full session"): the key is entered through the API into the web host's
 // encrypted secret store, a connection test and two generations run (the first fails with a 401
 // whose body echoes the key), the response is delivered to server-everything; then every byte

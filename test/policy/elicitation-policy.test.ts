@@ -1,5 +1,5 @@
 /**
- * The elicitation policy (issue 7: auto-rules cover elicitation only as "always ask" or "always
+ * The elicitation policy (auto-rules cover elicitation only as "always ask" or "always
  * decline") through the real console with the v2 elicitation fixture, on BOTH protocol eras
  * (2025 push and 2026-07-28 input requests): with `decline`, the server receives
  * `{action: "decline"}` at once — no person, no item left waiting — and history records the

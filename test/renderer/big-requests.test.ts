@@ -1,5 +1,5 @@
 /**
- * The review's handling of very large requests (issue 8, renderer scale): long texts previewed and
+ * The review's handling of very large requests (renderer scale): long texts previewed and
  * edited in parts that always join back to the exact text, and the request draft built and
  * compared without rescanning media the request arrived with — while every edit still reaches
  * the params and invalid drafts are still refused.

@@ -1,5 +1,5 @@
 /**
- * renderer/format.ts follows the active UI language (issue 9): duration units and status labels
+ * renderer/format.ts follows the active UI language: duration units and status labels
  * are translated, and Intl formatting uses the OS locale of the active language when there is one
  * (an en-GB system keeps its own conventions), else the language itself.
  */

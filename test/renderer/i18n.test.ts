@@ -1,5 +1,5 @@
 /**
- * Languages (issue 9): every language ships exactly the English keys, with the same
+ * Languages: every language ships exactly the English keys, with the same
  * interpolation variables and no empty or English-copied texts where a translation is due; and
  * the OS-locale resolution picks the right language. (Keys used in code are checked against the
  * English files at compile time — renderer/i18n/i18next.d.ts — and hard-coded JSX text by the

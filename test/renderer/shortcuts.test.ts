@@ -1,5 +1,5 @@
 /**
- * The keyboard registry (issue 9): key matching (Mod = ⌘ on macOS, Ctrl elsewhere; letters vs
+ * The keyboard registry: key matching (Mod = ⌘ on macOS, Ctrl elsewhere; letters vs
  * punctuation; other keyboard layouts), sequences (`g q`), no two bindings colliding in scopes
  * that are active together, single-key shortcuts not firing while typing, how keys are shown, and
  * the palette's filter. Every command has an English and a Chinese label.

@@ -1,5 +1,5 @@
 /**
- * The policy seam (issue 5 plugs its rule engine and rate limits in here): what the pipeline does
+ * The policy seam (the rule engine and rate limits plug in here): what the pipeline does
  * with each decision, and that history records which rule, and which version of it, decided.
  */
 import { describe, expect, it } from 'vitest';

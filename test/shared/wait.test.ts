@@ -1,4 +1,4 @@
-/** Time made visible (issue 9): the server's wait per era and config, and the expiry levels. */
+/** Time made visible: the server's wait per era and config, and the expiry levels. */
 import { describe, expect, it } from 'vitest';
 import { SDK_DEFAULT_REQUEST_TIMEOUT_MS, serverWaitFor, waitLevel, withServerWait } from '../../shared/wait.js';
 

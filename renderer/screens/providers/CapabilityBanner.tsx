@@ -1,5 +1,5 @@
 /**
- * The capability-mismatch banner of the request review (issue 4: "a request with audio sent to a
+ * The capability-mismatch banner of the request review ("a request with audio sent to a
  * provider that can't take audio, tools to a model without tool support, an image too large — the
  * review screen says so before sending and offers the models that can"). Pure display: the
  * checks are shared/capabilities.ts against the picked model's facts.

@@ -1,5 +1,5 @@
 /**
- * Per-model facts the person can edit (issue 4: "context window, relative cost, speed and
+ * Per-model facts the person can edit ("context window, relative cost, speed and
  * capability tiers", plus tool calling — native, prompt-based or none — image/audio input and the
  * largest image). Model selection ranks with these; the capability banner checks them. A row the
  * person changed is kept as theirs ("custom"); Reset returns it to the defaults.

@@ -1,5 +1,5 @@
 /**
- * The model picker of the request review (issue 4: "the review screen shows the choice with the
+ * The model picker of the request review ("the review screen shows the choice with the
  * reason and a picker of the ranked candidates"): {@link ModelPicker} is the select of the ranked
  * candidates (best first, with score; ones that cannot take the request marked) and the reason
  * for the choice; {@link ModelPickerDetails} the whole ranking with every candidate's reason and

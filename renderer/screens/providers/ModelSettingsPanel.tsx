@@ -1,5 +1,5 @@
 /**
- * Model-selection settings (issue 4): the default model, the family table that maps a hint of one
+ * Model-selection settings: the default model, the family table that maps a hint of one
  * provider's naming to a comparable model of another (editable rows "pattern → family"; the first
  * row a name contains decides), and per server the allowed models (the console never chooses
  * others; none ticked = all) and the server's default model.

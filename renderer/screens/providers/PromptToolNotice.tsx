@@ -1,8 +1,8 @@
 /**
- * Shown on the response review when a model with prompt-based tools (seeds/004) replied with
+ * Shown on the response review when a model with prompt-based tools replied with
  * something that looked like a tool call but could not be used — invalid JSON, prose around the
  * JSON, or a tool that was not offered — so the person sees it as such instead of a silent text
- * answer (issue 4). Reads `_meta[PROMPT_TOOL_META_KEY]` of the generated blocks.
+ * answer. Reads `_meta[PROMPT_TOOL_META_KEY]` of the generated blocks.
  */
 import { useTranslation } from 'react-i18next';
 import { PROMPT_TOOL_META_KEY } from '../../../shared/providers';

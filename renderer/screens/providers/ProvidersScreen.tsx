@@ -1,5 +1,5 @@
 /**
- * The Providers screen (issue 4): the configured providers on the left (with whether a key is
+ * The Providers screen: the configured providers on the left (with whether a key is
  * stored and how many models), "Add provider" with ready presets (Anthropic, OpenAI, Gemini,
  * Ollama, LM Studio, a custom OpenAI-compatible URL), the editor of the selected one, and the
  * model-selection settings. Where keys are stored (and any weakness of that storage) is shown too.

@@ -1,5 +1,5 @@
 /**
- * What the policy said about a sampling request (issue 5), under the review header: why
+ * What the policy said about a sampling request, under the review header: why
  * auto-approval was held back (paused, a rule that always asks, a budget, an unknown price, a
  * hand-written model), what was auto-redacted before review, and the estimate (tokens and USD at
  * the chosen model's price) the cost condition and the spend limit used. Words come from the

@@ -1,5 +1,5 @@
 /**
- * Time made visible (issue 9): how long an item has waited and, where known, how long its server
+ * Time made visible: how long an item has waited and, where known, how long its server
  * will still wait (shared/wait.ts). Ticks once a second (useNow); items about to expire get the
  * `wait-soon` class, items past their server's wait `wait-expired` (the row and header use them).
  */

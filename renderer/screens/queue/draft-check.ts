@@ -1,5 +1,5 @@
 /**
- * Checking an edited request quickly enough to do it on every keystroke (issue 8, renderer
+ * Checking an edited request quickly enough to do it on every keystroke (renderer
  * scale). Pure: shared/ only, unit-tested on Node.
  */
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../../shared/sampling.js';

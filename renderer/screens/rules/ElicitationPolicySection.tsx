@@ -1,5 +1,5 @@
 /**
- * A server's elicitation policy on the Rules screen (issue 7: auto-rules cover elicitation only as
+ * A server's elicitation policy on the Rules screen (auto-rules cover elicitation only as
  * "always ask" or "always decline" — never accept). Saving writes `servers.<id>.elicitation` of the
  * rules file; main raises its version when the action changes, and history names it when it
  * declines.
