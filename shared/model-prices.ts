@@ -16,8 +16,7 @@
  */
 import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
-import type { ProviderKind } from './providers.js';
-import type { TokenUsage } from './state.js';
+import type { ProviderKind, TokenUsage } from './primitives.js';
 
 /** A model's price: USD per million input tokens and per million output tokens. */
 export const ModelPriceSchema = z

@@ -9,13 +9,10 @@
  * (shared/api.ts). Pure: imports nothing runtime-specific.
  */
 import { z } from 'zod';
-import type { ModelRef } from './state.js';
-import { ModelPriceSchema } from './model-prices.js';
+import type { ModelRef, ProviderKind } from './primitives.js';
 
-/** Provider kinds. `manual` = the person writes the response; the others go through the AI SDK. */
-export const PROVIDER_KINDS = ['manual', 'openai-compatible', 'anthropic', 'openai', 'google'] as const;
-/** A provider kind. */
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+export { PROVIDER_KINDS, type ProviderKind } from './primitives.js';
+import { ModelPriceSchema } from './model-prices.js';
 
 /** How a model calls tools: the API's own tool calling, tools described in the system prompt, or not at all. */
 export const TOOL_SUPPORT = ['native', 'prompt', 'none'] as const;

@@ -6,8 +6,8 @@
  * Pure: imports only types from the shared contract (plus the sampling block reader).
  */
 import { contentBlocks, type CreateMessageParams } from './sampling.js';
-import type { ModelRef, RuleRef } from './state.js';
-import type { Conditions, RuleAction, ServerPolicy, TextCondition } from './rules.js';
+import type { ModelRef, RuleRef } from './primitives.js';
+import type { Conditions, RuleAction, ServerPolicy, TextCondition } from './rules-schema.js';
 
 /** What the engine knows about a request. */
 export interface RuleFacts {

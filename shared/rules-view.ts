@@ -7,8 +7,8 @@
  *
  * Pure types and one formatter.
  */
-import type { RuleRef } from './state.js';
-import type { RulesFile } from './rules.js';
+import type { RuleRef } from './primitives.js';
+import type { RulesFile } from './rules-schema.js';
 
 /** Counters of one server: refusals and auto decisions since the console started; tokens and spend for today (UTC). */
 export interface ServerCounters {

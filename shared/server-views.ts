@@ -3,7 +3,7 @@
  * configured MCP server, its live connection and what it offers. Plain JSON data; times are epoch
  * ms. Kept apart from state.ts only to keep files small; state.ts is still the one contract.
  */
-import type { ProtocolEra } from './state.js';
+import type { ProtocolEra } from './primitives.js';
 
 /** Transport kinds the console speaks. */
 export type TransportKind = 'stdio' | 'http' | 'sse';

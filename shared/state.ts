@@ -9,9 +9,9 @@ import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { PolicyExplanation, PolicyView } from './rules.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 import type { AttentionView, DesktopView } from './desktop.js';
+import type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 
-/** Protocol era of a connection: `legacy` = ≤ 2025-11-25 push, `modern` = 2026-07-28 (MRTR). */
-export type ProtocolEra = 'legacy' | 'modern';
+export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 
 export type { TransportKind, ServerStatus, ToolView, PromptView, ResourceView, ResourceTemplateView, ReconnectView, ServerAuthView, ServerView } from './server-views.js';
 import type { ServerView } from './server-views.js';
@@ -77,12 +77,6 @@ export type SamplingStatus =
 /** Statuses after which nothing more happens to an item. */
 export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejected', 'failed', 'cancelled', 'timed_out', 'interrupted'];
 
-/** A model of a configured provider. */
-export interface ModelRef {
-  providerId: string;
-  modelId: string;
-}
-
 /** The model the console chose (or the person picked) and why. */
 export interface ModelChoice extends ModelRef {
   /** One line a person can read: "hint 'gpt' matched 'gpt-4o-mini'". */
@@ -100,12 +94,6 @@ export interface ModelCandidate extends ModelRef {
   score: number;
   reason: string;
   issues?: string[];
-}
-
-/** Token counts reported by the provider. */
-export interface TokenUsage {
-  inputTokens?: number;
-  outputTokens?: number;
 }
 
 /** A generated (or hand-written) response and its review. */
@@ -202,15 +190,6 @@ export interface ElicitationItemView {
 
 /** Who decided a request's fate. */
 export type DecidedBy = 'person' | 'console' | 'rule';
-
-/** A reference to the exact rule (and its version) that decided, so history can say why. */
-export interface RuleRef {
-  serverId: string;
-  ruleId: string;
-  /** The rule's version when it decided; bumped on every edit. */
-  version: number;
-  name: string;
-}
 
 /** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey` (and `apiKeyHint`). */
 export interface ProviderView {

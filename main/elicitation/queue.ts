@@ -21,7 +21,7 @@ import {
 import { ErrorCodes } from '../../shared/sampling.js';
 import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus } from '../../shared/state.js';
 import { withServerWait, type ServerWait } from '../../shared/wait.js';
-import { protocolError } from '../mcp/connection.js';
+import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
 
 /** An elicitation request as a connection hands it over. */

@@ -7,34 +7,21 @@
  * driven by input-rounds.ts), and the `sampling/createMessage` handler that hands every request to
  * the sampling pipeline.
  */
-import { ProtocolError, UnauthorizedError, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
+import { UnauthorizedError, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
 import type { ProtocolEra, ReconnectView, ServerStatus } from '../../shared/state.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
 import { createCatalogKeeper, emptyCatalog, type Catalog } from './catalog.js';
 import { ConsoleClient, markHandlerEntered } from './console-client.js';
+import { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError } from './protocol.js';
 import type { CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
 import { InputDeclinedError, requestWithInputRounds, type InputHandlers } from './input-rounds.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 
 export { InputDeclinedError, MAX_INPUT_ROUNDS } from './input-rounds.js';
+export { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError, SAMPLING_TOOLS_DECLARED } from './protocol.js';
 export type { CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
-
-/** Client identity sent in initialize. */
-export const CLIENT_INFO = { name: 'mcp-approval-console', title: 'MCP Approval Console', version: '0.1.0' };
-
-/**
- * Capabilities the console declares, truthfully (only what works end to end):
- * S-CAP-1 `sampling`, S-CAP-2 `sampling.tools` (tools in sampling requests are reviewed, passed to
- * the model, and tool_use answers reviewed); `elicitation` form and URL modes (same queue);
- * `roots` with `listChanged` (folders the person picks per server). Not declared:
- * `sampling.context` (S-CAP-3, so `includeContext` is treated as "none"), tasks.
- */
-export const CLIENT_CAPABILITIES = { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: { listChanged: true } } as const;
-
-/** Whether `sampling.tools` is declared (kept next to the capabilities it describes). */
-export const SAMPLING_TOOLS_DECLARED = true;
 
 /** Default timeout for client requests the person starts: they may wait on a person's review. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
@@ -352,9 +339,4 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       if (client && status === 'ready' && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged();
     },
   };
-}
-
-/** Builds the JSON-RPC error a handler throws so the SDK answers `{code, message}`. */
-export function protocolError(code: number, message: string): ProtocolError {
-  return new ProtocolError(code, message);
 }

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, HistoryEntry } from '../../shared/state.js';
 import { validateSamplingRequest, type SamplingValidationError } from '../../shared/validate-sampling.js';
-import { SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
+import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import type { SamplingRefusal } from './types.js';
 
 /** Default cap on rounds of one tool loop (S-LOOP-1); per server via `maxToolRounds` in config. */

@@ -26,7 +26,7 @@ import {
 import type { ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { withServerWait } from '../../shared/wait.js';
-import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/connection.js';
+import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import { createSteps } from './steps.js';

@@ -6,7 +6,7 @@
  */
 import type Database from 'libsql';
 import type { HistoryFacets, HistoryStats } from '../../shared/history.js';
-import type { Db } from './migrations.js';
+import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
 import { seqBase } from './rows.js';
 

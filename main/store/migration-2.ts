@@ -12,7 +12,7 @@
  */
 import type { HistoryEntry } from '../../shared/state.js';
 import { statementCache } from './maintenance.js';
-import type { Db } from './migrations.js';
+import type { Db } from './db.js';
 import { writeEntry } from './write.js';
 
 const V2_SQL = `

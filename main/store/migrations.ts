@@ -13,11 +13,10 @@
  * builds a version-1 database with frozen v1 SQL and opens it with the current code, so each new
  * migration is exercised as an upgrade of real v1 data.
  */
-import type Database from 'libsql';
+import type { Db } from './db.js';
 import { migrateToV2 } from './migration-2.js';
 
-/** An open libsql (better-sqlite3 API) connection. */
-export type Db = Database.Database;
+export type { Db } from './db.js';
 
 /** One schema step. `up` runs inside the migration transaction and must not COMMIT or ROLLBACK. */
 export interface Migration {
