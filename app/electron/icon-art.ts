@@ -5,9 +5,9 @@
  *
  * The mark is the nav's "◆": a white diamond on the accent blue, in a rounded square. The tray
  * variant is the diamond alone (black for macOS template images), with a red dot when items wait.
- * Pure Node (zlib); no `electron` import; tested in test/desktop/icon-art.test.ts.
+ * Pure Node (PNG through ./png.ts); no `electron` import; tested in test/desktop/icon-art.test.ts.
  */
-import { deflateSync } from 'node:zlib';
+import { encodePngImage } from './png.js';
 
 /** An RGBA colour, 0..255 each. */
 export type Rgba = readonly [number, number, number, number];
@@ -102,48 +102,11 @@ export function badgeDotPixels(size: number): Buffer {
   return paint(size, [[circle(0.5, 0.5, 0.46), RED]]);
 }
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-/** CRC-32 (ISO 3309, as PNG chunks use). */
-export function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
 /**
  * Encodes `size`×`size` RGBA pixels as a PNG (8-bit RGBA, no filtering, zlib level 9).
  * @throws RangeError when `rgba` is not `size*size*4` bytes
  */
 export function encodePng(size: number, rgba: Buffer): Buffer {
   if (rgba.length !== size * size * 4) throw new RangeError(`expected ${size * size * 4} bytes of RGBA, got ${rgba.length}`);
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 6; // RGBA
-  const raw = Buffer.alloc(size * (size * 4 + 1));
-  for (let y = 0; y < size; y++) {
-    raw[y * (size * 4 + 1)] = 0; // filter: none
-    rgba.copy(raw, y * (size * 4 + 1) + 1, y * size * 4, (y + 1) * size * 4);
-  }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return encodePngImage({ width: size, height: size, channels: 4, pixels: rgba });
 }
