@@ -96,7 +96,16 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
   const publishServers = () => hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id) })));
-  const calls = createCallTracker({ hub, now, connection: (id) => connections.get(id) });
+  const calls = createCallTracker({
+    hub,
+    now,
+    connection: (id) => connections.get(id),
+    // An item still waiting inside a call that ended leaves the queue's "awaiting" at once (its draft stays).
+    onEnded: (call) => {
+      pipeline.callEnded(call.id);
+      elicitations.callEnded(call.id);
+    },
+  });
 
   const elicitations = createElicitationQueue({
     hub,
@@ -186,6 +195,10 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     rejectResponse: async ({ itemId, reason }) => pipeline.rejectResponse(itemId, reason),
     dismissItem: async ({ itemId }) => {
       if (!elicitations.dismiss(itemId)) pipeline.dismiss(itemId);
+    },
+    saveDraft: async ({ itemId, draft }) => {
+      if (draft.form && elicitations.saveDraft(itemId, draft.form)) return;
+      pipeline.saveDraft(itemId, draft);
     },
     respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
     setServerRoots: async ({ serverId, folders }) => {

@@ -5,9 +5,11 @@ import './i18n';
 import { getApi } from './api';
 import { App } from './App';
 import { startMirror } from './store';
+import { startDraftAutosave } from './screens/queue/autosave';
 import './styles.css';
 
 startMirror(getApi());
+startDraftAutosave(getApi());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

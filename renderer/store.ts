@@ -1,10 +1,12 @@
 /**
  * The renderer's one store (zustand). It mirrors main's {@link ConsoleState} exactly as the event
  * stream delivers it and never invents state; besides the mirror it only holds UI selection and
- * edits in progress (drafts), which belong to the person until they press a button.
+ * edits in progress (drafts), which belong to the person until they press a button. Drafts are
+ * also saved to main as they change (screens/queue/autosave.ts), which keeps them on the item.
  */
 import { create } from 'zustand';
 import type { ConsoleApi, ConsoleEvent } from '../shared/api';
+import type { RequestDraft, ResponseDraft } from '../shared/drafts';
 import {
   applyPatch,
   type CallView,
@@ -23,25 +25,8 @@ export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' 
 /** The connection to main, as the mirror sees it. */
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
-/** Edits in progress on a request under review (strings are raw input values). */
-export interface RequestDraft {
-  /** Edited text of text blocks, by `"message:block"`. */
-  texts: Record<string, string>;
-  /** Which text blocks show their editor, by `"message:block"`. */
-  editing: Record<string, boolean>;
-  systemPrompt: string;
-  maxTokens: string;
-  temperature: string;
-  /** `{providerId, modelId}` as JSON, the value of the model <select>. */
-  model: string;
-}
-
-/** Edits in progress on a response under review. */
-export interface ResponseDraft {
-  /** Edited text of text blocks, by `"0:block"` (the response is one message). */
-  texts: Record<string, string>;
-  editing: Record<string, boolean>;
-}
+/** Edits in progress on a request / response under review (shared/drafts.ts: main keeps them too). */
+export type { RequestDraft, ResponseDraft } from '../shared/drafts';
 
 /** The store's shape: the mirror, selection, drafts and the actions that change them. */
 export interface ConsoleStore {

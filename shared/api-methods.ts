@@ -13,6 +13,7 @@ export const API_METHODS = [
   'approveResponse',
   'rejectResponse',
   'dismissItem',
+  'saveDraft',
   'restartServer',
   'listHistory',
   'getHistoryEntry',

@@ -17,6 +17,7 @@ import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
 import { ServerEntryInputSchema, ServerNameSchema, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
+import { DraftInputSchema } from './drafts.js';
 import {
   EXPORT_FORMATS,
   HistoryFilterSchema,
@@ -62,6 +63,14 @@ export const apiRequests = {
   rejectResponse: { input: z.object({ itemId: id, reason }).strict() },
   /** Remove a finished item from the queue view (history keeps it). */
   dismissItem: { input: z.object({ itemId: id }).strict() },
+  /**
+   * Keep what the person typed on a sampling item (request / response edits) or an elicitation
+   * (form values) and has not sent: on the item, and in history at once (shared/drafts.ts). Each
+   * part given replaces the stored one. Accepted while the item waits and after it ended without
+   * delivering (a late save after the server stopped waiting); ignored once delivered.
+   * not_found for an unknown item.
+   */
+  saveDraft: { input: z.object({ itemId: id, draft: DraftInputSchema }).strict() },
   /** Close and reconnect a server. */
   restartServer: { input: z.object({ serverId: id }).strict() },
   /** History list, newest first, filtered (shared/history.ts HistoryFilterShape; `query` = full text). */
@@ -200,6 +209,7 @@ export interface ApiResults {
   approveResponse: void;
   rejectResponse: void;
   dismissItem: void;
+  saveDraft: void;
   restartServer: void;
   listHistory: HistoryListPage;
   getHistoryEntry: HistoryEntry | null;

@@ -9,9 +9,11 @@ import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { PolicyExplanation, PolicyView } from './rules.js';
 import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 import type { AttentionView, DesktopView } from './desktop.js';
+import type { ItemDraft, StopCause } from './drafts.js';
 import type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 
 export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
+export type { ItemDraft, StopCause } from './drafts.js';
 
 export type { TransportKind, ServerStatus, ToolView, PromptView, ResourceView, ResourceTemplateView, ReconnectView, ServerAuthView, ServerView } from './server-views.js';
 import type { ServerView } from './server-views.js';
@@ -136,8 +138,10 @@ export interface SamplingItemView {
   serverWait?: ServerWait;
   /** The params exactly as the server sent them. */
   original: CreateMessageParams;
-  /** What was sent to the LLM after the person's edits (set on approval). */
+  /** The request as approved (the person's edits applied, or a rule's changes); set on approval. */
   sent?: CreateMessageParams;
+  /** When a provider was first asked to generate (epoch ms); absent when no model was called (e.g. "Write the response myself"). */
+  sentToModelAt?: number;
   /** The model that will be / was used. */
   model: ModelChoice;
   /** The models the console ranked for this request, best first (the review screen's picker). */
@@ -147,8 +151,13 @@ export interface SamplingItemView {
   response?: ResponseView;
   /** The last recoverable error (e.g. the provider failed); the item stays reviewable. */
   error?: { message: string; code?: number; at: number };
-  /** How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any. */
-  outcome?: { at: number; message: string; code?: number };
+  /**
+   * How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any; `stopped` says
+   * why no answer was delivered when the server stopped waiting, the call ended or the console stopped.
+   */
+  outcome?: { at: number; message: string; code?: number; stopped?: StopCause };
+  /** What the person typed and has not sent (shared/drafts.ts); kept when the item ends undelivered. */
+  draft?: ItemDraft;
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
   /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate. */
@@ -185,7 +194,10 @@ export interface ElicitationItemView {
   secretWarning: boolean;
   /** What was answered, once answered. */
   answer?: ElicitResult;
-  outcome?: { at: number; message: string };
+  /** How it ended; `stopped` says why no answer was delivered (see {@link StopCause}). */
+  outcome?: { at: number; message: string; stopped?: StopCause };
+  /** What the person typed in the form and has not sent (`form`); kept when the item ends undelivered. */
+  draft?: ItemDraft;
 }
 
 /** Who decided a request's fate. */
@@ -312,6 +324,8 @@ export interface HistorySummary {
   error?: string;
   /** First characters of the last user message, for the list. */
   preview: string;
+  /** Set when nothing was delivered because the server stopped waiting, the call ended or the console stopped (epoch ms `at`); `draft`: the person's typed text is kept. */
+  notDelivered?: { cause: StopCause; at: number; draft: boolean };
 }
 
 /** Durations of the phases of one request, in ms. */
@@ -345,6 +359,8 @@ export interface HistoryEntry extends HistorySummary {
   answer?: unknown;
   /** `draft`: re-opened from history, nothing delivered (not counted against the server's daily limits); absent for a server's request. */
   origin?: 'draft';
+  /** What the person typed and never sent (the last `saveDraft`), kept for an entry that was not delivered. */
+  draft?: ItemDraft;
   /** USD the generation cost: the reported usage at the model's price; absent when not generated or the price is unknown. */
   costUsd?: number;
   errorDetail?: { message: string; code?: number; rule?: string };

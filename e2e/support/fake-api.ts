@@ -128,7 +128,7 @@ export function installFakeApi(data: FakeData): void {
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),
   };
   for (const method of ['saveServer', 'removeServer', 'setServerEnabled', 'signOut']) api[method] = (input: unknown) => answer(method, input, () => undefined);
-  for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'restartServer', 'respondElicitation']) {
+  for (const method of ['approveRequest', 'rejectRequest', 'cancelGeneration', 'regenerate', 'approveResponse', 'rejectResponse', 'dismissItem', 'saveDraft', 'restartServer', 'respondElicitation']) {
     api[method] = (input: unknown) => answer(method, input, () => undefined);
   }
   const handle: FakeHandle = {

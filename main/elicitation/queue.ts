@@ -7,6 +7,9 @@
  * "URL elicitation required" error adds URL items that no request waits on.
  *
  * Every item is recorded in history (kind 'elicitation'), committed before the answer is sent.
+ * What the person typed in a form (`saveDraft`) is kept on the item and in history; when the server
+ * stops waiting, the call ends or the console stops, the item leaves `awaiting_input` at once as
+ * `withdrawn` with `outcome.stopped` saying why, and the typed values stay.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
@@ -19,7 +22,8 @@ import {
   type FieldValue,
 } from '../../shared/elicitation.js';
 import { ErrorCodes } from '../../shared/sampling.js';
-import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus } from '../../shared/state.js';
+import type { FormDraft } from '../../shared/drafts.js';
+import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus, StopCause } from '../../shared/state.js';
 import { withServerWait, type ServerWait } from '../../shared/wait.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
@@ -66,10 +70,18 @@ export interface ElicitationQueue {
   respond(itemId: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void;
   /** Removes a finished item from the queue view. */
   dismiss(itemId: string): boolean;
+  /**
+   * Keeps the form values the person typed (history commits them before this returns); ignored
+   * once the answer was accepted. Returns false when no elicitation has this id (a sampling item may).
+   */
+  saveDraft(itemId: string, form: FormDraft): boolean;
+  /** Told when a client request finished: a waiting item that belonged only to it is withdrawn at once ('call_ended'). */
+  callEnded(callId: string): void;
   /** `notifications/elicitation/complete`: marks the server's URL elicitation done. */
   complete(serverId: string, elicitationId: string): void;
   /** A -32042 error: queues its URL elicitations for the person to open (nothing waits). */
   fromUrlError(serverId: string, era: ProtocolEra, elicitations: unknown[], call?: CallRef): void;
+  /** Withdraws every waiting item (shutdown), `outcome.stopped` 'console_stopped'; typed values are kept. */
   cancelAll(message: string): void;
 }
 
@@ -118,13 +130,15 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       preview: text.replace(/\s+/g, ' ').slice(0, 200),
       original: item.params,
       answer: item.answer,
+      ...(item.draft && item.status !== 'accepted' && item.status !== 'completed' ? { draft: item.draft } : {}),
+      ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
       timings: { totalMs: (item.outcome?.at ?? now()) - item.receivedAt },
       events: rec.events,
     });
   };
 
-  const finish = (rec: Rec, status: ElicitationStatus, message: string, answer?: ElicitResult) => {
-    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message } };
+  const finish = (rec: Rec, status: ElicitationStatus, message: string, answer?: ElicitResult, stopped?: StopCause) => {
+    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message, ...(stopped && { stopped }) } };
     rec.events.push({ at: now(), kind: status, detail: message });
     save(rec); // committed before the answer reaches the server
     if (answer) rec.settle?.resolve(answer);
@@ -198,7 +212,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         const onAbort = () => {
           if (rec.item.outcome) return;
           rec.decidedBy = 'console';
-          finish(rec, 'withdrawn', 'The server withdrew the request (cancelled, timed out or disconnected)');
+          finish(rec, 'withdrawn', 'The server withdrew the request (cancelled, timed out or disconnected)', undefined, 'server_stopped_waiting');
         };
         if (request.signal.aborted) return onAbort();
         request.signal.addEventListener('abort', onAbort, { once: true });
@@ -232,6 +246,28 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       records.delete(itemId);
       publish();
       return true;
+    },
+
+    saveDraft(itemId, form) {
+      const rec = records.get(itemId);
+      if (!rec) return false;
+      if (rec.item.status === 'accepted' || rec.item.status === 'completed') return true; // the answer sent is the final word
+      rec.item = { ...rec.item, draft: { ...rec.item.draft, form, savedAt: now() }, updatedAt: now() };
+      save(rec); // committed when it returns
+      publish();
+      return true;
+    },
+
+    callEnded(callId) {
+      for (const rec of records.values()) {
+        const calls = rec.item.association.calls;
+        if (rec.item.outcome || rec.item.source !== 'request' || !calls.some((c) => c.callId === callId)) continue;
+        const running = new Set(deps.inFlightCalls(rec.item.serverId).map((c) => c.callId));
+        if (calls.some((c) => running.has(c.callId))) continue;
+        const ended = calls.find((c) => c.callId === callId)!;
+        rec.decidedBy = 'console';
+        finish(rec, 'withdrawn', `The ${ended.kind} ${ended.name} ended before this was answered`, undefined, 'call_ended');
+      }
     },
 
     complete(serverId, elicitationId) {
@@ -274,7 +310,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
     },
 
     cancelAll(message) {
-      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'withdrawn', message);
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'withdrawn', message, undefined, 'console_stopped');
     },
   };
 }

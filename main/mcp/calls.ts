@@ -43,6 +43,8 @@ export function createCallTracker(deps: {
   hub: StateHub;
   now: () => number;
   connection(serverId: string): ServerConnection | undefined;
+  /** Told after a call finished (succeeded, failed or declined), once state shows it; items still waiting inside it end (README, "Drafts"). */
+  onEnded?(call: CallView): void;
 }): CallTracker {
   let calls: CallView[] = [];
 
@@ -56,6 +58,11 @@ export function createCallTracker(deps: {
   const patch = (id: string, change: Partial<CallView>) => {
     calls = calls.map((c) => (c.id === id ? { ...c, ...change } : c));
     publish();
+  };
+  const ended = (id: string, change: Partial<CallView>) => {
+    patch(id, change);
+    const call = calls.find((c) => c.id === id);
+    if (call) deps.onEnded?.(call);
   };
 
   /** Records a new call and runs it; the outcome (from `run`) is patched in when it settles. */
@@ -74,11 +81,11 @@ export function createCallTracker(deps: {
     calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
     publish();
     run(conn, { callId: id, kind, name }).then(
-      (outcome) => patch(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
+      (outcome) => ended(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
       (err: unknown) => {
         const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
         const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
-        patch(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
+        ended(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
       },
     );
     return id;

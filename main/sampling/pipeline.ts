@@ -11,8 +11,11 @@
  *     ▼ approve (with edits)
  *   delivered (history committed first, then the result goes to the server)
  *
- * Server cancellation (notifications/cancelled) or a closed connection ends any open item as
- * `cancelled`; a later decision by the person fails with a clear `invalid_state` error.
+ * The server giving up (its timeout, notifications/cancelled, a closed connection), the end of the
+ * client request the item belongs to, or the console shutting down ends an open item at once as
+ * `timed_out` / `cancelled` with `outcome.stopped` saying why; a later decision by the person fails
+ * with a clear `invalid_state` error. What the person typed (`saveDraft`) stays on the item and in
+ * history either way (drafts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
@@ -23,13 +26,14 @@ import {
   type CreateMessageParams,
   type CreateMessageResult,
 } from '../../shared/sampling.js';
-import type { ProviderView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { ProviderView, SamplingItemView, SamplingStatus, StopCause } from '../../shared/state.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { withServerWait } from '../../shared/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import { createSteps } from './steps.js';
+import { callHasEnded, draftFor, dropDraftPart, mergeDraft, resumeDraft, stopWhy } from './drafts.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
@@ -98,11 +102,12 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     status: SamplingStatus,
     message: string,
     answer: { result: CreateMessageResult } | { code: number } | { none: true },
+    stopped?: StopCause,
   ) => {
     stopReview(rec);
     rec.generation?.abort();
     const code = 'code' in answer ? answer.code : undefined;
-    update(rec, { status, generation: undefined, outcome: { at: now(), message, code } });
+    update(rec, { status, generation: undefined, outcome: { at: now(), message, code, ...(stopped && { stopped }) } });
     event(rec, status, message);
     if ('result' in answer) {
       rec.delivered = answer.result;
@@ -202,16 +207,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         }
         const onAbort = () => {
           if (rec.item.outcome) return;
-          const reason = request.signal.reason;
-          const text = reason instanceof Error ? reason.message : String(reason ?? '');
-          const timedOut = /timed? ?out/i.test(text);
-          const why = timedOut
-            ? 'The server stopped waiting (timeout)'
-            : /clos/i.test(text)
-              ? 'The connection to the server closed'
-              : 'The server cancelled the request';
+          const why = stopWhy(request.signal.reason);
           rec.decidedBy = 'console';
-          finish(rec, timedOut ? 'timed_out' : 'cancelled', why, { none: true });
+          finish(rec, why.status, why.message, { none: true }, 'server_stopped_waiting');
         };
         if (request.signal.aborted) onAbort();
         else request.signal.addEventListener('abort', onAbort, { once: true });
@@ -238,7 +236,30 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         noServer,
       );
       event(rec, 'reopened', `from history entry ${entry.id}`);
+      if (entry.draft) {
+        update(rec, resumeDraft(entry, rec.item, now()));
+        if (rec.item.status === 'awaiting_response_review') event(rec, 'draft_resumed', 'the response the person was writing');
+        save(rec);
+      }
       return rec.item.id;
+    },
+
+    saveDraft(itemId, draft) {
+      const rec = records.get(itemId);
+      if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
+      if (rec.item.status === 'delivered') return; // what was delivered is the final word
+      update(rec, { draft: mergeDraft(rec.item.draft, draftFor(rec.item.status, draft), now()) });
+      save(rec); // committed when it returns: survives the server giving up and a restart
+    },
+
+    callEnded(callId) {
+      for (const rec of records.values()) {
+        if (rec.item.outcome || rec.item.origin !== 'server') continue;
+        const ended = callHasEnded(rec.item, callId, deps.inFlightCalls(rec.item.serverId));
+        if (!ended) continue;
+        rec.decidedBy = 'console';
+        finish(rec, 'cancelled', `The ${ended} ended before this request was answered`, { none: true }, 'call_ended');
+      }
     },
 
     async approveRequest(itemId, params, model) {
@@ -260,7 +281,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       const choice = overridden
         ? { ...model, reason: `chosen by the person (console suggested ${rec.item.model.modelId})`, overridden: true }
         : rec.item.model;
-      update(rec, { sent: checked.params, model: choice });
+      update(rec, { sent: checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
       event(rec, 'request_approved', rec.requestEdited ? 'with edits' : 'unchanged');
       // Resolve the person's click at once; generation progress and failures show in the item.
       void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
@@ -312,7 +333,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     },
 
     cancelAll(message) {
-      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', message, { none: true });
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', message, { none: true }, 'console_stopped');
     },
   };
 }

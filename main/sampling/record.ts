@@ -79,6 +79,9 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     usage: rec.usage,
     ...(rec.costUsd !== undefined ? { costUsd: rec.costUsd } : {}),
     ...(item.origin === 'draft' ? { origin: 'draft' as const } : {}),
+    // What the person typed stays until a response is delivered (then `delivered` is the final word).
+    ...(item.draft && item.status !== 'delivered' ? { draft: item.draft } : {}),
+    ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
     timings: {
       queuedMs: 0,
       reviewMs,

@@ -11,6 +11,7 @@
 import { describeNote } from '../../shared/rules.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/sampling.js';
 import type { SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import { dropDraftPart } from './drafts.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PipelineDeps } from './types.js';
 
@@ -64,7 +65,7 @@ export function createSteps(ctx: StepContext): Steps {
     const startedAt = now();
     let text = '';
     let lastPush = 0;
-    update(rec, { status: 'generating', error: undefined, response: undefined, generation: { startedAt, text } });
+    update(rec, { status: 'generating', error: undefined, response: undefined, generation: { startedAt, text }, sentToModelAt: rec.item.sentToModelAt ?? startedAt, draft: dropDraftPart(rec.item.draft, 'response') });
     event(rec, 'generation_started', `${provider.view.label} / ${rec.item.model.modelId}`);
     save(rec);
     try {

@@ -2,6 +2,7 @@
  * The sampling pipeline's seams: what it needs (history, providers, calls in flight) and what it
  * offers (the review operations the ConsoleService methods call).
  */
+import type { DraftInput } from '../../shared/drafts.js';
 import type { ModelSelection } from '../../shared/model-selection.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
 import type { PolicyNote } from '../../shared/rules.js';
@@ -79,6 +80,19 @@ export interface SamplingPipeline {
    * @throws ApiError invalid_input when the entry holds no valid request (e.g. it was refused)
    */
   reopenDraft(entry: HistoryEntry): string;
+  /**
+   * Keeps what the person typed on an item (shared/drafts.ts): each part given replaces the stored
+   * one; the item carries it and history commits it before this returns. Accepted while the item
+   * waits and after it ended undelivered; ignored once delivered.
+   * @throws ApiError not_found for an unknown item (or one no longer kept)
+   */
+  saveDraft(itemId: string, draft: DraftInput): void;
+  /**
+   * Told when a client request (`callId`) finished: an open server request that belonged to it
+   * (and to no call still running) ends at once, `cancelled` with `outcome.stopped` 'call_ended';
+   * if its server still waits, it gets a -32603 error saying so.
+   */
+  callEnded(callId: string): void;
   approveRequest(itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
   rejectRequest(itemId: string, reason?: string): void;
   cancelGeneration(itemId: string): void;
@@ -86,7 +100,7 @@ export interface SamplingPipeline {
   approveResponse(itemId: string, result: CreateMessageResult): void;
   rejectResponse(itemId: string, reason?: string): void;
   dismiss(itemId: string): void;
-  /** Ends every open item (shutdown). */
+  /** Ends every open item (shutdown), `outcome.stopped` 'console_stopped'; drafts are kept. */
   cancelAll(message: string): void;
 }
 

@@ -99,7 +99,8 @@ export interface HistoryStore {
   pruneCandidates(policy: maintenance.PrunePolicy): string[];
   /**
    * Marks every unfinished entry (a status not in TERMINAL_STATUSES) `interrupted`, with
-   * `endedAt = now` (epoch ms) and an event {@link INTERRUPTED_DETAIL}. Call once at start, before
+   * `endedAt = now` (epoch ms), `notDelivered` (cause `console_stopped`; its `draft` is kept) and
+   * an event {@link INTERRUPTED_DETAIL}. Call once at start, before
    * any request arrives. Returns the number of entries marked.
    */
   markInterrupted(now: number): number;
@@ -303,6 +304,8 @@ class SqliteHistoryStore implements HistoryStore {
         ...entry,
         status: 'interrupted',
         endedAt: now,
+        // Nothing was delivered; a draft the person typed stays with the entry.
+        notDelivered: { cause: 'console_stopped', at: now, draft: entry.draft !== undefined },
         events: [...entry.events, { at: now, kind: 'interrupted', detail: maintenance.INTERRUPTED_DETAIL }],
       });
     }

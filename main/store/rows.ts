@@ -70,8 +70,11 @@ export interface DataRow {
 /** Both rows of an entry, as one joined row. */
 export type EntryRow = NarrowRow & DataRow;
 
-/** A list row: narrow columns, preview and error, and the entry's place in its session. */
-export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number };
+/**
+ * A list row: narrow columns, preview and error, the entry's place in its session, and its
+ * `notDelivered` (JSON, from extra_json; NULL when absent).
+ */
+export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number; not_delivered_json: string | null };
 
 const NARROW_COLUMNS = [
   'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
@@ -96,6 +99,7 @@ const joined = `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, ${DATA_COLUMN
 /** The select list of a list row, for a query over `history AS h JOIN history_data AS d`. */
 export const LIST_SELECT =
   `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, d.preview, d.error, ` +
+  "json_extract(d.extra_json, '$.notDelivered') AS not_delivered_json, " +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND c.seq <= h.seq) AS session_index';
 
@@ -231,8 +235,10 @@ export function rowToSummary(row: NarrowRow & Pick<DataRow, 'preview' | 'error'>
 
 /** The list item of a list row. */
 export function rowToListItem(row: ListRow): HistoryListItem {
+  const notDelivered = row.not_delivered_json === null ? undefined : (JSON.parse(row.not_delivered_json) as HistorySummary['notDelivered']);
   return {
     ...rowToSummary(row),
+    ...(notDelivered && { notDelivered }),
     sessionSize: row.session_size,
     sessionIndex: row.session_index,
     mediaBytes: row.media_bytes,

@@ -2,6 +2,7 @@
  * What the history's full-text index holds for an entry, and how a person's search box text becomes
  * a safe FTS5 query. Pure functions; no database.
  */
+import { typedTexts } from '../../shared/drafts.js';
 import type { HistoryEntry } from '../../shared/state.js';
 
 /** The text of one entry in the FTS5 columns of `history_fts` (same order as the table). */
@@ -11,9 +12,9 @@ export interface FtsColumns {
   call_name: string;
   /** System prompts as received and as sent (distinct ones, newline-joined). */
   system_prompt: string;
-  /** Text blocks of every message (received and sent), including text inside `tool_result`. */
+  /** Text blocks of every message (received and sent), including text inside `tool_result`, and the person's unsent request edits. */
   prompt: string;
-  /** Text of the generated and delivered responses, plus the names of tools the model called. */
+  /** Text of the generated and delivered responses, plus the names of tools the model called, and the person's unsent response or form text. */
   response: string;
 }
 
@@ -35,6 +36,8 @@ export function ftsColumns(entry: HistoryEntry): FtsColumns {
   for (const result of [entry.generated, entry.delivered]) {
     if (isRecord(result)) collectText(result.content, response);
   }
+  // A draft that was never delivered is found by what the person typed.
+  for (const typed of typedTexts(entry.draft)) (typed.kind === 'message' || typed.kind === 'systemPrompt' ? prompt : response).add(typed.text);
   return {
     server_id: entry.serverId,
     call_name: entry.callName ?? '',

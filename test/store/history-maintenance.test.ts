@@ -160,7 +160,13 @@ describe('markInterrupted', () => {
     store.saveMany([reviewing, generating, done]);
     expect(store.markInterrupted(9_999)).toBe(2);
     const r = store.get('r')!;
-    expect(r).toStrictEqual({ ...reviewing, status: 'interrupted', endedAt: 9_999, events: [...reviewing.events, { at: 9_999, kind: 'interrupted', detail: INTERRUPTED_DETAIL }] });
+    expect(r).toStrictEqual({
+      ...reviewing,
+      status: 'interrupted',
+      endedAt: 9_999,
+      notDelivered: { cause: 'console_stopped', at: 9_999, draft: false },
+      events: [...reviewing.events, { at: 9_999, kind: 'interrupted', detail: INTERRUPTED_DETAIL }],
+    });
     expect(store.get('g')).toMatchObject({ status: 'interrupted', endedAt: 9_999 });
     expect(store.get('d')).toStrictEqual(done);
     expect(store.list({ status: ['interrupted'], limit: 10, offset: 0 }).total).toBe(2);

@@ -1,7 +1,9 @@
 /**
  * One history entry: its conversation timeline, the original request vs what was sent (readable
  * diff), generated vs delivered response, media sizes, timings, events, error, the raw JSON of
- * what went to the LLM and what went back to the server, and "Re-open as draft".
+ * what went to the LLM and what went back to the server, and "Re-open as draft". An entry that
+ * was not delivered (the server stopped waiting, the call ended, the console stopped) says so and
+ * shows what the person typed, in full and copyable.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +13,7 @@ import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 import { ParamsView } from '../../components/ParamsView';
 import { ActionError, Banner, Empty, Facts, RawJson, Section, StatusBadge } from '../../components/common';
+import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
 import { RequestDiff, ResponseDiff } from './HistoryDiffs';
@@ -74,6 +77,9 @@ export function HistoryDetail({ id }: { id: string }) {
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
   const timings = entry.timings;
+  // A request approved for "Write the response myself" was never sent to a model.
+  const toModel = entry.events.some((e) => e.kind === 'generation_started');
+  const undelivered = entry.status !== 'delivered' ? entry.draft : undefined;
   return (
     <div className="review" data-testid="history-detail">
       <header className="item-header">
@@ -103,8 +109,10 @@ export function HistoryDetail({ id }: { id: string }) {
           {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
         </Banner>
       )}
+      {entry.notDelivered && <NotDeliveredBanner cause={entry.notDelivered.cause} at={entry.notDelivered.at} kept={undelivered !== undefined} />}
+      <DraftTexts draft={undelivered} baseSystemPrompt={(entry.sent ?? original)?.systemPrompt ?? ''} />
       <HistoryTimeline entry={entry} />
-      <Section title={entry.sent ? t('detail.requestSent') : t('detail.requestNotSent')}>
+      <Section title={entry.sent ? (toModel ? t('detail.requestSent') : t('detail.requestApproved')) : t('detail.requestNotSent')}>
         {original && entry.sent ? (
           <RequestDiff original={original} sent={entry.sent} entry={entry} />
         ) : original ? (

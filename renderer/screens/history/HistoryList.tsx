@@ -68,6 +68,11 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
             )}
             {entry.model && <span className="mono">{entry.model}</span>}
             {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
+            {entry.notDelivered && (
+              <span className="badge tone-warn" data-testid="history-not-delivered">
+                {entry.notDelivered.draft ? t('list.notDeliveredDraft') : t('list.notDelivered')}
+              </span>
+            )}
           </span>
         </span>
       </button>

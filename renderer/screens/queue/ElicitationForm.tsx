@@ -13,6 +13,7 @@ import { useAction } from '../../hooks';
 import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
 import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
+import { flushDraft, saveFormDraft } from './autosave';
 
 /** The generated form and its Accept / Decline / Cancel bar. */
 export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
@@ -21,12 +22,14 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
   const declineHint = useShortcutHint('elicitation.decline');
   const cancelHint = useShortcutHint('elicitation.cancel');
   const schema = params.requestedSchema;
-  const [raw, setRaw] = useState<RawValues>(() => initialRawValues(schema));
+  // What the person typed before (kept by main, e.g. across a reload), else the schema's defaults.
+  const [raw, setRaw] = useState<RawValues>(() => item.draft?.form ?? initialRawValues(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const required = new Set(schema.required ?? []);
   const names = Object.keys(schema.properties);
 
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
+    flushDraft(item.id);
     if (action !== 'accept') {
       await getApi().respondElicitation({ itemId: item.id, action });
       return;
@@ -43,7 +46,9 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
   });
 
   const change = (name: string, value: RawValue) => {
-    setRaw((r) => ({ ...r, [name]: value }));
+    const next = { ...raw, [name]: value };
+    setRaw(next);
+    saveFormDraft(item.id, next); // in main (and history) within a second, should the server stop waiting
     if (errors[name]) {
       setErrors((e) => {
         const next = { ...e };

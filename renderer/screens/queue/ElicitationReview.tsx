@@ -8,6 +8,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill, RawJson, Section } from '../../components/common';
+import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { Markdown } from '../../markdown';
@@ -135,6 +136,8 @@ function Finished({ item }: { item: ElicitationItemView }) {
         {item.outcome?.message}
         {item.outcome && <span className="muted">{t('header.at', { time: clockTime(item.outcome.at) })}</span>}
       </Banner>
+      {item.outcome?.stopped && <NotDeliveredBanner cause={item.outcome.stopped} at={item.outcome.at} kept={item.draft?.form !== undefined} />}
+      {item.status !== 'accepted' && item.status !== 'completed' && <DraftTexts draft={item.draft} />}
       <Section title={t('elicitation.whatAnswered')}>
         <AnswerView item={item} />
       </Section>

@@ -1,4 +1,8 @@
-/** Terminal statuses: how the item ended, what was sent and what was delivered, and Dismiss. */
+/**
+ * Terminal statuses: how the item ended, what was sent and what was delivered, and Dismiss. When
+ * nothing was delivered because the server stopped waiting, the call ended or the console stopped,
+ * it says so and shows everything the person typed, copyable, with "Re-open as draft".
+ */
 import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
@@ -6,6 +10,7 @@ import { getApi } from '../../api';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { ParamsView } from '../../components/ParamsView';
 import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useItems } from '../../store';
@@ -34,6 +39,11 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
   const look = known ? { tone: known.tone, title: t(known.title) } : { tone: 'muted' as const, title: item.status };
   const outcome = item.outcome;
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
+  const undelivered = item.status !== 'delivered' ? item.draft : undefined;
+  const openItem = useConsole((s) => s.openItem);
+  const reopen = useAction(async () => openItem((await getApi().reopenHistoryEntry({ id: item.id })).itemId));
+  // "Sent to the model" only when a provider was asked: a hand-written response calls no model.
+  const requestTitle = item.sentToModelAt !== undefined ? t('outcome.whatSent') : item.sent ? t('outcome.approvedNoModel') : t('outcome.neverSent');
   return (
     <div className="review" data-testid="outcome-view">
       <ItemHeader item={item} title={t('outcome.title')} />
@@ -44,10 +54,23 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
         )}
         {outcome && <span className="muted">{t('header.at', { time: clockTime(outcome.at) })}</span>}
       </Banner>
+      {outcome?.stopped && <NotDeliveredBanner cause={outcome.stopped} at={outcome.at} kept={undelivered !== undefined} />}
       {item.error && item.status !== 'failed' && <Banner tone="error" title={t('outcome.lastError')}>{item.error.message}</Banner>}
-      <Section title={item.sent ? t('outcome.whatSent') : t('outcome.neverSent')}>
+      <DraftTexts
+        draft={undelivered}
+        baseSystemPrompt={(item.sent ?? item.original).systemPrompt ?? ''}
+        actions={
+          item.origin === 'server' && (
+            <button type="button" className="btn-small" data-testid="reopen-draft" title={t('outcome.reopenHint')} disabled={reopen.pending} onClick={() => void reopen.run()}>
+              {t('outcome.reopen')}
+            </button>
+          )
+        }
+      />
+      {reopen.error && <ActionError error={reopen.error} />}
+      <Section title={requestTitle}>
         <ParamsView params={item.sent ?? item.original} />
-        {item.sent && (
+        {item.sentToModelAt !== undefined && (
           <p className="small muted">
             {t('outcome.model')} <span className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>
           </p>

@@ -15,6 +15,7 @@ import { useAction } from '../../hooks';
 import { useConsole, useProviders, type RequestDraft } from '../../store';
 import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
 import { NO_REQUEST_EXTRAS, useExtras, type RequestExtras } from './edits';
+import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
 import { RequestParams } from './RequestParams';
 import { ToolsOffered } from './ToolsOffered';
@@ -29,10 +30,11 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const stored = useConsole((s) => s.requestDrafts[item.id]);
   const setDraft = useConsole((s) => s.setRequestDraft);
   const initial = useMemo(() => initialRequestDraft(item), [item]);
-  const draft = stored ?? initial;
+  // What main kept (e.g. after a reload) until the person types here.
+  const draft = stored ?? item.draft?.request?.draft ?? initial;
   const update = (patch: Partial<RequestDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
-  const extras = useExtras((s) => s.request[item.id]) ?? NO_REQUEST_EXTRAS;
+  const extras = useExtras((s) => s.request[item.id]) ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS;
   const setExtras = useExtras((s) => s.setRequest);
   const updateExtras = (next: RequestExtras) => setExtras(item.id, next);
   const params = baseParams(item);
@@ -44,11 +46,13 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const edited = useMemo(() => requestEdited(item, settled, extras, built), [item, settled, extras, built]);
 
   const approve = useAction(async () => {
-    const latest = buildRequest(item, useConsole.getState().requestDrafts[item.id] ?? initial, useExtras.getState().request[item.id] ?? NO_REQUEST_EXTRAS);
+    const latest = buildRequest(item, useConsole.getState().requestDrafts[item.id] ?? item.draft?.request?.draft ?? initial, useExtras.getState().request[item.id] ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS);
     if (!latest.ok) return;
+    flushDraft(item.id);
     await getApi().approveRequest({ itemId: item.id, params: latest.params, model: latest.model });
   });
   const reject = useAction(async () => {
+    flushDraft(item.id);
     await getApi().rejectRequest({ itemId: item.id, reason: reason.trim() || undefined });
   });
 

@@ -15,6 +15,7 @@ import { useAction } from '../../hooks';
 import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
 import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
+import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
 import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
@@ -25,19 +26,23 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const stored = useConsole((s) => s.responseDrafts[item.id]);
   const setDraft = useConsole((s) => s.setResponseDraft);
-  const draft = stored ?? initialResponseDraft();
+  // What main kept (e.g. after a reload) until the person types here.
+  const draft = stored ?? item.draft?.response?.draft ?? initialResponseDraft();
   const update = (patch: Partial<ResponseDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
-  const extras = useExtras((s) => s.response[item.id]) ?? NO_RESPONSE_EXTRAS;
+  const extras = useExtras((s) => s.response[item.id]) ?? item.draft?.response?.extras ?? NO_RESPONSE_EXTRAS;
   const setExtras = useExtras((s) => s.setResponse);
   const updateExtras = (next: ResponseExtras) => setExtras(item.id, next);
   const response = item.response;
   const built = buildResult(item, draft, extras);
   const approve = useAction(async () => {
-    if (built.ok) await getApi().approveResponse({ itemId: item.id, result: built.result });
+    if (!built.ok) return;
+    flushDraft(item.id);
+    await getApi().approveResponse({ itemId: item.id, result: built.result });
   });
-  const reject = useAction(() => getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined }));
-  const regenerate = useAction(() => getApi().regenerate({ itemId: item.id }));
+  // Main gets the latest typed text before the action (requests arrive in order).
+  const reject = useAction(() => (flushDraft(item.id), getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined })));
+  const regenerate = useAction(() => (flushDraft(item.id), getApi().regenerate({ itemId: item.id })));
   const keys = useResponseShortcuts(item, {
     approve: () => void approve.run(),
     reject: () => void reject.run(),

@@ -2,41 +2,15 @@
  * Edits in progress that go beyond text (kept beside the store's text drafts, in their own small
  * store): media blocks removed from the request, tools removed and the tool choice, and, on the
  * response, edited tool_use inputs and tool calls the person adds to a hand-written response.
- * Like every draft they belong to the person until a button is pressed, and are dropped when the
- * item leaves the review they were made for.
+ * Like every draft they belong to the person until a button is pressed, are saved to main as they
+ * change (autosave.ts), and are dropped here when the item leaves the review they were made for.
  */
 import { create } from 'zustand';
+import type { RequestExtras, ResponseExtras } from '../../../shared/drafts';
 import { useConsole } from '../../store';
 
-/** A `toolChoice.mode`. */
-export type ToolChoiceMode = 'auto' | 'required' | 'none';
-
-/** Non-text edits of a request under review. */
-export interface RequestExtras {
-  /** Image/audio blocks to drop, by `"message:block"`. */
-  removedBlocks: Record<string, boolean>;
-  /** Offered tools to drop, by name. */
-  removedTools: Record<string, boolean>;
-  /** The person's tool choice; undefined keeps the server's. */
-  toolChoice?: ToolChoiceMode;
-}
-
-/** A tool call the person adds to a hand-written response. */
-export interface AddedToolCall {
-  /** The `tool_use` id sent to the server. */
-  id: string;
-  name: string;
-  /** Raw JSON text of the input (validated when building the result). */
-  input: string;
-}
-
-/** Non-text edits of a response under review. */
-export interface ResponseExtras {
-  /** Edited JSON text of tool_use inputs, by tool_use id. */
-  toolInputs: Record<string, string>;
-  /** Tool calls added to a hand-written response. */
-  added: AddedToolCall[];
-}
+/** The shapes of the extras (shared/drafts.ts: main keeps them with the text drafts). */
+export type { AddedToolCall, RequestExtras, ResponseExtras, ToolChoiceMode } from '../../../shared/drafts';
 
 /** Empty request extras. */
 export const NO_REQUEST_EXTRAS: RequestExtras = { removedBlocks: {}, removedTools: {} };

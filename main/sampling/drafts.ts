@@ -1,0 +1,92 @@
+/**
+ * The pipeline's helpers for a person's unsent work and for items whose server stopped waiting
+ * (pure; the state machine in pipeline.ts calls them):
+ *
+ * - {@link mergeDraft}: a `saveDraft` on top of what the item kept; {@link dropDraftPart} when a part is used up;
+ * - {@link stopWhy}: the status and message for an aborted server request (timeout, cancel, close);
+ * - {@link callHasEnded}: whether an item's client request is over (it then ends at once);
+ * - {@link resumeDraft}: a history entry's draft put back on a re-opened item, where the person left off.
+ */
+import type { DraftInput, ItemDraft } from '../../shared/drafts.js';
+import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+
+/** The stored draft with `input`'s parts replacing its own; `savedAt` = `now` (epoch ms). */
+export function mergeDraft(stored: ItemDraft | undefined, input: DraftInput, now: number): ItemDraft {
+  const next: ItemDraft = { ...stored, savedAt: now };
+  if (input.request) next.request = input.request;
+  if (input.response) next.response = input.response;
+  if (input.form) next.form = input.form;
+  return next;
+}
+
+/**
+ * The parts of a `saveDraft` that still apply in `status`: a request part only before the request
+ * is approved (then `sent` holds the edits), a response part only once there is a response to
+ * review; after the item ended, every part (a late save of what was typed before the end).
+ */
+export function draftFor(status: SamplingStatus, input: DraftInput): DraftInput {
+  const part = { ...input };
+  if (status === 'generating' || status === 'awaiting_response_review') delete part.request;
+  if (status === 'generating' || status === 'awaiting_request_review') delete part.response;
+  return part;
+}
+
+/**
+ * The draft without one part (undefined when nothing is left): the request part once the request
+ * is approved (`sent` holds those edits), the response part when a new generation replaces the
+ * response it was typed on.
+ */
+export function dropDraftPart(draft: ItemDraft | undefined, part: 'request' | 'response'): ItemDraft | undefined {
+  if (!draft?.[part]) return draft;
+  const rest: ItemDraft = { ...draft };
+  delete rest[part];
+  return rest.request || rest.response || rest.form ? rest : undefined;
+}
+
+/**
+ * How an item ends when its server request's signal aborts, from the abort reason: a timeout
+ * (the server's own, announced with notifications/cancelled) → `timed_out`; a closed connection
+ * or any other cancellation → `cancelled`.
+ */
+export function stopWhy(reason: unknown): { status: 'timed_out' | 'cancelled'; message: string } {
+  const text = reason instanceof Error ? reason.message : String(reason ?? '');
+  if (/timed? ?out/i.test(text)) return { status: 'timed_out', message: 'The server stopped waiting (timeout)' };
+  if (/clos/i.test(text)) return { status: 'cancelled', message: 'The connection to the server closed' };
+  return { status: 'cancelled', message: 'The server cancelled the request' };
+}
+
+/**
+ * Whether the client request `callId` that just finished was the last one `item` may belong to:
+ * it is among the item's calls and none of them is still `running`. Returns the call's name as
+ * shown ("tools/call ask-text"), or null when the item is still inside a running call (or never
+ * named this one).
+ */
+export function callHasEnded(item: SamplingItemView, callId: string, running: CallRef[]): string | null {
+  const calls = item.association.calls;
+  const ended = calls.find((c) => c.callId === callId);
+  if (!ended) return null;
+  const stillRunning = new Set(running.map((c) => c.callId));
+  if (calls.some((c) => stillRunning.has(c.callId))) return null;
+  return `${ended.kind} ${ended.name}`;
+}
+
+/**
+ * What a re-opened item takes from its history entry's draft (`now`: epoch ms): always the draft
+ * itself; and when the person was writing or editing a response to an approved request, the
+ * review of that response again — the request as approved, the model, the response as generated
+ * (or the empty hand-written one) — so the typed text sits where it was typed.
+ */
+export function resumeDraft(entry: HistoryEntry, item: SamplingItemView, now: number): Partial<SamplingItemView> {
+  const draft: ItemDraft = { ...entry.draft, savedAt: now };
+  if (!draft.response || !entry.sent) return { draft };
+  const model = entry.modelChoice ?? item.model;
+  const generated = entry.generated;
+  const empty = { role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: model.modelId, stopReason: 'endTurn' as const };
+  return {
+    draft,
+    status: 'awaiting_response_review',
+    sent: item.original,
+    model,
+    response: { ...(generated && { generated }), draft: generated ?? empty, manual: !generated, generatedAt: now },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * What a person typed on an item that was never delivered (README, "Drafts"): the banner saying
+ * why nothing was delivered ("the server stopped waiting at 14:03:27"), and every typed text in
+ * full, each with Copy. Used by the queue's outcome screens and the history detail.
+ */
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { typedTexts, type DraftInput, type StopCause, type TypedText } from '../../shared/drafts';
+import { clockTime } from '../format';
+import { Banner, Section } from './common';
+import './review.css';
+
+/** "Not delivered: the server stopped waiting at 14:03:27" (`at`: epoch ms), plus what happened to the typed text. */
+export function NotDeliveredBanner({ cause, at, kept, children }: { cause: StopCause; at: number; kept: boolean; children?: ReactNode }) {
+  const { t } = useTranslation('common');
+  return (
+    <Banner tone="warn" title={t(`drafts.notDelivered.${cause}`, { time: clockTime(at) })} testId="not-delivered">
+      {kept ? t('drafts.kept') : t('drafts.nothingTyped')}
+      {children}
+    </Banner>
+  );
+}
+
+function labelOf(t: ReturnType<typeof useTranslation<'common'>>['t'], typed: TypedText): string {
+  const [m = 0, b = 0] = typed.ref.split(':').map(Number);
+  switch (typed.kind) {
+    case 'message':
+      return t('drafts.kind.message', { n: m + 1, block: b + 1 });
+    case 'systemPrompt':
+      return t('drafts.kind.systemPrompt');
+    case 'response':
+      return b === 0 ? t('drafts.kind.response') : t('drafts.kind.responseBlock', { block: b + 1 });
+    case 'toolInput':
+      return t('drafts.kind.toolInput', { id: typed.ref });
+    case 'addedToolCall':
+      return t('drafts.kind.addedToolCall', { name: typed.name ?? '', id: typed.ref });
+    case 'field':
+      return typed.ref;
+  }
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const { t } = useTranslation('common');
+  const [done, setDone] = useState<'copied' | 'failed' | null>(null);
+  const copy = () => {
+    navigator.clipboard.writeText(text).then(
+      () => setDone('copied'),
+      () => setDone('failed'),
+    );
+  };
+  return (
+    <button type="button" className="btn-small" data-testid="copy-draft" aria-label={t('drafts.copyLabel', { label })} onClick={copy}>
+      {done === 'copied' ? t('drafts.copied') : done === 'failed' ? t('drafts.copyFailed') : t('drafts.copy')}
+    </button>
+  );
+}
+
+/**
+ * Every text in `draft` the person typed, in full and copyable (nothing when there is none).
+ * @param baseSystemPrompt the system prompt the review started from (an unchanged one is not listed)
+ */
+export function DraftTexts({ draft, baseSystemPrompt, actions }: { draft: DraftInput | undefined; baseSystemPrompt?: string; actions?: ReactNode }) {
+  const { t } = useTranslation('common');
+  const texts = typedTexts(draft, baseSystemPrompt);
+  if (texts.length === 0) return null;
+  return (
+    <Section title={t('drafts.title')} actions={actions} testId="draft-texts">
+      <ul className="plain-list draft-texts">
+        {texts.map((typed) => {
+          const label = labelOf(t, typed);
+          return (
+            <li key={`${typed.kind}:${typed.ref}`} className="draft-text-item">
+              <div className="draft-text-head">
+                <strong className="small">{label}</strong>
+                <CopyButton text={typed.text} label={label} />
+              </div>
+              <pre className="mono-box draft-text" data-testid="draft-text">
+                {typed.text}
+              </pre>
+            </li>
+          );
+        })}
+      </ul>
+    </Section>
+  );
+}
