@@ -15,6 +15,8 @@ export interface WebHostProcess {
   url: string;
   userDataDir: string;
   stop(): Promise<void>;
+  /** SIGKILLs the host (a crash: no shutdown runs); the data folder is left in place. */
+  kill(): Promise<void>;
   /** Everything the host wrote to stdout and stderr so far (all of it, for leak checks). */
   logs(): string;
 }
@@ -23,17 +25,18 @@ export interface WebHostProcess {
  * Spawns the web host and waits for its URL line. `opts.env` adds environment variables (e.g. an
  * OPENAI_COMPATIBLE_BASE_URL provider); `opts.servers` (the `mcpServers` object) is written to
  * `<userData>/mcp-servers.json` first, replacing the embedded default server; `opts.keepUserData`
- * leaves the data folder in place after `stop` (the caller removes it, e.g. after grepping it).
+ * leaves the data folder in place after `stop` (the caller removes it, e.g. after grepping it);
+ * `opts.userDataDir` starts over an existing data folder (a restart) instead of a fresh one.
  * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
  *   (the error carries its stderr).
  */
 export async function startWebHost(
   timeoutMs = 30_000,
-  opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean } = {},
+  opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean; userDataDir?: string } = {},
 ): Promise<WebHostProcess> {
   const staticDir = process.env.MCP_CONSOLE_STATIC_DIR || path.join(root, 'out/renderer');
   if (!existsSync(path.join(staticDir, 'index.html'))) throw new Error(`${staticDir} is missing: run \`npm run build\` first`);
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
+  const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
   if (opts.servers) writeFileSync(path.join(userDataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }, null, 2));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
     cwd: root,
@@ -72,7 +75,13 @@ export async function startWebHost(
         reject(new Error(`the web host exited (code ${child.exitCode})\n${stderr}`));
       });
     });
-    return { url, userDataDir, stop, logs: () => allOutput };
+    const kill = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    };
+    return { url, userDataDir, stop, kill, logs: () => allOutput };
   } catch (err) {
     await stop();
     throw err;

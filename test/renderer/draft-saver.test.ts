@@ -1,0 +1,116 @@
+/**
+ * The renderer's draft saver (renderer/screens/queue/draft-saver.ts) on a fake clock: what a person
+ * types reaches main within a second of the last keystroke, even while they keep typing, parts
+ * merge, a flush sends at once, and a failed save is tried again unless the item is gone.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DraftInput } from '../../shared/drafts.js';
+import { createDraftSaver, DRAFT_TIMING, type SaverClock } from '../../renderer/screens/queue/draft-saver.js';
+
+/** A manual clock: `advance` runs the timers that fall due, in order. */
+function fakeClock(): SaverClock & { advance(ms: number): Promise<void> } {
+  let now = 0;
+  let next = 1;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => now,
+    setTimer: (fn, ms) => {
+      const id = next++;
+      timers.set(id, { at: now + ms, fn });
+      return id;
+    },
+    clearTimer: (id) => void timers.delete(id as number),
+    async advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].fn();
+        await Promise.resolve(); // let a rejected send schedule its retry
+        await Promise.resolve();
+      }
+      now = until;
+    },
+  };
+}
+
+const typed = (text: string): DraftInput => ({ response: { draft: { texts: { '0:0': text }, editing: {} }, extras: { toolInputs: {}, added: [] } } });
+
+function setup(fail: (n: number) => Error | null = () => null) {
+  const clock = fakeClock();
+  const sent: Array<{ at: number; itemId: string; draft: DraftInput }> = [];
+  let n = 0;
+  const saver = createDraftSaver(
+    async (input) => {
+      sent.push({ at: clock.now(), ...input });
+      const err = fail(n++);
+      if (err) throw err;
+    },
+    DRAFT_TIMING,
+    clock,
+  );
+  return { clock, sent, saver };
+}
+
+describe('draft saver', () => {
+  it('saves 300 ms after the last keystroke, once', async () => {
+    const { clock, sent, saver } = setup();
+    saver.queue('a', typed('H'));
+    await clock.advance(100);
+    saver.queue('a', typed('He'));
+    await clock.advance(299);
+    expect(sent).toHaveLength(0);
+    await clock.advance(1);
+    expect(sent).toEqual([{ at: 400, itemId: 'a', draft: typed('He') }]);
+    await clock.advance(5000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('while typing goes on, the oldest unsaved keystroke waits at most 1 s', async () => {
+    const { clock, sent, saver } = setup();
+    for (let t = 0; t < 3000; t += 100) {
+      saver.queue('a', typed(`text at ${t}`));
+      await clock.advance(100);
+    }
+    expect(sent.length).toBeGreaterThanOrEqual(3);
+    let last = 0;
+    for (const s of sent) {
+      expect(s.at - last).toBeLessThanOrEqual(1000);
+      last = s.at;
+    }
+  });
+
+  it('merges parts of one item and keeps items apart; flush sends at once', async () => {
+    const { clock, sent, saver } = setup();
+    const request: DraftInput = { request: { draft: { texts: {}, editing: {}, systemPrompt: 'S', maxTokens: '5', temperature: '', model: 'm' }, extras: { removedBlocks: {}, removedTools: {} } } };
+    saver.queue('a', request);
+    saver.queue('a', typed('x'));
+    saver.queue('b', { form: { name: 'Ada' } });
+    expect(saver.pending('a')).toBe(true);
+    saver.flush('a');
+    expect(sent).toEqual([{ at: 0, itemId: 'a', draft: { ...request, ...typed('x') } }]);
+    expect(saver.pending('a')).toBe(false);
+    saver.flushAll();
+    expect(sent.map((s) => s.itemId)).toEqual(['a', 'b']);
+    await clock.advance(2000);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('a failed save is tried again; a gone item (not_found) is not', async () => {
+    const lost = Object.assign(new Error('connection lost'), { code: 'internal' });
+    const gone = Object.assign(new Error('no sampling request'), { code: 'not_found' });
+    const { clock, sent, saver } = setup((n) => (n === 0 ? lost : n === 2 ? gone : null));
+    saver.queue('a', typed('kept'));
+    await clock.advance(300);
+    expect(sent).toHaveLength(1);
+    await clock.advance(DRAFT_TIMING.retryMs);
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.draft).toEqual(typed('kept'));
+    saver.queue('b', typed('for a dismissed item'));
+    await clock.advance(300);
+    await clock.advance(10_000);
+    expect(sent).toHaveLength(3);
+  });
+});
