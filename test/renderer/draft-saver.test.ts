@@ -7,6 +7,11 @@ import { describe, expect, it } from 'vitest';
 import type { DraftInput } from '../../shared/drafts.js';
 import { createDraftSaver, DRAFT_TIMING, type SaverClock } from '../../renderer/screens/queue/draft-saver.js';
 
+/** Lets pending promise callbacks run. */
+const settle = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
 /** A manual clock: `advance` runs the timers that fall due, in order. */
 function fakeClock(): SaverClock & { advance(ms: number): Promise<void> } {
   let now = 0;
@@ -28,8 +33,7 @@ function fakeClock(): SaverClock & { advance(ms: number): Promise<void> } {
         timers.delete(due[0]);
         now = due[1].at;
         due[1].fn();
-        await Promise.resolve(); // let a rejected send schedule its retry
-        await Promise.resolve();
+        await settle(); // the send, and a failed one's retry
       }
       now = until;
     },
@@ -90,9 +94,11 @@ describe('draft saver', () => {
     saver.queue('b', { form: { name: 'Ada' } });
     expect(saver.pending('a')).toBe(true);
     saver.flush('a');
+    await settle();
     expect(sent).toEqual([{ at: 0, itemId: 'a', draft: { ...request, ...typed('x') } }]);
     expect(saver.pending('a')).toBe(false);
     saver.flushAll();
+    await settle();
     expect(sent.map((s) => s.itemId)).toEqual(['a', 'b']);
     await clock.advance(2000);
     expect(sent).toHaveLength(2);

@@ -78,11 +78,13 @@ export function createDraftSaver(
     if (!p) return;
     clock.clearTimer(p.timer);
     queued.delete(itemId);
-    send({ itemId, draft: p.input }).catch((err: unknown) => {
-      const code = (err as { code?: unknown } | null)?.code;
-      if (code === 'not_found' || code === 'invalid_input' || p.retries >= MAX_RETRIES || queued.has(itemId)) return;
-      schedule(itemId, p.input, p.since, p.retries + 1, timing.retryMs);
-    });
+    Promise.resolve()
+      .then(() => send({ itemId, draft: p.input }))
+      .catch((err: unknown) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        if (code === 'not_found' || code === 'invalid_input' || p.retries >= MAX_RETRIES || queued.has(itemId)) return;
+        schedule(itemId, p.input, p.since, p.retries + 1, timing.retryMs);
+      });
   };
 
   return {
