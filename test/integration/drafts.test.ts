@@ -5,7 +5,8 @@
  * history when the server stops waiting (its timeout, its cancel, a disconnect), is found by a
  * history search, can be re-opened where it was typed, and is there after the console closed or
  * crashed and started again over the same user-data folder. An item whose tool call ended while
- * it waited leaves "awaiting review" at once and says why.
+ * it waited leaves "awaiting review" at once and says why. The same for an elicitation form's
+ * fields (the v2 elicitation fixture, legacy era).
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole } from '../../main/console.js';
 import { openHistoryStore } from '../../main/store/history-store.js';
 import type { DraftInput } from '../../shared/drafts.js';
+import type { ElicitationItemView } from '../../shared/state.js';
+import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';
+import { startHarness, type Harness } from '../support/console-harness.js';
 import { approveManual, call, ensureReady, finished, itemIn, itemOf, serverLog, SERVER, startSamplingEnv, type SamplingEnv } from './sampling-support.js';
 
 /** A hand-written response being typed (the manual provider's response draft). */
@@ -163,4 +167,32 @@ describe('drafts through a console restart', () => {
       await again.dispose();
     }
   }, 40_000);
+});
+
+describe('elicitation form drafts', () => {
+  let fixture: StartedFixture | undefined;
+  let h: Harness;
+  beforeAll(async () => {
+    fixture = await startElicitationServer({ transport: 'stdio', era: 'legacy' });
+    h = await startHarness({ servers: { forms: fixture.config } });
+    await h.waitFor((s) => !!s.servers.find((x) => x.id === 'forms' && x.status === 'ready' && x.tools.some((t) => t.name === 'ask-form')), 'the elicitation fixture ready');
+  }, 40_000);
+  afterAll(async () => {
+    await h?.dispose();
+    if (h) rmSync(h.dir, { recursive: true, force: true });
+    await fixture?.close();
+  });
+
+  it('the fields typed into a form are kept when the server goes away, on the item and in history', async () => {
+    const { callId } = await h.service.callTool({ serverId: 'forms', name: 'ask-form', arguments: {} });
+    const mine = (e: ElicitationItemView) => e.association.calls.some((c) => c.callId === callId);
+    const item = (await h.waitFor((s) => (s.elicitations ?? []).some(mine), 'the form')).elicitations!.find(mine)!;
+    await h.service.saveDraft({ itemId: item.id, draft: { form: { name: 'Ada Lovelace', age: '36', newsletter: false } } });
+    expect(onDisk(h.dir, item.id)?.draft?.form).toEqual({ name: 'Ada Lovelace', age: '36', newsletter: false });
+    await h.service.restartServer({ serverId: 'forms' });
+    const ended = (await h.waitFor((s) => s.elicitations?.find((e) => e.id === item.id)?.status === 'withdrawn', 'the form withdrawn')).elicitations!.find((e) => e.id === item.id)!;
+    expect(ended.outcome?.stopped).toMatch(/server_stopped_waiting|call_ended/);
+    expect(ended.draft?.form?.name).toBe('Ada Lovelace');
+    expect(await h.service.getHistoryEntry({ id: item.id })).toMatchObject({ kind: 'elicitation', status: 'cancelled', notDelivered: { draft: true }, draft: { form: { name: 'Ada Lovelace' } } });
+  }, 30_000);
 });
