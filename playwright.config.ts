@@ -1,7 +1,32 @@
-// Playwright: project `web` runs in Debian's Chromium (no downloaded browsers: never run
-// `npx playwright install`); project `electron` drives the desktop app with `_electron.launch`
-// where the Electron binary is installed.
-import { defineConfig } from '@playwright/test';
+// Playwright: project `web` runs in the Chromium-family browser e2e/support/browser.ts finds
+// (PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, Playwright's own download, then the system's Chromium,
+// Chrome or Edge); project `electron` drives the desktop app with `_electron.launch` where the
+// Electron binary is installed.
+import { chromium, defineConfig } from '@playwright/test';
+import { BrowserNotFoundError, CHROMIUM_ARGS, findBrowser, thisMachine } from './e2e/support/browser.js';
+
+/** Where Playwright's own Chromium would be (it may not be downloaded). */
+function playwrightChromium(): string | undefined {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only the electron project was asked for: it needs no browser. */
+const electronOnly = process.argv.some((a) => a === '--project=electron') && !process.argv.some((a) => a === '--project=web');
+
+/** The browser for the web project; without one, one clear line and exit (unless only electron runs). */
+function webBrowser(): string | undefined {
+  try {
+    return findBrowser(thisMachine(playwrightChromium)).path;
+  } catch (e) {
+    if (!(e instanceof BrowserNotFoundError) || electronOnly) return undefined;
+    console.error(e.message);
+    process.exit(1);
+  }
+}
 
 export default defineConfig({
   workers: 1,
@@ -17,16 +42,8 @@ export default defineConfig({
       use: {
         browserName: 'chromium',
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
+          executablePath: webBrowser(),
+          args: CHROMIUM_ARGS,
         },
         screenshot: 'only-on-failure',
         trace: 'retain-on-failure',

@@ -1,8 +1,8 @@
 /**
  * Renderer scale (scenario 3): the real web host (`app/web/cli.ts`, own process) with
  * 1,000 sampling requests waiting in the queue plus one holding a 1 MB text prompt and a 2 MB PNG
- * (bench/fixtures/queue-server.ts over stdio; rules that ask, limits raised), and Debian's Chromium
- * (`/usr/bin/chromium`, driven by Playwright; never a downloaded browser) opening the page.
+ * (bench/fixtures/queue-server.ts over stdio; rules that ask, limits raised), and a Chromium-family browser
+ * (the one e2e/support/browser.ts finds, driven by Playwright) opening the page.
  * In-page timing: bench/renderer-probe.ts. Goals: ≤ 100 ms each, no dropped keystrokes.
  *
  * 1. Queue interactive: the state (one WebSocket message of ~3.8 MB) arrived → the list painted →
@@ -20,6 +20,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS, findBrowser, thisMachine } from '../../e2e/support/browser.js';
 import { BIG_PROMPT_START, queueServerConfig } from '../fixtures/queue-server.js';
 import { percentile, type Figure, type Scenario } from '../figures.js';
 import { installProbe, type ProbeRecord } from '../renderer-probe.js';
@@ -33,7 +34,6 @@ const KEYS = Number(process.env.BENCH_RENDERER_KEYS ?? 60);
 const KEY_DELAY_MS = 50;
 const PAUSE_BEFORE_TYPING_MS = 500;
 const LIMITS = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** The text typed: distinct, checkable characters. */
 const typed = Array.from({ length: KEYS }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join('');
@@ -49,7 +49,7 @@ const scenario: Scenario = {
       'mcp-servers.json': { mcpServers: { queue: queueServerConfig() } },
       'rules.json': { version: 1, global: LIMITS, servers: { queue: { limits: LIMITS, rules: [] } } },
     });
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: findBrowser(thisMachine(() => chromium.executablePath())).path, args: CHROMIUM_ARGS });
     try {
       const { api } = host;
       await waitFor('the queue server', async () => ((await api.getState({})).servers.find((s) => s.id === 'queue')?.status === 'ready' ? true : undefined), 120_000);
