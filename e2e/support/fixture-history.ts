@@ -1,4 +1,4 @@
-/** History entries for UI specs: an edited and delivered request, a rejection, and a refusal. */
+/** History entries for UI specs: an edited and delivered request, a rejection, and two refusals. */
 import type { HistoryEntry } from '../../shared/state.js';
 
 /** The fixture history, with times relative to `now`. */
@@ -77,6 +77,23 @@ export function buildFixtureHistory(now: number): HistoryEntry[] {
       errorDetail: { message: 'maxTokens is required', code: -32602, rule: 'S-MAX-1' },
       timings: { totalMs: 0 },
       events: [{ at: ago(9000), kind: 'refused', detail: 'S-MAX-1: maxTokens is required' }],
+    },
+    {
+      // Well-formed JSON the params schema accepts, refused by a spec rule: not re-openable.
+      id: 'h-refused-tools',
+      conversationId: 'h-refused-tools',
+      serverId: 'everything',
+      status: 'failed',
+      decidedBy: 'console',
+      receivedAt: ago(9500),
+      endedAt: ago(9500),
+      edited: false,
+      error: 'message 1 holds a tool_result for "toolu_9", which no tool_use in message 0 asked for',
+      preview: '',
+      original: { messages: [{ role: 'user', content: [{ type: 'tool_result', toolUseId: 'toolu_9', content: [{ type: 'text', text: '42' }] }] }], maxTokens: 100 },
+      errorDetail: { message: 'message 1 holds a tool_result for "toolu_9", which no tool_use in message 0 asked for', code: -32602, rule: 'S-TR-2' },
+      timings: { totalMs: 0 },
+      events: [{ at: ago(9500), kind: 'refused', detail: 'S-TR-2: message 1 holds a tool_result for "toolu_9"' }],
     },
   ];
 }

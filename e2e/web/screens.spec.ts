@@ -110,8 +110,11 @@ test('history: debounced search, newest first, readable diffs, events and raw JS
   await openConsole(page, appUrl, fixture);
   await page.getByTestId('nav-history').click();
   const rows = page.getByTestId('history-item');
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await expect(rows.first()).toHaveAttribute('data-history-id', 'h-edited');
+  // A refused request has no text to preview: its row says why it failed.
+  await expect(page.locator('[data-history-id="h-refused"]').getByTestId('history-preview-reason')).toHaveText('Failed: maxTokens is required');
+  await expect(page.locator('[data-history-id="h-refused"]')).not.toContainText('(no text)');
   await expect(rows.first()).toContainText('edited');
 
   await page.getByTestId('history-search').pressSequentially('environment', { delay: 20 });
@@ -122,7 +125,7 @@ test('history: debounced search, newest first, readable diffs, events and raw JS
   expect(queries.length, 'typing is debounced, not one request per key').toBeLessThan(5);
 
   await page.getByTestId('history-search').fill('');
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await rows.first().click();
   const detail = page.getByTestId('history-detail');
   await expect(page.getByTestId('history-system-diff').locator('del')).toHaveText('marketing assistant');
@@ -140,6 +143,14 @@ test('history: debounced search, newest first, readable diffs, events and raw JS
   await page.locator('[data-history-id="h-refused"]').click();
   await expect(page.getByTestId('history-error')).toContainText('S-MAX-1');
   await expect(page.getByTestId('history-detail')).toContainText('did not parse');
+  await expect(page.getByTestId('history-reopen')).toHaveCount(0);
+  // Parsed but refused by a spec rule: its error is shown, and it is not offered for re-opening.
+  await page.locator('[data-history-id="h-refused-tools"]').click();
+  await expect(page.getByTestId('history-error')).toContainText('S-TR-2');
+  await expect(page.getByTestId('history-reopen')).toHaveCount(0);
+  // A valid request is offered.
+  await page.locator('[data-history-id="h-rejected"]').click();
+  await expect(page.getByTestId('history-reopen')).toBeVisible();
 });
 
 for (const [width, height] of [

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreateMessageParamsSchema } from '../../../shared/sampling';
+import { validateSamplingRequest } from '../../../shared/validate-sampling';
 import type { HistoryEntry } from '../../../shared/state';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
@@ -18,6 +19,15 @@ import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
 import { RequestDiff, ResponseDiff } from './HistoryDiffs';
 import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
+
+/**
+ * Whether "Re-open as draft" is offered: only for a request that is valid as it would be re-opened
+ * (what was sent, else what was received), as main checks it; a malformed request is not offered,
+ * and its errors stay shown in the error banner.
+ */
+export function reopenable(entry: Pick<HistoryEntry, 'sent' | 'original'>): boolean {
+  return validateSamplingRequest(entry.sent ?? entry.original, { toolsDeclared: true }).ok; // the console declares sampling.tools
+}
 
 /** "Re-open as draft": a new queue item from this request, with no server waiting (to compare models). */
 function ReopenButton({ entry }: { entry: HistoryEntry }) {
@@ -89,7 +99,7 @@ export function HistoryDetail({ id }: { id: string }) {
           {entry.edited && <span className="badge tone-warn">{t('detail.edited')}</span>}
           {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
           <span className="spacer" />
-          {original && entry.kind !== 'elicitation' && <ReopenButton entry={entry} />}
+          {entry.kind !== 'elicitation' && reopenable(entry) && <ReopenButton entry={entry} />}
         </div>
         <Facts
           rows={[

@@ -10,10 +10,34 @@ import type { HistoryListItem } from '../../../shared/history';
 import { StatusBadge } from '../../components/common';
 import { dateTime, shortDateTime } from '../../format';
 import { formatBytes } from './format-bytes';
+import { rowPreview } from './row-preview';
 import type { HistoryPages } from './useHistoryPages';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
 const ROW_HEIGHT = 78;
+
+/** The row's preview: the request's text, else why it failed, else "(no text)". */
+function PreviewText({ entry }: { entry: HistoryListItem }) {
+  const { t } = useTranslation('history');
+  const preview = rowPreview(entry);
+  if (preview.kind === 'text')
+    return (
+      <span className="queue-preview" title={preview.text}>
+        {preview.text}
+      </span>
+    );
+  if (preview.kind === 'reason')
+    return (
+      <span className="queue-preview history-preview-reason" title={preview.text} data-testid="history-preview-reason">
+        {t('list.failedReason', { reason: preview.text })}
+      </span>
+    );
+  return (
+    <span className="queue-preview">
+      <span className="muted">{t('list.noText')}</span>
+    </span>
+  );
+}
 
 function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
   const { t } = useTranslation('history');
@@ -41,9 +65,7 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
           </span>
           <StatusBadge status={entry.status} />
         </span>
-        <span className="queue-preview" title={entry.preview}>
-          {entry.preview || <span className="muted">{t('list.noText')}</span>}
-        </span>
+        <PreviewText entry={entry} />
         <span className="queue-row-bottom">
           <span className="queue-call">
             {entry.serverId}

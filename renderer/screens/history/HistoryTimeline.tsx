@@ -13,9 +13,18 @@ import { ActionError, Section, StatusBadge } from '../../components/common';
 import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
 import { formatBytes } from './format-bytes';
+import { rowPreview } from './row-preview';
 
 /** Most rounds shown (a session longer than this is cut, newest kept). */
 const MAX_ROUNDS = 500;
+
+/** A round's preview: its text, else why it failed, else "(no text)". */
+function RoundPreview({ round }: { round: HistoryListItem }) {
+  const { t } = useTranslation('history');
+  const preview = rowPreview(round);
+  const text = preview.kind === 'text' ? preview.text : preview.kind === 'reason' ? t('list.failedReason', { reason: preview.text }) : t('timeline.noText');
+  return <span className="history-round-preview">{text}</span>;
+}
 
 /** The session's requests, oldest first. */
 export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
@@ -56,7 +65,7 @@ export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
                 </span>
                 {r.model && <span className="mono small">{r.model}</span>}
                 {r.edited && <span className="badge tone-warn">{t('timeline.edited')}</span>}
-                <span className="history-round-preview">{r.preview || t('timeline.noText')}</span>
+                <RoundPreview round={r} />
               </button>
             </li>
           );

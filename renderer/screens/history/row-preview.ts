@@ -1,0 +1,17 @@
+/**
+ * What a history row shows as its preview: the request's text, else why it failed (a refused
+ * request has no text to show — a malformed one may have none at all — and its reason is what
+ * the person needs), else nothing.
+ */
+import type { HistorySummary } from '../../../shared/state';
+
+/** A row's preview: the request's text, the reason it ended in error, or none. */
+export type RowPreview = { kind: 'text'; text: string } | { kind: 'reason'; text: string } | { kind: 'none' };
+
+/** The preview of one history row (see {@link RowPreview}). */
+export function rowPreview(entry: Pick<HistorySummary, 'preview' | 'error'>): RowPreview {
+  if (entry.preview) return { kind: 'text', text: entry.preview };
+  const reason = entry.error?.replace(/\s+/g, ' ').trim();
+  if (reason) return { kind: 'reason', text: reason.slice(0, 200) };
+  return { kind: 'none' };
+}
