@@ -12,6 +12,11 @@ export interface Target {
 
 /** One measured number. */
 export interface Figure {
+  /**
+   * Stable id, `<area>.<what>_<unit>[_<size>]` (e.g. `p1.cpu_ms_per_request`), kept across commits so
+   * `--json` files of two runs can be compared figure by figure; unique within a run.
+   */
+  id: string;
   /** What was measured, e.g. "full-text search p95". */
   name: string;
   value: number;
@@ -43,6 +48,14 @@ export interface ScenarioResult {
   error?: string;
 }
 
+/** Figure ids that occur more than once across `results` (a scenario bug: ids must be unique). */
+export function duplicateIds(results: readonly ScenarioResult[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const f of results.flatMap((r) => r.figures)) (seen.has(f.id) ? dup : seen).add(f.id);
+  return [...dup];
+}
+
 /** Whether a figure meets its target (undefined when it has none). */
 export function meets(f: Figure): boolean | undefined {
   if (!f.target) return undefined;
@@ -66,13 +79,13 @@ export function formatValue(v: number): string {
 
 /** A plain-text table of every figure, one row each, with target and verdict columns. */
 export function formatTable(results: readonly ScenarioResult[]): string {
-  const rows: string[][] = [['scenario', 'figure', 'value', 'unit', 'target', '']];
+  const rows: string[][] = [['id', 'figure', 'value', 'unit', 'target', '']];
   for (const r of results) {
     if (r.error) rows.push([r.scenario, `FAILED: ${r.error}`, '', '', '', '✗']);
     for (const f of r.figures) {
       const ok = meets(f);
       rows.push([
-        r.scenario,
+        f.id,
         f.note ? `${f.name} (${f.note})` : f.name,
         formatValue(f.value),
         f.unit,

@@ -2,14 +2,15 @@
  * `npm run bench [-- --only NAME[,NAME…]] [-- --json FILE]`: runs every scenario module in
  * bench/scenarios/ (each default-exports a {@link Scenario}), one after another, and prints one
  * table of figures with units and targets, preceded by the machine's Node version, CPU and core
- * count. `--json FILE` also writes `{machine, results}` to FILE for comparison between commits.
- * Exit code 1 when a scenario threw (a sanity check failed); a missed target is only reported.
+ * count. `--json FILE` also writes `{machine, results}` to FILE for comparison between commits
+ * (each figure carries its stable `id`). Exit code 1 when a scenario threw (a sanity check failed)
+ * or two figures share an id; a missed target is only reported.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatTable, type Scenario, type ScenarioResult } from './figures.js';
+import { duplicateIds, formatTable, type Scenario, type ScenarioResult } from './figures.js';
 
 const SCENARIO_DIR = path.join(import.meta.dirname, 'scenarios');
 
@@ -78,6 +79,11 @@ async function main(): Promise<void> {
     console.log(`  done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   console.log(`\n${formatTable(results)}`);
+  const dup = duplicateIds(results);
+  if (dup.length > 0) {
+    console.error(`figure ids used twice: ${dup.join(', ')}`);
+    process.exitCode = 1;
+  }
   if (args.json) {
     writeFileSync(args.json, `${JSON.stringify({ machine: m, at: new Date().toISOString(), results }, null, 2)}\n`);
     console.log(`\nwrote ${args.json}`);

@@ -19,15 +19,15 @@ const SEARCH_RUNS = 40;
 const DETAIL_RUNS = 400;
 
 /** Queries of different selectivity, as typed in the search box (the last word is a prefix). */
-const QUERIES: Array<{ label: string; query: string; filter?: Record<string, unknown> }> = [
-  { label: 'very common word', query: 'the' },
-  { label: 'domain word', query: 'invoice' },
-  { label: 'two words', query: 'customer refund' },
-  { label: 'prefix while typing', query: 'migr' },
-  { label: 'rare word', query: 'zenkaka' },
-  { label: 'no match', query: 'xylophone' },
-  { label: 'word + server filter', query: 'deploy', filter: { serverId: 'github' } },
-  { label: 'word + status + 30 days', query: 'order', filter: { status: ['rejected'], from: Date.UTC(2026, 1, 1), to: Date.UTC(2026, 2, 3) } },
+const QUERIES: Array<{ id: string; label: string; query: string; filter?: Record<string, unknown> }> = [
+  { id: 'common', label: 'very common word', query: 'the' },
+  { id: 'domain', label: 'domain word', query: 'invoice' },
+  { id: 'two_words', label: 'two words', query: 'customer refund' },
+  { id: 'prefix', label: 'prefix while typing', query: 'migr' },
+  { id: 'rare', label: 'rare word', query: 'zenkaka' },
+  { id: 'no_match', label: 'no match', query: 'xylophone' },
+  { id: 'server_filter', label: 'word + server filter', query: 'deploy', filter: { serverId: 'github' } },
+  { id: 'status_range', label: 'word + status + 30 days', query: 'order', filter: { status: ['rejected'], from: Date.UTC(2026, 1, 1), to: Date.UTC(2026, 2, 3) } },
 ];
 
 function time<T>(fn: () => T): { ms: number; value: T } {
@@ -73,7 +73,7 @@ const scenario: Scenario = {
       store.close();
       store = openHistoryStore(path);
       const figures: Figure[] = [
-        { name: 'insert throughput', value: (seeded.entries / seeded.ms) * 1000, unit: 'entries/s', note: `${seeded.entries.toLocaleString('en-US')} entries, ${BATCH} per transaction` },
+        { id: 'p4.insert_per_s', name: 'insert throughput', value: (seeded.entries / seeded.ms) * 1000, unit: 'entries/s', note: `${seeded.entries.toLocaleString('en-US')} entries, ${BATCH} per transaction` },
       ];
 
       // As the pipeline saves: one transaction, committed on return; durable after the group
@@ -88,8 +88,8 @@ const scenario: Scenario = {
         await store.durable();
         durables.push(performance.now() - t0);
       }
-      figures.push({ name: 'single save p50 (1 transaction, committed)', value: percentile(singles, 50), unit: 'ms' });
-      figures.push({ name: 'single save until durable p50 (+ WAL fsync)', value: percentile(durables, 50), unit: 'ms' });
+      figures.push({ id: 'p4.save_p50_ms', name: 'single save p50 (1 transaction, committed)', value: percentile(singles, 50), unit: 'ms' });
+      figures.push({ id: 'p4.save_durable_p50_ms', name: 'single save until durable p50 (+ WAL fsync)', value: percentile(durables, 50), unit: 'ms' });
 
       const all: number[] = [];
       for (const q of QUERIES) {
@@ -101,14 +101,14 @@ const scenario: Scenario = {
           found = value.total;
         }
         all.push(...samples);
-        figures.push({ name: `search "${q.query}" p95`, value: percentile(samples, 95), unit: 'ms', note: `${q.label}, ${found.toLocaleString('en-US')} hits` });
+        figures.push({ id: `p4.search_p95_ms_${q.id}`, name: `search "${q.query}" p95`, value: percentile(samples, 95), unit: 'ms', note: `${q.label}, ${found.toLocaleString('en-US')} hits` });
       }
-      figures.push({ name: 'full-text search p50 (all queries)', value: percentile(all, 50), unit: 'ms' });
-      figures.push({ name: 'full-text search p95 (all queries)', value: percentile(all, 95), unit: 'ms', target: { op: '<=', value: 50 } });
+      figures.push({ id: 'p4.search_p50_ms_100k', name: 'full-text search p50 (all queries)', value: percentile(all, 50), unit: 'ms' });
+      figures.push({ id: 'p4.search_p95_ms_100k', name: 'full-text search p95 (all queries)', value: percentile(all, 95), unit: 'ms', target: { op: '<=', value: 50 } });
 
       const pageSamples: number[] = [];
       for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push(time(() => store.list({ limit: 50, offset })).ms);
-      figures.push({ name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' });
+      figures.push({ id: 'p4.list_page_max_ms', name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' });
 
       const pick = rng(3);
       const gets: number[] = [];
@@ -121,16 +121,16 @@ const scenario: Scenario = {
         const conv = got.value.conversationId;
         details.push(got.ms + time(() => store.list({ conversationId: conv, limit: 50, offset: 0 })).ms);
       }
-      figures.push({ name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' });
-      figures.push({ name: 'get entry p95', value: percentile(gets, 95), unit: 'ms' });
-      figures.push({ name: 'detail open p50 (entry + session timeline)', value: percentile(details, 50), unit: 'ms' });
-      figures.push({ name: 'detail open p95 (entry + session timeline)', value: percentile(details, 95), unit: 'ms', target: { op: '<=', value: 20 } });
+      figures.push({ id: 'p4.get_p50_ms', name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' });
+      figures.push({ id: 'p4.get_p95_ms', name: 'get entry p95', value: percentile(gets, 95), unit: 'ms' });
+      figures.push({ id: 'p4.detail_p50_ms', name: 'detail open p50 (entry + session timeline)', value: percentile(details, 50), unit: 'ms' });
+      figures.push({ id: 'p4.detail_p95_ms', name: 'detail open p95 (entry + session timeline)', value: percentile(details, 95), unit: 'ms', target: { op: '<=', value: 20 } });
 
       const statsMs = time(() => store.stats({})).ms;
-      figures.push({ name: 'per-server counters, all time', value: statsMs, unit: 'ms' });
+      figures.push({ id: 'p4.counters_ms', name: 'per-server counters, all time', value: statsMs, unit: 'ms' });
       store.close();
       const size = statSync(path).size + (statSafe(`${path}-wal`) ?? 0);
-      figures.push({ name: 'database size', value: size / 2 ** 20, unit: 'MB' });
+      figures.push({ id: 'p4.db_mb', name: 'database size', value: size / 2 ** 20, unit: 'MB' });
       return figures;
     } finally {
       store.close();

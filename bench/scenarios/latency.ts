@@ -60,13 +60,13 @@ const scenario: Scenario = {
     const c50 = percentile(consoleMs, 50);
     const c99 = percentile(consoleMs, 99);
     const figures: Figure[] = [
-      { name: 'floor p50', value: f50, unit: 'ms', note: `bare SDK client, n=${N}` },
-      { name: 'floor p99', value: f99, unit: 'ms' },
-      { name: 'console p50', value: c50, unit: 'ms', note: 'approve_all rule, loopback provider, history on' },
-      { name: 'console p99', value: c99, unit: 'ms' },
-      { name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
-      { name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
-      { name: 'console CPU per request', value: cpuMs, unit: 'ms', note: 'this process (console, its threads), not the server or provider' },
+      { id: 'p1.floor_p50_ms', name: 'floor p50', value: f50, unit: 'ms', note: `bare SDK client, n=${N}` },
+      { id: 'p1.floor_p99_ms', name: 'floor p99', value: f99, unit: 'ms' },
+      { id: 'p1.console_p50_ms', name: 'console p50', value: c50, unit: 'ms', note: 'approve_all rule, loopback provider, history on' },
+      { id: 'p1.console_p99_ms', name: 'console p99', value: c99, unit: 'ms' },
+      { id: 'p1.added_p50_ms', name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
+      { id: 'p1.added_p99_ms', name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
+      { id: 'p1.cpu_ms_per_request', name: 'console CPU per request', value: cpuMs, unit: 'ms', note: 'this process (console, its threads), not the server or provider' },
     ];
     return figures;
   },

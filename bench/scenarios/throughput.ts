@@ -54,10 +54,10 @@ const scenario: Scenario = {
       await llm.close();
     }
     const figures: Figure[] = [
-      { name: 'floor', value: f.perSecond, unit: 'req/s', note: `bare SDK client, ${f.answered} requests` },
-      { name: 'console', value: k.perSecond, unit: 'req/s', target: { op: '>=', value: 2_000 }, note: `history persisted, ${k.answered} requests` },
-      { name: 'console / floor', value: k.perSecond / f.perSecond, unit: 'ratio', note: loadNote() },
-      { name: 'console CPU per request', value: k.cpuMs, unit: 'ms', note: `this process; the floor client: ${f.cpuMs.toFixed(2)} ms` },
+      { id: 'p2.floor_requests_per_s', name: 'floor', value: f.perSecond, unit: 'req/s', note: `bare SDK client, ${f.answered} requests` },
+      { id: 'p2.requests_per_s', name: 'console', value: k.perSecond, unit: 'req/s', target: { op: '>=', value: 2_000 }, note: `history persisted, ${k.answered} requests` },
+      { id: 'p2.ratio_to_floor', name: 'console / floor', value: k.perSecond / f.perSecond, unit: 'ratio', note: loadNote() },
+      { id: 'p2.cpu_ms_per_request', name: 'console CPU per request', value: k.cpuMs, unit: 'ms', note: `this process; the floor client: ${f.cpuMs.toFixed(2)} ms` },
     ];
     return figures;
   },
