@@ -9,7 +9,7 @@ import { contentBlocks } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { MessageBlocks } from '../../components/Blocks';
-import { ActionError, Banner, RawJson, Section } from '../../components/common';
+import { Banner, RawJson, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useProviders, type RequestDraft } from '../../store';
@@ -17,6 +17,7 @@ import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './
 import { NO_REQUEST_EXTRAS, useExtras, type RequestExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
+import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
 import { RequestParams } from './RequestParams';
 import { ToolsOffered } from './ToolsOffered';
 import { RedactionPanel } from '../../components/RedactionPanel';
@@ -112,40 +113,19 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       </Section>
       <RedactionPanel item={item} params={params} draft={draft} onChange={update} />
       <RawJson value={item.original} label={t('request.rawOriginal')} testId="raw-original" />
-      {!built.ok && (
-        <Banner tone="error" title={t('request.cannotApprove')} testId="request-invalid">
-          <ul className="plain-list">
-            {built.errors.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </Banner>
-      )}
-      <footer className="action-bar">
-        <ActionError error={approve.error ?? reject.error} />
-        <input
-          className="reason-input"
-          aria-label={t('actions.reasonLabel')}
-          placeholder={t('actions.reasonPlaceholder')}
-          data-testid="reject-reason"
-          {...keys.reason}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        <button type="button" className="btn-danger" data-testid="reject-request" {...keys.reject} disabled={busy} onClick={() => void reject.run()}>
-          {t('actions.reject')}
-        </button>
-        <button
-          type="button"
-          className="btn-primary"
-          data-testid="approve-request"
-          {...keys.approve}
-          disabled={busy || !built.ok}
-          onClick={() => void approve.run()}
-        >
-          {edited ? t('actions.approveWithEdits') : t('actions.approve')}
-        </button>
-      </footer>
+      {!built.ok && <DraftProblems title={t('request.cannotApprove')} errors={built.errors} testId="request-invalid" />}
+      <ReviewActionBar
+        stage="request"
+        error={approve.error ?? reject.error}
+        reason={reason}
+        onReason={setReason}
+        keys={keys}
+        busy={busy}
+        canApprove={built.ok}
+        onReject={() => void reject.run()}
+        onApprove={() => void approve.run()}
+        approveLabel={edited ? t('actions.approveWithEdits') : t('actions.approve')}
+      />
     </div>
   );
 }

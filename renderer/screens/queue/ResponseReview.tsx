@@ -9,7 +9,7 @@ import { contentBlocks, contentText } from '../../../shared/sampling';
 import type { SamplingItemView } from '../../../shared/state';
 import { getApi } from '../../api';
 import { EditableText } from '../../components/Blocks';
-import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { Banner, Facts, RawJson, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, type ResponseDraft } from '../../store';
@@ -17,6 +17,7 @@ import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } fr
 import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
+import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
 import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 import { useResponseShortcuts } from '../../keyboard/review-shortcuts';
@@ -120,15 +121,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       {response.manual && offered.length > 0 && (
         <ManualToolCalls tools={offered} added={extras.added} onChange={(added) => updateExtras({ ...extras, added })} />
       )}
-      {!built.ok && built.errors.length > 0 && (
-        <Banner tone="error" title={t('response.cannotSend')} testId="response-invalid">
-          <ul className="plain-list">
-            {built.errors.map((e) => (
-              <li key={e}>{e}</li>
-            ))}
-          </ul>
-        </Banner>
-      )}
+      {!built.ok && <DraftProblems title={t('response.cannotSend')} errors={built.errors} testId="response-invalid" />}
       <Facts
         rows={[
           [t('response.model'), <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
@@ -141,36 +134,24 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       />
       {response.generated && <RawJson value={response.generated} label={t('response.rawGenerated')} />}
       {item.sent && <RawJson value={item.sent} label={t('response.rawApproved')} />}
-      <footer className="action-bar">
-        <ActionError error={approve.error ?? reject.error ?? regenerate.error} />
-        <input
-          className="reason-input"
-          aria-label={t('actions.reasonLabel')}
-          placeholder={t('actions.reasonPlaceholder')}
-          data-testid="reject-reason"
-          {...keys.reason}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        <button type="button" className="btn-danger" data-testid="reject-response" {...keys.reject} disabled={busy} onClick={() => void reject.run()}>
-          {t('actions.reject')}
-        </button>
+      <ReviewActionBar
+        stage="response"
+        error={approve.error ?? reject.error ?? regenerate.error}
+        reason={reason}
+        onReason={setReason}
+        keys={keys}
+        busy={busy}
+        canApprove={built.ok}
+        onReject={() => void reject.run()}
+        onApprove={() => void approve.run()}
+        approveLabel={t('actions.approveSend')}
+      >
         {!response.manual && (
           <button type="button" data-testid="regenerate" {...keys.regenerate} disabled={busy} onClick={() => void regenerate.run()}>
             {t('actions.regenerate')}
           </button>
         )}
-        <button
-          type="button"
-          className="btn-primary"
-          data-testid="approve-response"
-          {...keys.approve}
-          disabled={busy || !built.ok}
-          onClick={() => void approve.run()}
-        >
-          {t('actions.approveSend')}
-        </button>
-      </footer>
+      </ReviewActionBar>
     </div>
   );
 }
