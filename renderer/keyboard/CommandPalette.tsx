@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isAwaitingPerson, useConsole, useElicitations, useItems, useServers } from '../store';
-import { elicitationAwaiting, elicitationCallLabel } from '../screens/queue/ElicitationModel';
+import { elicitationAwaiting } from '../screens/queue/ElicitationModel';
 import { associationLabel, promptPreview } from '../screens/queue/summary';
 import { Modal } from './Modal';
 import { filterEntries, moveActive, type PaletteEntry } from './palette-model';
@@ -54,7 +54,7 @@ function usePaletteEntries(): Runnable[] {
       ...elicitations.filter(elicitationAwaiting).map((e) => ({
         id: `item:${e.id}`,
         group: 'item' as const,
-        label: t('palette.itemLabel', { server: e.serverId, call: elicitationCallLabel(e) }),
+        label: t('palette.itemLabel', { server: e.serverId, call: associationLabel(e) }),
         detail: e.params.message,
         run: () => openItem(e.id),
       })),

@@ -147,10 +147,3 @@ export function mergeQueue(items: SamplingItemView[], elicitations: ElicitationI
   return [...items, ...elicitations].sort((a, b) => a.receivedAt - b.receivedAt);
 }
 
-/** "tools/call trigger-elicitation-request", "one of 3 calls in flight", or "no client request". */
-export function elicitationCallLabel(item: ElicitationItemView): string {
-  const calls = item.association.calls;
-  if (calls.length === 0) return i18n.t('queue:list.noClientRequest');
-  if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
-  return i18n.t('queue:list.oneOfCalls', { n: calls.length });
-}

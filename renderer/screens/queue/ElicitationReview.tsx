@@ -14,8 +14,8 @@ import { useAction } from '../../hooks';
 import { Markdown } from '../../markdown';
 import { useConsole, useElicitations, useItems } from '../../store';
 import { ElicitationForm } from './ElicitationForm';
-import { WaitClock } from './WaitClock';
-import { elicitationCallLabel, elicitationStatus, mergeQueue } from './ElicitationModel';
+import { elicitationStatus, mergeQueue } from './ElicitationModel';
+import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { ElicitationUrl } from './ElicitationUrl';
 import { RerunCall } from './RerunCall';
 import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
@@ -23,26 +23,12 @@ import './elicitation.css';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
-  const selectServer = useConsole((s) => s.selectServer);
-  const setScreen = useConsole((s) => s.setScreen);
   const look = elicitationStatus(item.status);
-  const { calls, exact } = item.association;
   return (
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
         <h2>
-          <button
-            type="button"
-            className="btn-link strong elicitation-asker"
-            data-testid="elicitation-server"
-            title={t('elicitation.openServer')}
-            onClick={() => {
-              selectServer(item.serverId);
-              setScreen('servers');
-            }}
-          >
-            {item.serverId}
-          </button>{' '}
+          <ServerLink serverId={item.serverId} className="btn-link strong elicitation-asker" testId="elicitation-server" title={t('elicitation.openServer')} />{' '}
           {item.params.mode === 'url' ? t('elicitation.asksOpen') : t('elicitation.asksInfo')}
         </h2>
         <Pill tone={look.tone} testId="elicitation-status">
@@ -50,25 +36,11 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
         </Pill>
       </div>
       <div className="item-header-facts">
-        <span data-testid="item-association">
-          <span className="muted">{t('header.for')} </span>
-          <strong>{elicitationCallLabel(item)}</strong>
-          {!exact && calls.length > 1 && (
-            <span className="muted" title={t('header.unsureTitle')}>
-              {' '}
-              ({calls.map((c) => `${c.kind} ${c.name}`).join(', ')})
-            </span>
-          )}
-        </span>
-        <span className="muted">{item.era === 'modern' ? t('header.eraModern') : t('header.eraLegacy')}</span>
         <span>
-          <span className="muted">{t('header.received')} </span>
-          {clockTime(item.receivedAt)}
+          <AssociationFact item={item} />
+          <EraFact era={item.era} />
         </span>
-        <span data-testid="item-waited">
-          <span className="muted">{item.outcome ? t('header.took') : t('header.waiting')}{' '}</span>
-          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} testId="item-wait" />
-        </span>
+        <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} />
       </div>
     </header>
   );

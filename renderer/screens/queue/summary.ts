@@ -23,7 +23,7 @@ export function promptPreview(params: CreateMessageParams): string {
 }
 
 /** "tools/call trigger-sampling-request", or "one of 3 calls in flight" when not exact. */
-export function associationLabel(item: SamplingItemView): string {
+export function associationLabel(item: Pick<SamplingItemView, 'association'>): string {
   const calls = item.association.calls;
   if (calls.length === 0) return i18n.t('queue:list.noClientRequest');
   if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
