@@ -3,7 +3,7 @@
  * never shown again — only "…abcd"), models (fetched from the provider's list or typed), per-model
  * facts, "Test connection" with a clear result, Save and Remove.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FamilyRule, ProviderTestResult } from '../../../shared/providers';
 import type { ProviderView } from '../../../shared/state';
@@ -13,6 +13,191 @@ import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
 import { draftProblems, settingsOf, type ProviderDraft } from './provider-draft';
 import './providers.css';
+
+/** The API key field: "stored …abcd" with Replace / Remove, or a password input for a new one. */
+function ApiKeyField({ view, kind, readOnly, apiKey, onApiKey, removeKey, onRemoveKey, replacing, onReplace }: {
+  view?: ProviderView;
+  kind: ProviderDraft['kind'];
+  readOnly: boolean;
+  apiKey: string;
+  onApiKey: (key: string) => void;
+  removeKey: boolean;
+  onRemoveKey: (remove: boolean) => void;
+  /** Whether the input for a new key is shown instead of the stored key's hint. */
+  replacing: boolean;
+  onReplace: () => void;
+}) {
+  const { t } = useTranslation('providers');
+  return (
+    <div className="field">
+      <label htmlFor="provider-api-key">{t('editor.apiKey')}</label>
+      {view?.hasApiKey && !replacing ? (
+        <div className="key-stored" data-testid="provider-key-stored">
+          <span className="mono">{removeKey ? t('editor.keyWillBeRemoved') : t('editor.keyStored', { hint: view.apiKeyHint ?? t('editor.keyHidden') })}</span>
+          {!readOnly && (
+            <>
+              <button type="button" className="btn-small" onClick={onReplace}>
+                {t('editor.replace')}
+              </button>
+              <button type="button" className="btn-small" data-testid="provider-key-remove" onClick={() => onRemoveKey(!removeKey)}>
+                {removeKey ? t('editor.keep') : t('editor.remove')}
+              </button>
+            </>
+          )}
+        </div>
+      ) : (
+        <input
+          id="provider-api-key"
+          data-testid="provider-api-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          disabled={readOnly}
+          placeholder={kind === 'openai-compatible' ? t('editor.keyOptional') : t('editor.keyPaste')}
+          value={apiKey}
+          onChange={(e) => onApiKey(e.target.value)}
+        />
+      )}
+      <span className="field-help small muted">{t('editor.keyHelp')}</span>
+    </div>
+  );
+}
+
+/** Name, id, base URL and (OpenAI) endpoint fields; `children` adds the key field after them. */
+function ConnectionFields({ draft, readOnly, update, children }: { draft: ProviderDraft; readOnly: boolean; update: (patch: Partial<ProviderDraft>) => void; children: ReactNode }) {
+  const { t } = useTranslation('providers');
+  return (
+    <div className="provider-form">
+      <div className="field">
+        <label htmlFor="provider-label">{t('editor.name')}</label>
+        <input id="provider-label" data-testid="provider-label" value={draft.label} disabled={readOnly} onChange={(e) => update({ label: e.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor="provider-id">{t('editor.id')}</label>
+        <input id="provider-id" data-testid="provider-id" className="mono" value={draft.id} disabled={readOnly} onChange={(e) => update({ id: e.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor="provider-base-url">{t('editor.baseUrl')}</label>
+        <input
+          id="provider-base-url"
+          data-testid="provider-base-url"
+          className="mono"
+          value={draft.baseURL}
+          disabled={readOnly}
+          // eslint-disable-next-line i18next/no-literal-string -- an example URL, not language
+          placeholder={draft.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : t('editor.officialApi')}
+          onChange={(e) => update({ baseURL: e.target.value })}
+        />
+      </div>
+      {draft.kind === 'openai' && (
+        <div className="field">
+          <label htmlFor="provider-openai-api">{t('editor.endpoint')}</label>
+          <select id="provider-openai-api" value={draft.openaiApi} onChange={(e) => update({ openaiApi: e.target.value as ProviderDraft['openaiApi'] })}>
+            <option value="responses">{t('editor.responsesApi')}</option>
+            <option value="chat">{t('editor.chatCompletions')}</option>
+          </select>
+        </div>
+      )}
+      {children}
+    </div>
+  );
+}
+
+/** A model list entry as a provider lists it. */
+type ListedModel = { id: string; contextWindow?: number };
+
+/** The model chips, the "add a model id" field, and "Fetch models" with the listed ones to add. */
+function ModelsSection({ draft, readOnly, update, fetchModels }: {
+  draft: ProviderDraft;
+  readOnly: boolean;
+  update: (patch: Partial<ProviderDraft>) => void;
+  /** Asks the provider for its models; null while the draft cannot be sent (problems). */
+  fetchModels: (() => Promise<ListedModel[]>) | null;
+}) {
+  const { t } = useTranslation('providers');
+  const [newModel, setNewModel] = useState('');
+  const [fetched, setFetched] = useState<ListedModel[] | null>(null);
+  const fetchAction = useAction(async () => fetchModels && setFetched(await fetchModels()));
+  const addModels = (list: ListedModel[]) => {
+    const models = [...draft.models];
+    for (const m of list) if (m.id.trim() && !models.includes(m.id.trim())) models.push(m.id.trim());
+    update({ models });
+  };
+  const addTyped = () => {
+    addModels([{ id: newModel }]);
+    setNewModel('');
+  };
+  const notAdded = (fetched ?? []).filter((m) => !draft.models.includes(m.id));
+  return (
+    <Section title={t('editor.models', { count: draft.models.length })}>
+      <ul className="model-chips" data-testid="provider-models">
+        {draft.models.map((m) => (
+          <li key={m} className="model-chip mono" data-testid="provider-model">
+            {m}
+            {!readOnly && (
+              <button type="button" aria-label={t('editor.removeModel', { model: m })} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
+                ×
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {!readOnly && (
+        <div className="model-add">
+          <input
+            aria-label={t('editor.modelId')}
+            data-testid="provider-model-input"
+            className="mono"
+            placeholder={t('editor.modelIdPlaceholder')}
+            value={newModel}
+            onChange={(e) => setNewModel(e.target.value)}
+            onKeyDown={(e) => e.key === 'Enter' && addTyped()}
+          />
+          <button type="button" data-testid="provider-model-add" disabled={!newModel.trim()} onClick={addTyped}>
+            {t('editor.add')}
+          </button>
+          <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || !fetchModels} onClick={() => void fetchAction.run()}>
+            {fetchAction.pending ? t('editor.fetching') : t('editor.fetch')}
+          </button>
+          <ActionError error={fetchAction.error} />
+        </div>
+      )}
+      {fetched && (
+        <div className="fetched-models" data-testid="provider-fetched">
+          {notAdded.length === 0 ? (
+            <span className="muted small">{fetched.length ? t('editor.allAdded') : t('editor.noneListed')}</span>
+          ) : (
+            <>
+              <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
+                {t('editor.addAll', { count: notAdded.length })}
+              </button>
+              {notAdded.map((m) => (
+                <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
+                  {t('editor.addOne', { model: m.id })}
+                </button>
+              ))}
+            </>
+          )}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** Why the draft cannot be saved, one line per problem. */
+function DraftProblemsBanner({ problems }: { problems: ReturnType<typeof draftProblems> }) {
+  const { t } = useTranslation('providers');
+  if (problems.length === 0) return null;
+  return (
+    <Banner tone="error" title={t('editor.cannotSave')} testId="provider-problems">
+      <ul className="plain-list">
+        {problems.map((p) => (
+          <li key={p.code}>{p.code === 'idTaken' ? t('problems.idTaken', { id: p.id }) : t(`problems.${p.code}`)}</li>
+        ))}
+      </ul>
+    </Banner>
+  );
+}
 
 /** The editor. `view` is the saved provider (absent while adding); `initial` the draft to start from. */
 export function ProviderEditor({
@@ -35,8 +220,6 @@ export function ProviderEditor({
   const [apiKey, setApiKey] = useState('');
   const [replacingKey, setReplacingKey] = useState(!view?.hasApiKey);
   const [removeKey, setRemoveKey] = useState(false);
-  const [newModel, setNewModel] = useState('');
-  const [fetched, setFetched] = useState<Array<{ id: string; contextWindow?: number }> | null>(null);
   const [test, setTest] = useState<ProviderTestResult | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [saved, setSaved] = useState(false);
@@ -47,14 +230,11 @@ export function ProviderEditor({
   };
   const typedKey = apiKey.trim() || undefined;
   const problems = draftProblems(draft, takenIds.filter((id) => id !== view?.id));
+  const target = () => ({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) });
 
   const testAction = useAction(async () => {
     setTest(null);
-    setTest(await getApi().testProvider({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) }));
-  });
-  const fetchAction = useAction(async () => {
-    const { models } = await getApi().listProviderModels({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) });
-    setFetched(models);
+    setTest(await getApi().testProvider(target()));
   });
   const save = useAction(async () => {
     const result = await getApi().saveProvider({
@@ -72,13 +252,6 @@ export function ProviderEditor({
     if (view) await getApi().removeProvider({ id: view.id });
     onRemoved();
   });
-
-  const addModels = (list: Array<{ id: string; contextWindow?: number }>) => {
-    const models = [...draft.models];
-    for (const m of list) if (m.id.trim() && !models.includes(m.id.trim())) models.push(m.id.trim());
-    update({ models });
-  };
-  const notAdded = (fetched ?? []).filter((m) => !draft.models.includes(m.id));
   const busy = save.pending || remove.pending;
 
   return (
@@ -95,69 +268,9 @@ export function ProviderEditor({
         </Banner>
       )}
       <Section title={t('editor.connection')}>
-        <div className="provider-form">
-          <div className="field">
-            <label htmlFor="provider-label">{t('editor.name')}</label>
-            <input id="provider-label" data-testid="provider-label" value={draft.label} disabled={readOnly} onChange={(e) => update({ label: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="provider-id">{t('editor.id')}</label>
-            <input id="provider-id" data-testid="provider-id" className="mono" value={draft.id} disabled={readOnly} onChange={(e) => update({ id: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="provider-base-url">{t('editor.baseUrl')}</label>
-            <input
-              id="provider-base-url"
-              data-testid="provider-base-url"
-              className="mono"
-              value={draft.baseURL}
-              disabled={readOnly}
-              // eslint-disable-next-line i18next/no-literal-string -- an example URL, not language
-              placeholder={draft.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : t('editor.officialApi')}
-              onChange={(e) => update({ baseURL: e.target.value })}
-            />
-          </div>
-          {draft.kind === 'openai' && (
-            <div className="field">
-              <label htmlFor="provider-openai-api">{t('editor.endpoint')}</label>
-              <select id="provider-openai-api" value={draft.openaiApi} onChange={(e) => update({ openaiApi: e.target.value as ProviderDraft['openaiApi'] })}>
-                <option value="responses">{t('editor.responsesApi')}</option>
-                <option value="chat">{t('editor.chatCompletions')}</option>
-              </select>
-            </div>
-          )}
-          <div className="field">
-            <label htmlFor="provider-api-key">{t('editor.apiKey')}</label>
-            {view?.hasApiKey && !replacingKey ? (
-              <div className="key-stored" data-testid="provider-key-stored">
-                <span className="mono">{removeKey ? t('editor.keyWillBeRemoved') : t('editor.keyStored', { hint: view.apiKeyHint ?? t('editor.keyHidden') })}</span>
-                {!readOnly && (
-                  <>
-                    <button type="button" className="btn-small" onClick={() => setReplacingKey(true)}>
-                      {t('editor.replace')}
-                    </button>
-                    <button type="button" className="btn-small" data-testid="provider-key-remove" onClick={() => setRemoveKey((r) => !r)}>
-                      {removeKey ? t('editor.keep') : t('editor.remove')}
-                    </button>
-                  </>
-                )}
-              </div>
-            ) : (
-              <input
-                id="provider-api-key"
-                data-testid="provider-api-key"
-                type="password"
-                autoComplete="off"
-                spellCheck={false}
-                disabled={readOnly}
-                placeholder={draft.kind === 'openai-compatible' ? t('editor.keyOptional') : t('editor.keyPaste')}
-                value={apiKey}
-                onChange={(e) => setApiKey(e.target.value)}
-              />
-            )}
-            <span className="field-help small muted">{t('editor.keyHelp')}</span>
-          </div>
-        </div>
+        <ConnectionFields draft={draft} readOnly={readOnly} update={update}>
+          <ApiKeyField view={view} kind={draft.kind} readOnly={readOnly} apiKey={apiKey} onApiKey={setApiKey} removeKey={removeKey} onRemoveKey={setRemoveKey} replacing={replacingKey} onReplace={() => setReplacingKey(true)} />
+        </ConnectionFields>
         <div className="form-actions">
           <button type="button" data-testid="provider-test" disabled={testAction.pending || problems.length > 0} onClick={() => void testAction.run()}>
             {testAction.pending ? t('editor.testing') : t('editor.test')}
@@ -172,71 +285,7 @@ export function ProviderEditor({
           </div>
         )}
       </Section>
-      <Section title={t('editor.models', { count: draft.models.length })}>
-        <ul className="model-chips" data-testid="provider-models">
-          {draft.models.map((m) => (
-            <li key={m} className="model-chip mono" data-testid="provider-model">
-              {m}
-              {!readOnly && (
-                <button type="button" aria-label={t('editor.removeModel', { model: m })} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
-                  ×
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-        {!readOnly && (
-          <div className="model-add">
-            <input
-              aria-label={t('editor.modelId')}
-              data-testid="provider-model-input"
-              className="mono"
-              placeholder={t('editor.modelIdPlaceholder')}
-              value={newModel}
-              onChange={(e) => setNewModel(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  addModels([{ id: newModel }]);
-                  setNewModel('');
-                }
-              }}
-            />
-            <button
-              type="button"
-              data-testid="provider-model-add"
-              disabled={!newModel.trim()}
-              onClick={() => {
-                addModels([{ id: newModel }]);
-                setNewModel('');
-              }}
-            >
-              {t('editor.add')}
-            </button>
-            <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || problems.length > 0} onClick={() => void fetchAction.run()}>
-              {fetchAction.pending ? t('editor.fetching') : t('editor.fetch')}
-            </button>
-            <ActionError error={fetchAction.error} />
-          </div>
-        )}
-        {fetched && (
-          <div className="fetched-models" data-testid="provider-fetched">
-            {notAdded.length === 0 ? (
-              <span className="muted small">{fetched.length ? t('editor.allAdded') : t('editor.noneListed')}</span>
-            ) : (
-              <>
-                <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
-                  {t('editor.addAll', { count: notAdded.length })}
-                </button>
-                {notAdded.map((m) => (
-                  <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
-                    {t('editor.addOne', { model: m.id })}
-                  </button>
-                ))}
-              </>
-            )}
-          </div>
-        )}
-      </Section>
+      <ModelsSection draft={draft} readOnly={readOnly} update={update} fetchModels={problems.length > 0 ? null : async () => (await getApi().listProviderModels(target())).models} />
       <Section title={t('editor.facts')}>
         <ModelFactsTable
           draft={draft}
@@ -250,15 +299,7 @@ export function ProviderEditor({
           }}
         />
       </Section>
-      {problems.length > 0 && (
-        <Banner tone="error" title={t('editor.cannotSave')} testId="provider-problems">
-          <ul className="plain-list">
-            {problems.map((p) => (
-              <li key={p.code}>{p.code === 'idTaken' ? t('problems.idTaken', { id: p.id }) : t(`problems.${p.code}`)}</li>
-            ))}
-          </ul>
-        </Banner>
-      )}
+      <DraftProblemsBanner problems={problems} />
       {!readOnly && (
         <footer className="action-bar">
           <ActionError error={save.error ?? remove.error} />
