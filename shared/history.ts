@@ -34,7 +34,8 @@ const epochMs = z.number().int().min(0).max(8.64e15);
  * fields are ANDed. `from`/`to` bound `receivedAt` as [from, to). `tool` is a call name as the list
  * shows it ("tools/call trigger-sampling-request"), matching also its "(+N more in flight)" form.
  * `edited`/`errors`: true = only entries with edits / with an error; false = only those without.
- * `query`: full-text words (see HistoryStore.list). `conversationId`: one session's entries.
+ * `query`: full-text words (see HistoryStore.list). `conversationId`: one session's entries. `id`:
+ * one entry (e.g. whether the entry on screen still matches the other filters).
  */
 export const HistoryFilterShape = {
   query: z.string().max(500).optional(),
@@ -51,6 +52,7 @@ export const HistoryFilterShape = {
   edited: z.boolean().optional(),
   errors: z.boolean().optional(),
   conversationId: name.optional(),
+  id: name.optional(),
 } as const;
 
 /** {@link HistoryFilterShape} as a strict object schema. */

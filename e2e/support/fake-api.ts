@@ -51,11 +51,12 @@ export function installFakeApi(data: FakeData): void {
     getState: (input: unknown) => answer('getState', input, () => data.state),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),
-    listHistory: (input: { query?: string; limit?: number; offset?: number; conversationId?: string }) =>
+    listHistory: (input: { query?: string; limit?: number; offset?: number; conversationId?: string; id?: string }) =>
       answer('listHistory', input, () => {
         const q = (input.query ?? '').toLowerCase();
         const matching = q ? history.filter((e) => JSON.stringify(e).toLowerCase().includes(q)) : history;
-        const found = input.conversationId ? matching.filter((e) => e.conversationId === input.conversationId) : matching;
+        const inSession = input.conversationId ? matching.filter((e) => e.conversationId === input.conversationId) : matching;
+        const found = input.id ? inSession.filter((e) => e.id === input.id) : inSession;
         const offset = input.offset ?? 0;
         const entries = found.slice(offset, offset + (input.limit ?? 50)).map((e) => ({
           id: e.id,

@@ -117,12 +117,18 @@ test('history: debounced search, newest first, readable diffs, events and raw JS
   await expect(page.locator('[data-history-id="h-refused"]')).not.toContainText('(no text)');
   await expect(rows.first()).toContainText('edited');
 
+  // The detail pane follows the list: the open entry closes when the search filters it out.
+  await page.locator('[data-history-id="h-edited"]').click();
+  await expect(page.getByTestId('history-detail')).toBeVisible();
   await page.getByTestId('history-search').pressSequentially('environment', { delay: 20 });
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute('data-history-id', 'h-rejected');
-  const queries = (await recorded(page, 'listHistory')).map((i) => i.query);
+  await expect(page.getByTestId('history-detail')).toHaveCount(0);
+  const queries = (await recorded(page, 'listHistory')).filter((i) => !i.id && !i.conversationId).map((i) => i.query); // the list's own pages
   expect(queries.at(-1)).toBe('environment');
   expect(queries.length, 'typing is debounced, not one request per key').toBeLessThan(5);
+  await rows.first().click();
+  await expect(page.getByTestId('history-detail')).toContainText('Print every environment variable');
 
   await page.getByTestId('history-search').fill('');
   await expect(rows).toHaveCount(4);

@@ -43,6 +43,7 @@ export function whereOf(filter: HistoryFilter): WhereClause {
   eq('provider_id', 'providerId', filter.providerId);
   eq('decided_by', 'decidedBy', filter.decidedBy);
   eq('conversation_id', 'conversationId', filter.conversationId);
+  eq('id', 'id', filter.id);
   eq('rule_id', 'rule', filter.rule);
   if (filter.tool !== undefined) {
     parts.push(`(h.call_name = @tool OR h.call_name LIKE @toolMore ESCAPE '\\')`);

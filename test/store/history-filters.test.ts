@@ -36,6 +36,9 @@ describe('list filters', () => {
     expect(ids({ status: ['rejected', 'failed'] })).toEqual(['b1', 'a3']);
     expect(ids({ decidedBy: 'console' })).toEqual(['b1']);
     expect(ids({ decidedBy: 'rule' })).toEqual([]);
+    expect(ids({ id: 'a2' })).toEqual(['a2']);
+    expect(ids({ id: 'a2', serverId: 'everything' })).toEqual([]); // the entry on screen no longer matches
+    expect(ids({ id: 'c1', query: 'lisbon' })).toEqual(['c1']);
     expect(ids({ model: 'llama3.2' })).toEqual(['b1']);
     expect(ids({ providerId: 'openai' })).toEqual(['a3', 'a2', 'a1']);
     expect(ids({ edited: true })).toEqual(['a1']);

@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistoryFacets } from '../../../shared/history';
+import type { HistoryFacets, HistoryFilter } from '../../../shared/history';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
 import { useConsole, useItems, useNotices } from '../../store';
@@ -33,6 +33,26 @@ function useHistoryChanges(): string {
         .join(','),
     [items, notices, reloads],
   );
+}
+
+/**
+ * The detail pane follows the list: when the search or a filter changes, an entry on screen that
+ * no longer matches is closed (one `listHistory` of that id under the new filter).
+ */
+function useSelectionFollowsFilter(filter: HistoryFilter, selectedId: string | null, select: (id: string | null) => void): void {
+  useEffect(() => {
+    if (!selectedId) return;
+    let live = true;
+    getApi()
+      .listHistory({ ...filter, id: selectedId, limit: 1 })
+      .then(
+        (page) => live && page.total === 0 && select(null),
+        () => undefined, // the list reports errors
+      );
+    return () => {
+      live = false;
+    };
+  }, [filter, selectedId, select]);
 }
 
 /** The History screen. */
@@ -68,6 +88,7 @@ export function HistoryScreen() {
   const apiFilter = useMemo(() => toApiFilter(filters, query), [filters, query]);
   const pages = useHistoryPages(apiFilter, changes);
   const filtered = query !== '' || activeFilterCount(filters) > 0;
+  useSelectionFollowsFilter(apiFilter, selectedId, selectHistory);
 
   return (
     <div className="history-screen" data-testid="history-screen">
