@@ -11,6 +11,8 @@ export type ProtocolEra = 'legacy' | 'modern';
 export const PROVIDER_KINDS = ['manual', 'openai-compatible', 'anthropic', 'openai', 'google'] as const;
 /** A provider kind. */
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** Id (and only model id) of the built-in "write the response myself" provider. */
+export const MANUAL_PROVIDER_ID = 'manual';
 
 /** A model of a configured provider. */
 export interface ModelRef {

@@ -174,6 +174,7 @@ test('manual response: written by hand, sent with the chosen model', async ({ pa
   await select(page, 'item-manual');
   await expect(page.getByRole('heading', { name: 'Write the response myself' })).toBeVisible();
   await expect(page.getByTestId('regenerate')).toHaveCount(0);
+  await expect(page.getByTestId('response-model')).toHaveText('written by you (no model)'); // not "manual"
   await expect(page.getByTestId('response-editor')).toHaveValue('');
   await expect(page.getByTestId('approve-response')).toBeDisabled();
   await page.getByTestId('response-editor').fill('I cannot share credentials.');

@@ -4,10 +4,10 @@
  * the response before it is delivered). Always present, and the default when nothing else is
  * configured (providers-config.ts).
  */
+import { MANUAL_PROVIDER_ID } from '../../shared/primitives.js';
 import type { LlmProvider } from './provider.js';
 
-/** Id of the manual provider (also its only model id). */
-export const MANUAL_PROVIDER_ID = 'manual';
+export { MANUAL_PROVIDER_ID };
 
 /** Creates the manual provider: view `{id: 'manual', kind: 'manual', label: 'Write the response myself', models: ['manual'], hasApiKey: false}`, no `generate`. */
 export function createManualProvider(): LlmProvider {

@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MANUAL_PROVIDER_ID } from '../../../shared/primitives';
 import { CreateMessageParamsSchema } from '../../../shared/sampling';
 import { validateSamplingRequest } from '../../../shared/validate-sampling';
 import type { HistoryEntry } from '../../../shared/state';
@@ -107,7 +108,7 @@ export function HistoryDetail({ id }: { id: string }) {
             [t('detail.received'), dateTime(entry.receivedAt)],
             entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
             entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
-            entry.model ? [t('detail.model'), `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
+            entry.model ? [t('detail.model'), entry.providerId === MANUAL_PROVIDER_ID ? t('detail.writtenByPerson') : `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
             entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
           ]}
         />

@@ -124,7 +124,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       {!built.ok && <DraftProblems title={t('response.cannotSend')} errors={built.errors} testId="response-invalid" />}
       <Facts
         rows={[
-          [t('response.model'), <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
+          [t('response.model'), response.manual ? <span key="m" data-testid="response-model">{t('response.writtenByYou')}</span> : <span key="m" className="mono" data-testid="response-model">{base.model}</span>],
           [t('response.stopReason'), <span key="s" className="mono" data-testid="response-stop-reason">{(built.ok ? built.result.stopReason : base.stopReason) ?? '—'}</span>],
           toolCalls > 0 && [t('response.toolCalls'), <span key="t" data-testid="response-tool-calls">{t('response.toolCallsValue', { count: toolCalls })}</span>],
           response.finishReason !== undefined && [t('response.finishReason'), response.finishReason],
