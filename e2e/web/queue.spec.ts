@@ -189,6 +189,10 @@ test('manual response: written by hand, sent with the chosen model', async ({ pa
 
 test('finished items show their outcome, what was sent and delivered, and can be dismissed', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
+  // Rows of the same tool that open alike show where they differ, the whole text on hover.
+  const rejectedPreview = page.locator('[data-item-id="item-rejected"]').getByTestId('queue-preview');
+  await expect(rejectedPreview).toHaveText('…request number 2: summarise the changelog.');
+  await expect(rejectedPreview).toHaveAttribute('title', 'Finished request number 2: summarise the changelog.');
   await select(page, 'item-rejected');
   await expect(page.getByTestId('outcome-banner')).toContainText('Rejected');
   await expect(page.getByTestId('outcome-code')).toContainText('-1');

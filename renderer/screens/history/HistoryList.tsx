@@ -11,19 +11,20 @@ import { StatusBadge } from '../../components/common';
 import { dateTime, shortDateTime } from '../../format';
 import { formatBytes } from './format-bytes';
 import { rowPreview } from './row-preview';
+import { distinctPreview } from '../../distinct-preview';
 import type { HistoryPages } from './useHistoryPages';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
 const ROW_HEIGHT = 78;
 
 /** The row's preview: the request's text, else why it failed, else "(no text)". */
-function PreviewText({ entry }: { entry: HistoryListItem }) {
+function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours: Array<string | undefined> }) {
   const { t } = useTranslation('history');
   const preview = rowPreview(entry);
   if (preview.kind === 'text')
     return (
-      <span className="queue-preview" title={preview.text}>
-        {preview.text}
+      <span className="queue-preview" title={preview.text} data-testid="history-preview">
+        {distinctPreview(preview.text, neighbours)}
       </span>
     );
   if (preview.kind === 'reason')
@@ -39,7 +40,7 @@ function PreviewText({ entry }: { entry: HistoryListItem }) {
   );
 }
 
-function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
+function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; neighbours: Array<string | undefined>; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
   const { t } = useTranslation('history');
   return (
     <div className={`history-row-wrap${selected ? ' is-selected' : ''}`}>
@@ -65,7 +66,7 @@ function Row({ entry, selected, checked, onSelect, onToggle }: { entry: HistoryL
           </span>
           <StatusBadge status={entry.status} />
         </span>
-        <PreviewText entry={entry} />
+        <PreviewText entry={entry} neighbours={neighbours} />
         <span className="queue-row-bottom">
           <span className="queue-call">
             {entry.serverId}
@@ -139,6 +140,7 @@ export function HistoryList({
               {entry ? (
                 <Row
                   entry={entry}
+                  neighbours={[pages.at(v.index - 1)?.preview, pages.at(v.index + 1)?.preview]}
                   selected={entry.id === selectedId}
                   checked={!!checked[entry.id]}
                   onSelect={() => onSelect(entry.id)}

@@ -8,6 +8,7 @@ import { associationLabel, isTerminal, promptPreview } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
+import { distinctPreview } from '../../distinct-preview';
 
 const ROW_HEIGHT = 74;
 
@@ -15,11 +16,10 @@ const ROW_HEIGHT = 74;
  * One row; re-rendered only when its item or selection changes (selecting a row re-rendered every
  * visible row and its wait clock: ~30 ms of a 1,000-item queue's click, `npm run bench`).
  */
-const QueueRow = memo(function QueueRow({ item, selected, onSelect }: { item: SamplingItemView; selected: boolean; onSelect: (id: string) => void }) {
+const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: { item: SamplingItemView; preview: string; selected: boolean; onSelect: (id: string) => void }) {
   const { t } = useTranslation('queue');
   const waiting = !isTerminal(item);
   const level = useWaitLevel(item.serverWait, waiting);
-  const preview = promptPreview(item.original);
   return (
     <button
       type="button"
@@ -34,7 +34,7 @@ const QueueRow = memo(function QueueRow({ item, selected, onSelect }: { item: Sa
         <span className="queue-server">{item.serverId}</span>
         <StatusBadge status={item.status} />
       </span>
-      <span className="queue-preview" title={preview}>
+      <span className="queue-preview" title={promptPreview(item.original)} data-testid="queue-preview">
         {preview}
       </span>
       <span className="queue-row-bottom">
@@ -49,6 +49,17 @@ const QueueRow = memo(function QueueRow({ item, selected, onSelect }: { item: Sa
     </button>
   );
 });
+
+/** The preview text of a sampling entry, or undefined for an elicitation. */
+const previewAt = (items: QueueEntry[], index: number): string | undefined => {
+  const item = items[index];
+  return item && !isElicitation(item) ? promptPreview(item.original) : undefined;
+};
+
+/** A sampling row's preview, showing where it differs from the rows above and below it. */
+function rowPreview(items: QueueEntry[], index: number): string {
+  return distinctPreview(previewAt(items, index) ?? '', [previewAt(items, index - 1), previewAt(items, index + 1)]);
+}
 
 /** The list pane of the queue. */
 export function QueueList({
@@ -86,7 +97,7 @@ export function QueueList({
               {isElicitation(item) ? (
                 <ElicitationRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
               ) : (
-                <QueueRow item={item} selected={item.id === selectedId} onSelect={onSelect} />
+                <QueueRow item={item} preview={rowPreview(items, row.index)} selected={item.id === selectedId} onSelect={onSelect} />
               )}
             </div>
           );

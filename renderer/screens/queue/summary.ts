@@ -4,8 +4,13 @@ import { TERMINAL_STATUSES, type SamplingItemView } from '../../../shared/state'
 import { firstLine } from '../../format';
 import { i18n } from '../../i18n';
 
+/** Previews by params object (items keep theirs across state patches; a row renders it often). */
+const previews = new WeakMap<CreateMessageParams, string>();
+
 /** First line of the prompt: the last user message that has text, else any text, else a kind. */
 export function promptPreview(params: CreateMessageParams): string {
+  const cached = previews.get(params);
+  if (cached !== undefined) return cached;
   const texts = (role?: string) =>
     params.messages
       .filter((m) => !role || m.role === role)
@@ -17,7 +22,11 @@ export function promptPreview(params: CreateMessageParams): string {
       )
       .filter((t) => t !== '');
   const text = texts('user').at(-1) ?? texts().at(-1);
-  if (text) return firstLine(text);
+  if (text) {
+    const line = firstLine(text);
+    previews.set(params, line);
+    return line;
+  }
   const kinds = params.messages.flatMap((m) => contentBlocks(m.content).map((b) => b.type));
   return kinds.length ? `(${[...new Set(kinds)].join(', ')})` : i18n.t('queue:list.noMessages');
 }
