@@ -3,7 +3,7 @@
  * window (900×600) and basic accessibility. Screenshots of every screen go to e2e/artifacts/.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectNoHorizontalOverflow, openConsole, recorded, shot, test } from '../support/ui.js';
+import { emit, expect, expectNoHorizontalOverflow, openConsole, recorded, shot, test } from '../support/ui.js';
 
 /** Every form control has an accessible name; every button has text or a label. */
 async function expectNamedControls(page: Page): Promise<void> {
@@ -45,6 +45,31 @@ test('servers: status, transport, protocol and tools; the form calls the tool wi
   await expect.poll(() => recorded(page, 'callTool')).toEqual([
     { serverId: 'everything', name: 'trigger-sampling-request', arguments: { prompt: 'Write a limerick', maxTokens: 100 } },
   ]);
+});
+
+test("servers: the request the person's own running call caused is reviewed right there, the others wait in the Queue", async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  // call-sampling is running and has three requests waiting: the oldest opens under the tools.
+  const inline = page.getByTestId('inline-review');
+  await expect(inline).toHaveAttribute('data-item-id', 'item-manual');
+  await expect(inline.getByRole('heading', { name: 'Write the response myself' })).toBeVisible();
+  await expect(inline.getByTestId('inline-review-more')).toHaveText('2 more in the Queue');
+  await shot(page, 'servers-inline-review');
+  await inline.getByTestId('response-editor').fill('Done by hand.');
+  await inline.getByTestId('approve-response').click();
+  await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
+    { itemId: 'item-manual', result: { role: 'assistant', content: { type: 'text', text: 'Done by hand.' }, model: 'manual', stopReason: 'endTurn' } },
+  ]);
+  // The answered one leaves (as main reports it); the next opens in its place and takes the focus.
+  await page.getByTestId('tool-item').first().focus();
+  await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [], remove: ['item-manual'] } } });
+  await expect(inline).toHaveAttribute('data-item-id', 'item-response');
+  await expect(inline).toBeFocused();
+  await expect(inline.getByTestId('inline-review-more')).toHaveText('1 more in the Queue');
+  // A server without a running call of the person's shows none.
+  await page.getByTestId('server-item').filter({ hasText: 'remote-docs' }).click();
+  await expect(page.getByTestId('inline-review')).toHaveCount(0);
 });
 
 test('notices show at the top and can be hidden', async ({ page, appUrl, fixture }) => {

@@ -12,7 +12,8 @@ import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
 import { useQueueShortcuts } from '../../keyboard/review-actions';
 
-function Detail({ item }: { item: SamplingItemView }) {
+/** The review (or outcome) screen of one sampling item, by its status. */
+export function Detail({ item }: { item: SamplingItemView }) {
   switch (item.status) {
     case 'awaiting_request_review':
       return <RequestReview item={item} />;

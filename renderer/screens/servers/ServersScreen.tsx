@@ -11,6 +11,7 @@ import { Banner, Empty } from '../../components/common';
 import { useCalls, useConsole, useServers } from '../../store';
 import { CallsList } from './CallsList';
 import { ImportPanel } from './ImportPanel';
+import { InlineReview } from './InlineReview';
 import { LogPanel } from './LogPanel';
 import { PromptsPanel } from './PromptsPanel';
 import { ResourcesPanel } from './ResourcesPanel';
@@ -85,6 +86,7 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
         ))}
       </div>
       <div className="tab-panel" role="tabpanel">
+        {tab === 'tools' && <InlineReview calls={calls} />}
         {tab === 'tools' && <ToolsPanel server={server} />}
         {tab === 'prompts' && <PromptsPanel server={server} />}
         {tab === 'resources' && <ResourcesPanel server={server} />}
