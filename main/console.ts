@@ -87,7 +87,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, ...(kind ? { kind } : {}), message, at: now() };
     hub.set('notices', [...hub.get('notices'), notice].slice(-NOTICES_KEPT));
   };
-  for (const p of [...servers.problems, ...providerRegistry.problems]) notify('error', p);
+  for (const p of [...servers.problems, ...providerRegistry.problems, ...(roots.problem ? [roots.problem] : [])]) notify('error', p);
   if (secrets.warning) notify('warning', secrets.warning);
   if (servers.createdDefault) notify('info', `Created ${servers.path} with the embedded default server (server-everything).`);
 

@@ -42,6 +42,8 @@ export interface PolicyView {
   path: string;
   /** Problems with the file on disk ("rules.json line 4, column 3: …"); the previous rules stay in force. */
   problems: string[];
+  /** Notes on a good file: fields the console does not know, kept in the file and ignored. */
+  notes?: string[];
   /** Counters by server id. */
   counters: Record<string, ServerCounters>;
   /** Requests answered "rate limited" by the console-wide cap. */

@@ -54,6 +54,7 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
   const { store } = deps;
   const loaded = loadHistorySettings(deps.userDataDir);
   if (loaded.problem) deps.notify('error', loaded.problem);
+  if (loaded.note) deps.notify('info', loaded.note);
   let settings: HistorySettings = loaded.settings;
   const retention = createRetention({ store, settings: () => settings, now: deps.now, logger: deps.logger });
   retention.start();
@@ -69,10 +70,14 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
     },
     getHistorySettings: async () => ({ ...settings }),
     setHistorySettings: async (input) => {
-      const next = HistorySettingsSchema.parse({ ...settings, ...input });
+      // Applied to the file as it is now (a hand edit since start counts); refused while broken.
+      const fresh = loadHistorySettings(deps.userDataDir);
+      if (fresh.problem) throw new ApiError('invalid_state', `Nothing was changed: ${fresh.problem}`);
+      const next = HistorySettingsSchema.parse({ ...fresh.settings, ...input });
       try {
         saveHistorySettings(loaded.path, next);
       } catch (err) {
+        if (err instanceof ApiError) throw err;
         throw new ApiError('internal', `Could not save ${loaded.path}: ${err instanceof Error ? err.message : String(err)}`);
       }
       settings = next;

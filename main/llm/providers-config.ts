@@ -4,7 +4,8 @@
  * (for the person, as notices) and the rest of the configuration still loads. The Providers
  * screen writes this file back through {@link serializeProvidersFile} (main/llm/registry.ts).
  *
- * File format (unknown keys are ignored, and dropped when the console rewrites the file):
+ * File format (unknown keys are ignored, and kept — in place, in the file's order — when the console
+ * rewrites the file; see providers-file-shape.ts):
  * ```json
  * {
  *   "providers": [

@@ -7,7 +7,8 @@
  * `select(params, serverId)`: the explainable ranking of shared/model-selection.ts with the
  * server's allowed/default models and the family table.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../user-file.js';
+import { readProvidersText, shapeProvidersFile } from './providers-file-shape.js';
 import { ApiError } from '../../shared/api-error.js';
 import { defaultModelPrice, type ModelPrice } from '../../shared/model-prices.js';
 import { selectModel, type ModelSelection } from '../../shared/model-selection.js';
@@ -113,10 +114,9 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
     if (file.broken) {
       throw new ApiError('invalid_state', `${deps.path} has errors (see the notice) and was not loaded; fix or remove it before changing providers here — it is never overwritten`);
     }
-    const tmp = `${deps.path}.${process.pid}.tmp`;
+    const onDisk = readProvidersText(deps.path); // refuses a file broken by hand since it was loaded
     try {
-      writeFileSync(tmp, serializeProvidersFile(file), { mode: 0o600 });
-      renameSync(tmp, deps.path);
+      writeFileAtomic(deps.path, shapeProvidersFile(serializeProvidersFile(file), onDisk), onDisk);
     } catch (err) {
       throw new ApiError('internal', `cannot write ${deps.path}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -106,6 +106,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     rules: store.current(),
     path: store.path,
     problems: store.problems(),
+    notes: store.notes(),
     counters: limiter.counters(),
     globalRateLimited: limiter.globalRateLimited(),
     pricesKnown: deps.priceOf !== undefined,

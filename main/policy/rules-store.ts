@@ -2,18 +2,22 @@
  * The rules file, `rules.json` in the user-data folder (format: shared/rules.ts
  * {@link RulesFileSchema}). A missing file means "no rules" (every request asks, default limits).
  *
- * A bad file — JSON syntax or schema — is reported with its line and left untouched; the rules
- * already in force stay in force. The folder is watched, so a hand edit is picked up within a
- * moment; a hand edit that changes a rule without raising its `version` gets the version bumped and
- * is written back, so history's "rule X (vN)" always names a rule as it was.
+ * A bad file — JSON syntax or a known field of the wrong type — is reported with its line and
+ * left untouched; the rules already in force stay in force, and every write (save, pause, import)
+ * is refused until the file is fixed (main/user-file.ts). Fields the console does not know are
+ * kept and ignored, except inside a rule's `when` and `action` (and a server's `defaultAction`),
+ * where a misspelt field would change what a rule approves: there they are errors. Writes are
+ * atomic, keep the file's key order, unknown fields and indentation, and leave `rules.json.bak`.
+ * The folder is watched, so a hand edit is picked up within a moment; a hand edit that changes a
+ * rule without raising its `version` gets the version bumped and is written back, so history's
+ * "rule X (vN)" always names a rule as it was.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { ApiError } from '../../shared/api.js';
+import { join } from 'node:path';
 import { bumpVersions, emptyRulesFile, RulesFileSchema, type RulesFile } from '../../shared/rules.js';
-import { describeJsonError } from '../config.js';
 import type { Logger } from '../ports.js';
-import { jsonSyntaxError, locateJsonPath } from './json-locate.js';
+import { describeIgnored, parseUserFile, writeUserFile, type JsonPath, type UserFileSpec } from '../user-file.js';
 
 /** File name of the rules file inside the user-data folder. */
 export const RULES_FILE = 'rules.json';
@@ -25,9 +29,13 @@ export interface RulesStore {
   current(): RulesFile;
   /** Problems with the file on disk; empty when it is good. */
   problems(): string[];
+  /** Notes about a good file (fields the console does not know, kept and ignored); empty when none. */
+  notes(): string[];
   /**
-   * Versions `next` against the rules in force, writes it (atomically, mode 0600) and puts it in force.
-   * @throws ApiError invalid_input when `next` does not fit the schema
+   * Versions `next` against the rules in force, writes it (atomically, mode 0600, the previous
+   * file kept as rules.json.bak) and puts it in force.
+   * @throws ApiError invalid_input when `next` does not fit the schema; invalid_state when the
+   *   file on disk is broken (nothing is written)
    */
   save(next: unknown): RulesFile;
   /**
@@ -39,28 +47,25 @@ export interface RulesStore {
   close(): void;
 }
 
+/** Where an unknown field is an error: inside conditions and actions (it would change what a rule does). */
+const strictUnder = (path: JsonPath): boolean => path.some((p) => p === 'when' || p === 'action' || p === 'defaultAction');
+
+/** How rules.json (or an imported rules file, under another label) is read. */
+export function rulesFileSpec(label = RULES_FILE): UserFileSpec<typeof RulesFileSchema> {
+  return { label, schema: RulesFileSchema, strictUnder };
+}
+
 /**
- * Parses the text of a rules file.
+ * Parses the text of a rules file (fields the console does not know are ignored, see the module
+ * doc).
  * @param label file name used in problem messages
- * @returns the parsed file, or readable problems with line and column
+ * @returns the parsed file (and notes on ignored fields), or readable problems with line and column
  */
-export function parseRulesText(text: string, label = RULES_FILE): { ok: true; rules: RulesFile } | { ok: false; problems: string[] } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    const at = jsonSyntaxError(text);
-    return { ok: false, problems: [at ? `${label} line ${at.line}, column ${at.column}: ${at.message}` : `${label}: ${describeJsonError(text, err)}`] };
-  }
-  const parsed = RulesFileSchema.safeParse(json);
-  if (parsed.success) return { ok: true, rules: parsed.data };
-  return {
-    ok: false,
-    problems: parsed.error.issues.slice(0, 5).map((issue) => {
-      const at = locateJsonPath(text, issue.path);
-      return `${label} line ${at.line}, column ${at.column}: ${issue.path.join('.') || '(root)'}: ${issue.message}`;
-    }),
-  };
+export function parseRulesText(text: string, label = RULES_FILE): { ok: true; rules: RulesFile; notes: string[] } | { ok: false; problems: string[] } {
+  const parsed = parseUserFile(text, rulesFileSpec(label));
+  if (parsed.state === 'broken') return { ok: false, problems: parsed.problems };
+  const note = describeIgnored(label, parsed.ignored);
+  return { ok: true, rules: parsed.value, notes: note ? [note] : [] };
 }
 
 /**
@@ -71,17 +76,14 @@ export function openRulesStore(dir: string, opts: { logger: Logger; onChange: ()
   const path = join(dir, RULES_FILE);
   let rules = emptyRulesFile();
   let problems: string[] = [];
+  let notes: string[] = [];
   let lastWritten: string | undefined;
   let watcher: FSWatcher | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const write = (file: RulesFile) => {
-    mkdirSync(dir, { recursive: true });
-    const text = `${JSON.stringify(file, null, 2)}\n`;
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, path);
-    lastWritten = text;
+    writeUserFile(path, rulesFileSpec(), file);
+    lastWritten = readFileSync(path, 'utf8');
   };
 
   const load = (): boolean => {
@@ -100,11 +102,12 @@ export function openRulesStore(dir: string, opts: { logger: Logger; onChange: ()
     if (text === lastWritten && problems.length === 0) return false;
     const parsed = parseRulesText(text);
     if (!parsed.ok) {
-      problems = [...parsed.problems, 'The rules in force before this change stay in force; the file was left as it is.'];
+      problems = [...parsed.problems, 'The rules in force before this change stay in force; the file was left as it is, and nothing the console does writes over it until it is fixed.'];
       opts.logger.warn('rules file refused', { problems: parsed.problems });
       return true;
     }
     problems = [];
+    notes = parsed.notes;
     const versioned = bumpVersions(rules, parsed.rules);
     rules = versioned;
     if (JSON.stringify(versioned) !== JSON.stringify(parsed.rules)) write(versioned);
@@ -133,6 +136,7 @@ export function openRulesStore(dir: string, opts: { logger: Logger; onChange: ()
     path,
     current: () => rules,
     problems: () => problems,
+    notes: () => notes,
     save(next) {
       const parsed = RulesFileSchema.safeParse(next);
       if (!parsed.success) {
@@ -140,7 +144,7 @@ export function openRulesStore(dir: string, opts: { logger: Logger; onChange: ()
         throw new ApiError('invalid_input', `Rules not saved: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
       }
       const versioned = bumpVersions(rules, parsed.data);
-      write(versioned);
+      write(versioned); // refused (invalid_state) while the file on disk is broken
       rules = versioned;
       problems = [];
       return versioned;

@@ -3,14 +3,14 @@
  * person's own: an edit reads the file as it is now, changes exactly one entry under `mcpServers`
  * (keeping that entry's fields the console does not know, e.g. Claude Desktop's, and every other
  * entry and top-level key untouched), validates the result with the same schema loading uses, and
- * replaces the file atomically (write a temp file in the same folder, fsync, rename).
+ * replaces the file atomically (write a temp file in the same folder, fsync, rename), in the
+ * file's own indentation, the previous version kept as `mcp-servers.json.bak` (main/user-file.ts).
  *
  * Errors are {@link ApiError}s with code `invalid_input` (a field, a duplicate name) or
  * `invalid_state` (the file is broken: fix it first; its line is in the message).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { ApiError } from '../../shared/api-error.js';
 import {
   looksLikeSecretName,
@@ -21,6 +21,7 @@ import {
   type ServerEntryInput,
 } from '../../shared/servers.js';
 import { describeJsonError, ServersFileSchema } from '../config.js';
+import { indentOf, writeFileAtomic } from '../user-file.js';
 
 /** Entry fields the console owns; anything else in an entry is kept as the person wrote it. */
 export const KNOWN_ENTRY_KEYS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'maxToolRounds', 'protocol'] as const;
@@ -57,30 +58,6 @@ export function readServersFile(path: string): ServersFileDoc {
   if (!isRecord(servers)) throw new ApiError('invalid_state', `${basename(path)}: "mcpServers" must be an object; fix the file first`);
   return { text, json: { ...json, mcpServers: servers } };
 }
-
-/**
- * Writes `text` to `path` atomically: a temp file next to it (mode 0600), fsync, rename over.
- * A reader sees the old file or the new one, never a half-written one.
- */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Formats the file the way the console writes it: 2-space JSON and a final newline. */
-export const formatServersFile = (json: Json): string => `${JSON.stringify(json, null, 2)}\n`;
 
 /**
  * Parses editor input with the shared schema.
@@ -192,8 +169,8 @@ export function editServersFile(path: string, mutate: (servers: Json) => void): 
     const issue = check.error.issues[0]!;
     throw new ApiError('invalid_input', `${issue.path.slice(1).join('.')}: ${issue.message}`);
   }
-  const text = formatServersFile(json);
-  writeFileAtomic(path, text);
+  const text = `${JSON.stringify(json, null, doc.text ? indentOf(doc.text) : 2)}\n`;
+  writeFileAtomic(path, text, doc.text || undefined);
   return text;
 }
 

@@ -24,9 +24,10 @@ export interface DesktopSettingsDeps {
 export interface DesktopSettingsService {
   current(): DesktopSettings;
   /**
-   * Applies and saves a change (only the given fields). The login item is changed first; when the
-   * OS refuses, nothing is saved.
+   * Applies and saves a change (only the given fields) to the settings as the file holds them now.
+   * The login item is changed first; when the OS refuses, nothing is saved.
    * @throws ApiError `invalid_input` for bad values or "launch at login" where unsupported;
+   *   `invalid_state` when desktop-settings.json is broken (nothing is changed or written);
    *   `internal` when the login item or the file cannot be written
    */
   update(change: DesktopSettingsChange): DesktopSettings;
@@ -39,6 +40,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
   let problem = loaded.problem;
   let loginNote: string | undefined;
   if (problem) deps.notify('warning', problem);
+  if (loaded.note) deps.notify('info', loaded.note);
 
   const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: 'Only the desktop app can start at login.' };
   const supports: DesktopSupports = {
@@ -72,6 +74,11 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
   return {
     current: () => settings,
     update(change) {
+      // The change applies to the file as it is now (a hand edit since start counts); a broken
+      // file refuses it before anything else happens (no login item change either).
+      const fresh = loadDesktopSettings(deps.dir);
+      if (fresh.problem) throw new ApiError('invalid_state', `Nothing was changed: ${fresh.problem}`);
+      settings = fresh.value;
       const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
       const parsed = DesktopSettingsSchema.safeParse({ ...settings, ...given });
       if (!parsed.success) throw new ApiError('invalid_input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -91,6 +98,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
       try {
         saveDesktopSettings(deps.dir, next);
       } catch (err) {
+        if (err instanceof ApiError) throw err; // a broken file: refused, with its problem
         throw new ApiError('internal', `Could not save ${loaded.path}: ${(err as Error).message}`);
       }
       problem = undefined;

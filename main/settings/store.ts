@@ -1,12 +1,16 @@
 /**
  * Persisted JSON files of desktop life, each read with zod and written atomically (temp file +
- * rename): `desktop-settings.json` ({@link DesktopSettingsSchema}). A broken file is reported
- * (one readable line) and left as it is; defaults apply until the person saves, which replaces it.
+ * rename). `desktop-settings.json` ({@link DesktopSettingsSchema}) is the person's: it follows
+ * main/user-file.ts — unknown fields are kept and ignored, a broken file is reported (one readable
+ * line), defaults apply, and no change from the UI is written over it until it is fixed. Machine
+ * files (window-state.json) use {@link readJsonFile} / {@link writeJsonFile}: a broken one is
+ * simply replaced.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { DEFAULT_DESKTOP_SETTINGS, DesktopSettingsSchema, type DesktopSettings } from '../../shared/desktop.js';
+import { describeIgnored, readUserFile, writeFileAtomic, writeUserFile, type UserFileSpec } from '../user-file.js';
 
 /** File name of the desktop settings inside the user-data folder. */
 export const DESKTOP_SETTINGS_FILE = 'desktop-settings.json';
@@ -17,6 +21,8 @@ export interface LoadedJson<T> {
   path: string;
   /** Set when the file exists but is not valid JSON or does not match the schema (defaults apply). */
   problem?: string;
+  /** Fields the console does not know, kept in the file and ignored (user files only). */
+  note?: string;
 }
 
 /**
@@ -48,22 +54,28 @@ export function readJsonFile<S extends z.ZodType>(path: string, schema: S, fallb
  */
 export function writeJsonFile<S extends z.ZodType>(path: string, schema: S, value: z.input<S>): z.output<S> {
   const valid = schema.parse(value);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(valid, null, 2)}\n`);
-  renameSync(tmp, path);
+  writeFileAtomic(path, `${JSON.stringify(valid, null, 2)}\n`);
   return valid;
 }
 
+const desktopSpec: UserFileSpec<typeof DesktopSettingsSchema> = { label: DESKTOP_SETTINGS_FILE, schema: DesktopSettingsSchema };
+
 /** Reads `dir/desktop-settings.json` (missing fields take their defaults). Never throws. */
 export function loadDesktopSettings(dir: string): LoadedJson<DesktopSettings> {
-  return readJsonFile(join(dir, DESKTOP_SETTINGS_FILE), DesktopSettingsSchema, { ...DEFAULT_DESKTOP_SETTINGS });
+  const path = join(dir, DESKTOP_SETTINGS_FILE);
+  const read = readUserFile(path, desktopSpec);
+  if (read.state === 'missing') return { value: { ...DEFAULT_DESKTOP_SETTINGS }, path };
+  if (read.state === 'broken') return { value: { ...DEFAULT_DESKTOP_SETTINGS }, path, problem: `${read.problems.join('; ')}; using defaults, and no change is saved over the file until it is fixed` };
+  const note = describeIgnored(DESKTOP_SETTINGS_FILE, read.ignored);
+  return { value: read.value, path, ...(note ? { note } : {}) };
 }
 
 /**
- * Writes the desktop settings to `dir/desktop-settings.json`.
- * @throws ZodError for invalid settings; Error on I/O failure
+ * Writes the desktop settings to `dir/desktop-settings.json` (main/user-file.ts: key order and
+ * unknown fields kept, previous file as `.bak`).
+ * @throws ApiError invalid_state when the file on disk is broken (nothing written), invalid_input
+ *   for invalid settings; Error on I/O failure
  */
 export function saveDesktopSettings(dir: string, settings: DesktopSettings): DesktopSettings {
-  return writeJsonFile(join(dir, DESKTOP_SETTINGS_FILE), DesktopSettingsSchema, settings);
+  return writeUserFile(join(dir, DESKTOP_SETTINGS_FILE), desktopSpec, settings);
 }

@@ -58,25 +58,31 @@ describe('desktop settings', () => {
     expect(next.rec.themes).toEqual(['dark']);
   });
 
-  it('a broken file is reported and kept until the person saves', () => {
+  it('a broken file is reported and never written by a change from the UI; once fixed by hand, changes apply to it', () => {
     const dir = tempDir();
     const file = join(dir, DESKTOP_SETTINGS_FILE);
     writeFileSync(file, '{"theme": "purple"}');
     const t = start(dir);
     expect(t.service.current()).toEqual(DEFAULT_DESKTOP_SETTINGS);
-    expect(t.notices[0]).toMatch(/desktop-settings\.json: theme: .*using defaults/);
+    expect(t.notices[0]).toMatch(/desktop-settings\.json line 1, column \d+: theme: .*using defaults/);
     expect(t.view().problem).toBe(t.notices[0]);
+    expect(() => t.service.update({ theme: 'light' })).toThrow(expect.objectContaining({ code: 'invalid_state', message: expect.stringMatching(/theme/) }));
     expect(readFileSync(file, 'utf8')).toBe('{"theme": "purple"}');
-    t.service.update({ theme: 'light' });
-    expect(t.view().problem).toBeUndefined();
-    expect(loadDesktopSettings(dir)).toMatchObject({ value: { theme: 'light' } });
+    expect(existsSync(`${file}.bak`)).toBe(false);
+    // Fixed by hand (with a field of the person's own): the next change applies on top of it.
+    writeFileSync(file, '{\n    "note": "mine",\n    "theme": "dark"\n}\n');
+    t.service.update({ notifications: false });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ note: 'mine', theme: 'dark', notifications: false });
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8'))).slice(0, 2)).toEqual(['note', 'theme']);
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{\n {4}"note"/); // the person's indentation
+    expect(readFileSync(`${file}.bak`, 'utf8')).toBe('{\n    "note": "mine",\n    "theme": "dark"\n}\n');
     expect(loadDesktopSettings(dir).problem).toBeUndefined();
   });
 
   it('not JSON at all is reported too', () => {
     const dir = tempDir();
     writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{oops');
-    expect(loadDesktopSettings(dir).problem).toMatch(/not valid JSON/);
+    expect(loadDesktopSettings(dir).problem).toMatch(/desktop-settings\.json line 1, column 2/);
   });
 
   it('refuses invalid values with invalid_input and saves nothing', () => {

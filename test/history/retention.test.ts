@@ -52,7 +52,7 @@ describe('settings file', () => {
     expect(invalid.settings).toEqual(DEFAULT_HISTORY_SETTINGS);
     expect(invalid.problem).toMatch(/retentionDays/);
     writeFileSync(path, '{oops');
-    expect(loadHistorySettings(tmp.dir).problem).toMatch(/not valid JSON/);
+    expect(loadHistorySettings(tmp.dir).problem).toMatch(/history-settings\.json line 1, column 2/);
     expect(readFileSync(path, 'utf8')).toBe('{oops');
     expect(() => saveHistorySettings(path, { retentionDays: -1, retentionSessions: null })).toThrow();
   });

@@ -125,6 +125,15 @@ export function RulesScreen() {
             </ul>
           </Banner>
         )}
+        {policy.notes && policy.notes.length > 0 && (
+          <Banner tone="info" title={t('screen.fileNotes')} testId="rules-notes">
+            <ul className="plain-list">
+              {policy.notes.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </Banner>
+        )}
         <ActionError error={saveFile.error ?? saveRule.error} />
         {draft ? (
           <RuleEditor
