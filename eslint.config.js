@@ -5,6 +5,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import i18next from 'eslint-plugin-i18next';
+import regexp from 'eslint-plugin-regexp';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'stream', 'url', 'util', 'events'];
 
@@ -12,6 +13,15 @@ export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Every regular expression runs in linear time on any input: a pattern that can backtrack
+    // super-linearly (nested or adjacent overlapping quantifiers) is an error, not a warning.
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {

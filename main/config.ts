@@ -148,7 +148,7 @@ export function describeJsonError(text: string, err: unknown): string {
   if (pos) {
     const offset = Number(pos[1]);
     const before = text.slice(0, offset).split('\n');
-    return `line ${before.length}, column ${before.at(-1)!.length + 1}: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+    return `line ${before.length}, column ${before.at(-1)!.length + 1}: ${message.replace(/ in JSON at position \d.*$/, '')}`;
   }
   return message;
 }

@@ -149,7 +149,7 @@ export function defaultsFor(schema: RequestedSchema): Record<string, FieldValue>
   return out;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** An absolute URI: a scheme, a colon, and no whitespace (RFC 3986 shape, not a full parse). */
 const URI = /^[a-z][a-z0-9+.-]*:[^\s]+$/i;

@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
 import type { ProviderKind, TokenUsage } from './primitives.js';
+import { globMatches } from './user-pattern.js';
 
 /** A model's price: USD per million input tokens and per million output tokens. */
 export const ModelPriceSchema = z
@@ -74,9 +75,6 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<'anthropic' | 'openai' | 'goo
   ],
 };
 
-const globRegExp = (pattern: string): RegExp =>
-  new RegExp(pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*'), 'i');
-
 /** Whether a URL points at this machine (localhost, 127.0.0.0/8, ::1). False for anything unparsable. */
 export function isLoopbackURL(url: string | undefined): boolean {
   if (!url) return false;
@@ -96,7 +94,7 @@ export function isLoopbackURL(url: string | undefined): boolean {
 export function defaultModelPrice(kind: ProviderKind, modelId: string, baseURL?: string): ModelPrice | undefined {
   if (kind === 'manual') return p(0, 0);
   if (kind === 'openai-compatible') return isLoopbackURL(baseURL) ? p(0, 0) : undefined;
-  return DEFAULT_MODEL_PRICES[kind].find((row) => globRegExp(row.pattern).test(modelId))?.price;
+  return DEFAULT_MODEL_PRICES[kind].find((row) => globMatches(row.pattern, modelId, { ignoreCase: true }))?.price;
 }
 
 /** Tokens assumed per image: about 85 plus one per 250 decoded bytes, at most 1,600 (providers downscale large images to about that). */

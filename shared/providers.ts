@@ -13,6 +13,7 @@ import type { ModelRef, ProviderKind } from './primitives.js';
 
 export { PROVIDER_KINDS, type ProviderKind } from './primitives.js';
 import { ModelPriceSchema } from './model-prices.js';
+import { globMatches } from './user-pattern.js';
 
 /** How a model calls tools: the API's own tool calling, tools described in the system prompt, or not at all. */
 export const TOOL_SUPPORT = ['native', 'prompt', 'none'] as const;
@@ -166,18 +167,10 @@ export interface ProviderTestResult {
  */
 export const PROMPT_TOOL_META_KEY = 'mcp-approval-console/promptToolCall';
 
-/** Compiles a family pattern: case-insensitive substring, `*` matching any run of characters. */
-export function patternRegExp(pattern: string): RegExp {
-  const escaped = pattern
-    .split('*')
-    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(escaped, 'i');
-}
-
 /** The family of a model id or a hint: the first rule whose pattern it contains; undefined when none does. */
 export function familyOf(name: string, rules: readonly FamilyRule[]): { family: string; rule: FamilyRule } | undefined {
-  for (const rule of rules) if (patternRegExp(rule.pattern).test(name)) return { family: rule.family, rule };
+  // A family pattern: case-insensitive substring, `*` matching any run of characters (re2js).
+  for (const rule of rules) if (globMatches(rule.pattern, name, { ignoreCase: true })) return { family: rule.family, rule };
   return undefined;
 }
 

@@ -18,13 +18,17 @@
 import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from './sampling.js';
+import { userPatternMatches, userPatternProblem } from './user-pattern.js';
 
 /** Kinds of sensitive data. `custom` findings carry the pattern id in `detector`. */
 export const SENSITIVE_KINDS = ['api_key', 'token', 'private_key', 'password', 'email', 'phone', 'card', 'custom'] as const;
 /** See {@link SENSITIVE_KINDS}. */
 export type SensitiveKind = (typeof SENSITIVE_KINDS)[number];
 
-/** A pattern the person adds in settings: a JavaScript regular expression (flags `g` and `u` are added). */
+/**
+ * A pattern the person adds in settings: a regular expression in RE2 syntax, run on re2js in
+ * linear time (./user-pattern.ts; look-ahead and back-references are refused on save).
+ */
 export const CustomPatternSchema = z.object({
   /** Short id, also the placeholder's type: `[REDACTED:<id>]`. */
   id: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'use 1–40 letters, digits, "_" or "-"'),
@@ -33,21 +37,16 @@ export const CustomPatternSchema = z.object({
     .string()
     .min(1)
     .max(1000)
-    .refine((s) => compiles(s), { message: 'not a valid regular expression' }),
+    .superRefine((s, ctx) => {
+      const problem = userPatternProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   /** Case-insensitive when true. */
   ignoreCase: z.boolean().optional(),
 });
 /** See {@link CustomPatternSchema}. */
 export type CustomPattern = z.infer<typeof CustomPatternSchema>;
 
-function compiles(source: string): boolean {
-  try {
-    new RegExp(source, 'gu');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Detection settings: the person's patterns, and the region national phone numbers are read in. */
 export interface DetectOptions {
@@ -69,6 +68,12 @@ export interface Finding {
   value: string;
 }
 
+/**
+ * A built-in detector. Each pattern is a literal (so `npm run lint`'s regexp rules check it) and
+ * linear on any input: every unbounded run is entered only at its start (a literal prefix, or a
+ * look-behind saying the previous character cannot continue the run), so the engine never
+ * re-scans a long run from each of its positions.
+ */
 interface Detector {
   id: string;
   kind: SensitiveKind;
@@ -82,21 +87,12 @@ interface Detector {
 /** "token: the next step" is prose, not a secret: a value needs a digit or a symbol. */
 const looksSecret = (v: string): boolean => /[0-9]/.test(v) || /[^A-Za-z_.-]/.test(v);
 
-const BOUNDARY = '(?<![A-Za-z0-9_-])';
-const END = '(?![A-Za-z0-9_-])';
-
-/** Built-in detectors, most specific first (earlier wins when two overlap at the same start). */
+/** Built-in detectors, most specific first (earlier wins when two overlap at the same start). Private keys: {@link privateKeys}. */
 const DETECTORS: readonly Detector[] = [
-  {
-    id: 'private_key',
-    kind: 'private_key',
-    label: 'Private key',
-    re: /-----BEGIN ((?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----[\s\S]*?-----END ((?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY( BLOCK)?-----/g,
-  },
-  { id: 'anthropic', kind: 'api_key', label: 'Anthropic API key', re: new RegExp(`${BOUNDARY}sk-ant-[a-z0-9]+-[A-Za-z0-9_-]{20,}${END}`, 'g') },
-  { id: 'openai', kind: 'api_key', label: 'OpenAI API key', re: new RegExp(`${BOUNDARY}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}${END}`, 'g') },
-  { id: 'github', kind: 'token', label: 'GitHub token', re: new RegExp(`${BOUNDARY}(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})${END}`, 'g') },
-  { id: 'gitlab', kind: 'token', label: 'GitLab token', re: new RegExp(`${BOUNDARY}glpat-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { id: 'anthropic', kind: 'api_key', label: 'Anthropic API key', re: /(?<![\w-])sk-ant-[a-z0-9]+-[\w-]{20,}(?![\w-])/g },
+  { id: 'openai', kind: 'api_key', label: 'OpenAI API key', re: /(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?[\w-]{20,}(?![\w-])/g },
+  { id: 'github', kind: 'token', label: 'GitHub token', re: /(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{22,255})(?![\w-])/g },
+  { id: 'gitlab', kind: 'token', label: 'GitLab token', re: /(?<![\w-])glpat-[\w-]{20,}(?![\w-])/g },
   { id: 'aws_access_key', kind: 'api_key', label: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   {
     id: 'aws_secret',
@@ -105,14 +101,14 @@ const DETECTORS: readonly Detector[] = [
     re: /aws_?secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
     group: 1,
   },
-  { id: 'google', kind: 'api_key', label: 'Google API key', re: new RegExp(`${BOUNDARY}AIza[0-9A-Za-z_-]{35}${END}`, 'g') },
-  { id: 'slack', kind: 'token', label: 'Slack token', re: new RegExp(`${BOUNDARY}xox[abposr]-[A-Za-z0-9-]{10,}${END}`, 'g') },
+  { id: 'google', kind: 'api_key', label: 'Google API key', re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
+  { id: 'slack', kind: 'token', label: 'Slack token', re: /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}(?![\w-])/g },
   { id: 'slack_webhook', kind: 'token', label: 'Slack webhook URL', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
-  { id: 'stripe', kind: 'api_key', label: 'Stripe key', re: new RegExp(`${BOUNDARY}(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}${END}`, 'g') },
-  { id: 'npm', kind: 'token', label: 'npm token', re: new RegExp(`${BOUNDARY}npm_[A-Za-z0-9]{36}${END}`, 'g') },
-  { id: 'sendgrid', kind: 'api_key', label: 'SendGrid API key', re: new RegExp(`${BOUNDARY}SG\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}${END}`, 'g') },
-  { id: 'huggingface', kind: 'token', label: 'Hugging Face token', re: new RegExp(`${BOUNDARY}hf_[A-Za-z0-9]{34,}${END}`, 'g') },
-  { id: 'jwt', kind: 'token', label: 'JSON Web Token', re: new RegExp(`${BOUNDARY}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${END}`, 'g') },
+  { id: 'stripe', kind: 'api_key', label: 'Stripe key', re: /(?<![\w-])[prs]k_(?:live|test)_[A-Za-z0-9]{16,}(?![\w-])/g },
+  { id: 'npm', kind: 'token', label: 'npm token', re: /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g },
+  { id: 'sendgrid', kind: 'api_key', label: 'SendGrid API key', re: /(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
+  { id: 'huggingface', kind: 'token', label: 'Hugging Face token', re: /(?<![\w-])hf_[A-Za-z0-9]{34,}(?![\w-])/g },
+  { id: 'jwt', kind: 'token', label: 'JSON Web Token', re: /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}(?![\w-])/g },
   { id: 'bearer', kind: 'token', label: 'Bearer token', re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
   {
     id: 'url_password',
@@ -141,7 +137,7 @@ const DETECTORS: readonly Detector[] = [
     id: 'email',
     kind: 'email',
     label: 'E-mail address',
-    re: /[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g,
+    re: /(?<![\w.!#$%&'*+/=?^`{|}~-])[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g,
   },
   {
     id: 'luhn',
@@ -173,6 +169,69 @@ export function luhnValid(digits: string): boolean {
 /** Whether `region` is a two-letter region code libphonenumber knows the shape of. */
 const isRegion = (region: string | undefined): region is CountryCode => !!region && /^[A-Z]{2}$/.test(region);
 
+/** Where a phone number may be: `+` or `(` or a digit, then digits and separators, ending in a digit. */
+const PHONE_CANDIDATE = /(?<![\w+(])[+(]?\d[\d ().-]{5,22}\d/g;
+/** Fewest digits a phone number has (local numbers of the smallest plans). */
+const PHONE_MIN_DIGITS = 7;
+
+/**
+ * Phone numbers (libphonenumber-js): numbers written with `+country`, and national numbers when
+ * `region` is set. libphonenumber scans at roughly 3 s per MB of digit-heavy text, so it is only
+ * asked about short candidate windows a linear pattern finds first (without a region, only those
+ * starting with `+`), each holding at least {@link PHONE_MIN_DIGITS} digits.
+ */
+function phoneNumbers(text: string, region: string | undefined): Finding[] {
+  const out: Finding[] = [];
+  const options = isRegion(region) ? { defaultCountry: region } : {};
+  PHONE_CANDIDATE.lastIndex = 0;
+  for (let m = PHONE_CANDIDATE.exec(text); m; m = PHONE_CANDIDATE.exec(text)) {
+    const candidate = m[0];
+    if (!isRegion(region) && candidate[0] !== '+') continue;
+    let digits = 0;
+    for (let i = 0; i < candidate.length; i++) if (candidate.charCodeAt(i) >= 48 && candidate.charCodeAt(i) <= 57) digits++;
+    if (digits < PHONE_MIN_DIGITS) continue;
+    try {
+      for (const p of findPhoneNumbersInText(candidate, options)) {
+        const start = m.index + p.startsAt;
+        const end = m.index + p.endsAt;
+        out.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start, end, value: text.slice(start, end) });
+      }
+    } catch {
+      // libphonenumber refuses odd input; this candidate is then not a phone number
+    }
+  }
+  return out;
+}
+
+const PEM_BEGIN = /-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = /-----END (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----/g;
+
+/**
+ * PEM private keys: each END line with the nearest BEGIN line before it. Found with two
+ * left-to-right scans rather than one lazy `[\s\S]*?` pattern, which re-scans the rest of the
+ * text for every BEGIN without an END (quadratic on a text of many BEGIN lines).
+ */
+function privateKeys(text: string): Finding[] {
+  const out: Finding[] = [];
+  PEM_BEGIN.lastIndex = 0;
+  PEM_END.lastIndex = 0;
+  let begin = PEM_BEGIN.exec(text);
+  while (begin) {
+    PEM_END.lastIndex = Math.max(PEM_END.lastIndex, PEM_BEGIN.lastIndex);
+    const end = PEM_END.exec(text);
+    if (!end) break; // no END after this BEGIN: none after any later one either
+    let next = PEM_BEGIN.exec(text);
+    while (next && next.index < end.index) {
+      begin = next; // a nearer BEGIN before the same END
+      next = PEM_BEGIN.exec(text);
+    }
+    out.push({ kind: 'private_key', detector: 'private_key', label: 'Private key', start: begin.index, end: PEM_END.lastIndex, value: text.slice(begin.index, PEM_END.lastIndex) });
+    while (next && next.index < PEM_END.lastIndex) next = PEM_BEGIN.exec(text);
+    begin = next;
+  }
+  return out;
+}
+
 function matches(text: string, d: Detector): Finding[] {
   const out: Finding[] = [];
   const flags = new Set([...d.re.flags, 'g', 'd']);
@@ -191,23 +250,20 @@ function matches(text: string, d: Detector): Finding[] {
  * Finds sensitive data in one string. Overlapping findings are resolved so none overlap: the one
  * starting first wins, then the earlier detector (specific before generic: a URL's password before
  * an e-mail address, a key format before a generic `token=` assignment).
- * Custom patterns that fail to compile are skipped (the schema refuses them on input).
+ * Custom patterns that fail to compile are skipped (the schema refuses them on input). Linear in
+ * `text` for the built-in detectors and the person's patterns (re2js) alike.
  */
 export function detectSensitive(text: string, options: DetectOptions = {}): Finding[] {
   if (!text) return [];
   const all: Array<Finding & { rank: number }> = [];
   DETECTORS.forEach((d, rank) => all.push(...matches(text, d).map((f) => ({ ...f, rank }))));
-  try {
-    for (const p of findPhoneNumbersInText(text, isRegion(options.phoneRegion) ? { defaultCountry: options.phoneRegion } : {})) {
-      all.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start: p.startsAt, end: p.endsAt, value: text.slice(p.startsAt, p.endsAt), rank: DETECTORS.length });
-    }
-  } catch {
-    // libphonenumber refuses odd input (e.g. very long strings); phone numbers are then not found
-  }
+  all.push(...phoneNumbers(text, options.phoneRegion).map((f) => ({ ...f, rank: DETECTORS.length })));
+  all.push(...privateKeys(text).map((f) => ({ ...f, rank: -1 })));
   (options.patterns ?? []).forEach((p, i) => {
-    if (!compiles(p.regex)) return;
-    const re = new RegExp(p.regex, p.ignoreCase ? 'giu' : 'gu');
-    all.push(...matches(text, { id: p.id, kind: 'custom', label: p.label, re }).map((f) => ({ ...f, rank: DETECTORS.length + 1 + i })));
+    if (userPatternProblem(p.regex)) return;
+    for (const { start, end } of userPatternMatches(p.regex, text, { ignoreCase: p.ignoreCase })) {
+      all.push({ kind: 'custom', detector: p.id, label: p.label, start, end, value: text.slice(start, end), rank: DETECTORS.length + 1 + i });
+    }
   });
   all.sort((a, b) => a.start - b.start || a.rank - b.rank);
   const kept: Finding[] = [];

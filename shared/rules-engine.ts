@@ -8,6 +8,7 @@
 import { contentBlocks, type CreateMessageParams } from './sampling.js';
 import type { ModelRef, RuleRef } from './primitives.js';
 import type { Conditions, RuleAction, ServerPolicy, TextCondition } from './rules-schema.js';
+import { globMatches as globMatchesText, userPatternFound } from './user-pattern.js';
 
 /** What the engine knows about a request. */
 export interface RuleFacts {
@@ -55,19 +56,15 @@ export function requestFacts(params: CreateMessageParams, callNames: string[], m
   };
 }
 
-/** Anchored glob: `*` matches any run of characters, everything else literally. */
+/** Anchored glob: `*` matches any run of characters, everything else literally (linear time, re2js). */
 export function globMatches(pattern: string, name: string): boolean {
-  const re = pattern
-    .split('*')
-    .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${re}$`).test(name);
+  return globMatchesText(pattern, name, { anchored: true });
 }
 
 const minutesOf = (clock: string): number => Number(clock.slice(0, 2)) * 60 + Number(clock.slice(3, 5));
 
 function textHolds(cond: TextCondition, text: string): boolean {
-  const found = new RegExp(cond.pattern, 'iu').test(text);
+  const found = userPatternFound(cond.pattern, text, { ignoreCase: true }); // re2js: linear time
   return cond.negate ? !found : found;
 }
 

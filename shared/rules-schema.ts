@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { CustomPatternSchema } from './redaction.js';
+import { userPatternProblem } from './user-pattern.js';
 
 /**
  * JSON-RPC error code a server gets when a limit refuses its request ("Rate limited: …").
@@ -26,19 +27,18 @@ export const RULES_FILE_VERSION = 1;
 
 const ModelRefSchema = z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(500) });
 
-/** A regular expression as a person writes it (matched case-insensitively). */
+/**
+ * A regular expression as a person writes it (matched case-insensitively, on re2js in linear
+ * time: RE2 syntax, so look-ahead and back-references are refused with a message saying so).
+ */
 const PatternSchema = z
   .string()
   .min(1)
   .max(1000)
-  .refine((s) => {
-    try {
-      new RegExp(s, 'iu');
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'not a valid regular expression');
+  .superRefine((s, ctx) => {
+    const problem = userPatternProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** "HH:MM", 24-hour local time. */
 const ClockSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'use HH:MM (24-hour), e.g. "09:00"');

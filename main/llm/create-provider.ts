@@ -27,7 +27,7 @@ export function resolveFacts(settings: ProviderSettings, families: readonly Fami
 
 /** The API root a provider uses (its setting, else the kind's official one). */
 export function baseURLOf(settings: ProviderSettings): string {
-  if (settings.kind === 'openai-compatible') return (settings.baseURL ?? '').replace(/\/+$/, '');
+  if (settings.kind === 'openai-compatible') return (settings.baseURL ?? '').replace(/(?<!\/)\/+$/, '');
   return hostedBaseURL(settings.kind, settings);
 }
 

@@ -44,7 +44,7 @@ const PROTOCOL: Record<HostedKind, string> = { anthropic: 'Anthropic Messages', 
 
 function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId: string, params: CreateMessageParams) => LanguageModel): LlmProvider {
   const label = config.label ?? config.id;
-  const baseURL = (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/\/+$/, '');
+  const baseURL = (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/(?<!\/)\/+$/, '');
   const view: ProviderView = { id: config.id, kind, label, baseURL, models: [...config.models], hasApiKey: Boolean(config.apiKey) };
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
     const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
@@ -55,7 +55,7 @@ function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId:
 
 /** The resolved API root of a hosted provider config (trailing slashes removed). */
 export function hostedBaseURL(kind: HostedKind, config: { baseURL?: string }): string {
-  return (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/\/+$/, '');
+  return (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/(?<!\/)\/+$/, '');
 }
 
 /** Where and how to reach a provider: resolved API root, key (secret), extra headers, OpenAI endpoint preference. */
@@ -71,7 +71,7 @@ export interface ProviderConnection {
  * OpenAI, the request, which picks Responses or Chat Completions — see {@link openAIEndpointFor}).
  */
 export function sdkModelFactory(kind: Exclude<ProviderKind, 'manual'>, conn: ProviderConnection): (modelId: string, params?: CreateMessageParams) => LanguageModel {
-  const common = { baseURL: conn.baseURL.replace(/\/+$/, ''), ...(conn.headers ? { headers: conn.headers } : {}) };
+  const common = { baseURL: conn.baseURL.replace(/(?<!\/)\/+$/, ''), ...(conn.headers ? { headers: conn.headers } : {}) };
   switch (kind) {
     case 'anthropic': {
       const sdk = createAnthropic({ ...common, apiKey: conn.apiKey ?? '' });

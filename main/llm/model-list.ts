@@ -43,7 +43,7 @@ export interface ListOptions {
 type Listable = Exclude<ProviderKind, 'manual'>;
 
 function request(kind: Listable, conn: ProviderConnection): { url: string; headers: Record<string, string> } {
-  const base = conn.baseURL.replace(/\/+$/, '');
+  const base = conn.baseURL.replace(/(?<!\/)\/+$/, '');
   const headers: Record<string, string> = { ...conn.headers };
   if (kind === 'anthropic') {
     if (conn.apiKey) headers['x-api-key'] = conn.apiKey;
@@ -77,7 +77,7 @@ function parseList(kind: Listable, json: unknown): ListedModel[] {
  */
 export async function listProviderModels(kind: Listable, conn: ProviderConnection, opts: ListOptions = {}): Promise<ListedModel[]> {
   const { url, headers } = request(kind, conn);
-  const shown = url.replace(/\?.*$/, '');
+  const shown = url.split('?')[0]!;
   let res: Response;
   try {
     res = await (opts.fetch ?? fetch)(url, { headers, signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000) });

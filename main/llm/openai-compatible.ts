@@ -45,7 +45,7 @@ export interface OpenAICompatibleConfig {
  */
 export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): LlmProvider {
   const label = config.label ?? config.id;
-  const baseURL = config.baseURL.replace(/\/+$/, '');
+  const baseURL = config.baseURL.replace(/(?<!\/)\/+$/, '');
   const sdk = createOpenAICompatible({
     name: config.id,
     baseURL,

@@ -102,7 +102,7 @@ export function toPromptToolParams(params: CreateMessageParams): CreateMessagePa
 
 /** Strips one surrounding ``` / ```json fence. */
 function unfence(text: string): string {
-  const m = /^```[a-zA-Z]*\s*\n([\s\S]*?)\n?```$/.exec(text);
+  const m = /^```[a-zA-Z]*[^\S\n]*\n([\s\S]*?)\n?```$/.exec(text);
   return m ? m[1]!.trim() : text;
 }
 

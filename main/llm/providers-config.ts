@@ -265,7 +265,7 @@ export function parseProvidersFile(text: string | undefined, filePath: string, e
     } catch (error) {
       const e = error instanceof Error ? error : new Error(String(error));
       const loc = jsonErrorLocation(text, e);
-      const message = e.message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+      const message = e.message.replace(/(?<!\s)\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
       problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
       json = undefined;
       broken = true;

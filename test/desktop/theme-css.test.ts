@@ -12,7 +12,7 @@ function block(opener: string): Map<string, string> {
   const close = css.indexOf('}', open);
   const vars = new Map<string, string>();
   for (const decl of css.slice(open + 1, close).split(';')) {
-    const m = /^\s*(--[\w-]+|color-scheme)\s*:\s*([\s\S]+?)\s*$/.exec(decl);
+    const m = /^(--[\w-]+|color-scheme)[^\S\n]*:[^\S\n]*(\S[\s\S]*)$/.exec(decl.trim());
     if (m) vars.set(m[1]!, m[2]!.replace(/\s+/g, ' '));
   }
   return vars;

@@ -34,7 +34,7 @@ function load(lang: string): Map<string, Map<string, string>> {
 
 /** `{{name}}` variables and `$t(...)` nestings a text uses, sorted. */
 function placeholders(text: string): string[] {
-  return [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|\$t\(([^)]+)\)/g)].map((m) => m[1] ?? m[2] ?? '').sort();
+  return [...text.matchAll(/\{\{\s*([\w.]+)(?:[^}\w.][^}]*)?\}\}|\$t\(([^)]+)\)/g)].map((m) => m[1] ?? m[2] ?? '').sort();
 }
 
 /** Strip a plural suffix (i18next's CLDR forms): Chinese has only `_other`, English `_one` + `_other`. */

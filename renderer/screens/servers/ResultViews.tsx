@@ -12,7 +12,7 @@ import { prettyJson } from '../../format';
 type Contents = NonNullable<CallView['resource']>['contents'][number];
 
 /** Approximate decoded size of base64 data, in bytes. */
-const base64Bytes = (b64: string) => Math.floor((b64.replace(/=+$/, '').length * 3) / 4);
+const base64Bytes = (b64: string) => Math.floor((b64.replace(/(?<!=)=+$/, '').length * 3) / 4);
 
 const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 

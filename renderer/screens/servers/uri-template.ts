@@ -5,14 +5,14 @@
  * with comma-separated variable lists; `:prefix` and `*` modifiers are accepted and ignored.
  */
 
-const EXPRESSION = /\{([+#./;?&]?)([^}]+)\}/g;
+const EXPRESSION = /\{([+#./;?&]?)([^{}]+)\}/g;
 
 /** The variable names of a template, in order, without duplicates. */
 export function templateVariables(template: string): string[] {
   const names: string[] = [];
   for (const m of template.matchAll(EXPRESSION)) {
     for (const raw of m[2]!.split(',')) {
-      const name = raw.replace(/[:*].*$/, '').trim();
+      const name = raw.split(/[:*]/)[0]!.trim();
       if (name && !names.includes(name)) names.push(name);
     }
   }
@@ -27,7 +27,7 @@ export function expandTemplate(template: string, values: Record<string, string>)
   return template.replace(EXPRESSION, (_whole, op: string, list: string) => {
     const vars = list
       .split(',')
-      .map((raw) => raw.replace(/[:*].*$/, '').trim())
+      .map((raw) => raw.split(/[:*]/)[0]!.trim())
       .filter((name) => values[name] !== undefined && values[name] !== '');
     if (vars.length === 0) return '';
     const reserved = op === '+' || op === '#';

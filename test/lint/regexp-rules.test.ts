@@ -1,0 +1,24 @@
+/**
+ * `npm run lint` refuses regular expressions that can backtrack super-linearly, in every folder:
+ * the project's ESLint config, run on snippets, reports both rules as errors.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../..', import.meta.url).pathname;
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIds(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${file}` });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => m.ruleId ?? '');
+}
+
+describe('regexp safety rules', () => {
+  for (const file of ['shared/x.ts', 'main/x.ts', 'renderer/x.ts', 'test/x.test.ts']) {
+    it(`${file}: super-linear backtracking and moves are errors`, async () => {
+      expect(await ruleIds(file, "export const a = /^(a+)+$/.test('x');\n")).toContain('regexp/no-super-linear-backtracking');
+      expect(await ruleIds(file, "export const b = 'x'.replace(/\\s+$/, '');\n")).toContain('regexp/no-super-linear-move');
+      expect(await ruleIds(file, "export const c = 'x'.replace(/(?<!\\s)\\s+$/, '');\n")).toEqual([]);
+    });
+  }
+});
