@@ -11,8 +11,10 @@ import type { CreateMessageParams } from '../../shared/sampling.js';
 /** Distinct texts remembered. */
 export const DETECT_MEMO_MAX = 64;
 
-/** Texts longer than this (characters) are scanned every time rather than kept. */
+/** Texts longer than this (characters) go to a memo of their own that holds only the last {@link BIG_MEMO_MAX}. */
 const MAX_KEPT_CHARS = 256 * 1024;
+/** Big texts remembered: the ones of the request being handled (a 25 MB prompt is scanned once, not at every save). */
+const BIG_MEMO_MAX = 2;
 
 /** The memoised detectors. */
 export interface DetectCache {
@@ -25,10 +27,12 @@ export interface DetectCache {
 /** Creates an empty memo. `scan` (default `detectSensitive`) lets tests count scans. */
 export function createDetectCache(scan: (text: string, options: DetectOptions) => Finding[] = detectSensitive): DetectCache {
   const memo = new Map<string, Finding[]>();
+  const bigKeys: string[] = [];
   let forOptions: DetectOptions | undefined;
   const detect = (text: string, options: DetectOptions): Finding[] => {
     if (options !== forOptions) {
       memo.clear();
+      bigKeys.length = 0;
       forOptions = options;
     }
     const known = memo.get(text);
@@ -38,9 +42,17 @@ export function createDetectCache(scan: (text: string, options: DetectOptions) =
       return known;
     }
     const found = scan(text, options);
-    if (text.length <= MAX_KEPT_CHARS) {
-      memo.set(text, found);
-      if (memo.size > DETECT_MEMO_MAX) memo.delete(memo.keys().next().value!);
+    memo.set(text, found);
+    const big = text.length > MAX_KEPT_CHARS;
+    if (big) bigKeys.push(text);
+    if (bigKeys.length > BIG_MEMO_MAX) memo.delete(bigKeys.shift()!);
+    if (memo.size > DETECT_MEMO_MAX + bigKeys.length) {
+      for (const key of memo.keys()) {
+        if (key.length <= MAX_KEPT_CHARS) {
+          memo.delete(key);
+          break;
+        }
+      }
     }
     return found;
   };

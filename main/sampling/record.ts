@@ -2,7 +2,7 @@
  * The pipeline's private record of one sampling request, and how it maps to a history entry.
  * Kept apart from the state machine so the mapping (what history remembers) is readable alone.
  */
-import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
+import { contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
 import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 
 /** Everything main knows about one request, beyond what the renderer sees. */
@@ -31,11 +31,12 @@ export interface SamplingRecord {
   errorDetail?: { message: string; code?: number; rule?: string };
 }
 
-/** First 200 characters of the last user message's text, for lists. */
+/** First 200 characters of the last user message's text, for lists (only its start is read: a prompt may be 25 MB). */
 export function previewOf(params: CreateMessageParams | undefined): string {
   const lastUser = params?.messages?.filter((m) => m.role === 'user').at(-1);
   if (!lastUser) return '';
-  const text = contentText(lastUser.content) || contentBlocks(lastUser.content).map((b) => `[${b.type}]`).join(' ');
+  const firstText = contentBlocks(lastUser.content).find((b) => b.type === 'text' && b.text.trim() !== '');
+  const text = firstText?.type === 'text' ? firstText.text.slice(0, 2000) : contentBlocks(lastUser.content).map((b) => `[${b.type}]`).join(' ');
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 

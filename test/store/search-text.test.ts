@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ftsColumns, toFtsQuery } from '../../main/store/search-text.js';
+import { FTS_COLUMN_MAX_CHARS, ftsColumns, toFtsQuery } from '../../main/store/search-text.js';
+import { previewOf } from '../../main/sampling/record.js';
 import { WORDS, fullEntry, minimalEntry } from './fixtures/entries.js';
 
 describe('toFtsQuery', () => {
@@ -41,5 +42,14 @@ describe('ftsColumns', () => {
     for (const original of [undefined, null, 42, 'text', [], { messages: 'x' }, { messages: [null, { content: 7 }] }]) {
       expect(() => ftsColumns({ ...minimalEntry('r', 1), original })).not.toThrow();
     }
+  });
+
+  it('indexes the first megabyte of each column of a huge prompt, not all of it', () => {
+    const huge = `needle-start ${'word '.repeat(600_000)} needle-end`;
+    const entry = { ...minimalEntry('big', 1), original: { messages: [{ role: 'user', content: { type: 'text', text: huge } }], maxTokens: 10 } };
+    const cols = ftsColumns(entry);
+    expect(cols.prompt.length).toBe(FTS_COLUMN_MAX_CHARS);
+    expect(cols.prompt.startsWith('needle-start')).toBe(true);
+    expect(previewOf(entry.original as never)).toBe(`needle-start ${'word '.repeat(40)}`.slice(0, 200).trim());
   });
 });

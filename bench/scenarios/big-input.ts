@@ -1,0 +1,111 @@
+/**
+ * Big inputs (the field-ready goals): how long the sensitive-data scan takes on 1 MB and 25 MB of
+ * text, and the longest the console's event loop is blocked while one 24 MB sampling request (the
+ * 25 MB request cap, with a 100 KB image) arrives, is scanned, validated, queued, saved to history
+ * and rejected. The scan figure for 1 MB is the worst of the adversarial shapes of
+ * test/policy/redaction-big.test.ts; 25 MB is English-like prose with secrets.
+ * Goal: no block of the event loop longer than 50 ms.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createConsole } from '../../main/console.js';
+import { detectSensitive } from '../../shared/redaction.js';
+import { bigText, queueServerConfig } from '../fixtures/queue-server.js';
+import type { Figure, Scenario } from '../figures.js';
+import { loadNote } from '../sampling-rig.js';
+
+const MB = 1 << 20;
+const fill = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+const SHAPES: Record<string, string> = {
+  'one long word': 'a',
+  'digits and spaces': '1234 5678 ',
+  'dotted runs': 'a.',
+  base64: 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkrLw',
+  'CJK text': '中文文本测试数据没有空格',
+  'many @': 'a@',
+  'many +': '+1 ',
+};
+
+/** Milliseconds `fn` takes, best of `runs`. */
+function best(runs: number, fn: () => void): number {
+  let min = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    min = Math.min(min, performance.now() - t);
+  }
+  return min;
+}
+
+/** The longest gap between ticks of a 5 ms timer while `work` runs, in ms. */
+async function longestBlock(work: () => Promise<void>): Promise<number> {
+  let last = performance.now();
+  let max = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    max = Math.max(max, now - last);
+    last = now;
+  }, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return max;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** One 24 MB request through a console: arrives, queued, rejected; the longest block on the way. */
+async function bigRequestBlock(): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-big-'));
+  writeFileSync(path.join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { queue: queueServerConfig() } }));
+  const h = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: {} });
+  try {
+    await h.ready;
+    return await longestBlock(async () => {
+      await h.service.callTool({ serverId: 'queue', name: 'big', arguments: { textBytes: 24 * MB, imageBytes: 100_000 } });
+      const item = await waitFor('the big request in the queue', async () => (await h.service.getState({})).items.find((i) => i.status === 'awaiting_request_review'));
+      await h.service.rejectRequest({ itemId: item.id });
+      await waitFor('its history entry', async () => ((await h.service.listHistory({ limit: 1, offset: 0 })).entries[0]?.status === 'rejected' ? true : undefined));
+    });
+  } finally {
+    await h.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const scenario: Scenario = {
+  name: 'big-input',
+  description: 'sensitive-data scan of 1 MB / 25 MB, and the longest event-loop block while a 24 MB request is handled',
+  async run(): Promise<Figure[]> {
+    const perShape = Object.entries(SHAPES).map(([shape, unit]) => {
+      const text = fill(unit, MB);
+      return { shape, ms: best(3, () => detectSensitive(text)) };
+    });
+    const worst = perShape.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const prose = `${bigText(25 * MB - 200)} sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ada@example.org`;
+    let found = 0;
+    const scan25 = best(2, () => {
+      found = detectSensitive(prose).length;
+    });
+    if (found < 2) throw new Error(`the 25 MB scan found ${found} of the 2 secrets`);
+    const block = await bigRequestBlock();
+    return [
+      { id: 'redaction.scan_ms_1mb', name: 'sensitive-data scan, 1 MB, worst shape', value: worst.ms, unit: 'ms', note: `${worst.shape}; best of 3` },
+      { id: 'redaction.scan_ms_25mb', name: 'sensitive-data scan, 25 MB prose', value: scan25, unit: 'ms', note: 'best of 2' },
+      { id: 'loop.max_block_ms_25mb', name: 'longest event-loop block, one 24 MB request', value: block, unit: 'ms', target: { op: '<=', value: 50 }, note: `arrive → queued → rejected → in history; ${loadNote()}` },
+    ];
+  },
+};
+
+export default scenario;
