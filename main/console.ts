@@ -12,7 +12,9 @@ import { PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
 import { openProviderRegistry } from './llm/registry.js';
 import { createMemorySecretStore } from './secrets/secret-store.js';
 import { createCallTracker } from './mcp/calls.js';
-import { createServerConnection, type ServerConnection } from './mcp/connection.js';
+import { createServerConnection, type ConnectionAuth, type ConnectionDeps, type ServerConnection } from './mcp/connection.js';
+import { openEraNeeds, recogniseEraMismatch } from './mcp/era-needs.js';
+import { createEraSessions } from './mcp/era-sessions.js';
 import { openEraCache } from './mcp/era-cache.js';
 import { createServersFeature } from './servers/feature.js';
 import { serverWaitFor } from '../shared/wait.js';
@@ -95,11 +97,22 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
-  const publishServers = () => hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id) })));
+  const eraNeeds = openEraNeeds(dir);
+  const publishServers = () => hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id), toolEras: eraNeeds.forServer(v.id) })));
   const calls = createCallTracker({
     hub,
     now,
     connection: (id) => connections.get(id),
+    route: (serverId, tool, primary) => eraSessions.forTool(serverId, tool, primary),
+    learn: (serverId, tool, outcome) => {
+      const mismatch = recogniseEraMismatch(outcome);
+      if (!mismatch) return undefined;
+      if (eraNeeds.get(serverId, tool)?.needs !== mismatch.needs) {
+        eraNeeds.set(serverId, tool, { needs: mismatch.needs, learned: 'failure', detail: mismatch.detail, at: now() });
+        publishServers();
+      }
+      return mismatch;
+    },
     // An item still waiting inside a call that ended leaves the queue's "awaiting" at once (its draft stays).
     onEnded: (call) => {
       pipeline.callEnded(call.id);
@@ -155,22 +168,40 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     calls,
     notify,
     onChange: publishServers,
-    create: (id, config, auth) =>
-      createServerConnection(id, config, {
-        logger,
-        nodeRuntime: ports.nodeRuntime,
-        now,
-        onChange: publishServers,
-        onSampling: (request) => whenDurable(history, pipeline.handle(request)),
-        onElicitation: (request) => whenDurable(history, elicitations.handle(request)),
-        onElicitationComplete: (serverId, elicitationId) => elicitations.complete(serverId, elicitationId),
-        onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
-        roots: (serverId) => roots.list(serverId),
-        eras,
-        samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
-        samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
-        auth,
-      }),
+    create: (id, config, auth) => {
+      authOf.set(id, auth);
+      void eraSessions.close(id); // a new connection (config changed, restart): second sessions follow it
+      return createServerConnection(id, config, connectionDeps(auth));
+    },
+  });
+  /** The console's handlers for a server connection (its own, or a second session in another era). */
+  function connectionDeps(auth: ConnectionAuth | undefined): ConnectionDeps {
+    return {
+      logger,
+      nodeRuntime: ports.nodeRuntime,
+      now,
+      onChange: publishServers,
+      onSampling: (request) => whenDurable(history, pipeline.handle(request)),
+      onElicitation: (request) => whenDurable(history, elicitations.handle(request)),
+      onElicitationComplete: (serverId, elicitationId) => elicitations.complete(serverId, elicitationId),
+      onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
+      roots: (serverId) => roots.list(serverId),
+      eras,
+      samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
+      samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
+      auth,
+    };
+  }
+  const authOf = new Map<string, ConnectionAuth | undefined>();
+  const eraSessions = createEraSessions({
+    needs: eraNeeds,
+    logger,
+    open: (serverId, era) => {
+      const config = serversFeature.config(serverId);
+      if (!config) return undefined;
+      // Pinned to the era the tool needs; it does not touch the server's remembered era, nor the Servers screen.
+      return createServerConnection(serverId, { ...config, protocol: era === 'legacy' ? 'legacy' : '2026-07-28' }, { ...connectionDeps(authOf.get(serverId)), eras: undefined, onChange: () => undefined });
+    },
   });
   publishServers();
   const ready = serversFeature.start();
@@ -239,6 +270,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       pipeline.cancelAll('The console is shutting down');
       policy.close();
       elicitations.cancelAll('The console is shutting down');
+      await eraSessions.closeAll();
       await serversFeature.dispose();
       hub.flush();
       historyService.dispose();

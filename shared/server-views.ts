@@ -21,6 +21,8 @@ export interface ToolView {
   description?: string;
   /** JSON Schema of the arguments (`type: "object"`). */
   inputSchema: Record<string, unknown>;
+  /** JSON Schema of the tool's `structuredContent`, when it declares one. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** A prompt a server offers (from `prompts/list`). */
@@ -87,6 +89,12 @@ export interface ServerView {
   tools: ToolView[];
   protocolVersion?: string;
   era?: ProtocolEra;
+  /**
+   * Tools known to need a protocol era other than this connection's, by tool name: `learned`
+   * from the server's failure, or set by the `person`; such tools are called on a second session
+   * of that era (opened on demand, closed when idle).
+   */
+  toolEras?: Record<string, { needs: ProtocolEra; learned: 'failure' | 'person'; detail: string; at: number }>;
   serverInfo?: { name: string; version: string; title?: string };
   /** Client requests of ours (tools/call, …) in flight to this server now. */
   inFlight: number;

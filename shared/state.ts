@@ -50,6 +50,12 @@ export interface CallView {
   samplingItemIds: string[];
   /** Set when this call is a re-run (rerunCall) of the call with this id. */
   rerunOf?: string;
+  /**
+   * Set when the call failed because its tool needs the other protocol era (push-style tools need
+   * 2025-11-25, input_required ones 2026-07-28): the console now calls it on a session of that era,
+   * so calling it again works. `detail` is the server's message.
+   */
+  eraNeed?: { needs: ProtocolEra; detail: string };
 }
 
 /** A reference to the client request(s) a sampling request belongs to. */

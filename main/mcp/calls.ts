@@ -43,6 +43,16 @@ export function createCallTracker(deps: {
   hub: StateHub;
   now: () => number;
   connection(serverId: string): ServerConnection | undefined;
+  /**
+   * The connection a tool call goes to (the server's own, or a session in the era the tool needs,
+   * ./era-sessions.ts); the server's own when absent.
+   */
+  route?(serverId: string, tool: string, primary: ServerConnection): Promise<ServerConnection>;
+  /**
+   * Sees every finished tool call (its error, or its result): returns what the call learned about
+   * the era its tool needs, to show with it (./era-needs.ts), or undefined.
+   */
+  learn?(serverId: string, tool: string, outcome: { error?: { code?: number; message: string }; result?: CallView['result'] }): CallView['eraNeed'];
   /** Told after a call finished (succeeded, failed or declined), once state shows it; items still waiting inside it end (README, "Drafts"). */
   onEnded?(call: CallView): void;
 }): CallTracker {
@@ -85,14 +95,31 @@ export function createCallTracker(deps: {
       (err: unknown) => {
         const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
         const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
-        ended(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code } });
+        const eraNeed = (err as { eraNeed?: CallView['eraNeed'] } | null)?.eraNeed;
+        ended(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code }, ...(eraNeed ? { eraNeed } : {}) });
       },
     );
     return id;
   };
 
+  /** A tool call on the session its tool needs; a failure that names the era it needs says so on the call. */
+  const runToolCall = async (serverId: string, name: string, args: Record<string, unknown>, primary: ServerConnection, call: CallRef): Promise<Partial<CallView>> => {
+    const conn = deps.route ? await deps.route(serverId, name, primary) : primary;
+    let result: CallView['result'];
+    try {
+      result = await conn.callTool(name, args, { call });
+    } catch (err) {
+      const code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
+      const eraNeed = deps.learn?.(serverId, name, { error: { code, message: err instanceof Error ? err.message : String(err) } });
+      if (eraNeed) throw Object.assign(err instanceof Error ? err : new Error(String(err)), { eraNeed });
+      throw err;
+    }
+    const eraNeed = result?.isError ? deps.learn?.(serverId, name, { result }) : undefined;
+    return { result, ...(eraNeed ? { eraNeed } : {}) };
+  };
+
   const startToolCall = (serverId: string, name: string, args: Record<string, unknown>, rerunOf?: string) =>
-    start(serverId, 'tools/call', name, args, async (conn, call) => ({ result: await conn.callTool(name, args, { call }) }), rerunOf);
+    start(serverId, 'tools/call', name, args, (conn, call) => runToolCall(serverId, name, args, conn, call), rerunOf);
   const startPromptGet = (serverId: string, name: string, args: Record<string, string>, rerunOf?: string) =>
     start(serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) }), rerunOf);
   const startResourceRead = (serverId: string, uri: string, rerunOf?: string) =>

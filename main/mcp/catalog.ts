@@ -21,7 +21,13 @@ export interface Catalog {
 export const emptyCatalog = (): Catalog => ({ tools: [], prompts: [], resources: [], resourceTemplates: [] });
 
 /** A tool as shown. */
-export const toolView = (t: Tool): ToolView => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as Record<string, unknown> });
+export const toolView = (t: Tool): ToolView => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: t.inputSchema as Record<string, unknown>,
+  ...(t.outputSchema ? { outputSchema: t.outputSchema as Record<string, unknown> } : {}),
+});
 
 /** A prompt as shown, with its arguments. */
 export const promptView = (p: Prompt): PromptView => ({

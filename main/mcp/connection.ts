@@ -12,6 +12,7 @@ import type { ProtocolEra, ReconnectView, ServerStatus } from '../../shared/stat
 import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
 import { createCatalogKeeper, emptyCatalog, type Catalog } from './catalog.js';
+import { checkToolOutput, roundDefinition } from './tool-output.js';
 import { ConsoleClient, markHandlerEntered } from './console-client.js';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError } from './protocol.js';
 import type { CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
@@ -297,13 +298,18 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       setStatus('disconnected', 'closed by the console');
     },
     async callTool(name, args, options) {
+      const tool = catalog.tools.find((t) => t.name === name);
       const res = await run(
-        (c, signal) =>
-          requestWithInputRounds<{ content?: unknown[]; isError?: boolean; structuredContent?: unknown }>(
-            (params) => c.callTool(params as { name: string }, requestOptions(options.signal)),
+        async (c, signal) => {
+          const final = await requestWithInputRounds<{ content?: unknown[]; isError?: boolean; structuredContent?: unknown }>(
+            // Each round without the output schema: an input_required reply is not a result (tool-output.ts).
+            (params) => c.callTool(params as { name: string }, { ...requestOptions(options.signal), toolDefinition: roundDefinition(tool, name) }),
             { name, arguments: args },
             { call: options.call, signal, handlers: inputHandlers },
-          ),
+          );
+          await checkToolOutput(tool, final);
+          return final;
+        },
         options,
       );
       return { content: (res.content ?? []) as Array<Record<string, unknown>>, isError: res.isError, structuredContent: res.structuredContent };

@@ -21,8 +21,8 @@ export interface Harness extends ConsoleHandle {
  * Starts a console. `servers` (the `mcpServers` object) and `providers` (providers.json content)
  * are written first when given; otherwise the embedded default is used.
  */
-export async function startHarness(opts: { servers?: Record<string, unknown>; providers?: unknown; env?: Record<string, string> } = {}): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-console-test-'));
+export async function startHarness(opts: { servers?: Record<string, unknown>; providers?: unknown; env?: Record<string, string>; dir?: string } = {}): Promise<Harness> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mcp-console-test-'));
   if (opts.servers) writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }));
   if (opts.providers) writeFileSync(join(dir, 'providers.json'), JSON.stringify(opts.providers));
   const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: opts.env ?? {} });

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERA_NEEDS_FILE, openEraNeeds, recogniseEraMismatch } from '../../main/mcp/era-needs.js';
+
+const isError = (text: string) => ({ result: { isError: true, content: [{ type: 'text', text }] } });
+
+describe('recognising a tool that needs the other protocol era', () => {
+  it("knows mcp's and fastmcp's failures, as JSON-RPC errors and as isError results", () => {
+    // mcp 2.x, push style on 2026-07-28
+    expect(recogniseEraMismatch({ error: { code: -32600, message: "Cannot send 'sampling/createMessage': this transport context has no back-channel for server-initiated requests" } })?.needs).toBe('legacy');
+    expect(recogniseEraMismatch(isError("Error executing tool push_list_roots: Cannot send 'roots/list': this transport context has no back-channel"))?.needs).toBe('legacy');
+    // fastmcp 4.x, ctx.elicit on 2026-07-28
+    expect(recogniseEraMismatch(isError('elicitation via server-initiated requests is unavailable on 2026-07-28 connections.'))?.needs).toBe('legacy');
+    // fastmcp 4.x, guard style on 2025-11-25
+    expect(recogniseEraMismatch({ error: { code: -32602, message: 'Tool guard_sample_text returned an InputRequiredResult, which only exists at MCP 2026-07-28' } })?.needs).toBe('modern');
+    expect(recogniseEraMismatch(isError('returned an InputRequiredResult, which only exists at MCP 2026-07-28 and later'))?.needs).toBe('modern');
+  });
+
+  it('leaves other failures alone', () => {
+    expect(recogniseEraMismatch({ error: { code: -32603, message: 'database is locked' } })).toBeUndefined();
+    expect(recogniseEraMismatch(isError('the city was not found'))).toBeUndefined();
+    expect(recogniseEraMismatch({ result: { isError: false, content: [{ type: 'text', text: 'no back-channel' }] } })).toBeUndefined();
+  });
+});
+
+describe('remembered needs', () => {
+  it('are kept across a restart, per server and tool, and can be forgotten', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'era-needs-'));
+    const needs = openEraNeeds(dir);
+    needs.set('py', 'push_sample_text', { needs: 'legacy', learned: 'failure', detail: 'no back-channel', at: 1 });
+    needs.set('py', 'guard_sample_text', { needs: 'modern', learned: 'person', detail: 'set by you', at: 2 });
+    const again = openEraNeeds(dir);
+    expect(again.get('py', 'push_sample_text')).toMatchObject({ needs: 'legacy', learned: 'failure' });
+    expect(Object.keys(again.forServer('py')).sort()).toEqual(['guard_sample_text', 'push_sample_text']);
+    expect(again.get('other', 'push_sample_text')).toBeUndefined();
+    again.set('py', 'push_sample_text', undefined);
+    expect(openEraNeeds(dir).get('py', 'push_sample_text')).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(dir, ERA_NEEDS_FILE), 'utf8'))).toHaveProperty('py.guard_sample_text');
+  });
+});
