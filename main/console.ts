@@ -218,6 +218,10 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     getState: async () => hub.snapshot(),
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
+    setToolEra: async ({ serverId, tool, era }) => {
+      eraNeeds.set(serverId, tool, era ? { needs: era, learned: 'person', detail: 'set on the Servers screen', at: now() } : undefined);
+      publishServers();
+    },
     approveRequest: ({ itemId, params, model }) => pipeline.approveRequest(itemId, params, model),
     rejectRequest: async ({ itemId, reason }) => pipeline.rejectRequest(itemId, reason),
     cancelGeneration: async ({ itemId }) => pipeline.cancelGeneration(itemId),

@@ -157,6 +157,12 @@ export const apiRequests = {
    * invalid_state while it still runs or when its server is not ready.
    */
   rerunCall: { input: z.object({ callId: id }).strict() },
+  /**
+   * Which protocol era a server's tool is called on: `legacy` (2025-11-25, push style) or
+   * `modern` (2026-07-28, input_required) on a second session when the server's own speaks the
+   * other; `null` forgets it (learned again from the next failure). Kept in tool-eras.json.
+   */
+  setToolEra: { input: z.object({ serverId: id, tool: z.string().min(1).max(500), era: z.enum(['legacy', 'modern']).nullable() }).strict() },
   /** A server's entry in editor form (credential-looking env/header values masked). */
   getServerEntry: { input: z.object({ serverId: id }).strict() },
   /** Add a server, or replace `previousId`'s entry (renamed when `id` differs); written to mcp-servers.json. */
@@ -238,6 +244,7 @@ export interface ApiResults {
   respondElicitation: void;
   setServerRoots: { roots: Array<{ uri: string; name?: string }> };
   rerunCall: { callId: string };
+  setToolEra: void;
   /** `masked`: fields shown as SECRET_PLACEHOLDER; `otherKeys`: fields of the entry the console keeps as they are. */
   getServerEntry: { entry: ServerEntryInput; masked: string[]; otherKeys: string[] };
   saveServer: void;

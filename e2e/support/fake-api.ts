@@ -51,6 +51,7 @@ export function installFakeApi(data: FakeData): void {
     getState: (input: unknown) => answer('getState', input, () => data.state),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),
+    setToolEra: (input: unknown) => answer('setToolEra', input, () => undefined),
     listHistory: (input: { query?: string; limit?: number; offset?: number; conversationId?: string; id?: string }) =>
       answer('listHistory', input, () => {
         const q = (input.query ?? '').toLowerCase();

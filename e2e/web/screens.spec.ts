@@ -72,6 +72,29 @@ test("servers: the request the person's own running call caused is reviewed righ
   await expect(page.getByTestId('inline-review')).toHaveCount(0);
 });
 
+test('servers: a call that failed because its tool needs the other era says so, with Call again; the tool shows its era, settable', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  const detail = 'Error executing tool echo: this transport context has no back-channel for server-initiated requests';
+  const failed = { id: 'call-era', serverId: 'everything', kind: 'tools/call' as const, name: 'echo', arguments: { message: 'hi' }, status: 'failed' as const, startedAt: Date.now() - 2000, endedAt: Date.now() - 1000, samplingItemIds: [], error: { message: detail, code: -32600 }, eraNeed: { needs: 'legacy' as const, detail } };
+  const servers = fixture.state.servers.map((s) => (s.id === 'everything' ? { ...s, era: 'modern' as const, toolEras: { echo: { needs: 'legacy' as const, learned: 'failure' as const, detail, at: Date.now() } } } : s));
+  await emit(page, { type: 'patch', patch: { version: 43, calls: [...fixture.state.calls, failed], servers } });
+  const card = page.locator('[data-call-id="call-era"]');
+  await expect(card.getByTestId('call-era-need')).toContainText('This tool needs the 2025-11-25 protocol era');
+  await card.getByTestId('call-again').click();
+  await expect.poll(() => recorded(page, 'rerunCall')).toEqual([{ callId: 'call-era' }]);
+  await page.getByTestId('tool-item').filter({ hasText: 'echo' }).click();
+  await expect(page.getByTestId('tool-era-select')).toHaveValue('legacy');
+  await expect(page.getByTestId('tool-era-learned')).toContainText('Learned when it failed: Error executing tool echo');
+  await shot(page, 'servers-tool-era');
+  await page.getByTestId('tool-era-select').selectOption('modern');
+  await page.getByTestId('tool-era-select').selectOption('');
+  await expect.poll(() => recorded(page, 'setToolEra')).toEqual([
+    { serverId: 'everything', tool: 'echo', era: 'modern' },
+    { serverId: 'everything', tool: 'echo', era: null },
+  ]);
+});
+
 test('notices show at the top and can be hidden', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const notices = page.getByTestId('notices');

@@ -192,5 +192,8 @@ describe.each([
     const tool = kind === 'mcp' ? 'push_sample_text' : 'push_elicit_form';
     expect((await h.service.getState({})).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toMatchObject({ needs: 'legacy', learned: 'failure' });
     expectAnswered(tool, await drive(tool));
+    // The person can forget (or set) it: it is then learned again from the next failure.
+    await h.service.setToolEra({ serverId: SERVER, tool, era: null });
+    expect((await h.service.getState({})).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toBeUndefined();
   }, 120_000);
 });

@@ -99,6 +99,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     respondElicitation: () => undefined,
     setServerRoots: () => ({ roots: [] }),
     rerunCall: () => ({ callId: 'call-2' }),
+    setToolEra: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -155,6 +156,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     respondElicitation: record('respondElicitation'),
     setServerRoots: record('setServerRoots'),
     rerunCall: record('rerunCall'),
+    setToolEra: record('setToolEra'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -21,8 +21,10 @@ export function useWaitLevel(wait: ServerWait | undefined, waiting: boolean): Wa
 
 /**
  * "42 s · 18 s left" for a waiting item: waited time (ms from `receivedAt` to now, or to `endedAt`
- * for a finished item) and the server's remaining wait while it waits; the tooltip says where the
- * limit comes from.
+ * for a finished item) and the server's remaining wait while it waits — stated as fact only for a
+ * timeout configured in mcp-servers.json; otherwise the SDKs' 60 s default is shown as what it is,
+ * a maybe ("maybe 18 s left", "past 60 s: may have given up"), since servers on Python's `mcp` and
+ * `fastmcp` wait as long as it takes. The tooltip says where the limit comes from.
  */
 export function WaitClock({ receivedAt, endedAt, wait, waiting, testId }: { receivedAt: number; endedAt?: number; wait?: ServerWait; waiting: boolean; testId?: string }) {
   const { t } = useTranslation('queue');
@@ -43,7 +45,14 @@ export function WaitClock({ receivedAt, endedAt, wait, waiting, testId }: { rece
       {waiting && wait && (
         <span className="wait-left">
           {' · '}
-          {level === 'expired' ? t('wait.expired') : t('wait.left', { left: duration(wait.until - now) })}
+          {/* A configured timeout is known; the SDK default is only what many servers keep. */}
+          {wait.source === 'configured'
+            ? level === 'expired'
+              ? t('wait.expired')
+              : t('wait.left', { left: duration(wait.until - now) })
+            : level === 'expired'
+              ? t('wait.expiredMaybe', { limit })
+              : t('wait.leftMaybe', { left: duration(wait.until - now) })}
         </span>
       )}
     </span>

@@ -6,6 +6,7 @@ import { clockTime, compactJson, duration } from '../../format';
 import { useNow } from '../../hooks';
 import { useConsole, useItems } from '../../store';
 import { CallResult } from './ResultViews';
+import { EraNeedNotice } from './ToolEra';
 
 function CallStatus({ call }: { call: CallView }) {
   const { t } = useTranslation('servers');
@@ -76,6 +77,7 @@ export function CallCard({ call }: { call: CallView }) {
         {compactJson(call.arguments)}
       </div>
       <SamplingLinks ids={call.samplingItemIds} />
+      <EraNeedNotice call={call} />
       {call.error && (
         <p className="error-text" data-testid="call-error">
           {call.error.code !== undefined ? t('calls.errorWithCode', { message: call.error.message, code: call.error.code }) : call.error.message}

@@ -9,6 +9,7 @@ import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { prettyJson } from '../../format';
 import { useAction } from '../../hooks';
+import { ToolEraControl } from './ToolEra';
 import { buildArgs, initialValues, parseRawArgs, schemaFields, type FormField, type FormValues } from './schema-form';
 
 /** JSON boolean values, as the boolean select offers them (protocol values, not language text). */
@@ -96,6 +97,7 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
         </label>
       </div>
       {tool.description && <p className="tool-description">{tool.description}</p>}
+      <ToolEraControl server={server} tool={tool.name} />
       {raw !== null ? (
         <div className="field">
           <label htmlFor="tool-raw">{t('tools.rawLabel')}</label>
