@@ -5,7 +5,7 @@
  * Security model (each rule has a test in test/hosts/web-server.test.ts):
  * - binds 127.0.0.1 only;
  * - every request must carry `Host: 127.0.0.1:PORT` or `localhost:PORT` (DNS rebinding);
- * - the page (`/`, `/index.html`) and the WebSocket need the random token (`?token=`),
+ * - the page (whatever path resolves to index.html) and the WebSocket need the random token (`?token=`),
  *   compared in constant time; hashed build assets are public code and need no token;
  * - the WebSocket upgrade also needs `Origin: http://127.0.0.1:PORT` exactly;
  * - strict CSP, nosniff, no-referrer, no framing; index.html is never cached;
@@ -82,6 +82,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
   });
 
+  /** The page's file (index.html, real path), as the static lookup resolves `/`. */
+  const pageFile = resolveStaticFile(opts.staticDir, '/');
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHost(req.headers.host, port)) return plain(res, 403, 'Forbidden: unexpected Host header', headers);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -98,18 +100,16 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
       res.writeHead(200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
       return void res.end(headOnly ? undefined : REAUTH_SCRIPT);
     }
-    const isPage = url.pathname === '/' || url.pathname === '/index.html';
-    if (isPage) {
-      const given = url.searchParams.get(TOKEN_PARAM);
-      if (!tokenMatches(given, token)) {
-        res.writeHead(401, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-        return void res.end(headOnly ? undefined : UNAUTHORIZED_PAGE);
-      }
-    } else if (url.pathname.toLowerCase().endsWith('.html')) {
-      return plain(res, 404, 'Not Found', headers);
-    }
     const file = await resolveStaticFile(opts.staticDir, url.pathname);
     if (!file) return plain(res, 404, 'Not Found', headers);
+    // The page is whatever resolves to index.html (`/`, `/index.html`, `/index.html/`, `//index.html`,
+    // `/./index.html` …): decided on the file served, not on the spelling of the path. Other HTML: never.
+    const isPage = file.file === (await pageFile)?.file;
+    if (!isPage && file.file.toLowerCase().endsWith('.html')) return plain(res, 404, 'Not Found', headers);
+    if (isPage && !tokenMatches(url.searchParams.get(TOKEN_PARAM), token)) {
+      res.writeHead(401, { ...headers, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      return void res.end(headOnly ? undefined : UNAUTHORIZED_PAGE);
+    }
     const cache = isPage ? 'no-store' : url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
     sendFile(res, file, { ...headers, 'Cache-Control': cache }, headOnly);
   }

@@ -67,6 +67,17 @@ describe('HTTP', () => {
     expect((await get(host.port, '/index.html')).status).toBe(401);
   });
 
+  it("needs the token however the page's path is spelled", async () => {
+    for (const target of ['/index.html/', '//index.html', '/./index.html', '/assets/../index.html', '/index.html?x=1', '/INDEX.HTML', '/index.htm%6c', '/%69ndex.html', '/index.html/.']) {
+      const res = await get(host.port, target, {}, 'GET');
+      expect([401, 404], target).toContain(res.status);
+      expect(res.body, target).not.toContain('<title>console</title>');
+      const head = await get(host.port, target, {}, 'HEAD');
+      expect([401, 404], `HEAD ${target}`).toContain(head.status);
+    }
+    expect((await get(host.port, `/index.html/?token=${host.token}`)).status).toBe(200); // with it, the page
+  });
+
   it('serves hashed assets without the token, with content types', async () => {
     const js = await get(host.port, '/assets/index-abc123.js');
     expect(js.status).toBe(200);
