@@ -29,6 +29,22 @@ export interface BuiltTransport {
 }
 
 /**
+ * Makes a stdio transport's sends wait for each other. The SDK's `send` adds a `drain` listener
+ * for every message written while the server's stdin is full, so a server that floods the console
+ * with requests and reads its answers slowly collected thousands of listeners
+ * (MaxListenersExceededWarning); in turn, at most one send waits for `drain`. Order is kept.
+ */
+export function sendOneAtATime(stdio: StdioClientTransport): void {
+  const send = stdio.send.bind(stdio);
+  let tail: Promise<unknown> = Promise.resolve();
+  stdio.send = (message) => {
+    const sent = tail.then(() => send(message));
+    tail = sent.catch(() => undefined);
+    return sent;
+  };
+}
+
+/**
  * Creates the transport for `config` (not started).
  * @param onStderr receives stderr chunks of a stdio server
  * @param authProvider bearer-token provider for HTTP servers (OAuth) (absent: no Authorization header is added)
@@ -51,6 +67,7 @@ export function buildTransport(
       maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
     });
     useLinearReadBuffer(stdio, STDIO_MAX_MESSAGE_BYTES);
+    sendOneAtATime(stdio);
     stdio.stderr?.on('data', (d: Buffer) => opts.onStderr(d.toString('utf8')));
     return { transport: withProtocolLog(stdio, record), stdio };
   }
