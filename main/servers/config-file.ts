@@ -153,22 +153,52 @@ export function checkEntryOnDisk(input: ServerEntry, home: string): void {
   if (!isDir) throw new ApiError('invalid_input', `cwd: Working directory "${input.cwd}" does not exist or is not a folder`);
 }
 
+/** A zod issue as far as {@link describeIssue} reads it. */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  errors?: Issue[][];
+}
+
+/**
+ * "spare.timeoutMs: Invalid input: expected number" for a schema issue (the path without
+ * `mcpServers`). An entry that fits neither transport is described by the closer one's first issue
+ * (the fewest issues), not zod's bare "Invalid input".
+ */
+function describeIssue(issue: Issue): string {
+  let at = issue;
+  let path = issue.path.slice(1);
+  if (issue.code === 'invalid_union' && issue.errors?.length) {
+    const closest = issue.errors.filter((e) => e.length > 0).sort((a, b) => a.length - b.length)[0];
+    if (closest?.[0]) {
+      at = closest[0];
+      path = [...path, ...closest[0].path];
+    }
+  }
+  return `${path.map(String).join('.') || '(top level)'}: ${at.message}`;
+}
+
 /**
  * Reads the file, lets `mutate` change its `mcpServers` (in place, order kept), validates the
  * result like loading does, and writes it atomically.
  * @returns the text written
- * @throws ApiError invalid_state for a broken file, invalid_input when the result would not load
+ * @throws ApiError invalid_state for a broken file (bad JSON, or any entry that does not load —
+ *   also when the edit is about that entry: nothing is written), invalid_input when the result
+ *   would not load
  */
 export function editServersFile(path: string, mutate: (servers: Json) => void): string {
   const doc = readServersFile(path);
+  const before = ServersFileSchema.safeParse(doc.json);
+  if (!before.success) {
+    // A bad entry makes the file broken: no edit writes it, not even one of that entry (README).
+    throw new ApiError('invalid_state', `${basename(path)}: ${describeIssue(before.error.issues[0]!)}; fix the file first — the console will not overwrite it`);
+  }
   const servers = { ...doc.json.mcpServers };
   mutate(servers);
   const json = { ...doc.json, mcpServers: servers };
   const check = ServersFileSchema.safeParse(json);
-  if (!check.success) {
-    const issue = check.error.issues[0]!;
-    throw new ApiError('invalid_input', `${issue.path.slice(1).join('.')}: ${issue.message}`);
-  }
+  if (!check.success) throw new ApiError('invalid_input', describeIssue(check.error.issues[0]!));
   const text = `${JSON.stringify(json, null, doc.text ? indentOf(doc.text) : 2)}\n`;
   writeFileAtomic(path, text, doc.text || undefined);
   return text;

@@ -38,6 +38,7 @@ const WRITES: Record<string, Array<[string, (s: Service) => Promise<unknown>]>> 
   'rules.json': [
     ['saveRules', async (s) => s.saveRules({ rules: (await s.getState({})).policy!.rules })],
     ['setAutoApprovalPaused (Shift+P)', (s) => s.setAutoApprovalPaused({ paused: true })],
+    ['setAutoApprovalPaused (resume)', (s) => s.setAutoApprovalPaused({ paused: false })],
     ['importRules', (s) => s.importRules({ text: JSON.stringify({ version: RULES_FILE_VERSION, paused: true }) })],
   ],
   'providers.json': [
@@ -48,6 +49,8 @@ const WRITES: Record<string, Array<[string, (s: Service) => Promise<unknown>]>> 
   'history-settings.json': [['setHistorySettings', (s) => s.setHistorySettings({ retentionDays: 30 })]],
   'desktop-settings.json': [['setDesktopSettings', (s) => s.setDesktopSettings({ theme: 'dark' })]],
   'mcp-servers.json': [
+    ['saveServer (add)', (s) => s.saveServer({ id: 'added', entry: { transport: 'stdio', command: 'node', args: ['added.js'], env: {}, disabled: true } })],
+    ['saveServer (edit)', (s) => s.saveServer({ id: 's', previousId: 's', entry: { transport: 'stdio', command: 'node', args: ['edited.js'], env: {}, disabled: true } })],
     ['setServerEnabled', (s) => s.setServerEnabled({ serverId: 's', enabled: false })],
     ['duplicateServer', (s) => s.duplicateServer({ serverId: 's' })],
     ['removeServer', (s) => s.removeServer({ serverId: 's' })],
@@ -79,6 +82,8 @@ const BROKEN: Record<string, Array<[string, string]>> = {
   'mcp-servers.json': [
     ['not JSON', '{"mcpServers": {'],
     ['wrong type', '{\n  "mcpServers": []\n}\n'],
+    // One entry broken: even editing or removing that very entry must not write the file.
+    ['wrong type in an entry', '{\n  "mcpServers": {\n    "s": { "command": "node", "disabled": true, "timeoutMs": "soon" }\n  }\n}\n'],
   ],
 };
 
@@ -161,6 +166,24 @@ describe('a good file keeps what the person wrote through a UI write', () => {
 
     const strict = await start({ 'rules.json': `{"version": ${RULES_FILE_VERSION}, "servers": {"s": {"rules": [{"id": "r", "name": "R", "when": {"maxTokenAtMost": 5}, "action": {"kind": "approve_all"}}]}}}` });
     expect((await strict.service.getState({})).policy!.problems.join(' ')).toMatch(/maxTokenAtMost/);
+  });
+
+  it('mcp-servers.json: the refusal names the entry field at fault, not a bare "Invalid input"', async () => {
+    const { dir, service } = await start();
+    const broken = '{\n  "mcpServers": {\n    "s": { "command": "node", "disabled": true, "timeoutMs": "soon" }\n  }\n}\n';
+    writeFileSync(join(dir, 'mcp-servers.json'), broken);
+    await expect(service.removeServer({ serverId: 's' })).rejects.toThrow(/mcp-servers\.json: s\.timeoutMs: .*number/);
+    await expect(service.saveServer({ id: 'n', entry: { transport: 'http', url: 'https://n.example/mcp', headers: {} } })).rejects.toMatchObject({ code: 'invalid_state' });
+    expect(readFileSync(join(dir, 'mcp-servers.json'), 'utf8')).toBe(broken);
+  });
+
+  it('providers.json broken by hand after start: removing a provider is refused too', async () => {
+    const good = '{\n  "providers": [{ "id": "old", "kind": "openai-compatible", "baseURL": "http://127.0.0.1:8/v1", "models": ["x"] }]\n}\n';
+    const { dir, service } = await start({ 'providers.json': good });
+    for (const [, broken] of BROKEN['providers.json']!) {
+      writeFileSync(join(dir, 'providers.json'), broken);
+      await expectRefused(dir, 'providers.json', broken, () => service.removeProvider({ id: 'old' }));
+    }
   });
 
   it('roots.json: a problem is shown as a notice at start', async () => {

@@ -132,7 +132,9 @@ describe('hand edits are picked up live', () => {
     await f.until(() => f.problems.length > 1, 'the schema problem');
     expect(f.problems[1]![0]).toMatch(/mcpServers\.a/);
     expect(f.manager.views().map((v) => v.id)).toEqual(['a', 'b', 'c']);
-    expect(() => f.manager.save({ id: 'z', entry: { transport: 'http', url: 'https://z' } })).not.toThrow(/fix the file first/);
+    // The file does not load, so no edit writes it (also one of another entry), and the refusal says where.
+    expect(() => f.manager.save({ id: 'z', entry: { transport: 'http', url: 'https://z' } })).toThrow(/mcp-servers\.json: a\.url: .*fix the file first/);
+    expect(readFileSync(f.path, 'utf8')).toBe(JSON.stringify({ mcpServers: { a: { url: 'not a url' } } }));
 
     await f.manager.dispose();
   });
