@@ -36,20 +36,36 @@ export function compileUserPattern(source: string, options: UserPatternOptions =
   return re;
 }
 
+/** What is wrong with a pattern: the two things people most often reach for, or other syntax. */
+export type UserPatternProblemKind = 'back_reference' | 'look_ahead' | 'syntax';
+
 /**
- * Why `source` cannot be used as a pattern, in words a person can act on; undefined when it can.
- * Look-ahead and back-references are named, since they are what people most often reach for.
+ * What is wrong with `source` as a pattern (kind, and re2js's own words in `detail`); undefined
+ * when it compiles. The renderer words each kind in the person's language.
  */
-export function userPatternProblem(source: string): string | undefined {
+export function userPatternProblemKind(source: string): { kind: UserPatternProblemKind; detail: string } | undefined {
   try {
     RE2JS.compile(source, RE2JS.LOOKBEHINDS);
     return undefined;
   } catch (err) {
     const detail = err instanceof Error ? err.message.replace(/^error parsing regexp: /, '') : String(err);
-    if (/\\[1-9]|\\k</.test(source)) return `back-references (\\1, \\k<name>) are not supported: patterns run on a linear-time engine (${detail})`;
-    if (source.includes('(?=') || source.includes('(?!')) return `look-ahead ((?=…), (?!…)) is not supported: patterns run on a linear-time engine (${detail})`;
-    return `not a valid pattern: ${detail}`;
+    if (/\\[1-9]|\\k</.test(source)) return { kind: 'back_reference', detail };
+    if (source.includes('(?=') || source.includes('(?!')) return { kind: 'look_ahead', detail };
+    return { kind: 'syntax', detail };
   }
+}
+
+/**
+ * Why `source` cannot be used as a pattern, in words a person can act on; undefined when it can.
+ * Look-ahead and back-references are named, since they are what people most often reach for.
+ */
+export function userPatternProblem(source: string): string | undefined {
+  const problem = userPatternProblemKind(source);
+  if (!problem) return undefined;
+  const { kind, detail } = problem;
+  if (kind === 'back_reference') return `back-references (\\1, \\k<name>) are not supported: patterns run on a linear-time engine (${detail})`;
+  if (kind === 'look_ahead') return `look-ahead ((?=…), (?!…)) is not supported: patterns run on a linear-time engine (${detail})`;
+  return `not a valid pattern: ${detail}`;
 }
 
 /** Whether `source` matches somewhere in `text`. @throws like {@link compileUserPattern} */

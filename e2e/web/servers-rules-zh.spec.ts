@@ -142,6 +142,10 @@ test('Rules screen in Simplified Chinese: policy, counters, rule editor, a rule 
   await expect(page.getByTestId('rule-row-1')).toContainText('→ 始终拒绝：Off hours');
   await expect(page.getByTestId('default-action').locator('option:checked')).toHaveText('询问我（默认）');
   await expect(page.getByTestId('redaction-settings')).toContainText('在历史记录中保留未脱敏的原文');
+  await page.getByLabel('正则表达式').fill('(\\w)\\1');
+  await expect(page.getByTestId('redaction-regex-error')).toContainText('不支持反向引用');
+  await expect(page.getByTestId('redaction-settings').getByRole('button', { name: '添加模式' })).toBeDisabled();
+  await page.getByLabel('正则表达式').fill('');
   await expect(screen).not.toContainText(/Add rule|Default action|Save limits|rules? \(|first match wins/);
   await shots(page, 'rules-policy');
 
@@ -155,6 +159,13 @@ test('Rules screen in Simplified Chinese: policy, counters, rule editor, a rule 
   await page.getByTestId('rule-name').fill('');
   await expect(page.getByTestId('rule-invalid')).toHaveText(/^name：/);
   await page.getByTestId('rule-name').fill('Note summaries');
+  await expect(page.getByTestId('rule-invalid')).toHaveCount(0);
+  // A pattern the linear-time engine refuses is a field error, in Chinese, and the rule cannot be saved.
+  await page.getByTestId('rule-message-pattern').fill('x(?!y)');
+  await expect(page.getByTestId('rule-message-pattern-error')).toContainText('不支持先行断言');
+  await expect(page.getByTestId('rule-invalid')).toContainText('不支持先行断言');
+  await expect(page.getByTestId('rule-save')).toBeDisabled();
+  await page.getByTestId('rule-message-pattern').fill('');
   await expect(page.getByTestId('rule-invalid')).toHaveCount(0);
   await shots(page, 'rules-editor');
 

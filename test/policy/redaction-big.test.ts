@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { CustomPatternSchema, detectSensitive } from '../../shared/redaction.js';
 import { RulesFileSchema } from '../../shared/rules.js';
-import { userPatternFound, userPatternProblem } from '../../shared/user-pattern.js';
+import { userPatternFound, userPatternProblem, userPatternProblemKind } from '../../shared/user-pattern.js';
 
 const MB = 1 << 20;
 const fill = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
@@ -91,6 +91,11 @@ describe("the person's patterns run on a linear-time engine", () => {
     expect(userPatternProblem('foo(?=bar)')).toMatch(/look-ahead .* not supported/);
     expect(userPatternProblem('[')).toMatch(/not a valid pattern/);
     expect(userPatternProblem('(?<!x)emp-\\d+')).toBeUndefined(); // look-behind is linear in re2js
+    // The renderer words the kind in the person's language (rules.json `pattern.*`).
+    expect(userPatternProblemKind('(a)\\k<n>')?.kind).toBe('back_reference');
+    expect(userPatternProblemKind('(?!x)y')?.kind).toBe('look_ahead');
+    expect(userPatternProblemKind('a{2')).toBeUndefined(); // RE2 reads an unclosed brace as literal text
+    expect(userPatternProblemKind('(')).toEqual({ kind: 'syntax', detail: expect.stringMatching(/missing/) });
     const pattern = CustomPatternSchema.safeParse({ id: 'x', label: 'X', regex: '(\\w)\\1' });
     expect(pattern.success).toBe(false);
     expect(pattern.error?.issues[0]?.message).toMatch(/back-references/);

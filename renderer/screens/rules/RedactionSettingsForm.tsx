@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { CustomPatternSchema, type CustomPattern } from '../../../shared/redaction';
 import type { RulesFile } from '../../../shared/rules';
 import { Section } from '../../components/common';
+import { PatternProblem, usePatternProblem } from './PatternProblem';
 
 /** The form; `save` stores a changed copy of the rules file. */
 export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (next: RulesFile) => Promise<void> }) {
@@ -16,6 +17,7 @@ export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (
   const [draft, setDraft] = useState({ id: '', label: '', regex: '' });
   const [region, setRegion] = useState(r.phoneRegion ?? '');
   const checked = CustomPatternSchema.safeParse(draft);
+  const regexProblem = usePatternProblem(draft.regex);
   const put = (redaction: Partial<RulesFile['redaction']>) => save({ ...file, redaction: { ...r, ...redaction } });
   const remove = (p: CustomPattern) => void put({ patterns: r.patterns.filter((x) => x.id !== p.id) });
   return (
@@ -43,12 +45,13 @@ export function RedactionSettingsForm({ file, save }: { file: RulesFile; save: (
       >
         <input aria-label={t('redaction.idAria')} placeholder={t('redaction.idPlaceholder')} value={draft.id} onChange={(e) => setDraft({ ...draft, id: e.target.value })} />
         <input aria-label={t('redaction.labelAria')} placeholder={t('redaction.labelPlaceholder')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} />
-        <input aria-label={t('redaction.regexAria')} placeholder={t('redaction.regexPlaceholder')} value={draft.regex} onChange={(e) => setDraft({ ...draft, regex: e.target.value })} />
+        <input aria-label={t('redaction.regexAria')} aria-invalid={!!regexProblem} placeholder={t('redaction.regexPlaceholder')} value={draft.regex} onChange={(e) => setDraft({ ...draft, regex: e.target.value })} />
         <button type="submit" className="btn-small" disabled={!checked.success}>
           {t('redaction.add')}
         </button>
       </form>
-      {!checked.success && draft.regex && <p className="small warn-text">{checked.error.issues[0]?.message}</p>}
+      <PatternProblem message={regexProblem} testId="redaction-regex-error" />
+      {!checked.success && draft.regex && !regexProblem && <p className="small warn-text">{checked.error.issues[0]?.message}</p>}
       <div className="inline-fields">
         <label>
           {t('redaction.phoneRegion')}{' '}

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RuleSchema, type Conditions, type RuleAction, type RuleInput } from '../../../shared/rules';
 import type { ProviderView } from '../../../shared/state';
+import { PatternProblem, usePatternProblem } from './PatternProblem';
 
 /** The form's raw values. Empty strings mean "no such condition". */
 interface Form {
@@ -125,6 +126,10 @@ export function RuleEditor({
   const [f, setF] = useState<Form>(() => toForm(initial));
   const set = (patch: Partial<Form>) => setF((prev) => ({ ...prev, ...patch }));
   const built = toRule(initial, f, providers);
+  const systemProblem = usePatternProblem(f.systemPattern);
+  const messageProblem = usePatternProblem(f.messagePattern);
+  // A pattern the linear-time engine refuses is worded in the person's language, not zod's English.
+  const builtProblem = built.ok ? undefined : built.path.endsWith('systemPrompt.pattern') ? systemProblem : built.path.endsWith('messageText.pattern') ? messageProblem : undefined;
   const allModels = providers.flatMap((p) => p.models.map((m) => ({ key: `${p.id}/${m}`, label: `${p.label} — ${m}` })));
   for (const m of initial.when?.models ?? []) if (!allModels.some((x) => x.key === modelKey(m))) allModels.push({ key: modelKey(m), label: t('editor.modelNotConfigured', { model: modelKey(m) }) });
 
@@ -199,7 +204,8 @@ export function RuleEditor({
             <option value="match">{t('editor.matches')}</option>
             <option value="not">{t('editor.notMatches')}</option>
           </select>
-          <input aria-label={t('editor.systemPatternAria')} placeholder={t('editor.regex')} value={f.systemPattern} onChange={(e) => set({ systemPattern: e.target.value })} />
+          <input aria-label={t('editor.systemPatternAria')} aria-invalid={!!systemProblem} placeholder={t('editor.regex')} value={f.systemPattern} onChange={(e) => set({ systemPattern: e.target.value })} />
+          <PatternProblem message={systemProblem} testId="rule-system-pattern-error" />
         </label>
         <label>
           {t('editor.messageText')}{' '}
@@ -207,7 +213,8 @@ export function RuleEditor({
             <option value="match">{t('editor.matches')}</option>
             <option value="not">{t('editor.notMatches')}</option>
           </select>
-          <input aria-label={t('editor.messagePatternAria')} data-testid="rule-message-pattern" placeholder={t('editor.regex')} value={f.messagePattern} onChange={(e) => set({ messagePattern: e.target.value })} />
+          <input aria-label={t('editor.messagePatternAria')} aria-invalid={!!messageProblem} data-testid="rule-message-pattern" placeholder={t('editor.regex')} value={f.messagePattern} onChange={(e) => set({ messagePattern: e.target.value })} />
+          <PatternProblem message={messageProblem} testId="rule-message-pattern-error" />
         </label>
         <label>
           {t('editor.maxCost')}
@@ -245,7 +252,7 @@ export function RuleEditor({
       </label>
       {!built.ok && (
         <p className="action-error" role="alert" data-testid="rule-invalid">
-          {t('editor.invalid', { path: built.path || t('editor.rulePath'), message: built.message })}
+          {t('editor.invalid', { path: built.path || t('editor.rulePath'), message: builtProblem ?? built.message })}
         </p>
       )}
       <footer className="action-bar">
