@@ -128,24 +128,30 @@ export function indentOf(text: string): string | number {
 /** Whether `key` of the object at `path` in the old file should be kept though `next` lacks it. */
 export type KeepKey = (path: JsonPath, key: string) => boolean;
 
-/** The element of `old` that `item` replaces: same `id` when both have one, else same index. */
-function counterpart(old: unknown[], item: unknown, index: number): unknown {
+/** The index in `old` of the element `item` replaces: same `id` when both have one, else same index. */
+function counterpart(old: unknown[], item: unknown, index: number): number {
   if (isRecord(item) && typeof item.id === 'string') {
-    const byId = old.find((o) => isRecord(o) && o.id === item.id);
-    if (byId !== undefined) return byId;
+    const byId = old.findIndex((o) => isRecord(o) && o.id === item.id);
+    if (byId !== -1) return byId;
   }
-  return old[index];
+  return index;
 }
 
 /**
  * `next` shaped like `old` (the file as it is): object keys in the file's order (new keys after),
  * and the file's keys `next` lacks kept where `keep` says so (fields the console does not know).
- * Arrays follow `next`; their objects are matched to the file's by `id`, else by index.
+ * Arrays follow `next`; their objects are matched to the file's by `id`, else by index. `path` is
+ * the path in the old file (`keep` is asked about the file's fields).
  */
 export function shapeLike(next: unknown, old: unknown, keep: KeepKey, path: JsonPath = []): unknown {
   if (Array.isArray(next)) {
     const oldArr = Array.isArray(old) ? old : [];
-    return next.map((item, i) => shapeLike(item, counterpart(oldArr, item, i), keep, [...path, i]));
+    // `path` stays a path into the old file (what `keep` knows), so a rule deleted or moved before
+    // another does not cost that one its unknown fields.
+    return next.map((item, i) => {
+      const j = counterpart(oldArr, item, i);
+      return shapeLike(item, oldArr[j], keep, [...path, j]);
+    });
   }
   if (!isRecord(next)) return next;
   if (!isRecord(old)) return next;

@@ -186,6 +186,21 @@ describe('a good file keeps what the person wrote through a UI write', () => {
     }
   });
 
+  it('rules.json: a rule keeps its unknown fields when a rule before it is deleted or the rules are reordered', async () => {
+    const rule = (id: string, extra: Record<string, unknown> = {}) => ({ id, name: id, when: {}, action: { kind: 'ask' }, ...extra });
+    const text = JSON.stringify({ version: RULES_FILE_VERSION, servers: { s: { rules: [rule('r1'), rule('r2', { tag: 'two' }), rule('r3', { tag: 'three' })] } } }, null, 2);
+    const { dir, service } = await start({ 'rules.json': text });
+    const rules = (await service.getState({})).policy!.rules;
+    const s = rules.servers.s!;
+    const byId = (id: string) => s.rules.find((r) => r.id === id)!;
+    await service.saveRules({ rules: { ...rules, servers: { s: { ...s, rules: [byId('r3'), byId('r2')] } } } });
+    const json = JSON.parse(readFileSync(join(dir, 'rules.json'), 'utf8')) as { servers: { s: { rules: Array<{ id: string; tag?: string }> } } };
+    expect(json.servers.s.rules.map((r) => [r.id, r.tag])).toEqual([
+      ['r3', 'three'],
+      ['r2', 'two'],
+    ]);
+  });
+
   it('roots.json: a problem is shown as a notice at start', async () => {
     const { service } = await start({ 'roots.json': '{"s": 3}' });
     expect((await service.getState({})).notices.map((n) => n.message).join(' ')).toMatch(/roots\.json/);
