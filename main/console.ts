@@ -15,6 +15,7 @@ import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ConnectionAuth, type ConnectionDeps, type ServerConnection } from './mcp/connection.js';
 import { openEraNeeds, recogniseEraMismatch } from './mcp/era-needs.js';
 import { createEraSessions } from './mcp/era-sessions.js';
+import { closeWithin, createServerRequestTracker } from './shutdown.js';
 import { openEraCache } from './mcp/era-cache.js';
 import { createServersFeature } from './servers/feature.js';
 import { serverWaitFor } from '../shared/wait.js';
@@ -181,8 +182,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       nodeRuntime: ports.nodeRuntime,
       now,
       onChange: publishServers,
-      onSampling: (request) => whenDurable(history, pipeline.handle(request)),
-      onElicitation: (request) => whenDurable(history, elicitations.handle(request)),
+      onSampling: (request) => serverRequests.track(whenDurable(history, pipeline.handle(request))),
+      onElicitation: (request) => serverRequests.track(whenDurable(history, elicitations.handle(request))),
       onElicitationComplete: (serverId, elicitationId) => elicitations.complete(serverId, elicitationId),
       onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
       roots: (serverId) => roots.list(serverId),
@@ -193,6 +194,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     };
   }
   const authOf = new Map<string, ConnectionAuth | undefined>();
+  const serverRequests = createServerRequestTracker();
   const eraSessions = createEraSessions({
     needs: eraNeeds,
     logger,
@@ -271,11 +273,13 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     ready,
     async dispose() {
       desktop.dispose();
+      // Every request a server waits on is answered (a clear error) before its connection closes.
       pipeline.cancelAll('The console is shutting down');
-      policy.close();
       elicitations.cancelAll('The console is shutting down');
-      await eraSessions.closeAll();
-      await serversFeature.dispose();
+      await serverRequests.answered();
+      policy.close();
+      const pids = [...connections.values(), ...eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
+      await closeWithin(Promise.all([eraSessions.closeAll(), serversFeature.dispose()]), pids);
       hub.flush();
       historyService.dispose();
       history.close();

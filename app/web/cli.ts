@@ -3,7 +3,8 @@
  * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs). Environment:
  * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
  * Prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…` on stdout once ready;
- * exits 0 after a clean shutdown on SIGINT/SIGTERM (forced after 5 s), 1 when it cannot start.
+ * exits 0 after a clean shutdown on SIGINT/SIGTERM (every request a server waits on answered,
+ * every server closed; forced after 2 s), 1 when it cannot start.
  */
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -49,9 +50,9 @@ async function main(): Promise<void> {
     shuttingDown = true;
     process.stderr.write(`${signal}: shutting down\n`);
     setTimeout(() => {
-      process.stderr.write('shutdown took longer than 5 s; exiting\n');
+      process.stderr.write('shutdown took longer than 2 s; exiting\n');
       process.exit(1);
-    }, 5000).unref();
+    }, 2000).unref();
     running.stop().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -23,6 +23,8 @@ export interface EraSessions {
   /** Closes a server's second sessions (the server was removed, restarted or the console stops). */
   close(serverId: string): Promise<void>;
   closeAll(): Promise<void>;
+  /** The open second sessions (e.g. for their pids at shutdown). */
+  connections(): ServerConnection[];
 }
 
 /** Creates the manager. `open` builds a (not yet connected) connection of `serverId` pinned to `era`. */
@@ -83,5 +85,6 @@ export function createEraSessions(deps: {
     async closeAll() {
       await Promise.all([...sessions.keys()].map(closeKey));
     },
+    connections: () => [...sessions.values()].map((s) => s.conn),
   };
 }

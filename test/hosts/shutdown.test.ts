@@ -1,0 +1,87 @@
+/**
+ * SIGTERM and SIGINT to the web host: every request a server is waiting on gets an answer (a
+ * clear error) before its connection closes, every server is ended — one that ignores its stdin
+ * closing too — and the console exits at once (well before its 2 s forced exit).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { ConsoleApi } from '../../shared/api.js';
+import { createWsClient } from '../../renderer/api/ws-client.js';
+import { makeStaticDir } from './helpers.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const waitFor = async (what: string, ok: () => boolean, ms = 30_000): Promise<void> => {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe.each(['SIGTERM', 'SIGINT'] as const)('%s to the console', (signal) => {
+  it('answers the pending request, ends every server and exits promptly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+    const { staticDir, cleanup } = makeStaticDir();
+    const replyFile = join(dir, 'reply.json');
+    const pidFile = join(dir, 'server.pid');
+    const server = { command: process.execPath, args: [join(ROOT, 'test/fixtures/stubborn-server.mjs')], env: { REPLY_FILE: replyFile, PID_FILE: pidFile }, protocol: 'legacy' };
+    writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { stubborn: server } }));
+    const consoleProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'app/web/cli.ts'), '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, MCP_CONSOLE_USER_DATA: dir, MCP_CONSOLE_STATIC_DIR: staticDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    consoleProcess.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    consoleProcess.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => consoleProcess.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor('the console running', () => out.includes('is running at'));
+      await waitFor('the server started', () => existsSync(pidFile));
+      const serverPid = Number(readFileSync(pidFile, 'utf8'));
+      const page = new URL(/is running at (\S+)/.exec(out)![1]!);
+      const client = createWsClient({
+        url: `ws://${page.host}/api?token=${encodeURIComponent(page.searchParams.get('token') ?? '')}`,
+        createSocket: (u) => new WebSocket(u, { origin: page.origin }) as never,
+      });
+      const api: ConsoleApi = client.api;
+      for (let i = 0; ; i++) {
+        const s = await api.getState({});
+        if (s.servers[0]?.status === 'ready') break;
+        if (i > 200) throw new Error('the server never got ready');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await api.callTool({ serverId: 'stubborn', name: 'ask', arguments: {} });
+      for (let i = 0; (await api.getState({})).items.length === 0; i++) {
+        if (i > 200) throw new Error('the question never reached the queue');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      client.close();
+      expect(existsSync(replyFile), 'no answer before the shutdown').toBe(false);
+      const sent = Date.now();
+      consoleProcess.kill(signal);
+      const code = await exited;
+      const took = Date.now() - sent;
+      expect(code, out).toBe(0);
+      expect(took, 'exited before its forced exit').toBeLessThan(2000);
+      const reply = JSON.parse(readFileSync(replyFile, 'utf8')) as { error?: { message: string } };
+      expect(reply.error?.message).toMatch(/shutting down/);
+      await waitFor('the server ended', () => !alive(serverPid), 3000);
+    } finally {
+      consoleProcess.kill('SIGKILL');
+      cleanup();
+    }
+  }, 60_000);
+});
