@@ -93,6 +93,15 @@ describe('desktop settings', () => {
     expect(existsSync(join(dir, DESKTOP_SETTINGS_FILE))).toBe(false);
   });
 
+  it('launch at login over a broken settings file: refused before the login item is touched', () => {
+    const dir = tempDir();
+    const t = start(dir);
+    writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{"theme": 3}');
+    expect(() => t.service.update({ launchAtLogin: true })).toThrow(/desktop-settings\.json/);
+    expect(t.rec.loginItems).toEqual([false]); // only the start's re-apply
+    expect(readFileSync(join(dir, DESKTOP_SETTINGS_FILE), 'utf8')).toBe('{"theme": 3}');
+  });
+
   it('launch at login registers the login item first; when the OS refuses nothing is saved', () => {
     const dir = tempDir();
     const t = start(dir);
