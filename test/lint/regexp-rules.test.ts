@@ -2,6 +2,7 @@
  * `npm run lint` refuses regular expressions that can backtrack super-linearly, in every folder:
  * the project's ESLint config, run on snippets, reports both rules as errors.
  */
+import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -21,4 +22,17 @@ describe('regexp safety rules', () => {
       expect(await ruleIds(file, "export const c = 'x'.replace(/(?<!\\s)\\s+$/, '');\n")).toEqual([]);
     });
   }
+
+  // The built-in detectors are literals, so the plugin's analysis (not a stopwatch) proves them
+  // linear: the file as it is has no finding, and the e-mail pattern without the look-behind
+  // that enters a run only at its start is one (quadratic on a long word with no "@").
+  it('the built-in redaction detectors pass the analysis; without its run-start guard the e-mail detector does not', async () => {
+    const source = readFileSync(`${root}shared/redaction.ts`, 'utf8');
+    expect((await ruleIds('shared/redaction.ts', source)).filter((id) => id.startsWith('regexp/'))).toEqual([]);
+    const email = "(?<![\\w.!#$%&'*+/=?^`{|}~-])[\\w.!#$%&'*+/=?^`{|}~-]+@";
+    expect(source).toContain(email);
+    const unguarded = source.replace(email, "[\\w.!#$%&'*+/=?^`{|}~-]+@");
+    const found = await ruleIds('shared/redaction.ts', unguarded);
+    expect(found.filter((id) => id === 'regexp/no-super-linear-move')).toHaveLength(1);
+  });
 });
