@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
-import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+import { expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
 import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/rules.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -272,6 +272,16 @@ test('global commands: T switches the theme, Shift+P pauses auto-approval; the n
   await expect.poll(() => recorded(page, 'setDesktopSettings')).toEqual([{ theme: 'dark' }]);
   await press(page, 'Shift+P');
   await expect.poll(() => recorded(page, 'setAutoApprovalPaused')).toEqual([{ paused: true }]);
+});
+
+test('Shift+P refused over a broken rules.json: the refusal and its problem are shown', async ({ page, appUrl, fixture }) => {
+  const rules = RulesFileSchema.parse({ version: RULES_FILE_VERSION, servers: {} });
+  fixture.state = withDesktop({ ...fixture.state, policy: { rules, path: '/tmp/rules.json', problems: [], counters: {}, globalRateLimited: 0, pricesKnown: false } }, { theme: 'light' });
+  await openWithDesktop(page, appUrl, fixture);
+  const refusal = 'rules.json has a problem, so nothing was changed and the file was left as it is: rules.json line 3, column 13: paused: expected boolean';
+  await failNext(page, 'setAutoApprovalPaused', refusal);
+  await press(page, 'Shift+P');
+  await expect(page.getByTestId('keyboard-error')).toContainText(refusal);
 });
 
 test('Chinese: the palette and cheat-sheet are translated, no key missing', async ({ page, appUrl, fixture }) => {
