@@ -174,33 +174,54 @@ const PHONE_CANDIDATE = /(?<![\w+(])[+(]?\d[\d ().-]{5,22}\d/g;
 /** Fewest digits a phone number has (local numbers of the smallest plans). */
 const PHONE_MIN_DIGITS = 7;
 
+/** How many distinct candidates one scan remembers libphonenumber's answer for. */
+const PHONE_MEMO_LIMIT = 10_000;
+
+/** Digits in `s`. */
+function digitCount(s: string): number {
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) digits++;
+  return digits;
+}
+
 /**
  * Phone numbers (libphonenumber-js): numbers written with `+country`, and national numbers when
  * `region` is set. libphonenumber scans at roughly 3 s per MB of digit-heavy text, so it is only
  * asked about short candidate windows a linear pattern finds first (without a region, only those
- * starting with `+`), each holding at least {@link PHONE_MIN_DIGITS} digits.
+ * starting with `+`), each holding at least {@link PHONE_MIN_DIGITS} digits. One call costs up to
+ * ~0.5 ms, so its answer is remembered per candidate text: repetitive digit runs ("12 12 12 …")
+ * then cost one call per distinct window instead of one per window.
  */
 function phoneNumbers(text: string, region: string | undefined): Finding[] {
   const out: Finding[] = [];
   const options = isRegion(region) ? { defaultCountry: region } : {};
+  const memo = new Map<string, Array<{ startsAt: number; endsAt: number }>>();
   PHONE_CANDIDATE.lastIndex = 0;
   for (let m = PHONE_CANDIDATE.exec(text); m; m = PHONE_CANDIDATE.exec(text)) {
     const candidate = m[0];
     if (!isRegion(region) && candidate[0] !== '+') continue;
-    let digits = 0;
-    for (let i = 0; i < candidate.length; i++) if (candidate.charCodeAt(i) >= 48 && candidate.charCodeAt(i) <= 57) digits++;
-    if (digits < PHONE_MIN_DIGITS) continue;
-    try {
-      for (const p of findPhoneNumbersInText(candidate, options)) {
-        const start = m.index + p.startsAt;
-        const end = m.index + p.endsAt;
-        out.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start, end, value: text.slice(start, end) });
-      }
-    } catch {
-      // libphonenumber refuses odd input; this candidate is then not a phone number
+    if (digitCount(candidate) < PHONE_MIN_DIGITS) continue;
+    let spans = memo.get(candidate);
+    if (!spans) {
+      spans = phoneSpans(candidate, options);
+      if (memo.size < PHONE_MEMO_LIMIT) memo.set(candidate, spans);
+    }
+    for (const p of spans) {
+      const start = m.index + p.startsAt;
+      const end = m.index + p.endsAt;
+      out.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start, end, value: text.slice(start, end) });
     }
   }
   return out;
+}
+
+/** Where libphonenumber finds numbers in one candidate window (offsets into it); none when it refuses the input. */
+function phoneSpans(candidate: string, options: { defaultCountry?: CountryCode }): Array<{ startsAt: number; endsAt: number }> {
+  try {
+    return findPhoneNumbersInText(candidate, options).map((p) => ({ startsAt: p.startsAt, endsAt: p.endsAt }));
+  } catch {
+    return []; // libphonenumber refuses odd input; this candidate is then not a phone number
+  }
 }
 
 const PEM_BEGIN = /-----BEGIN (?:(?:RSA|EC|DSA|OPENSSH|ENCRYPTED|PGP) )?PRIVATE KEY(?: BLOCK)?-----/g;
