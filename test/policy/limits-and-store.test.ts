@@ -146,6 +146,17 @@ describe('rules file', () => {
     expect(edited.servers.s!.rules[0]!.version).toBe(2);
   });
 
+  it('a pattern the linear-time engine refuses is not saved, says why, and leaves the file as it was', () => {
+    const t = setup();
+    t.store.save(oneRule);
+    const before = readFileSync(t.path, 'utf8');
+    const lookAhead = { version: 1, servers: { s: { rules: [{ id: 'r', name: 'x', when: { messageText: { pattern: 'secret(?!ok)' } }, action: { kind: 'approve_all' } }] } } };
+    expect(() => t.store.save(lookAhead)).toThrow(/^Rules not saved: servers\.s\.rules\.0\.when\.messageText\.pattern: look-ahead .* not supported/);
+    const backRef = { ...oneRule, redaction: { patterns: [{ id: 'twice', label: 'Twice', regex: '(\\w+) \\1' }] } };
+    expect(() => t.store.save(backRef)).toThrow(/^Rules not saved: redaction\.patterns\.0\.regex: back-references .* not supported/);
+    expect(readFileSync(t.path, 'utf8')).toBe(before);
+  });
+
   it('a broken file is reported with its line, left untouched, and the previous rules stay in force', () => {
     const t = setup();
     t.store.save(oneRule);
