@@ -15,6 +15,7 @@ import { createCallTracker } from './mcp/calls.js';
 import { createServerConnection, type ConnectionAuth, type ConnectionDeps, type ServerConnection } from './mcp/connection.js';
 import { openEraNeeds, recogniseEraMismatch } from './mcp/era-needs.js';
 import { createEraSessions } from './mcp/era-sessions.js';
+import { openProcessRegistry, systemProcessProbe } from './servers/leftover-processes.js';
 import { closeWithin, createServerRequestTracker } from './shutdown.js';
 import { openEraCache } from './mcp/era-cache.js';
 import { createServersFeature } from './servers/feature.js';
@@ -99,7 +100,33 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const eras = openEraCache(dir);
   const connections = new Map<string, ServerConnection>();
   const eraNeeds = openEraNeeds(dir);
-  const publishServers = () => hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id), toolEras: eraNeeds.forServer(v.id) })));
+  const eraSessions = createEraSessions({
+    needs: eraNeeds,
+    logger,
+    open: (serverId, era) => {
+      const config = serversFeature.config(serverId);
+      if (!config) return undefined;
+      // Pinned to the era the tool needs; it does not touch the server's remembered era, nor the Servers screen.
+      return createServerConnection(serverId, { ...config, protocol: era === 'legacy' ? 'legacy' : '2026-07-28' }, { ...connectionDeps(authOf.get(serverId)), eras: undefined, onChange: () => processes.sync(runningProcesses()) });
+    },
+  });
+  // Stdio servers a killed console left running are ended before new ones start.
+  const processes = openProcessRegistry(dir, ports.processProbe ?? systemProcessProbe());
+  const leftovers = await processes.endLeftovers();
+  if (leftovers.length > 0) notify('info', `Ended ${leftovers.length} server process(es) a previous run of the console left running (${[...new Set(leftovers)].join(', ')}).`);
+  /** The stdio server processes running now, by pid (the servers' own and their second sessions). */
+  const runningProcesses = (): Map<number, string> => {
+    const out = new Map<number, string>();
+    for (const c of [...connections.values(), ...eraSessions.connections()]) {
+      const pid = c.view().pid;
+      if (pid !== undefined) out.set(pid, c.id);
+    }
+    return out;
+  };
+  const publishServers = () => {
+    hub.set('servers', serversFeature.views().map((v) => ({ ...v, roots: roots.list(v.id), toolEras: eraNeeds.forServer(v.id) })));
+    processes.sync(runningProcesses());
+  };
   const calls = createCallTracker({
     hub,
     now,
@@ -195,16 +222,6 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   }
   const authOf = new Map<string, ConnectionAuth | undefined>();
   const serverRequests = createServerRequestTracker();
-  const eraSessions = createEraSessions({
-    needs: eraNeeds,
-    logger,
-    open: (serverId, era) => {
-      const config = serversFeature.config(serverId);
-      if (!config) return undefined;
-      // Pinned to the era the tool needs; it does not touch the server's remembered era, nor the Servers screen.
-      return createServerConnection(serverId, { ...config, protocol: era === 'legacy' ? 'legacy' : '2026-07-28' }, { ...connectionDeps(authOf.get(serverId)), eras: undefined, onChange: () => undefined });
-    },
-  });
   publishServers();
   const ready = serversFeature.start();
 
@@ -280,6 +297,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       policy.close();
       const pids = [...connections.values(), ...eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
       await closeWithin(Promise.all([eraSessions.closeAll(), serversFeature.dispose()]), pids);
+      processes.sync(new Map()); // closed cleanly: nothing left behind
       hub.flush();
       historyService.dispose();
       history.close();

@@ -5,6 +5,7 @@
  */
 import type { SecretStore } from './secrets/secret-store.js';
 import type { DesktopPorts } from './attention/ports.js';
+import type { ProcessProbe } from './servers/leftover-processes.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -25,6 +26,11 @@ export const stderrLogger: Logger = {
 
 /** Everything `createConsole` needs from its host. */
 export interface ConsolePorts {
+  /**
+   * How the console asks the OS about server processes (main/servers/leftover-processes.ts);
+   * default: /proc on Linux, `ps` on macOS, none elsewhere.
+   */
+  processProbe?: ProcessProbe;
   /** Which host runs the console (shown in settings; chooses nothing else). */
   host: 'electron' | 'web' | 'test';
   /** The per-user folder for config files and history (`app.getPath('userData')` in Electron). */
