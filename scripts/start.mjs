@@ -9,7 +9,8 @@
 // 3. Otherwise prints one line saying so and runs the web host from its prebuilt bundle
 //    (`node out/web/cli.js`, built by `vite build --ssr app/web/cli.ts` when missing or older than
 //    any file under app/web/, main/ or shared/ — the tsx loader cost seconds of every start), with
-//    stdio inherited and SIGINT/SIGTERM forwarded; exits with the child's code.
+//    stdio inherited and SIGINT/SIGTERM forwarded (and SIGTERM sent when this wrapper's parent,
+//    e.g. npm, goes away without passing a signal on); exits with the child's code.
 // Other arguments (e.g. `--port 4000`) are passed to the web host.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -75,14 +76,26 @@ function electronBinary() {
   }
 }
 
-/** Runs `command` with inherited stdio, forwards SIGINT/SIGTERM, exits with its code. */
+/**
+ * Runs `command` with inherited stdio, forwards SIGINT/SIGTERM (SIGHUP as SIGTERM), exits with its
+ * code. When this wrapper's parent goes away — `npm` got SIGTERM and exits without passing it on,
+ * leaving this process to init — the child is stopped as if this process got SIGTERM.
+ */
 function runForeground(command, commandArgs, env = process.env) {
   const child = spawn(command, commandArgs, { cwd: root, stdio: 'inherit', env });
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    });
-  }
+  const stop = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
+  process.on('SIGHUP', () => stop('SIGTERM'));
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(orphaned);
+      stop('SIGTERM');
+    }
+  }, 200);
+  child.on('exit', () => clearInterval(orphaned));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
   child.on('error', (err) => {
     console.error(`could not start ${command}: ${err.message}`);
