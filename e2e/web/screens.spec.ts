@@ -38,7 +38,7 @@ test('servers: status, transport, protocol and tools; the form calls the tool wi
   await expect(form.locator('label[for$="-prompt"] .required')).toBeVisible();
   await expect(page.getByTestId('tool-field-maxTokens')).toHaveValue('100');
   await page.getByTestId('call-tool').click();
-  await expect(form.getByText('Required')).toBeVisible();
+  await expect(form.getByText('Required', { exact: true })).toBeVisible();
   expect(await recorded(page, 'callTool')).toEqual([]);
   await page.getByTestId('tool-field-prompt').fill('Write a limerick');
   await page.getByTestId('call-tool').click();

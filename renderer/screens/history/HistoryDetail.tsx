@@ -88,8 +88,11 @@ export function HistoryDetail({ id }: { id: string }) {
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
   const timings = entry.timings;
-  // A request approved for "Write the response myself" was never sent to a model.
-  const toModel = entry.events.some((e) => e.kind === 'generation_started');
+  // A request approved for "Write the response myself" was never sent to a model; an entry
+  // recorded before generation events existed still names the provider that answered.
+  const toModel =
+    entry.events.some((e) => e.kind === 'generation_started') ||
+    (entry.providerId !== undefined && entry.providerId !== MANUAL_PROVIDER_ID);
   const undelivered = entry.status !== 'delivered' ? entry.draft : undefined;
   return (
     <div className="review" data-testid="history-detail">
