@@ -1,5 +1,6 @@
 // electron-vite build of the desktop app (`npm run build:electron`):
 //   app/electron/main.ts    → out/main/index.js     (ESM; package.json "main")
+//   main/offload/worker.ts  → out/main/offload-worker.js (the worker thread for big payloads)
 //   app/electron/preload.ts → out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM;
 //                                                    everything bundled, only `electron` external)
 //   renderer/index.html     → out/renderer/         (same output as `npm run build`, base './')
@@ -15,7 +16,7 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/main'),
       rolldownOptions: {
-        input: { index: resolve(root, 'app/electron/main.ts') },
+        input: { index: resolve(root, 'app/electron/main.ts'), 'offload-worker': resolve(root, 'main/offload/worker.ts') },
         output: { format: 'es', entryFileNames: '[name].js' },
       },
     },

@@ -28,6 +28,7 @@ import { createSamplingPipeline, type ProviderRegistry } from './sampling/pipeli
 import { createPolicyService } from './policy/policy.js';
 import { createStateHub } from './state-hub.js';
 import { openHistoryStore, whenDurable } from './store/history-store.js';
+import { createOffload, sourceWorkerSpec } from './offload/offload.js';
 import { createHistoryService } from './history/service.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 
@@ -62,7 +63,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const secrets = ports.secrets ?? createMemorySecretStore();
   let publishProviders: (views: ProviderView[], settings: ModelSettings) => void = () => {};
   const providerRegistry = await openProviderRegistry({ path: join(dir, PROVIDERS_CONFIG_FILE), env, secrets, onChange: (v, s) => publishProviders(v, s) });
-  const history = openHistoryStore(historyPath);
+  // Big payloads (a 25 MB request) are parsed, validated, scanned and written on a worker thread.
+  const offload = createOffload(ports.offloadWorker === undefined ? sourceWorkerSpec() : (ports.offloadWorker ?? undefined), logger);
+  const history = openHistoryStore(historyPath, { offload });
   history.markInterrupted(now()); // requests a crash or quit left unfinished
   const roots = openRootsStore(dir);
 
@@ -161,7 +164,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   // Rules, limits, prices and redaction: model prices from the providers' model facts;
   // today's (UTC) token and spend totals start from history, so a restart keeps them.
-  const policy = createPolicyService({ dir, hub, logger, now, priceOf: (model) => providerRegistry.priceOf(model), usageSince: (from) => history.usageSince(from) });
+  const policy = createPolicyService({ dir, hub, logger, now, offload, priceOf: (model) => providerRegistry.priceOf(model), usageSince: (from) => history.usageSince(from) });
 
   const pipeline = createSamplingPipeline({
     hub,
@@ -181,6 +184,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       return config && { maxRequestBytes: config.maxRequestBytes, maxMediaBytes: config.maxMediaBytes };
     },
     policy: policy.policy,
+    offload,
     serverWait: (serverId, era, at) => serverWaitFor(era, at, serversFeature.config(serverId)?.serverTimeoutMs),
   });
 
@@ -207,6 +211,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     return {
       logger,
       nodeRuntime: ports.nodeRuntime,
+      offload,
       now,
       onChange: publishServers,
       onSampling: (request) => serverRequests.track(whenDurable(history, pipeline.handle(request))),
@@ -215,7 +220,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
       roots: (serverId) => roots.list(serverId),
       eras,
-      samplingIntake: (serverId, raw) => pipeline.intake(serverId, raw),
+      samplingIntake: async (serverId, raw) => pipeline.intake(serverId, raw),
       samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
       auth,
     };
@@ -301,6 +306,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       hub.flush();
       historyService.dispose();
       history.close();
+      await offload.close();
     },
   };
 }

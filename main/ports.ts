@@ -6,6 +6,7 @@
 import type { SecretStore } from './secrets/secret-store.js';
 import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
+import type { WorkerSpec } from './offload/offload.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -65,4 +66,10 @@ export interface ConsolePorts {
    * Cursor); defaults to `os.homedir()` and `process.platform`. Tests inject their own.
    */
   machine?: { home: string; platform: NodeJS.Platform };
+  /**
+   * The offload worker's code (main/offload): the bundled `offload-worker.js` beside the host's
+   * entry. Default: the TypeScript worker when running from sources (tests, tsx), else none.
+   * `null`: no worker; big payloads are then handled on the main thread.
+   */
+  offloadWorker?: WorkerSpec | null;
 }

@@ -40,7 +40,7 @@ function newestMtime(dir) {
 /** Whether out/web/cli.js is missing or older than any source of the web host. */
 function webBundleIsStale() {
   const built = path.join(root, 'out/web/cli.js');
-  if (!existsSync(built)) return true;
+  if (!existsSync(built) || !existsSync(path.join(root, 'out/web/offload-worker.js'))) return true;
   const sources = Math.max(...['app/web', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
   return statSync(built).mtimeMs < sources;
 }
@@ -118,7 +118,7 @@ if (electron) {
   if (!webOnly) console.log('The Electron binary is not installed, so the console runs in the browser host.');
   if (webBundleIsStale()) {
     console.log('Building the web host (out/web/cli.js)…');
-    runNode(path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), ['build', '--ssr', 'app/web/cli.ts', '--outDir', 'out/web', '--emptyOutDir', '--logLevel', 'warn'], 'web host build');
+    runNode(path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), ['build', '--config', 'app/web/vite.config.ts'], 'web host build');
   }
   runForeground(process.execPath, ['out/web/cli.js', ...passArgs]);
 }

@@ -8,6 +8,7 @@
  *
  * No Node, DOM or Electron imports: used by main (intake) and renderer (re-checking edits).
  */
+import { jsonLength } from './json-length.js';
 import {
   CreateMessageParamsSchema,
   ErrorCodes,
@@ -216,7 +217,7 @@ export function validateSamplingRequest(raw: unknown, ctx: SamplingValidationCon
   if (pre) return pre;
   let size: number;
   try {
-    size = JSON.stringify(raw).length;
+    size = jsonLength(raw); // JSON.stringify(raw).length, without making a 25 MB string
   } catch {
     return fail('S-PARAMS', 'params cannot be serialised as JSON');
   }

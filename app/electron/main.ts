@@ -26,6 +26,7 @@ import { createElectronDesktopPorts } from './desktop.js';
 import { resolveNodeRuntime } from './node-runtime.js';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { stderrLogger } from '../../main/ports.js';
+import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { rendererCsp } from '../csp.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { createSafeStorageSecretStore } from './secrets.js';
@@ -168,6 +169,7 @@ async function start(): Promise<void> {
       userDataDir: app.getPath('userData'),
       logger: stderrLogger,
       nodeRuntime: nodeChoice.runtime,
+      offloadWorker: bundledWorkerSpec(import.meta.url),
       desktop,
       // API keys through safeStorage (OS keychain); warns when Linux falls back to basic_text.
       secrets: createSafeStorageSecretStore(safeStorage, app.getPath('userData')),

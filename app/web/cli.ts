@@ -9,6 +9,7 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createConsole } from '../../main/console.js';
+import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { parseWebCliOptions } from './options.js';
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     staticDir,
     createConsole,
     print: (line) => process.stdout.write(`${line}\n`),
-    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir) },
+    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir), offloadWorker: bundledWorkerSpec(import.meta.url) },
   });
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {

@@ -13,16 +13,16 @@ import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
 import { createCatalogKeeper, emptyCatalog, type Catalog } from './catalog.js';
 import { checkToolOutput, roundDefinition } from './tool-output.js';
-import { ConsoleClient, markHandlerEntered } from './console-client.js';
+import { ConsoleClient, gateVerdict, markHandlerEntered } from './console-client.js';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError } from './protocol.js';
-import type { CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
+import type { AcceptedSampling, CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
 import { InputDeclinedError, requestWithInputRounds, type InputHandlers } from './input-rounds.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 
 export { InputDeclinedError, MAX_INPUT_ROUNDS } from './input-rounds.js';
 export { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError, SAMPLING_TOOLS_DECLARED } from './protocol.js';
-export type { CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
+export type { AcceptedSampling, CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
 
 /** Default timeout for client requests the person starts: they may wait on a person's review. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
@@ -178,7 +178,8 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
                 .notify({ method: 'notifications/progress', params: { progressToken, progress: step, message } })
                 .catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) }));
             };
-      const result = await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress });
+      const checked = gateVerdict<AcceptedSampling>(ctx);
+      const result = await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress, checked });
       // Our schema (shared/sampling.ts) is the spec's; the SDK re-validates the result on the way out.
       return result as SdkCreateMessageResult;
     });
@@ -200,7 +201,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     };
     client = c;
     try {
-      built = buildTransport(config, { log, nodeRuntime: deps.nodeRuntime, onStderr: pushStderr, authProvider: deps.auth?.provider });
+      built = buildTransport(config, { log, nodeRuntime: deps.nodeRuntime, onStderr: pushStderr, authProvider: deps.auth?.provider, offload: deps.offload });
       await c.connect(built.transport, { timeout: 30_000, ...(prior ? { prior } : {}) });
       if (mine !== generation) return;
       if (protocol === 'auto') {

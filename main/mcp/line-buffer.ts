@@ -7,8 +7,15 @@
  *
  * Same contract as the SDK's: `append(chunk)` (throws past `maxBufferSize` bytes), `readMessage()`
  * (the next parsed JSON-RPC message or null; non-JSON lines are skipped), `clear()`.
+ *
+ * A line of {@link BIG_PAYLOAD} bytes or more (a 25 MB sampling request) is parsed on the offload
+ * worker when one is given: `readMessage()` returns null until it is parsed, then `onReady` asks the
+ * transport to read again. Messages keep their order: nothing after a big line is read before it.
  */
 import { deserializeMessage, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { BIG_PAYLOAD, type Offload } from '../offload/offload.js';
+import type { ParsedLine } from '../offload/tasks.js';
 
 /** The buffer's interface, as StdioClientTransport uses it. */
 export interface MessageBuffer {
@@ -17,21 +24,58 @@ export interface MessageBuffer {
   clear(): void;
 }
 
+/** How big lines are parsed: the offload, and what to call once one is parsed. */
+export interface BigLines {
+  offload: Offload;
+  onReady(): void;
+}
+
+/** A big line being parsed off the event loop. */
+interface Parsing {
+  done?: ParsedLine;
+}
+
+/** A big line still in the chunks it arrived in (joined on the worker, not here). */
+interface Parts {
+  parts: Buffer[];
+}
+
 /**
  * Creates a line buffer.
  * @param maxBufferSize bytes a single pending message may reach before `append` throws
+ * @param big where lines of {@link BIG_PAYLOAD} bytes or more are parsed (absent: inline)
  */
-export function createLineBuffer(maxBufferSize: number): MessageBuffer {
+export function createLineBuffer(maxBufferSize: number, big?: BigLines): MessageBuffer {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
-  const lines: Buffer[] = [];
+  const lines: Array<Buffer | Parts | Parsing> = [];
+
+  /** Starts parsing the big line at the head; `onReady` once it is done (unless cleared meanwhile). */
+  const parseLater = (parts: Buffer[]): Parsing => {
+    const slot: Parsing = {};
+    // A chunk that is its whole buffer is moved to the worker, not copied; joining or copying
+    // 25 MB here took ~0.1 s each. The others (a chunk shared with the next line) are copied.
+    const owned = parts.filter((p) => p.byteOffset === 0 && p.byteLength === p.buffer.byteLength && p.buffer instanceof ArrayBuffer);
+    big!.offload.run('parseJsonLine', parts, owned.map((p) => p.buffer as ArrayBuffer)).then(
+      (done) => {
+        slot.done = done;
+        if (lines[0] === slot) big!.onReady();
+      },
+      () => {
+        slot.done = { ok: false };
+        if (lines[0] === slot) big!.onReady();
+      },
+    );
+    return slot;
+  };
 
   return {
     append(chunk) {
       let start = 0;
       for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
         pending.push(chunk.subarray(start, nl));
-        lines.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
+        if (big && pendingBytes + nl - start >= BIG_PAYLOAD) lines.push({ parts: pending });
+        else lines.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
         pending = [];
         pendingBytes = 0;
         start = nl + 1;
@@ -47,7 +91,24 @@ export function createLineBuffer(maxBufferSize: number): MessageBuffer {
     },
     readMessage() {
       while (lines.length > 0) {
-        const line = lines.shift()!.toString('utf8').replace(/\r$/, '');
+        const head = lines[0]!;
+        if ('parts' in head) {
+          lines[0] = parseLater(head.parts);
+          continue;
+        }
+        if (!Buffer.isBuffer(head)) {
+          if (!head.done) return null; // still parsing; onReady reads on
+          lines.shift();
+          if (!head.done.ok) continue;
+          big!.offload.held(head.done.value, head.done.held);
+          return JSONRPCMessageSchema.parse(head.done.value) as JSONRPCMessage;
+        }
+        if (big && head.length >= BIG_PAYLOAD) {
+          lines[0] = parseLater([head]);
+          continue;
+        }
+        lines.shift();
+        const line = head.toString('utf8').replace(/\r$/, '');
         try {
           return deserializeMessage(line);
         } catch (error) {
@@ -67,12 +128,14 @@ export function createLineBuffer(maxBufferSize: number): MessageBuffer {
 
 /**
  * Swaps the SDK transport's private read buffer for {@link createLineBuffer} (the transport only
- * calls append/readMessage/clear on it). Returns whether the swap was possible, so a future SDK
- * that renames the field degrades to its own buffer instead of breaking.
+ * calls append/readMessage/clear on it, and reads on through its `processReadBuffer`). Returns
+ * whether the swap was possible, so a future SDK that renames the fields degrades to its own
+ * buffer instead of breaking. With `offload`, big lines are parsed on the worker.
  */
-export function useLinearReadBuffer(transport: object, maxBufferSize: number): boolean {
-  const t = transport as { _readBuffer?: unknown };
+export function useLinearReadBuffer(transport: object, maxBufferSize: number, offload?: Offload): boolean {
+  const t = transport as { _readBuffer?: unknown; processReadBuffer?: () => void };
   if (!t._readBuffer || typeof (t._readBuffer as MessageBuffer).readMessage !== 'function') return false;
-  t._readBuffer = createLineBuffer(maxBufferSize);
+  const readOn = typeof t.processReadBuffer === 'function' ? () => t.processReadBuffer!() : undefined;
+  t._readBuffer = createLineBuffer(maxBufferSize, offload && readOn ? { offload, onReady: readOn } : undefined);
   return true;
 }

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { isStdio, type ServerConfig } from '../config.js';
+import type { Offload } from '../offload/offload.js';
 import type { ConsolePorts } from '../ports.js';
 import { withProtocolLog, type ServerLog } from './protocol-log.js';
 
@@ -48,10 +49,11 @@ export function sendOneAtATime(stdio: StdioClientTransport): void {
  * Creates the transport for `config` (not started).
  * @param onStderr receives stderr chunks of a stdio server
  * @param authProvider bearer-token provider for HTTP servers (OAuth) (absent: no Authorization header is added)
+ * @param offload where stdio lines of 1 MiB or more are parsed (absent: on the event loop)
  */
 export function buildTransport(
   config: ServerConfig,
-  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: AuthProvider },
+  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: AuthProvider; offload?: Offload },
 ): BuiltTransport {
   const record = (entry: Parameters<ServerLog['addProtocol']>[0]) => opts.log.addProtocol(entry);
   if (isStdio(config)) {
@@ -66,7 +68,7 @@ export function buildTransport(
       // (S-SIZE-1) instead of the transport dropping the connection at the SDK's 10 MB default.
       maxBufferSize: STDIO_MAX_MESSAGE_BYTES,
     });
-    useLinearReadBuffer(stdio, STDIO_MAX_MESSAGE_BYTES);
+    useLinearReadBuffer(stdio, STDIO_MAX_MESSAGE_BYTES, opts.offload);
     sendOneAtATime(stdio);
     stdio.stderr?.on('data', (d: Buffer) => opts.onStderr(d.toString('utf8')));
     return { transport: withProtocolLog(stdio, record), stdio };

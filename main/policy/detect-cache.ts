@@ -22,6 +22,8 @@ export interface DetectCache {
   detect(text: string, options: DetectOptions): Finding[];
   /** shared/redaction.ts `detectInRequest`, through {@link DetectCache.detect}. */
   inRequest(params: CreateMessageParams, options: DetectOptions): PlacedFinding[];
+  /** Remembers findings made elsewhere (the offload worker) for `text` under `options`. */
+  seed(text: string, options: DetectOptions, found: Finding[]): void;
 }
 
 /** Creates an empty memo. `scan` (default `detectSensitive`) lets tests count scans. */
@@ -29,19 +31,13 @@ export function createDetectCache(scan: (text: string, options: DetectOptions) =
   const memo = new Map<string, Finding[]>();
   const bigKeys: string[] = [];
   let forOptions: DetectOptions | undefined;
-  const detect = (text: string, options: DetectOptions): Finding[] => {
-    if (options !== forOptions) {
-      memo.clear();
-      bigKeys.length = 0;
-      forOptions = options;
-    }
-    const known = memo.get(text);
-    if (known) {
-      memo.delete(text);
-      memo.set(text, known); // most recently used last
-      return known;
-    }
-    const found = scan(text, options);
+  const useOptions = (options: DetectOptions) => {
+    if (options === forOptions) return;
+    memo.clear();
+    bigKeys.length = 0;
+    forOptions = options;
+  };
+  const remember = (text: string, found: Finding[]) => {
     memo.set(text, found);
     const big = text.length > MAX_KEPT_CHARS;
     if (big) bigKeys.push(text);
@@ -54,10 +50,25 @@ export function createDetectCache(scan: (text: string, options: DetectOptions) =
         }
       }
     }
+  };
+  const detect = (text: string, options: DetectOptions): Finding[] => {
+    useOptions(options);
+    const known = memo.get(text);
+    if (known) {
+      memo.delete(text);
+      memo.set(text, known); // most recently used last
+      return known;
+    }
+    const found = scan(text, options);
+    remember(text, found);
     return found;
   };
   return {
     detect,
+    seed(text, options, found) {
+      useOptions(options);
+      if (!memo.has(text)) remember(text, found);
+    },
     inRequest: (params, options) => requestTexts(params).flatMap(({ place, text }) => detect(text, options).map((f) => ({ ...f, place }))),
   };
 }

@@ -32,6 +32,10 @@ interface Memo {
   original: unknown;
   file: RulesFile;
   found: Map<string, Finding[]>;
+  /** Each text as last scrubbed, and which findings were dropped: the same string is reused while they stay the same. */
+  scrubbed: Map<string, { dropped: string; text: string }>;
+  /** `sent` as JSON, for the object it was made of. */
+  sentJson?: { of: unknown; json: string };
 }
 
 /** Creates the scrub function: the entry as history should store it (the same object when nothing changes). */
@@ -42,7 +46,7 @@ export function createHistoryScrubber(deps: ScrubDeps): (entry: HistoryEntry) =>
   const memoOf = (entry: HistoryEntry, file: RulesFile): Memo => {
     let m = memos.get(entry.id);
     if (!m || m.original !== entry.original || m.file !== file) {
-      m = { original: entry.original, file, found: new Map() };
+      m = { original: entry.original, file, found: new Map(), scrubbed: new Map() };
       memos.delete(entry.id);
       memos.set(entry.id, m);
       if (memos.size > MEMO_MAX) memos.delete(memos.keys().next().value!);
@@ -59,7 +63,9 @@ export function createHistoryScrubber(deps: ScrubDeps): (entry: HistoryEntry) =>
     }
     const memo = memoOf(entry, file);
     const options: DetectOptions = deps.optionsOf?.(file) ?? { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion };
-    const sent = JSON.stringify(entry.sent ?? null);
+    const sentJson = memo.sentJson !== undefined && memo.sentJson.of === entry.sent ? memo.sentJson : { of: entry.sent, json: JSON.stringify(entry.sent ?? null) };
+    memo.sentJson = sentJson;
+    const sent = sentJson.json;
     const notSent = (f: Finding) => !sent.includes(JSON.stringify(f.value).slice(1, -1));
     const scrubText = (text: string): string => {
       let found = memo.found.get(text);
@@ -68,7 +74,15 @@ export function createHistoryScrubber(deps: ScrubDeps): (entry: HistoryEntry) =>
         memo.found.set(text, found);
       }
       const drop = found.filter(notSent);
-      return drop.length ? redactText(text, drop) : text;
+      if (drop.length === 0) return text;
+      // The same output string for the same text and drops, so history's big-text files
+      // (main/store/big-texts.ts) recognise it at every save.
+      const dropped = drop.map((f) => `${f.start}:${f.end}`).join(',');
+      const known = memo.scrubbed.get(text);
+      if (known?.dropped === dropped) return known.text;
+      const out = redactText(text, drop);
+      memo.scrubbed.set(text, { dropped, text: out });
+      return out;
     };
     const original = scrubValue(entry.original, scrubText);
     if (terminal) memos.delete(entry.id);

@@ -8,10 +8,11 @@
  */
 import { ApiError } from '../../shared/api.js';
 import { costOfUsage, type ModelPrice } from '../../shared/model-prices.js';
-import type { DetectOptions } from '../../shared/redaction.js';
+import { requestTexts, type DetectOptions } from '../../shared/redaction.js';
 import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/rules.js';
 import type { ModelRef } from '../../shared/state.js';
 import type { ElicitationDecision } from '../elicitation/queue.js';
+import { BIG_PAYLOAD, type Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { HistorySink, SamplingPolicy } from '../sampling/types.js';
 import type { StateHub } from '../state-hub.js';
@@ -39,7 +40,12 @@ export interface PolicyDeps {
   usageSince?: (from: number) => UsageRow[];
   /** Watch the rules file for hand edits (default true). */
   watch?: boolean;
+  /** Where big texts are scanned (main/offload); absent: inline, when first needed. */
+  offload?: Offload;
 }
+
+/** Texts at least this long (characters) are scanned on the offload worker by `prepare`: 64 KiB. */
+const SCAN_OFFLOAD_CHARS = BIG_PAYLOAD / 16;
 
 /** The policy service: the pipeline seam, the elicitation hook, the history filter, and the API methods it serves. */
 export interface PolicyService {
@@ -157,6 +163,17 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
 
     costOf: (model, usage) => costOf(model, usage) ?? undefined,
 
+    async prepare(_serverId, params) {
+      if (!deps.offload) return;
+      const options = optionsOf(store.current());
+      const texts = requestTexts(params)
+        .map((t) => t.text)
+        .filter((t) => t.length >= SCAN_OFFLOAD_CHARS);
+      if (texts.length === 0) return;
+      const found = await deps.offload.run('detectTexts', { texts: texts.map((t) => deps.offload!.textInput(t)), options });
+      texts.forEach((text, i) => detector.seed(text, options, found[i]!));
+    },
+
     settled(serverId, item) {
       keep.delete(item.id);
       if (item.origin !== 'server') return;
@@ -180,7 +197,10 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
       publish();
       return { kind: 'decline', rule };
     },
-    historySink: (inner) => ({ save: (entry) => inner.save(scrub(entry)) }),
+    historySink: (inner) => ({
+      save: (entry) => inner.save(scrub(entry)),
+      prepareEntry: async (entry) => inner.prepareEntry?.(scrub(entry)),
+    }),
     saveRules(rules) {
       const saved = store.save(rules);
       publish();

@@ -12,7 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, HistoryEntry } from '../../shared/state.js';
-import { validateSamplingRequest, type SamplingValidationError } from '../../shared/validate-sampling.js';
+import { validateSamplingRequest, type SamplingValidationError, type SamplingValidationResult } from '../../shared/validate-sampling.js';
+import type { AcceptedSampling } from '../mcp/connection-types.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import type { SamplingRefusal } from './types.js';
 
@@ -23,13 +24,7 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 10;
 const REMEMBERED_TOOL_USES = 5_000;
 
 /** A request that passed intake. */
-export interface Accepted {
-  ok: true;
-  params: CreateMessageParams;
-  association: { exact: boolean; calls: CallRef[] };
-  conversationId?: string;
-  round: number;
-}
+export type Accepted = AcceptedSampling;
 
 /** What intake needs. */
 export interface IntakeDeps {
@@ -43,6 +38,9 @@ export interface IntakeDeps {
   limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
 }
 
+/** What intake answers: the accepted request, or the refusal (already recorded). */
+export type IntakeVerdict = Accepted | { ok: false; error: SamplingValidationError };
+
 /** The intake's operations. */
 export interface Intake {
   /**
@@ -50,7 +48,7 @@ export interface Intake {
    * notice), and the JSON-RPC error to answer with is returned.
    * @param call the exact call it belongs to, when the protocol says so (MRTR)
    */
-  check(serverId: string, raw: unknown, call?: CallRef): Accepted | { ok: false; error: SamplingValidationError };
+  check(serverId: string, raw: unknown, call?: CallRef): IntakeVerdict;
   /** Records a refusal decided elsewhere (the SDK's own validation; a limit, with `kind` 'rate_limited'). */
   recordRefusal(serverId: string, raw: unknown, error: { code: number; rule: string; message: string }, kind?: SamplingRefusal['kind']): void;
   /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
@@ -103,31 +101,37 @@ export function createIntake(deps: IntakeDeps): Intake {
     return undefined;
   };
 
+  const contextOf = (serverId: string, calls: CallRef[]) => ({
+    toolsDeclared: SAMPLING_TOOLS_DECLARED,
+    inFlightClientRequests: calls.length,
+    ...deps.limits?.(serverId),
+  });
+
+  /** The steps after validation: refusal recorded, or the loop round (S-LOOP-1). */
+  const conclude = (serverId: string, raw: unknown, calls: CallRef[], checked: SamplingValidationResult): IntakeVerdict => {
+    if (!checked.ok) {
+      recordRefusal(serverId, raw, checked.error, undefined, calls);
+      return checked;
+    }
+    const previous = continuation(checked.params);
+    const round = previous ? previous.round + 1 : 1;
+    const cap = deps.maxToolRounds(serverId);
+    if (round > cap) {
+      const error: SamplingValidationError = {
+        code: ErrorCodes.LOOP_LIMIT,
+        rule: 'S-LOOP-1',
+        message: `Tool loop limit reached: this would be round ${round} of one sampling conversation; the console allows ${cap} rounds for this server`,
+      };
+      recordRefusal(serverId, raw, error, undefined, calls);
+      return { ok: false, error };
+    }
+    return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
+  };
+
   return {
     check(serverId, raw, call) {
       const calls = call ? [call] : deps.inFlightCalls(serverId);
-      const checked = validateSamplingRequest(raw, {
-        toolsDeclared: SAMPLING_TOOLS_DECLARED,
-        inFlightClientRequests: calls.length,
-        ...deps.limits?.(serverId),
-      });
-      if (!checked.ok) {
-        recordRefusal(serverId, raw, checked.error, undefined, calls);
-        return checked;
-      }
-      const previous = continuation(checked.params);
-      const round = previous ? previous.round + 1 : 1;
-      const cap = deps.maxToolRounds(serverId);
-      if (round > cap) {
-        const error: SamplingValidationError = {
-          code: ErrorCodes.LOOP_LIMIT,
-          rule: 'S-LOOP-1',
-          message: `Tool loop limit reached: this would be round ${round} of one sampling conversation; the console allows ${cap} rounds for this server`,
-        };
-        recordRefusal(serverId, raw, error, undefined, calls);
-        return { ok: false, error };
-      }
-      return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
+      return conclude(serverId, raw, calls, validateSamplingRequest(raw, contextOf(serverId, calls)));
     },
     recordRefusal: (serverId, raw, error, kind) => recordRefusal(serverId, raw, error, kind),
     rememberDelivered(conversationId, round, result) {

@@ -30,10 +30,12 @@ import type { ProviderView, SamplingItemView, SamplingStatus, StopCause } from '
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { withServerWait } from '../../shared/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
-import { createIntake, DEFAULT_MAX_TOOL_ROUNDS } from './intake.js';
+import { isBigPayload } from '../offload/offload.js';
+import { createIntake, DEFAULT_MAX_TOOL_ROUNDS, type IntakeVerdict } from './intake.js';
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import { createSteps } from './steps.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft, resumeDraft, stopWhy } from './drafts.js';
+import type { IncomingSampling } from '../mcp/connection.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
@@ -133,8 +135,8 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     return { model: chooseModel(params.modelPreferences, providerViews(), deps.providers.defaultModel()) };
   }
 
-  /** Puts an accepted request in the queue and records it. */
-  function enqueue(
+  /** The record of an accepted request, not yet queued (see {@link admit}). */
+  function newRecord(
     what: {
       serverId: string;
       era: SamplingItemView['era'];
@@ -172,54 +174,106 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       requestEdited: false,
       responseEdited: false,
     };
-    records.set(id, rec);
+    return rec;
+  }
+
+  /** Puts a record in the queue and records it in history. */
+  function admit(rec: SamplingRecord): SamplingRecord {
+    records.set(rec.item.id, rec);
     hub.upsertItem(rec.item);
     save(rec);
     deps.onQueued?.(rec.item);
     return rec;
   }
 
+  /** Puts an accepted request in the queue and records it. */
+  const enqueue = (what: Parameters<typeof newRecord>[0], settle: SamplingRecord['settle']) => admit(newRecord(what, settle));
+
+  /**
+   * Gets a big request's heavy work done off the event loop before it is queued: its texts are
+   * scanned for sensitive data (the policy keeps the findings) and its history entry is prepared
+   * (big texts written to files), so the saves and decisions that follow are cheap.
+   */
+  async function prepareBig(rec: SamplingRecord): Promise<void> {
+    if (!isBigPayload(rec.item.original)) return;
+    await deps.policy?.prepare?.(rec.item.serverId, rec.item.original);
+    await deps.history.prepareEntry?.(toHistoryEntry(rec, now()));
+  }
+
+  /**
+   * Queues an accepted request (or throws the refusal as a ProtocolError) and returns the answer
+   * the server will get. With `prepare`, the record is readied first (a big request's heavy work
+   * off the event loop), so the queue gets it a little later.
+   */
+  function begin(request: IncomingSampling, checked: IntakeVerdict): Promise<CreateMessageResult>;
+  function begin(request: IncomingSampling, checked: IntakeVerdict, prepare: (rec: SamplingRecord) => Promise<void>): Promise<CreateMessageResult>;
+  function begin(request: IncomingSampling, checked: IntakeVerdict, prepare?: (rec: SamplingRecord) => Promise<void>): Promise<CreateMessageResult> {
+    if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
+    const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };
+    if (!admitted.ok) {
+      intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule }, 'rate_limited');
+      throw protocolError(admitted.code, admitted.message);
+    }
+    let settle: SamplingRecord['settle'] = { resolve: () => undefined, reject: () => undefined };
+    const answer = new Promise<CreateMessageResult>((resolve, reject) => (settle = { resolve, reject }));
+    const rec = newRecord(
+      {
+        serverId: request.serverId,
+        era: request.era,
+        origin: 'server',
+        params: checked.params,
+        association: checked.association,
+        conversationId: checked.conversationId,
+        round: checked.round,
+      },
+      settle,
+    );
+    if (!prepare) {
+      queueServerRequest(request, rec);
+      return answer;
+    }
+    return prepare(rec)
+      .catch((err: unknown) => deps.logger.warn('could not ready a big request off the main thread; handling it on it', { serverId: request.serverId, error: String(err) }))
+      .then(() => {
+        queueServerRequest(request, rec);
+        return answer;
+      });
+  }
+
+  /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision. */
+  function queueServerRequest(request: IncomingSampling, rec: SamplingRecord): void {
+    admit(rec);
+    if (request.progress) {
+      progressOf.set(rec.item.id, request.progress);
+      request.progress(PROGRESS_MESSAGES.awaiting_request_review!);
+    }
+    const onAbort = () => {
+      if (rec.item.outcome) return;
+      const why = stopWhy(request.signal.reason);
+      rec.decidedBy = 'console';
+      finish(rec, why.status, why.message, { none: true }, 'server_stopped_waiting');
+    };
+    if (request.signal.aborted) onAbort();
+    else request.signal.addEventListener('abort', onAbort, { once: true });
+    if (!rec.item.outcome) applyPolicy(rec);
+  }
+
   return {
     handle(request) {
-      const checked = intake.check(request.serverId, request.params, request.call);
-      if (!checked.ok) return Promise.reject(protocolError(checked.error.code, checked.error.message));
-      const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };
-      if (!admitted.ok) {
-        intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule }, 'rate_limited');
-        return Promise.reject(protocolError(admitted.code, admitted.message));
+      try {
+        const checked = request.checked ?? intake.check(request.serverId, request.params, request.call);
+        // A big request's scan and history file are made off the event loop before it is queued;
+        // any other is queued before this returns.
+        return deps.offload && isBigPayload(request.params) ? begin(request, checked, prepareBig) : begin(request, checked);
+      } catch (err) {
+        return Promise.reject(err);
       }
-      return new Promise<CreateMessageResult>((resolve, reject) => {
-        const rec = enqueue(
-          {
-            serverId: request.serverId,
-            era: request.era,
-            origin: 'server',
-            params: checked.params,
-            association: checked.association,
-            conversationId: checked.conversationId,
-            round: checked.round,
-          },
-          { resolve, reject },
-        );
-        if (request.progress) {
-          progressOf.set(rec.item.id, request.progress);
-          request.progress(PROGRESS_MESSAGES.awaiting_request_review!);
-        }
-        const onAbort = () => {
-          if (rec.item.outcome) return;
-          const why = stopWhy(request.signal.reason);
-          rec.decidedBy = 'console';
-          finish(rec, why.status, why.message, { none: true }, 'server_stopped_waiting');
-        };
-        if (request.signal.aborted) onAbort();
-        else request.signal.addEventListener('abort', onAbort, { once: true });
-        if (!rec.item.outcome) applyPolicy(rec);
-      });
     },
 
     intake(serverId, rawParams) {
       const checked = intake.check(serverId, rawParams);
       if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
+      return checked;
     },
 
     refusedBySdk(serverId, rawParams, message) {

@@ -9,7 +9,8 @@ import type { PolicyNote } from '../../shared/rules.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 import type { ServerWait } from '../../shared/wait.js';
 import type { LlmProvider } from '../llm/provider.js';
-import type { IncomingSampling } from '../mcp/connection.js';
+import type { AcceptedSampling, IncomingSampling } from '../mcp/connection.js';
+import type { Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 
@@ -20,6 +21,11 @@ import type { StateHub } from '../state-hub.js';
  */
 export interface HistorySink {
   save(entry: HistoryEntry): void;
+  /**
+   * Readies a big entry before its first save, off the event loop (its big texts are written to
+   * files), so that `save` of it and of its later states stays cheap. Optional; never required.
+   */
+  prepareEntry?(entry: HistoryEntry): Promise<void>;
 }
 
 /** The configured providers, as the pipeline needs them. */
@@ -57,6 +63,8 @@ export interface PipelineDeps {
   maxToolRounds?(serverId: string): number;
   /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/validate-sampling.ts. */
   limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
+  /** Where big requests are scanned and their history texts written (main/offload); absent: inline. */
+  offload?: Offload;
   /** Auto-approve rules and rate limits; absent = the person decides everything. */
   policy?: SamplingPolicy;
   /** How long `serverId` waits for answers (shared/wait.ts `serverWaitFor`); absent = unknown. */
@@ -65,13 +73,19 @@ export interface PipelineDeps {
 
 /** The pipeline's operations; the ConsoleService methods of the same names call these. */
 export interface SamplingPipeline {
-  /** Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError. */
+  /**
+   * Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError.
+   * The request is queued before this returns, unless it is big (main/offload `isBigPayload`):
+   * that one is scanned and readied for history on the offload worker first.
+   */
   handle(request: IncomingSampling): Promise<CreateMessageResult>;
   /**
    * The intake gate run before the SDK validates a request: records and throws a ProtocolError
-   * (-32602, or -32050 past the tool-loop cap) for a request that must be refused; returns otherwise.
+   * (-32602, or -32050 past the tool-loop cap) for a request that must be refused; otherwise
+   * returns the accepted request, which {@link SamplingPipeline.handle} then takes as `checked`
+   * (validated once).
    */
-  intake(serverId: string, rawParams: unknown): void;
+  intake(serverId: string, rawParams: unknown): AcceptedSampling;
   /** Records a request the SDK refused (with its message) after the gate had passed it. */
   refusedBySdk(serverId: string, rawParams: unknown, message: string): void;
   /**
@@ -147,6 +161,12 @@ export interface SamplingPolicy {
    * server with `code`/`message` and is recorded with `rule`.
    */
   admit?(serverId: string, params: CreateMessageParams): { ok: true } | { ok: false; code: number; message: string; rule: string };
+  /**
+   * Scans a big request's texts for sensitive data off the event loop (the offload worker) and
+   * keeps the findings, so {@link SamplingPolicy.decide} and the history filter need no scan of
+   * their own. Optional; called before a big request is queued.
+   */
+  prepare?(serverId: string, params: CreateMessageParams): Promise<void>;
   /** Decides what happens to a request that entered the queue. */
   decide(facts: PolicyFacts): PolicyAction;
   /** Told when a request ends (for token and spend budgets). */

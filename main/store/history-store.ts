@@ -21,6 +21,8 @@ import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from
 import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/state.js';
 import * as maintenance from './maintenance.js';
 import { migrate, readSchemaVersion, HistorySchemaTooNewError, LATEST_SCHEMA_VERSION, type Db } from './migrations.js';
+import type { Offload } from '../offload/offload.js';
+import { createBigTexts, type BigTexts } from './big-texts.js';
 import { inflateMedia } from './media.js';
 import { countSql, listSql, sessionsSql, whereOf, type WhereClause } from './query.js';
 import { MAX_EPOCH_MS, SQL, rowToEntry, rowToListItem, type EntryRow, type ListRow } from './rows.js';
@@ -65,6 +67,13 @@ export interface HistoryStore {
    *   SqliteError on I/O failure or SQLITE_BUSY after {@link BUSY_TIMEOUT_MS}; Error when closed.
    */
   save(entry: HistoryEntry): void;
+  /**
+   * Readies a big entry before its first save: its big texts (./big-texts.ts) are written to files
+   * on the offload worker, so this and later saves store a reference instead of the text. Optional
+   * for correctness: without it the text is stored in the row.
+   * @throws (rejects) the fs error when a file cannot be written
+   */
+  prepareEntry(entry: HistoryEntry): Promise<void>;
   /**
    * Resolves once every commit made before the call is on stable storage: one fsync of the
    * write-ahead log on libuv's thread pool (not the event loop), shared by every caller waiting
@@ -155,16 +164,17 @@ export async function whenDurable<T>(store: Pick<HistoryStore, 'durable'>, answe
  * - `foreign_keys = ON` (entry → blob links cascade on delete).
  * - `cache_size = -32768`: up to 32 MB of page cache per connection (SQLite's default is 2 MB),
  *   allocated as used; at 100,000 entries the FTS and list pages of common searches stay cached.
+ * `opts.offload`: where big texts are written to files (./big-texts.ts); absent: inline.
  * @throws HistorySchemaTooNewError when the file was written by a newer schema (file untouched);
  *   SqliteError when the file is not a database (SQLITE_NOTADB), cannot be opened, or stays locked.
  */
-export function openHistoryStore(path: string): HistoryStore {
+export function openHistoryStore(path: string, opts: { offload?: Offload } = {}): HistoryStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db: Db = new Database(path);
   try {
     configure(db, path);
     migrate(db, path);
-    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path));
+    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path), createBigTexts(path, opts.offload));
   } catch (err) {
     db.close();
     throw err;
@@ -182,6 +192,9 @@ function configure(db: Db, path: string): void {
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -32768');
 }
+
+/** The JSON columns a big-text reference can be in. */
+const TEXT_REF_COLUMNS = ['original_json', 'sent_json', 'generated_json', 'delivered_json'] as const;
 
 /** Most unfinished entries whose indexed text the store remembers (see writeEntry). */
 const INDEXED_KEPT = 5_000;
@@ -204,12 +217,26 @@ class SqliteHistoryStore implements HistoryStore {
   constructor(
     private readonly db: Db,
     private readonly group: GroupSync,
+    private readonly texts: BigTexts,
   ) {
     this.prepare = maintenance.statementCache(db);
     for (const sql of Object.values(SQL)) this.prepare(sql);
-    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry, 3, this.indexed.get(entry.id))).immediate;
-    this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e))).immediate;
+    const textRef = (text: string) => texts.refOf(text);
+    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry, 3, this.indexed.get(entry.id), textRef)).immediate;
+    this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e, 3, undefined, textRef))).immediate;
     this.deleteTxn = db.transaction((ids: readonly string[]) => maintenance.deleteSessions(this.prepare, ids)).immediate;
+    this.sweepTexts();
+  }
+
+  prepareEntry(entry: HistoryEntry): Promise<void> {
+    this.assertOpen();
+    return this.texts.prepare(entry);
+  }
+
+  /** Removes text files no blob row names any more (after deletes, and at open for what a crash left). */
+  private sweepTexts(): void {
+    const referenced = new Set((this.prepare('SELECT sha256 FROM blobs').all() as { sha256: string }[]).map((r) => r.sha256));
+    this.texts.sweep(referenced);
   }
 
   save(entry: HistoryEntry): void {
@@ -286,6 +313,7 @@ class SqliteHistoryStore implements HistoryStore {
     if (conversationIds.length === 0) return 0;
     const deleted = this.deleteTxn(conversationIds);
     this.group.committed();
+    this.sweepTexts();
     return deleted;
   }
 
@@ -340,11 +368,16 @@ class SqliteHistoryStore implements HistoryStore {
     this.indexed.clear();
   }
 
-  /** A row as an entry, its media payloads put back from `blobs`. */
+  /** A row as an entry, its media payloads put back from `blobs` and its big texts from their files. */
   private toEntry(row: EntryRow): HistoryEntry {
     const entry = rowToEntry(row);
-    if (row.media_count === 0) return entry;
-    return inflateMedia(entry, (sha256) => (this.prepare(SQL.blob).get({ sha256 }) as { data: string } | undefined)?.data);
+    const texts = TEXT_REF_COLUMNS.some((c) => row[c]?.includes('"textRef":') === true);
+    if (row.media_count === 0 && !texts) return entry;
+    return inflateMedia(
+      entry,
+      (sha256) => (this.prepare(SQL.blob).get({ sha256 }) as { data: string } | undefined)?.data,
+      texts ? (sha256) => this.texts.read(sha256) : undefined,
+    );
   }
 
   private assertOpen(): void {

@@ -6,6 +6,10 @@
  *
  * The walk is structural (any depth, any part of `original`/`sent`/`generated`/`delivered`), so
  * media inside `tool_result` content and in raw params that failed validation are handled too.
+ *
+ * Big texts (a 25 MB prompt) move out the same way when the caller already wrote them to a file
+ * (./big-texts.ts): the string is replaced by `{textRef, bytes}` (hash and UTF-8 size), so the
+ * row stays small and saving the entry again does not write the text again.
  */
 import { createHash } from 'node:crypto';
 import type { HistoryEntry } from '../../shared/state.js';
@@ -24,29 +28,76 @@ export interface MediaBlob {
 /** The entry parts that may hold media. */
 const MEDIA_PARTS = ['original', 'sent', 'generated', 'delivered'] as const;
 
+/** A big text already in a file: its hash and UTF-8 size in bytes. */
+export interface TextRef {
+  sha256: string;
+  bytes: number;
+}
+
+/** Strings at least this long (characters) are big texts (./big-texts.ts): 256 KiB. */
+export const BIG_TEXT_CHARS = 256 * 1024;
+
 /**
  * Returns a copy of `entry` whose media payloads are replaced by references, and the payloads
- * (distinct by hash). Entries without media come back as the same object with no blobs.
+ * (distinct by hash); and, when `textRef` knows a big string's file, that string replaced by
+ * `{textRef, bytes}` (listed in `texts`). Entries without either come back as the same object.
  */
-export function externalizeMedia(entry: HistoryEntry): { entry: HistoryEntry; blobs: MediaBlob[] } {
+export function externalizeMedia(
+  entry: HistoryEntry,
+  textRef?: (text: string) => TextRef | undefined,
+): { entry: HistoryEntry; blobs: MediaBlob[]; texts: TextRef[] } {
   const blobs = new Map<string, MediaBlob>();
+  const texts = new Map<string, TextRef>();
   let changed = false;
   const out: HistoryEntry = { ...entry };
+  const moveTexts = (obj: Record<string, unknown>): Record<string, unknown> => {
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(obj)) {
+      const ref = typeof v === 'string' && v.length >= BIG_TEXT_CHARS ? textRef!(v) : undefined;
+      if (!ref) continue;
+      texts.set(ref.sha256, ref);
+      copy ??= { ...obj };
+      copy[k] = { textRef: ref.sha256, bytes: ref.bytes };
+    }
+    return copy ?? obj;
+  };
   for (const part of MEDIA_PARTS) {
     if (entry[part] === undefined) continue;
     const mapped = mapJson(entry[part], (obj) => {
       const key = payloadKey(obj);
-      if (key === null) return obj;
+      if (key === null) return textRef ? moveTexts(obj) : obj;
       const data = obj[key] as string;
       const sha256 = createHash('sha256').update(data).digest('hex');
       const bytes = base64Bytes(data);
       if (!blobs.has(sha256)) blobs.set(sha256, { sha256, data, bytes, mimeType: typeof obj.mimeType === 'string' ? obj.mimeType : null });
-      changed = true;
       return replaceKey(obj, key, { blobRef: sha256, bytes });
     });
+    if (mapped !== entry[part]) changed = true;
     (out as unknown as Record<string, unknown>)[part] = mapped;
   }
-  return changed ? { entry: out, blobs: [...blobs.values()] } : { entry, blobs: [] };
+  return changed ? { entry: out, blobs: [...blobs.values()], texts: [...texts.values()] } : { entry, blobs: [], texts: [] };
+}
+
+/** The big strings of an entry's parts (not media payloads): what ./big-texts.ts writes to files. */
+export function bigStrings(entry: HistoryEntry): string[] {
+  const found = new Set<string>();
+  for (const part of MEDIA_PARTS) {
+    mapJson(entry[part], (obj) => {
+      const key = payloadKey(obj);
+      for (const [k, v] of Object.entries(obj)) {
+        if (k !== key && typeof v === 'string' && v.length >= BIG_TEXT_CHARS) found.add(v);
+      }
+      return obj;
+    });
+  }
+  return [...found];
+}
+
+/** Whether `v` is a big-text reference left by {@link externalizeMedia}. */
+function isTextRef(v: unknown): v is { textRef: string; bytes: number } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.textRef === 'string' && typeof o.bytes === 'number' && Object.keys(o).length === 2;
 }
 
 /**
@@ -54,12 +105,24 @@ export function externalizeMedia(entry: HistoryEntry): { entry: HistoryEntry; bl
  * the payload. Unknown references are left as they are (e.g. a raw request that itself carried a
  * `blobRef` field).
  */
-export function inflateMedia(entry: HistoryEntry, lookup: (sha256: string) => string | undefined): HistoryEntry {
-  if (!hasRefs(entry)) return entry;
+export function inflateMedia(entry: HistoryEntry, lookup: (sha256: string) => string | undefined, readText?: (sha256: string) => string | undefined): HistoryEntry {
+  if (!hasRefs(entry) && !readText) return entry;
   const out: HistoryEntry = { ...entry };
+  const putTexts = (obj: Record<string, unknown>): Record<string, unknown> => {
+    let copy: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(obj)) {
+      if (!isTextRef(v)) continue;
+      const text = readText!(v.textRef);
+      if (text === undefined) continue;
+      copy ??= { ...obj };
+      copy[k] = text;
+    }
+    return copy ?? obj;
+  };
   for (const part of MEDIA_PARTS) {
     if (entry[part] === undefined) continue;
-    (out as unknown as Record<string, unknown>)[part] = mapJson(entry[part], (obj) => {
+    (out as unknown as Record<string, unknown>)[part] = mapJson(entry[part], (found) => {
+      const obj = readText ? putTexts(found) : found;
       if (typeof obj.blobRef !== 'string' || typeof obj.bytes !== 'number' || 'data' in obj || 'blob' in obj) return obj;
       const key = obj.type === 'image' || obj.type === 'audio' ? 'data' : typeof obj.uri === 'string' ? 'blob' : null;
       const data = key === null ? undefined : lookup(obj.blobRef);

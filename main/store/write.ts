@@ -6,7 +6,8 @@
  */
 import type { HistoryEntry } from '../../shared/state.js';
 import { collectBlobs, type Prepare } from './maintenance.js';
-import { externalizeMedia } from './media.js';
+import { TEXT_FILE_MIME } from './big-texts.js';
+import { externalizeMedia, type TextRef } from './media.js';
 import { SEQ_PER_MS, SQL, entryToRows, seqBase } from './rows.js';
 import { ftsColumns, type FtsColumns } from './search-text.js';
 
@@ -33,10 +34,19 @@ export function ftsKey(cols: FtsColumns): string {
  * FTS5 also writes a new index segment per transaction) is the largest part of a save, and the
  * pipeline saves every transition of a request while its text stays the same until a response
  * arrives. Returns the `seq` and the indexed text, for the caller to remember.
+ *
+ * `textRef`: the files of big texts written before (./big-texts.ts); those strings are stored as
+ * references and linked like media.
  * @throws TypeError when a part cannot be JSON-encoded; SqliteError on I/O failure.
  */
-export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 = 3, indexed?: IndexedText): IndexedText {
-  const { entry: stored, blobs } = externalizeMedia(entry);
+export function writeEntry(
+  prepare: Prepare,
+  entry: HistoryEntry,
+  schema: 2 | 3 = 3,
+  indexed?: IndexedText,
+  textRef?: (text: string) => TextRef | undefined,
+): IndexedText {
+  const { entry: stored, blobs, texts } = externalizeMedia(entry, textRef);
   const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length }, schema);
   const insertNarrow = schema === 2 ? SQL.insertNarrowV2 : SQL.insertNarrow;
   const updateNarrow = schema === 2 ? SQL.updateNarrowV2 : SQL.updateNarrow;
@@ -72,7 +82,11 @@ export function writeEntry(prepare: Prepare, entry: HistoryEntry, schema: 2 | 3 
     prepare(SQL.blobInsert).run({ sha256: b.sha256, bytes: b.bytes, mimeType: b.mimeType, data: b.data });
     prepare(SQL.blobLink).run({ seq, sha256: b.sha256 });
   }
-  const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h));
+  for (const t of texts) {
+    prepare(SQL.blobInsert).run({ sha256: t.sha256, bytes: t.bytes, mimeType: TEXT_FILE_MIME, data: '' });
+    prepare(SQL.blobLink).run({ seq, sha256: t.sha256 });
+  }
+  const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h) && !texts.some((t) => t.sha256 === h));
   if (dropped.length > 0) collectBlobs(prepare, dropped);
   if (!ftsCurrent) prepare(SQL.ftsInsert).run({ seq, ...cols });
   return { seq, key };

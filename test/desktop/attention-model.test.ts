@@ -16,6 +16,13 @@ describe('firstLine', () => {
   it('gives an empty string for blank text', () => {
     expect(firstLine('  \n\t\n')).toBe('');
   });
+  it('reads only the first lines of a huge text: CRLF, blank lines, a line longer than it reads', () => {
+    expect(firstLine(`   \r\n\r\n  Build log\r\n${'x'.repeat(5_000_000)}`)).toBe('Build log');
+    const long = firstLine(`\n${'word '.repeat(1_000_000)}`, 30);
+    expect(long).toHaveLength(30);
+    expect(long.startsWith('word word')).toBe(true);
+    expect(long.endsWith('…')).toBe(true);
+  });
 });
 
 describe('promptLine', () => {

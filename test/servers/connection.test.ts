@@ -28,7 +28,7 @@ describe('a stdio connection to server-everything', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('no sampling here')),
-      samplingIntake() {},
+      samplingIntake: async () => undefined,
       samplingRefusedBySdk() {},
     });
     await conn.connect();

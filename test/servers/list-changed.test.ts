@@ -15,7 +15,7 @@ describe('list_changed notifications refresh the lists', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('none')),
-      samplingIntake() {},
+      samplingIntake: async () => undefined,
       samplingRefusedBySdk() {},
     });
     await conn.connect();

@@ -16,7 +16,7 @@ describe('MRTR rounds for prompts/get and resources/read', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('none')),
-      samplingIntake() {},
+      samplingIntake: async () => undefined,
       samplingRefusedBySdk() {},
       roots: () => [{ uri: 'file:///tmp/project', name: 'project' }],
     });
