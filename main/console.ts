@@ -220,8 +220,6 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
       roots: (serverId) => roots.list(serverId),
       eras,
-      samplingIntake: async (serverId, raw) => pipeline.intake(serverId, raw),
-      samplingRefusedBySdk: (serverId, raw, message) => pipeline.refusedBySdk(serverId, raw, message),
       auth,
     };
   }

@@ -7,7 +7,7 @@
 import type { ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { PromptView, ResourceTemplateView, ResourceView, ToolView } from '../../shared/state.js';
 import type { Logger } from '../ports.js';
-import type { ConsoleClient } from './console-client.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 /** The lists of one connection. */
 export interface Catalog {
@@ -59,7 +59,7 @@ export function createCatalogKeeper(opts: {
   logger: Logger;
   get(): Catalog;
   set(next: Catalog): void;
-  current(): ConsoleClient | undefined;
+  current(): Client | undefined;
   /** Sees every listing failure (e.g. the server wants sign-in again). */
   onError?(err: unknown): void;
 }) {
@@ -70,21 +70,21 @@ export function createCatalogKeeper(opts: {
   };
 
   const refresh = {
-    async tools(c: ConsoleClient) {
+    async tools(c: Client) {
       try {
         patch({ tools: (await c.listTools()).tools.map(toolView) });
       } catch (err) {
         warn('tools/list', err);
       }
     },
-    async prompts(c: ConsoleClient) {
+    async prompts(c: Client) {
       try {
         patch({ prompts: (await c.listPrompts()).prompts.map(promptView) });
       } catch (err) {
         warn('prompts/list', err);
       }
     },
-    async resources(c: ConsoleClient) {
+    async resources(c: Client) {
       try {
         const [resources, templates] = await Promise.all([c.listResources(), c.listResourceTemplates()]);
         patch({ resources: resources.resources.map(resourceView), resourceTemplates: templates.resourceTemplates.map(templateView) });
@@ -118,7 +118,7 @@ export function createCatalogKeeper(opts: {
       };
     },
     /** Lists every kind the server declares (in parallel). */
-    async refreshAll(c: ConsoleClient): Promise<void> {
+    async refreshAll(c: Client): Promise<void> {
       const caps = c.getServerCapabilities() ?? {};
       await Promise.all([
         caps.tools ? refresh.tools(c) : undefined,

@@ -5,7 +5,7 @@
  */
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import type { ElicitResult } from '../../shared/elicitation.js';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
+import type { CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, CallView, ProtocolEra, ServerAuthView, ServerView } from '../../shared/state.js';
 import type { IncomingElicitation } from '../elicitation/queue.js';
 import type { Offload } from '../offload/offload.js';
@@ -13,20 +13,6 @@ import type { ConsolePorts, Logger } from '../ports.js';
 import type { Root } from '../roots.js';
 import type { EraCache } from './era-cache.js';
 import type { ServerLog } from './protocol-log.js';
-
-/**
- * A sampling request that passed intake (main/sampling/intake.ts): the validated params, the client
- * requests it belongs to (S-ASSOC-1: `exact` when there is one), and the tool-loop round it is.
- */
-export interface AcceptedSampling {
-  ok: true;
-  params: CreateMessageParams;
-  association: { exact: boolean; calls: CallRef[] };
-  /** The conversation it continues (its tool_result blocks answer tool_use ids delivered there). */
-  conversationId?: string;
-  /** 1 for a new conversation (S-LOOP-1 counts these). */
-  round: number;
-}
 
 /** A sampling request as the connection hands it over. */
 export interface IncomingSampling {
@@ -41,8 +27,6 @@ export interface IncomingSampling {
   signal: AbortSignal;
   /** The call it belongs to when the protocol says so (MRTR); legacy push leaves it unset. */
   call?: CallRef;
-  /** The intake gate's verdict when it already validated the request (legacy push), so it is validated once. */
-  checked?: AcceptedSampling;
   /**
    * Sends `notifications/progress` for this request; present only when the server gave a
    * progressToken (a client may send progress only then).
@@ -82,14 +66,6 @@ export interface ConnectionDeps {
   roots?(serverId: string): Root[];
   /** Remembered protocol eras (for `protocol: "auto"`); optional in tests. */
   eras?: EraCache;
-  /**
-   * Intake gate, run before the SDK's own validation (records refusals; see ConsoleClient);
-   * resolves with the accepted request, handed to `onSampling` as `checked` (undefined: the gate
-   * checked nothing, and `onSampling` validates).
-   */
-  samplingIntake(serverId: string, rawParams: unknown): Promise<AcceptedSampling | undefined>;
-  /** Records a request the SDK refused although the gate passed it. */
-  samplingRefusedBySdk(serverId: string, rawParams: unknown, message: string): void;
   /** OAuth for HTTP servers; absent: no Authorization header is sent (config `headers` aside). */
   auth?: ConnectionAuth;
 }

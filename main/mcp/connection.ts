@@ -7,22 +7,21 @@
  * driven by input-rounds.ts), and the `sampling/createMessage` handler that hands every request to
  * the sampling pipeline.
  */
-import { UnauthorizedError, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
+import { Client, UnauthorizedError, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
 import type { ProtocolEra, ReconnectView, ServerStatus } from '../../shared/state.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
 import { createCatalogKeeper, emptyCatalog, type Catalog } from './catalog.js';
 import { checkToolOutput, roundDefinition } from './tool-output.js';
-import { ConsoleClient, gateVerdict, markHandlerEntered } from './console-client.js';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError } from './protocol.js';
-import type { AcceptedSampling, CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
+import type { CallOptions, ConnectionDeps, ServerConnection } from './connection-types.js';
 import { InputDeclinedError, requestWithInputRounds, type InputHandlers } from './input-rounds.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 
 export { InputDeclinedError, MAX_INPUT_ROUNDS } from './input-rounds.js';
 export { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError, SAMPLING_TOOLS_DECLARED } from './protocol.js';
-export type { AcceptedSampling, CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
+export type { CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
 
 /** Default timeout for client requests the person starts: they may wait on a person's review. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
@@ -42,7 +41,7 @@ export function describeTarget(config: ServerConfig): string {
 export function createServerConnection(id: string, config: ServerConfig, deps: ConnectionDeps): ServerConnection {
   const now = deps.now ?? Date.now;
   const log = new ServerLog(now);
-  let client: ConsoleClient | undefined;
+  let client: Client | undefined;
   let built: BuiltTransport | undefined;
   /** Aborted when the current connection closes: ends MRTR input requests that belong to it. */
   let connectionAbort = new AbortController();
@@ -120,7 +119,6 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
   /** The handlers of embedded MRTR input requests (2026-07-28), by method. */
   const inputHandlers: InputHandlers = {
     'sampling/createMessage': async (params, ctx) => {
-      deps.samplingIntake(id, params);
       try {
         return await deps.onSampling({ serverId: id, era: 'modern', params, signal: ctx.signal, call: ctx.call });
       } catch (err) {
@@ -153,36 +151,25 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     const prior = cached?.era === 'legacy' ? { kind: 'legacy' as const } : cached?.discover ? { kind: 'modern' as const, discover: cached.discover as never } : undefined;
     connectionAbort.abort(new Error('connection closed'));
     connectionAbort = new AbortController();
-    const c = new ConsoleClient(CLIENT_INFO, {
+    const c = new Client(CLIENT_INFO, {
       capabilities: CLIENT_CAPABILITIES,
       // MRTR is driven by requestWithInputRounds so each input request is tied to its exact call.
       inputRequired: { autoFulfill: false },
       versionNegotiation: protocol === 'legacy' ? undefined : protocol === 'auto' ? { mode: 'auto' } : { mode: { pin: protocol } },
       listChanged: catalogKeeper.handlers(),
     });
-    c.samplingGate = {
-      intake: (raw) => deps.samplingIntake(id, raw),
-      onSdkRefusal: (raw, message) => deps.samplingRefusedBySdk(id, raw, message),
-    };
-    c.setRequestHandler('sampling/createMessage', async (request, ctx) => {
-      markHandlerEntered(ctx);
+    // A pushed sampling request (2025-11-25 era) reaches the console as it came, through the SDK's
+    // public fallback handler rather than a registered one (which the SDK validates first, with its
+    // own message and no trace): intake validates it once, records a refusal with its rule (S-…),
+    // and answers -32602 with a readable message. No other method has a fallback.
+    c.fallbackRequestHandler = async (request, ctx) => {
+      if (request.method !== 'sampling/createMessage') throw protocolError(-32601, 'Method not found');
       const era: ProtocolEra = c.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
-      const progressToken = request.params._meta?.progressToken;
-      let step = 0;
-      const progress =
-        progressToken === undefined
-          ? undefined
-          : (message: string) => {
-              step += 1;
-              void ctx.mcpReq
-                .notify({ method: 'notifications/progress', params: { progressToken, progress: step, message } })
-                .catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) }));
-            };
-      const checked = gateVerdict<AcceptedSampling>(ctx);
-      const result = await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress, checked });
-      // Our schema (shared/sampling.ts) is the spec's; the SDK re-validates the result on the way out.
-      return result as SdkCreateMessageResult;
-    });
+      const progress = progressSender(request.params, (params) =>
+        ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) })),
+      );
+      return (await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress })) as SdkCreateMessageResult;
+    };
     // Elicitation and roots (both eras; on MRTR they arrive embedded, see inputHandlers).
     c.setRequestHandler('elicitation/create', async (request, ctx) => {
       if (!deps.onElicitation) throw protocolError(-32601, 'elicitation is not available');
@@ -235,7 +222,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
    * Runs one of the person's requests on the ready client, counting it in flight. A -32042 "URL
    * elicitation required" error hands its URL elicitations to the queue before it is rethrown.
    */
-  async function run<T>(what: (c: ConsoleClient, signal: AbortSignal) => Promise<T>, options: CallOptions): Promise<T> {
+  async function run<T>(what: (c: Client, signal: AbortSignal) => Promise<T>, options: CallOptions): Promise<T> {
     const c = client;
     if (!c || status !== 'ready') throw new Error(`server "${id}" is not connected (${status})`);
     inFlight++;
@@ -345,5 +332,23 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       // roots inside each input_required round, so they always get the current list.
       if (client && status === 'ready' && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged();
     },
+  };
+}
+
+/**
+ * `notifications/progress` for a request whose raw params carry `_meta.progressToken` (a client
+ * may send progress only then); each call sends the next step with `message`. Undefined otherwise.
+ */
+function progressSender(
+  params: unknown,
+  notify: (params: { progressToken: string | number; progress: number; message: string }) => Promise<unknown>,
+): ((message: string) => void) | undefined {
+  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+  const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
+  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  let step = 0;
+  return (message) => {
+    step += 1;
+    void notify({ progressToken: token, progress: step, message });
   };
 }

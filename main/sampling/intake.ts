@@ -13,7 +13,6 @@ import { randomUUID } from 'node:crypto';
 import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
 import type { CallRef, HistoryEntry } from '../../shared/state.js';
 import { validateSamplingRequest, type SamplingValidationError, type SamplingValidationResult } from '../../shared/validate-sampling.js';
-import type { AcceptedSampling } from '../mcp/connection-types.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import type { SamplingRefusal } from './types.js';
 
@@ -23,8 +22,19 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 10;
 /** How many delivered tool_use ids are remembered for loop detection. */
 const REMEMBERED_TOOL_USES = 5_000;
 
-/** A request that passed intake. */
-export type Accepted = AcceptedSampling;
+/**
+ * A request that passed intake: the validated params, the client requests it belongs to
+ * (S-ASSOC-1: `exact` when there is one), and the tool-loop round it is (S-LOOP-1).
+ */
+export interface Accepted {
+  ok: true;
+  params: CreateMessageParams;
+  association: { exact: boolean; calls: CallRef[] };
+  /** The conversation it continues (its tool_result blocks answer tool_use ids delivered there). */
+  conversationId?: string;
+  /** 1 for a new conversation. */
+  round: number;
+}
 
 /** What intake needs. */
 export interface IntakeDeps {

@@ -261,23 +261,13 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   return {
     handle(request) {
       try {
-        const checked = request.checked ?? intake.check(request.serverId, request.params, request.call);
+        const checked = intake.check(request.serverId, request.params, request.call);
         // A big request's scan and history file are made off the event loop before it is queued;
         // any other is queued before this returns.
         return deps.offload && isBigPayload(request.params) ? begin(request, checked, prepareBig) : begin(request, checked);
       } catch (err) {
         return Promise.reject(err);
       }
-    },
-
-    intake(serverId, rawParams) {
-      const checked = intake.check(serverId, rawParams);
-      if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
-      return checked;
-    },
-
-    refusedBySdk(serverId, rawParams, message) {
-      intake.recordRefusal(serverId, rawParams, { code: ErrorCodes.INVALID_PARAMS, rule: 'S-PARAMS', message });
     },
 
     reopenDraft(entry) {

@@ -9,7 +9,7 @@ import type { PolicyNote } from '../../shared/rules.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 import type { ServerWait } from '../../shared/wait.js';
 import type { LlmProvider } from '../llm/provider.js';
-import type { AcceptedSampling, IncomingSampling } from '../mcp/connection.js';
+import type { IncomingSampling } from '../mcp/connection.js';
 import type { Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
@@ -79,15 +79,6 @@ export interface SamplingPipeline {
    * that one is scanned and readied for history on the offload worker first.
    */
   handle(request: IncomingSampling): Promise<CreateMessageResult>;
-  /**
-   * The intake gate run before the SDK validates a request: records and throws a ProtocolError
-   * (-32602, or -32050 past the tool-loop cap) for a request that must be refused; otherwise
-   * returns the accepted request, which {@link SamplingPipeline.handle} then takes as `checked`
-   * (validated once).
-   */
-  intake(serverId: string, rawParams: unknown): AcceptedSampling;
-  /** Records a request the SDK refused (with its message) after the gate had passed it. */
-  refusedBySdk(serverId: string, rawParams: unknown, message: string): void;
   /**
    * Re-opens a past request as a new draft (origin 'draft', no server waiting) to send to an LLM
    * again, e.g. to compare models. Returns the new item's id.

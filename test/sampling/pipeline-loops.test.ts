@@ -128,19 +128,15 @@ describe('progress, intake gate, drafts', () => {
     expect(messages).toEqual(['awaiting review of the request', 'awaiting review of the response']);
   });
 
-  it('the intake gate records a refusal and throws -32602 before the SDK sees the request', () => {
+  it('a malformed request is recorded and answered -32602 with the rule and a readable message; a valid one is queued', async () => {
     const t = setup();
-    expect(() => t.pipeline.intake('fixture', { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] })).toThrow(
-      expect.objectContaining({ code: -32602, message: 'maxTokens is required' }),
-    );
-    expect(t.saved.at(-1)).toMatchObject({ status: 'failed', errorDetail: { rule: 'S-MAX-1' } });
-    expect(() => t.pipeline.intake('fixture', round1)).not.toThrow();
-  });
-
-  it('a refusal by the SDK itself is recorded too', () => {
-    const t = setup();
-    t.pipeline.refusedBySdk('fixture', { odd: true }, 'Invalid sampling request: …');
-    expect(t.saved.at(-1)).toMatchObject({ status: 'failed', serverId: 'fixture', errorDetail: { code: -32602, rule: 'S-PARAMS' } });
+    await expect(t.pipeline.handle(incoming({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }))).rejects.toMatchObject({
+      code: -32602,
+      message: 'maxTokens is required',
+    });
+    expect(t.saved.at(-1)).toMatchObject({ status: 'failed', serverId: 'fixture', errorDetail: { code: -32602, rule: 'S-MAX-1' } });
+    void t.pipeline.handle(incoming(round1));
+    expect(t.last().status).toBe('awaiting_request_review');
   });
 
   it('re-opens a past request as a draft that no server waits for', async () => {

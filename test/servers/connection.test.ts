@@ -28,8 +28,6 @@ describe('a stdio connection to server-everything', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('no sampling here')),
-      samplingIntake: async () => undefined,
-      samplingRefusedBySdk() {},
     });
     await conn.connect();
   }, 30_000);

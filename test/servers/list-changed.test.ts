@@ -15,8 +15,6 @@ describe('list_changed notifications refresh the lists', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('none')),
-      samplingIntake: async () => undefined,
-      samplingRefusedBySdk() {},
     });
     await conn.connect();
   }, 30_000);

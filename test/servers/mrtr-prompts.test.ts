@@ -16,8 +16,6 @@ describe('MRTR rounds for prompts/get and resources/read', () => {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
       onSampling: () => Promise.reject(new Error('none')),
-      samplingIntake: async () => undefined,
-      samplingRefusedBySdk() {},
       roots: () => [{ uri: 'file:///tmp/project', name: 'project' }],
     });
     await conn.connect();

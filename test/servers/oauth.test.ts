@@ -65,8 +65,6 @@ describe('OAuth sign-in to a protected Streamable HTTP server', () => {
       logger,
       onChange() {},
       onSampling: () => Promise.reject(new Error('none')),
-      samplingIntake: async () => undefined,
-      samplingRefusedBySdk() {},
       // Remembered eras: after sign-out the reconnect adopts the cached modern era without a round
       // trip, so the lost sign-in only shows on the first request (the lists).
       eras: openEraCache(mkdtempSync(join(tmpdir(), 'oauth-eras-'))),
