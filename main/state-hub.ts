@@ -4,7 +4,7 @@
  * and pushes it to every subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  */
 import type { ConsoleEvent } from '../shared/api.js';
-import type { ConsoleState, SamplingItemView, SliceKey, StatePatch } from '../shared/state.js';
+import type { ConsoleState, ItemChange, SamplingItemView, SliceKey, StatePatch } from '../shared/state.js';
 
 export type { SliceKey };
 
@@ -39,6 +39,8 @@ export function createStateHub(
   const upserts = new Set<string>();
   const removes = new Set<string>();
   const listeners = new Set<(event: ConsoleEvent) => void>();
+  /** Each item as last published: the next patch sends only what differs from it. */
+  const published = new Map(initial.items.map((i) => [i.id, i]));
   let scheduled = false;
 
   const request = () => {
@@ -53,10 +55,20 @@ export function createStateHub(
     const patch: StatePatch = { version: state.version + 1 };
     for (const key of dirty) (patch as unknown as Record<string, unknown>)[key] = state[key];
     if (upserts.size || removes.size) {
-      patch.items = {
-        upsert: [...upserts].flatMap((id) => (items.has(id) ? [items.get(id)!] : [])),
-        remove: [...removes],
-      };
+      const upsert: SamplingItemView[] = [];
+      const change: ItemChange[] = [];
+      for (const id of upserts) {
+        const item = items.get(id);
+        if (!item) continue;
+        const before = published.get(id);
+        if (before) {
+          const diff = itemChange(before, item);
+          if (diff) change.push(diff);
+        } else upsert.push(item);
+        published.set(id, item);
+      }
+      for (const id of removes) published.delete(id);
+      patch.items = { upsert, remove: [...removes], ...(change.length ? { change } : {}) };
     }
     state = { ...state, version: patch.version, items: [...items.values()] };
     dirty.clear();
@@ -99,4 +111,30 @@ export function createStateHub(
     },
     flush,
   };
+}
+
+/**
+ * What differs between two states of an item, field by field (by identity: the pipeline replaces
+ * a field to change it, so an untouched prompt is never compared or sent). A generation that only
+ * grew is sent as the text it grew by. Undefined when nothing differs.
+ */
+export function itemChange(before: SamplingItemView, after: SamplingItemView): ItemChange | undefined {
+  const set: Record<string, unknown> = {};
+  const unset: Array<keyof SamplingItemView> = [];
+  let append: string | undefined;
+  for (const key of Object.keys(after) as Array<keyof SamplingItemView>) {
+    if (after[key] === before[key]) continue;
+    if (key === 'generation' && before.generation && after.generation && after.generation.startedAt === before.generation.startedAt) {
+      const [was, now] = [before.generation.text, after.generation.text];
+      if (now.length >= was.length && now.startsWith(was)) {
+        if (now.length > was.length) append = now.slice(was.length);
+        continue;
+      }
+    }
+    if (after[key] === undefined) unset.push(key); // JSON would drop an undefined value
+    else set[key] = after[key];
+  }
+  for (const key of Object.keys(before) as Array<keyof SamplingItemView>) if (!(key in after) && before[key] !== undefined) unset.push(key);
+  if (Object.keys(set).length === 0 && unset.length === 0 && append === undefined) return undefined;
+  return { id: after.id, ...(Object.keys(set).length ? { set: set as Partial<SamplingItemView> } : {}), ...(unset.length ? { unset } : {}), ...(append !== undefined ? { append } : {}) };
 }

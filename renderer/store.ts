@@ -5,10 +5,11 @@
  * also saved to main as they change (screens/queue/autosave.ts), which keeps them on the item.
  */
 import { create } from 'zustand';
-import type { ConsoleApi, ConsoleEvent } from '../shared/api';
-import type { RequestDraft, ResponseDraft } from '../shared/drafts';
+import type { ConsoleApi, ConsoleEvent } from '../shared/api.js';
+import type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
 import {
   applyPatch,
+  patchFits,
   type CallView,
   type ConsoleState,
   type ElicitationItemView,
@@ -17,7 +18,7 @@ import {
   type SamplingItemView,
   type ServerView,
   type StatePatch,
-} from '../shared/state';
+} from '../shared/state.js';
 
 /** The three screens of the left nav. */
 export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' | 'rules';
@@ -26,7 +27,7 @@ export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' 
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /** Edits in progress on a request / response under review (shared/drafts.ts: main keeps them too). */
-export type { RequestDraft, ResponseDraft } from '../shared/drafts';
+export type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
 
 /** The store's shape: the mirror, selection, drafts and the actions that change them. */
 export interface ConsoleStore {
@@ -115,6 +116,7 @@ function setMirror(next: ConsoleState): void {
 export function startMirror(api: ConsoleApi): () => void {
   let pending: StatePatch[] = [];
   let stopped = false;
+  let resyncing = false;
   const onEvent = (event: ConsoleEvent) => {
     if (stopped) return;
     if (event.type === 'snapshot') {
@@ -123,25 +125,36 @@ export function startMirror(api: ConsoleApi): () => void {
       return;
     }
     const current = useConsole.getState().mirror;
-    if (!current) pending.push(event.patch);
-    else setMirror(applyPatch(current, event.patch));
+    if (!current || resyncing) pending.push(event.patch);
+    else if (patchFits(current, event.patch)) setMirror(applyPatch(current, event.patch));
+    else {
+      // A patch was missed (item changes need the version before them): the whole state again,
+      // showing the current one meanwhile; patches that arrive meanwhile are applied on top.
+      resyncing = true;
+      pending.push(event.patch);
+      fetchState();
+    }
   };
+  const fetchState = () =>
+    api.getState({}).then(
+      (state) => {
+        if (stopped) return;
+        const current = useConsole.getState().mirror;
+        let next = current && current.version >= state.version ? current : state;
+        for (const p of pending) if (patchFits(next, p)) next = applyPatch(next, p);
+        pending = [];
+        resyncing = false;
+        setMirror(next);
+      },
+      (err: unknown) => {
+        resyncing = false;
+        if (stopped || useConsole.getState().mirror) return;
+        useConsole.setState({ status: { kind: 'error', message: err instanceof Error ? err.message : String(err) } });
+      },
+    );
   const unsubscribe = api.onEvent(onEvent);
   useConsole.setState({ status: { kind: 'connecting' } });
-  api.getState({}).then(
-    (state) => {
-      if (stopped) return;
-      const current = useConsole.getState().mirror;
-      let next = current && current.version >= state.version ? current : state;
-      for (const p of pending) next = applyPatch(next, p);
-      pending = [];
-      setMirror(next);
-    },
-    (err: unknown) => {
-      if (stopped || useConsole.getState().mirror) return;
-      useConsole.setState({ status: { kind: 'error', message: err instanceof Error ? err.message : String(err) } });
-    },
-  );
+  fetchState();
   return () => {
     stopped = true;
     unsubscribe();
