@@ -3,9 +3,10 @@
  * history store into one {@link ConsoleService}. Hosts (app/electron, app/web) and tests call this;
  * the same core runs under every host (like MCP Inspector v2's environment split).
  */
+import { createNotices } from './notices.js';
 import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
-import type { Notice, ProviderView } from '../shared/state.js';
+import type { ProviderView } from '../shared/state.js';
 import type { ModelSettings } from '../shared/providers.js';
 import { loadServersConfig } from './config.js';
 import { PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
@@ -36,7 +37,7 @@ import { createDesktopLife } from './attention/desktop-life.js';
 export const HISTORY_FILE = 'history.db';
 
 /** Notices kept (newest). */
-const NOTICES_KEPT = 20;
+
 
 /** A running console. `dispose` closes every server connection and the history database. */
 export interface ConsoleHandle {
@@ -90,10 +91,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     hub.set('modelSettings', settings);
   };
 
-  const notify = (level: Notice['level'], message: string, kind?: Notice['kind']) => {
-    const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, ...(kind ? { kind } : {}), message, at: now() };
-    hub.set('notices', [...hub.get('notices'), notice].slice(-NOTICES_KEPT));
-  };
+  const notices = createNotices(hub, now);
+  const notify = notices.notify;
   for (const p of [...servers.problems, ...providerRegistry.problems, ...(roots.problem ? [roots.problem] : [])]) notify('error', p);
   if (secrets.warning) notify('warning', secrets.warning);
   if (servers.createdDefault) notify('info', `Created ${servers.path} with the embedded default server (server-everything).`);
@@ -240,6 +239,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     getState: async () => hub.snapshot(),
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
+    dismissNotice: async ({ id }) => notices.dismiss(id),
     setToolEra: async ({ serverId, tool, era }) => {
       eraNeeds.set(serverId, tool, era ? { needs: era, learned: 'person', detail: 'set on the Servers screen', at: now() } : undefined);
       publishServers();

@@ -1,7 +1,7 @@
 /** The app shell: the left nav (Queue with its badge, Servers, History), notices and the screen. */
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getConnection } from './api';
+import { getApi, getConnection } from './api';
 import { useConsole, useElicitations, useItems, useNotices, isAwaitingPerson, type Screen } from './store';
 import { elicitationAwaiting } from './screens/queue/ElicitationModel';
 import { Banner } from './components/common';
@@ -95,7 +95,15 @@ function Notices() {
       {notices.slice(-3).map((n) => (
         <div className="notice" key={n.id}>
           <Banner tone={n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info'}>{n.message}</Banner>
-          <button type="button" className="btn-small" aria-label={t('notices.hideLabel')} onClick={() => hide(n.id)}>
+          <button
+            type="button"
+            className="btn-small"
+            aria-label={t('notices.hideLabel')}
+            onClick={() => {
+              hide(n.id); // at once here; main then drops it for every window
+              getApi().dismissNotice({ id: n.id }).catch(() => undefined);
+            }}
+          >
             {t('notices.hide')}
           </button>
         </div>

@@ -37,6 +37,7 @@ export const API_METHODS = [
   'respondElicitation',
   'setServerRoots',
   'rerunCall',
+  'dismissNotice',
   'setToolEra',
   // Servers: config edits, prompts/resources, logs, import, OAuth.
   'getServerEntry',

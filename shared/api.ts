@@ -157,6 +157,8 @@ export const apiRequests = {
    * invalid_state while it still runs or when its server is not ready.
    */
   rerunCall: { input: z.object({ callId: id }).strict() },
+  /** Removes a notice from the notices slice, for every window; an unknown id is ignored. */
+  dismissNotice: { input: z.object({ id }).strict() },
   /**
    * Which protocol era a server's tool is called on: `legacy` (2025-11-25, push style) or
    * `modern` (2026-07-28, input_required) on a second session when the server's own speaks the
@@ -244,6 +246,7 @@ export interface ApiResults {
   respondElicitation: void;
   setServerRoots: { roots: Array<{ uri: string; name?: string }> };
   rerunCall: { callId: string };
+  dismissNotice: void;
   setToolEra: void;
   /** `masked`: fields shown as SECRET_PLACEHOLDER; `otherKeys`: fields of the entry the console keeps as they are. */
   getServerEntry: { entry: ServerEntryInput; masked: string[]; otherKeys: string[] };

@@ -52,6 +52,7 @@ export function installFakeApi(data: FakeData): void {
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),
     setToolEra: (input: unknown) => answer('setToolEra', input, () => undefined),
+    dismissNotice: (input: unknown) => answer('dismissNotice', input, () => undefined),
     listHistory: (input: { query?: string; limit?: number; offset?: number; conversationId?: string; id?: string }) =>
       answer('listHistory', input, () => {
         const q = (input.query ?? '').toLowerCase();

@@ -95,12 +95,13 @@ test('servers: a call that failed because its tool needs the other era says so, 
   ]);
 });
 
-test('notices show at the top and can be hidden', async ({ page, appUrl, fixture }) => {
+test('notices show at the top and can be hidden, for every window (main drops them)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const notices = page.getByTestId('notices');
   await expect(notices).toContainText('broken-python: Process exited with code 1');
   await notices.getByRole('button', { name: 'Hide this notice' }).click();
   await expect(notices).toHaveCount(0);
+  expect(await recorded(page, 'dismissNotice')).toEqual([{ id: fixture.state.notices[0]!.id }]);
 });
 
 test('servers: enum and boolean fields, and the Raw JSON mode with its parse error', async ({ page, appUrl, fixture }) => {

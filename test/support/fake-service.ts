@@ -100,6 +100,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     setServerRoots: () => ({ roots: [] }),
     rerunCall: () => ({ callId: 'call-2' }),
     setToolEra: () => undefined,
+    dismissNotice: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -157,6 +158,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     setServerRoots: record('setServerRoots'),
     rerunCall: record('rerunCall'),
     setToolEra: record('setToolEra'),
+    dismissNotice: record('dismissNotice'),
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
