@@ -110,3 +110,32 @@ test('"Review" on a native notification (Electron) opens the item main names', a
   await expect(page.getByTestId('queue-screen')).toBeVisible();
   await expect(page.locator(`[data-testid="queue-item"][data-item-id="${target.itemId}"]`)).toHaveClass(/is-selected/);
 });
+
+test('settings: a long path wraps inside the window, in the header and in Files, and each path can be copied', async ({ page, appUrl, fixture, context }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const long = `C:\\Users\\${'someone-with-a-very-long-account-name'.repeat(2)}\\AppData\\Roaming\\mcp-approval-console`;
+  const base = withDesktop(fixture.state);
+  const state: ConsoleState = {
+    ...base,
+    desktop: { ...base.desktop!, path: `${long}\\desktop-settings.json` },
+    settings: { ...base.settings, userDataDir: long, serversConfigPath: `${long}\\mcp-servers.json`, historyPath: `${long}\\history.db` },
+  };
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(appUrl).origin });
+  await openWithDesktop(page, appUrl, { ...fixture, state });
+  await page.getByTestId('nav-settings').click();
+  const savedIn = page.getByTestId('settings-saved-in');
+  await expect(savedIn).toContainText('desktop-settings.json');
+  const fits = (el: Element) => {
+    const box = el.getBoundingClientRect();
+    return box.right <= window.innerWidth && el.scrollWidth <= el.clientWidth + 1;
+  };
+  expect(await savedIn.evaluate(fits)).toBe(true);
+  const servers = page.getByTestId('fact-servers');
+  await servers.scrollIntoViewIfNeeded();
+  expect(await servers.evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+  await expectNoHorizontalOverflow(page);
+  await page.getByTestId('copy-fact-servers').click();
+  await expect(page.getByTestId('copy-fact-servers')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${long}\\mcp-servers.json`);
+  await shot(page, '1024x700-settings-long-paths');
+});

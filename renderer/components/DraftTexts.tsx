@@ -3,11 +3,12 @@
  * why nothing was delivered ("the server stopped waiting at 14:03:27"), and every typed text in
  * full, each with Copy. Used by the queue's outcome screens and the history detail.
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { typedTexts, type DraftInput, type StopCause, type TypedText } from '../../shared/drafts';
 import { clockTime } from '../format';
 import { Banner, Section } from './common';
+import { CopyButton } from './CopyButton';
 import './review.css';
 
 /** "Not delivered: the server stopped waiting at 14:03:27" (`at`: epoch ms), plus what happened to the typed text. */
@@ -39,22 +40,6 @@ function labelOf(t: ReturnType<typeof useTranslation<'common'>>['t'], typed: Typ
   }
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const { t } = useTranslation('common');
-  const [done, setDone] = useState<'copied' | 'failed' | null>(null);
-  const copy = () => {
-    navigator.clipboard.writeText(text).then(
-      () => setDone('copied'),
-      () => setDone('failed'),
-    );
-  };
-  return (
-    <button type="button" className="btn-small" data-testid="copy-draft" aria-label={t('drafts.copyLabel', { label })} onClick={copy}>
-      {done === 'copied' ? t('drafts.copied') : done === 'failed' ? t('drafts.copyFailed') : t('drafts.copy')}
-    </button>
-  );
-}
-
 /**
  * Every text in `draft` the person typed, in full and copyable (nothing when there is none).
  * @param baseSystemPrompt the system prompt the review started from (an unchanged one is not listed)
@@ -72,7 +57,7 @@ export function DraftTexts({ draft, baseSystemPrompt, actions }: { draft: DraftI
             <li key={`${typed.kind}:${typed.ref}`} className="draft-text-item">
               <div className="draft-text-head">
                 <strong className="small">{label}</strong>
-                <CopyButton text={typed.text} label={label} />
+                <CopyButton text={typed.text} label={label} testId="copy-draft" />
               </div>
               <pre className="mono-box draft-text" data-testid="draft-text">
                 {typed.text}

@@ -8,6 +8,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type LanguagePreference } from '../../../shared/desktop';
 import { getApi } from '../../api';
+import { CopyButton } from '../../components/CopyButton';
 import { Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { useConsole } from '../../store';
@@ -84,13 +85,19 @@ function BrowserNotifications() {
   );
 }
 
-function Fact({ label, value, testId }: { label: string; value: string | undefined; testId?: string }) {
+function Fact({ label, value, testId, copy }: { label: string; value: string | undefined; testId?: string; copy?: boolean }) {
   if (!value) return null;
   return (
     <div className="fact">
       <dt>{label}</dt>
-      <dd className="mono break" data-testid={testId}>
-        {value}
+      <dd className="mono break">
+        <span data-testid={testId}>{value}</span>
+        {copy && (
+          <>
+            {' '}
+            <CopyButton text={value} label={label} testId={testId && `copy-${testId}`} />
+          </>
+        )}
       </dd>
     </div>
   );
@@ -122,7 +129,9 @@ export function SettingsScreen() {
     <div className="settings" data-testid="settings-screen">
       <div className="pane-title settings-title">
         <h2>{t('title')}</h2>
-        <span className="muted small">{t('savedIn', { path: desktop.path })}</span>
+        <span className="muted small settings-saved-in" data-testid="settings-saved-in">
+          {t('savedIn', { path: desktop.path })}
+        </span>
       </div>
       {desktop.problem && <Banner tone="warn">{desktop.problem}</Banner>}
       {save.error && (
@@ -192,11 +201,11 @@ export function SettingsScreen() {
       <Section title={t('files')} testId="settings-files">
         <dl className="facts settings-facts">
           <Fact label={t('facts.host')} value={facts?.host} />
-          <Fact label={t('facts.userData')} value={facts?.userDataDir} testId="fact-user-data" />
-          <Fact label={t('facts.servers')} value={facts?.serversConfigPath} />
-          <Fact label={t('facts.providers')} value={facts?.providersConfigPath} />
-          <Fact label={t('facts.history')} value={facts?.historyPath} />
-          <Fact label={t('facts.desktop')} value={desktop.path} />
+          <Fact label={t('facts.userData')} value={facts?.userDataDir} testId="fact-user-data" copy />
+          <Fact label={t('facts.servers')} value={facts?.serversConfigPath} testId="fact-servers" copy />
+          <Fact label={t('facts.providers')} value={facts?.providersConfigPath} testId="fact-providers" copy />
+          <Fact label={t('facts.history')} value={facts?.historyPath} testId="fact-history" copy />
+          <Fact label={t('facts.desktop')} value={desktop.path} testId="fact-desktop" copy />
           <Fact label={t('facts.apiKeys')} value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
         </dl>
       </Section>
