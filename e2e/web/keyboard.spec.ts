@@ -298,3 +298,26 @@ test('Chinese: the palette and cheat-sheet are translated, no key missing', asyn
   await shot(page, 'keyboard-palette-zh');
   expect(await page.evaluate(() => (window as unknown as { __i18nMissing(): string[] }).__i18nMissing())).toEqual([]);
 });
+
+for (const [width, height] of [[1024, 700], [1280, 800], [1920, 1080]] as const) {
+  test(`cheat-sheet at ${width}×${height}: one scrollbar at most, the list's (no nested scrolling)`, async ({ page, appUrl, fixture }) => {
+    await page.setViewportSize({ width, height });
+    await openConsole(page, appUrl, fixture);
+    await press(page, '?');
+    const sheet = page.getByTestId('cheat-sheet');
+    await expect(sheet).toBeVisible();
+    const scrolling = await sheet.evaluate((root) =>
+      [root, ...root.querySelectorAll('*')]
+        .filter((el) => {
+          const s = getComputedStyle(el);
+          const y = /(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1;
+          const x = /(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1;
+          return x || y;
+        })
+        .map((el) => el.className),
+    );
+    expect(scrolling.length).toBeLessThanOrEqual(1);
+    if (scrolling.length === 1) expect(scrolling[0]).toContain('kb-sheet-grid');
+    await shot(page, `${width}x${height}-keyboard-cheat-sheet`);
+  });
+}
