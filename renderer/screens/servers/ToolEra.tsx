@@ -31,11 +31,13 @@ export function ToolEraControl({ server, tool }: { server: ServerView; tool: str
         <option value="legacy">{t('toolEra.legacy')}</option>
         <option value="modern">{t('toolEra.modern')}</option>
       </select>
-      {known && (
-        <span className="field-help" data-testid="tool-era-learned">
-          {known.learned === 'person' ? t('toolEra.setByYou') : t('toolEra.learned', { detail: known.detail })}
-        </span>
-      )}
+      <span className="field-help" data-testid={known ? 'tool-era-learned' : 'tool-era-auto'}>
+        {known
+          ? known.learned === 'person'
+            ? t('toolEra.setByYou')
+            : t('toolEra.learned', { detail: known.detail })
+          : t('toolEra.autoHelp', { era: server.era === 'modern' ? '2026-07-28' : '2025-11-25' })}
+      </span>
       <ActionError error={set.error} />
     </div>
   );

@@ -1,0 +1,72 @@
+/**
+ * Layout sweep: every screen at 1024×700, 1280×800 and 1920×1080, light and dark — no page-wide
+ * horizontal overflow, no scroll area inside another, and no text cut with "…" that cannot be read
+ * whole (a `title` on it or around it), no select whose chosen option does not fit. Screenshots of
+ * each go to e2e/artifacts.
+ */
+import type { Page } from '@playwright/test';
+import type { FakeData } from '../support/fake-api.js';
+import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
+import { openWithDesktop, withDesktop } from './settings-fixture.js';
+
+async function open(page: Page, url: string, fixture: FakeData, theme: 'light' | 'dark'): Promise<void> {
+  fixture.state = withDesktop(fixture.state, { theme });
+  await openWithDesktop(page, url, fixture);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+/** Scroll areas that sit inside another scroll area, and "…"-cut texts with no way to read them whole. */
+async function layoutProblems(page: Page): Promise<{ nested: string[]; clipped: string[] }> {
+  return page.evaluate(() => {
+    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${String(el.className).split(' ').join('.')}`;
+    const scrolls = (el: Element) => {
+      const s = getComputedStyle(el);
+      return (/(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1) || (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1);
+    };
+    const all = [...document.querySelectorAll('body *')].filter((el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed');
+    const scrolling = all.filter(scrolls);
+    const nested = scrolling.filter((el) => scrolling.some((other) => other !== el && other.contains(el))).map(name);
+    const clipped = all
+      .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+      .filter((el) => !el.closest('[title]') && !el.closest('[aria-label]'))
+      .map((el) => `${name(el)}: ${(el.textContent ?? '').slice(0, 60)}`);
+    // A select shows its chosen option on one line: cut when the text is wider than the box.
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    for (const sel of all.filter((el): el is HTMLSelectElement => el instanceof HTMLSelectElement)) {
+      const s = getComputedStyle(sel);
+      ctx.font = s.font;
+      const text = sel.selectedOptions[0]?.text ?? '';
+      const room = sel.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 16; // the arrow
+      if (ctx.measureText(text).width > room) clipped.push(`${name(sel)}: ${text.slice(0, 60)}`);
+    }
+    return { nested, clipped };
+  });
+}
+
+const screens: Array<[string, (page: Page) => Promise<unknown>]> = [
+  ['queue', (page) => page.locator('[data-item-id="item-request"]').click()],
+  ['servers', (page) => page.getByTestId('nav-servers').click().then(() => page.getByTestId('tool-item').nth(2).click())],
+  ['providers', (page) => page.getByTestId('nav-providers').click()],
+  ['history', (page) => page.getByTestId('nav-history').click().then(() => page.getByTestId('history-item').first().click())],
+  ['rules', (page) => page.getByTestId('nav-rules').click()],
+  ['settings', (page) => page.getByTestId('nav-settings').click()],
+];
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const [width, height] of [[1024, 700], [1280, 800], [1920, 1080]] as const) {
+    test(`layout ${width}×${height} ${theme}: no nested scrolling, no text cut beyond reading`, async ({ page, appUrl, fixture }) => {
+      await page.setViewportSize({ width, height });
+      await open(page, appUrl, fixture, theme);
+      const found: string[] = [];
+      for (const [screen, go] of screens) {
+        await go(page);
+        await expect(page.getByTestId('connecting')).toHaveCount(0);
+        await expectNoHorizontalOverflow(page);
+        const { nested, clipped } = await layoutProblems(page);
+        found.push(...nested.map((n) => `${screen}: nested scroll ${n}`), ...clipped.map((c) => `${screen}: cut ${c}`));
+        await shot(page, `${width}x${height}-${theme}-${screen}`);
+      }
+      expect(found).toEqual([]);
+    });
+  }
+}
