@@ -63,6 +63,8 @@ export interface CallRef {
   callId: string;
   kind: ClientRequestKind;
   name: string;
+  /** Its arguments as one short line (shared/call-args.ts `argumentsLine`); absent when it had none. */
+  args?: string;
 }
 
 /**
@@ -352,6 +354,8 @@ export interface HistorySummary {
   serverId: string;
   /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */
   callName?: string;
+  /** That request's arguments as one short line (shared/call-args.ts), to tell entries of one tool apart. */
+  callArgs?: string;
   status: SamplingStatus;
   /** Who decided: the person, a rule, or the console itself (validation, timeouts, limits). */
   decidedBy?: DecidedBy;

@@ -65,6 +65,7 @@ export function installFakeApi(data: FakeData): void {
           conversationId: e.conversationId,
           serverId: e.serverId,
           callName: e.callName,
+          callArgs: e.callArgs,
           status: e.status,
           decidedBy: e.decidedBy,
           receivedAt: e.receivedAt,

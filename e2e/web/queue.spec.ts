@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import type { SamplingItemView } from '../../shared/state.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../support/fixture-state.js';
-import { emit, expect, failNext, openConsole, recorded, test } from '../support/ui.js';
+import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const select = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
 const item = (state: { items: SamplingItemView[] }, id: string) => state.items.find((i) => i.id === id)!;
@@ -233,4 +233,26 @@ test('a thousand queued items stay virtualised and reachable', async ({ page, ap
   await expect(page.locator('[data-item-id="bulk-999"]')).toBeVisible();
   await page.locator('[data-item-id="bulk-999"]').click();
   await expect(page.getByTestId('request-review')).toBeVisible();
+});
+
+test("rows of one tool say what the call was asked: its arguments, whole on hover, in the Queue and in History", async ({ page, appUrl, fixture }) => {
+  const withArgs = (id: string, args: string) => {
+    const found = fixture.state.items.find((i) => i.id === id)!;
+    found.association = { ...found.association, calls: found.association.calls.map((c) => ({ ...c, args })) };
+  };
+  withArgs('item-request', 'prompt: "Summarise issue 12", maxTokens: 100');
+  withArgs('item-rejected', 'prompt: "Summarise issue 14", maxTokens: 100');
+  const [first, second] = fixture.history;
+  first!.callArgs = 'query: "lighthouse duplicates", limit: 5';
+  second!.callArgs = 'query: "flaky tests", limit: 5';
+  await openConsole(page, appUrl, fixture);
+  const args = page.locator('[data-item-id="item-request"]').getByTestId('queue-args');
+  await expect(args).toHaveText('prompt: "Summarise issue 12", maxTokens: 100');
+  await expect(args).toHaveAttribute('title', 'prompt: "Summarise issue 12", maxTokens: 100');
+  await expect(page.locator('[data-item-id="item-rejected"]').getByTestId('queue-args')).toContainText('issue 14');
+  await expect(page.locator('[data-item-id="item-generating"]').getByTestId('queue-args')).toHaveCount(0); // no arguments: no line
+  await page.getByTestId('nav-history').click();
+  await expect(page.locator(`[data-history-id="${first!.id}"]`).getByTestId('history-args')).toHaveText('query: "lighthouse duplicates", limit: 5');
+  await expect(page.locator(`[data-history-id="${second!.id}"]`).getByTestId('history-args')).toHaveAttribute('title', 'query: "flaky tests", limit: 5');
+  await shot(page, 'history-rows-with-arguments');
 });

@@ -121,6 +121,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       conversationId: item.id,
       serverId: item.serverId,
       callName: item.association.calls[0] ? `${item.association.calls[0].kind} ${item.association.calls[0].name}` : undefined,
+      ...(item.association.calls[0]?.args ? { callArgs: item.association.calls[0].args } : {}),
       status: HISTORY_STATUS[item.status],
       decidedBy: rec.decidedBy,
       rule: rec.rule,

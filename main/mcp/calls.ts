@@ -3,6 +3,7 @@
  * their outcomes. A sampling request always belongs to one of these (S-ASSOC-1): this tracker
  * answers "what is in flight to server X right now" and links items to their calls.
  */
+import { argumentsLine } from '../../shared/call-args.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/state.js';
@@ -90,7 +91,7 @@ export function createCallTracker(deps: {
     const id = randomUUID();
     calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
     publish();
-    run(conn, { callId: id, kind, name }).then(
+    run(conn, callRef(id, kind, name, args)).then(
       (outcome) => ended(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
       (err: unknown) => {
         const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
@@ -139,10 +140,16 @@ export function createCallTracker(deps: {
       return startToolCall(old.serverId, old.name, args, callId);
     },
     inFlight: (serverId) =>
-      calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => ({ callId: c.id, kind: c.kind, name: c.name })),
+      calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => callRef(c.id, c.kind, c.name, c.arguments)),
     linkItem(callIds, itemId) {
       calls = calls.map((c) => (callIds.includes(c.id) ? { ...c, samplingItemIds: [...c.samplingItemIds, itemId] } : c));
       publish();
     },
   };
+}
+
+/** The reference sampling and elicitation items keep to the call they belong to. */
+function callRef(callId: string, kind: ClientRequestKind, name: string, args: Record<string, unknown> | undefined): CallRef {
+  const line = argumentsLine(args);
+  return { callId, kind, name, ...(line ? { args: line } : {}) };
 }

@@ -40,6 +40,13 @@ export function previewOf(params: CreateMessageParams | undefined): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
 
+/** `{callArgs}` of the exact (or only) associated call, when it had arguments. */
+export function callArgsOf(item: Pick<SamplingItemView, 'association'>): { callArgs?: string } {
+  const calls = item.association.calls;
+  const args = calls.length === 1 || item.association.exact ? calls[0]?.args : undefined;
+  return args ? { callArgs: args } : {};
+}
+
 /** "tools/call trigger-sampling-request" for the exact (or only) associated call. */
 export function callNameOf(item: SamplingItemView): string | undefined {
   const calls = item.association.calls;
@@ -61,6 +68,7 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     conversationId: item.conversationId,
     serverId: item.serverId,
     callName: callNameOf(item),
+    ...callArgsOf(item),
     status: item.status,
     decidedBy: rec.decidedBy,
     rule: rec.rule,

@@ -72,9 +72,9 @@ export type EntryRow = NarrowRow & DataRow;
 
 /**
  * A list row: narrow columns, preview and error, the entry's place in its session, and its
- * `notDelivered` (JSON, from extra_json; NULL when absent).
+ * `notDelivered` (JSON, from extra_json; NULL when absent) and `callArgs` (from extra_json).
  */
-export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number; not_delivered_json: string | null };
+export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number; not_delivered_json: string | null; call_args: string | null };
 
 const NARROW_COLUMNS = [
   'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
@@ -99,7 +99,7 @@ const joined = `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, ${DATA_COLUMN
 /** The select list of a list row, for a query over `history AS h JOIN history_data AS d`. */
 export const LIST_SELECT =
   `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, d.preview, d.error, ` +
-  "json_extract(d.extra_json, '$.notDelivered') AS not_delivered_json, " +
+  "json_extract(d.extra_json, '$.notDelivered') AS not_delivered_json, json_extract(d.extra_json, '$.callArgs') AS call_args, " +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND c.seq <= h.seq) AS session_index';
 
@@ -239,6 +239,7 @@ export function rowToListItem(row: ListRow): HistoryListItem {
   return {
     ...rowToSummary(row),
     ...(notDelivered && { notDelivered }),
+    ...(typeof row.call_args === 'string' && { callArgs: row.call_args }),
     sessionSize: row.session_size,
     sessionIndex: row.session_index,
     mediaBytes: row.media_bytes,

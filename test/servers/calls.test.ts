@@ -32,8 +32,8 @@ describe('call tracker: prompts/get and resources/read', () => {
     const p = tracker.startPromptGet('s', 'greet', { who: 'Ana' });
     const r = tracker.startResourceRead('s', 'demo://x');
     expect(tracker.inFlight('s')).toEqual([
-      { callId: p, kind: 'prompts/get', name: 'greet' },
-      { callId: r, kind: 'resources/read', name: 'demo://x' },
+      { callId: p, kind: 'prompts/get', name: 'greet', args: 'who: "Ana"' },
+      { callId: r, kind: 'resources/read', name: 'demo://x', args: 'uri: "demo://x"' },
     ]);
     tracker.linkItem([p], 'item-1');
     release();

@@ -284,3 +284,22 @@ describe('several connections', () => {
     }
   });
 });
+
+describe("history list: the call's arguments", () => {
+  it('an entry saved with callArgs lists with them; one without lists without', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const store = openHistoryStore(join(dir, 'h.db'));
+      store.save({ ...minimalEntry('with', 2000), callName: 'tools/call ask', callArgs: 'prompt: "hi", maxTokens: 5' });
+      store.save(minimalEntry('without', 1000));
+      const { entries } = store.list({ limit: 10, offset: 0 });
+      expect(entries.map((e) => [e.id, e.callArgs])).toEqual([
+        ['with', 'prompt: "hi", maxTokens: 5'],
+        ['without', undefined],
+      ]);
+      store.close();
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -15,7 +15,8 @@ import { distinctPreview } from '../../distinct-preview';
 import type { HistoryPages } from './useHistoryPages';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
-const ROW_HEIGHT = 78;
+/** Four lines: time and status, preview, the call's arguments, server and call. */
+const ROW_HEIGHT = 94;
 
 /** The row's preview: the request's text, else why it failed, else "(no text)". */
 function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours: Array<string | undefined> }) {
@@ -67,6 +68,9 @@ function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { ent
           <StatusBadge status={entry.status} />
         </span>
         <PreviewText entry={entry} neighbours={neighbours} />
+        <span className="row-args mono" title={entry.callArgs} data-testid="history-args">
+          {entry.callArgs ?? ''}
+        </span>
         <span className="queue-row-bottom">
           <span className="queue-call">
             {entry.serverId}

@@ -11,6 +11,8 @@ import { ElicitationRow } from './ElicitationRow';
 import { distinctPreview } from '../../distinct-preview';
 
 const ROW_HEIGHT = 74;
+/** The extra line of a row whose call had arguments. */
+const ARGS_LINE = 16;
 
 /**
  * One row; re-rendered only when its item or selection changes (selecting a row re-rendered every
@@ -20,6 +22,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
   const { t } = useTranslation('queue');
   const waiting = !isTerminal(item);
   const level = useWaitLevel(item.serverWait, waiting);
+  const args = rowArgs(item);
   return (
     <button
       type="button"
@@ -37,6 +40,11 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       <span className="queue-preview" title={promptPreview(item.original)} data-testid="queue-preview">
         {preview}
       </span>
+      {args && (
+        <span className="row-args mono" title={args} data-testid="queue-args">
+          {args}
+        </span>
+      )}
       <span className="queue-row-bottom">
         <span className="queue-call">
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
@@ -49,6 +57,13 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
     </button>
   );
 });
+
+/** The arguments of the call a row's request belongs to (one short line), when there is one call. */
+function rowArgs(item: QueueEntry): string | undefined {
+  if (isElicitation(item)) return undefined;
+  const calls = item.association.calls;
+  return calls.length === 1 || item.association.exact ? calls[0]?.args : undefined;
+}
 
 /** The preview text of a sampling entry, or undefined for an elicitation. */
 const previewAt = (items: QueueEntry[], index: number): string | undefined => {
@@ -77,7 +92,7 @@ export function QueueList({
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (index) => ROW_HEIGHT + (rowArgs(items[index]!) ? ARGS_LINE : 0),
     overscan: 8,
     getItemKey: (index) => items[index]!.id,
   });
@@ -92,7 +107,7 @@ export function QueueList({
               role="listitem"
               aria-setsize={items.length}
               aria-posinset={row.index + 1}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: row.size, transform: `translateY(${row.start}px)` }}
             >
               {isElicitation(item) ? (
                 <ElicitationRow item={item} selected={item.id === selectedId} onSelect={() => onSelect(item.id)} />
