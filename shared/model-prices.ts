@@ -97,6 +97,29 @@ export function defaultModelPrice(kind: ProviderKind, modelId: string, baseURL?:
   return DEFAULT_MODEL_PRICES[kind].find((row) => globMatches(row.pattern, modelId, { ignoreCase: true }))?.price;
 }
 
+/**
+ * Where the built-in list prices come from (each provider's public pricing page, standard tier)
+ * and when the table was written from them. Prices change: shown next to every price so a person
+ * can tell a list price from their own and check it.
+ */
+export const PRICE_SOURCES: Readonly<Record<keyof typeof DEFAULT_MODEL_PRICES, { page: string; asOf: string }>> = {
+  anthropic: { page: 'https://www.anthropic.com/pricing', asOf: '2026-11-22' },
+  openai: { page: 'https://openai.com/api/pricing', asOf: '2026-11-22' },
+  google: { page: 'https://ai.google.dev/gemini-api/docs/pricing', asOf: '2026-11-22' },
+};
+
+/** Where a model's price comes from: set by the person, a built-in list price, free (local), or unknown. */
+export type PriceOrigin = { kind: 'custom' } | { kind: 'list'; page: string; asOf: string } | { kind: 'local' } | { kind: 'unknown' };
+
+/** The price in force for a model (the person's, else the built-in one) and where it comes from. */
+export function priceWithOrigin(kind: ProviderKind, modelId: string, baseURL: string | undefined, custom: ModelPrice | undefined): { price?: ModelPrice; origin: PriceOrigin } {
+  if (custom) return { price: custom, origin: { kind: 'custom' } };
+  const price = defaultModelPrice(kind, modelId, baseURL);
+  if (!price) return { origin: { kind: 'unknown' } };
+  if (kind === 'manual' || kind === 'openai-compatible') return { price, origin: { kind: 'local' } };
+  return { price, origin: { kind: 'list', ...PRICE_SOURCES[kind] } };
+}
+
 /** Tokens assumed per image: about 85 plus one per 250 decoded bytes, at most 1,600 (providers downscale large images to about that). */
 export const imageTokens = (bytes: number): number => Math.min(1600, 85 + Math.ceil(bytes / 250));
 /** Tokens assumed per audio clip: one per 500 decoded bytes (≈ 32 tokens per second of 16 kB/s audio). */

@@ -209,3 +209,29 @@ test('Model selection panel: family table, default model and per-server allowed 
   });
   expect((sent?.families as unknown[]).at(-1)).toEqual({ pattern: 'llama', family: 'fast' });
 });
+
+test('Providers screen: each model shows its price and where it comes from; a typed price is sent as yours', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture);
+  await page.getByTestId('nav-providers').click();
+  await page.getByTestId('provider-item').filter({ hasText: 'Ollama' }).click();
+  const ollama = page.getByTestId('provider-editor');
+  const local = ollama.locator('[data-testid="model-facts-row"][data-model="llama3.2"]');
+  await expect(local.getByTestId('fact-price-in')).toHaveValue('0');
+  await expect(local.getByTestId('fact-price-origin')).toHaveText('free (local)');
+
+  await page.getByTestId('provider-preset').selectOption('anthropic');
+  const fresh = page.getByTestId('provider-editor');
+  await fresh.getByTestId('provider-model-input').fill('claude-sonnet-4-5');
+  await fresh.getByTestId('provider-model-add').click();
+  const sonnet = fresh.locator('[data-testid="model-facts-row"][data-model="claude-sonnet-4-5"]');
+  await expect(sonnet.getByTestId('fact-price-in')).toHaveValue('3');
+  await expect(sonnet.getByTestId('fact-price-out')).toHaveValue('15');
+  await expect(sonnet.getByTestId('fact-price-origin')).toHaveText(/^list price, \d{4}-\d{2}-\d{2}$/);
+  await expect(sonnet.getByTestId('fact-price-origin')).toHaveAttribute('title', /anthropic\.com\/pricing/);
+  await sonnet.getByTestId('fact-price-out').fill('12.5');
+  await expect(sonnet.getByTestId('fact-price-origin')).toHaveText('yours');
+  await shot(page, 'providers-prices');
+  await fresh.getByTestId('provider-save').click();
+  const saves = await recorded(page, 'saveProvider');
+  expect(saves.at(-1)).toMatchObject({ provider: { kind: 'anthropic', modelFacts: { 'claude-sonnet-4-5': { price: { inputPerMTok: 3, outputPerMTok: 12.5 } } } } });
+});

@@ -59,9 +59,14 @@ test('title count, browser notification with Review, and do not disturb', async 
 
   // Rejecting both brings the title back.
   await page.getByTestId('nav-queue').click();
-  for (let i = 0; i < 2; i++) {
-    await page.getByTestId('queue-item').filter({ has: page.locator('.status-awaiting_request_review') }).first().click();
+  // Each rejection is waited for: clicking "the first waiting row" before the first rejection
+  // arrived selected the rejected item again (seen on a loaded machine).
+  const waiting = page.getByTestId('queue-item').filter({ has: page.locator('.status-awaiting_request_review') });
+  for (let left = 2; left > 0; left--) {
+    await expect(waiting).toHaveCount(left);
+    await waiting.first().click();
     await page.getByTestId('reject-request').click();
   }
+  await expect(waiting).toHaveCount(0);
   await expect(page).toHaveTitle('MCP Approval Console', { timeout: 10_000 });
 });

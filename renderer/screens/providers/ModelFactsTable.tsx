@@ -5,6 +5,7 @@
  * person changed is kept as theirs ("custom"); Reset returns it to the defaults.
  */
 import { useTranslation } from 'react-i18next';
+import { priceWithOrigin, type ModelPrice } from '../../../shared/model-prices';
 import { TOOL_SUPPORT, type FamilyRule, type ModelFacts } from '../../../shared/providers';
 import type { ProviderView } from '../../../shared/state';
 import { shownFacts, type ProviderDraft } from './provider-draft';
@@ -21,6 +22,41 @@ function Tier({ label, value, onChange, testId }: { label: string; value: number
         </option>
       ))}
     </select>
+  );
+}
+
+/**
+ * A model's price: two numbers (USD per million input / output tokens) showing the price in force,
+ * and where it comes from — yours, the built-in list price (its page and date on hover), free for a
+ * local endpoint, or unknown. Typing sets yours; emptying both returns to the built-in one.
+ */
+function PriceCell({ draft, model, facts, onChange }: { draft: ProviderDraft; model: string; facts: ModelFacts; onChange: (facts: ModelFacts) => void }) {
+  const { t } = useTranslation('providers');
+  const { price, origin } = priceWithOrigin(draft.kind, model, draft.baseURL || undefined, facts.price);
+  const setPart = (part: 'inputPerMTok' | 'outputPerMTok', text: string) => {
+    const { price: _drop, ...rest } = facts;
+    if (text === '') return onChange(rest); // empty: the built-in price again
+    const n = Number(text);
+    if (!(n >= 0)) return;
+    const base: ModelPrice = price ?? { inputPerMTok: 0, outputPerMTok: 0 };
+    onChange({ ...rest, price: { ...base, [part]: n } });
+  };
+  const note =
+    origin.kind === 'custom'
+      ? t('facts.priceCustom')
+      : origin.kind === 'list'
+        ? t('facts.priceList', { asOf: origin.asOf })
+        : origin.kind === 'local'
+          ? t('facts.priceLocal')
+          : t('facts.priceUnknown');
+  return (
+    <span className="price-cell" data-testid="fact-price">
+      <input type="number" min={0} step={0.01} aria-label={t('facts.priceInOf', { model })} placeholder={t('facts.priceIn')} value={price?.inputPerMTok ?? ''} data-testid="fact-price-in" onChange={(e) => setPart('inputPerMTok', e.target.value)} />
+      <input type="number" min={0} step={0.01} aria-label={t('facts.priceOutOf', { model })} placeholder={t('facts.priceOut')} value={price?.outputPerMTok ?? ''} data-testid="fact-price-out" onChange={(e) => setPart('outputPerMTok', e.target.value)} />
+      <span className="small muted" data-testid="fact-price-origin" title={origin.kind === 'list' ? t('facts.priceListTitle', { page: origin.page, asOf: origin.asOf }) : undefined}>
+        {note}
+      </span>
+    </span>
   );
 }
 
@@ -52,7 +88,7 @@ export function ModelFactsTable({
             <th>{t('facts.images')}</th>
             <th>{t('facts.audio')}</th>
             <th title={t('facts.maxImageHint')}>{t('facts.maxImage')}</th>
-            <th />
+            <th title={t('facts.priceHint')}>{t('facts.price')}</th>
           </tr>
         </thead>
         <tbody>
@@ -64,11 +100,17 @@ export function ModelFactsTable({
               <tr key={m} className={custom ? 'is-custom' : undefined} data-testid="model-facts-row" data-model={m}>
                 <td className="mono">
                   {m} {custom && <span className="badge tone-info">{t('facts.yours')}</span>}
+                  {custom && (
+                    <button type="button" className="btn-small facts-reset" onClick={() => onChange(m, undefined)}>
+                      {t('facts.reset')}
+                    </button>
+                  )}
                 </td>
                 <td>
                   <input
                     type="number"
                     min={1}
+                    className="facts-context"
                     aria-label={t('facts.contextWindowOf', { model: m })}
                     placeholder={t('facts.unknown')}
                     value={f.contextWindow ?? ''}
@@ -119,11 +161,7 @@ export function ModelFactsTable({
                   />
                 </td>
                 <td>
-                  {custom && (
-                    <button type="button" className="btn-small" onClick={() => onChange(m, undefined)}>
-                      {t('facts.reset')}
-                    </button>
-                  )}
+                  <PriceCell draft={draft} model={m} facts={f} onChange={(facts) => onChange(m, facts)} />
                 </td>
               </tr>
             );
