@@ -1,6 +1,6 @@
 /**
  * Layout sweep: every screen at 1024×700, 1280×800 and 1920×1080, light and dark — no page-wide
- * horizontal overflow, no scroll area inside another, and no text cut with "…" that cannot be read
+ * horizontal overflow, no scroll area inside another that scrolls the same way, and no text cut with "…" that cannot be read
  * whole (a `title` on it or around it), no select whose chosen option does not fit. Screenshots of
  * each go to e2e/artifacts.
  */
@@ -19,13 +19,21 @@ async function open(page: Page, url: string, fixture: FakeData, theme: 'light' |
 async function layoutProblems(page: Page): Promise<{ nested: string[]; clipped: string[] }> {
   return page.evaluate(() => {
     const name = (el: Element) => `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''}.${String(el.className).split(' ').join('.')}`;
-    const scrolls = (el: Element) => {
+    /** The directions an element scrolls in (it has overflow to scroll to). */
+    const axes = (el: Element) => {
       const s = getComputedStyle(el);
-      return (/(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1) || (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1);
+      return {
+        y: /(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1,
+        x: /(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1,
+      };
     };
     const all = [...document.querySelectorAll('body *')].filter((el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).position === 'fixed');
-    const scrolling = all.filter(scrolls);
-    const nested = scrolling.filter((el) => scrolling.some((other) => other !== el && other.contains(el))).map(name);
+    const scrolling = all.map((el) => ({ el, ...axes(el) })).filter((s) => s.x || s.y);
+    // Nested: scrolling in a direction an enclosing scroll area scrolls in too (a wide table that
+    // scrolls sideways inside a page that scrolls down is fine; a list inside a list is not).
+    const nested = scrolling
+      .filter((s) => scrolling.some((o) => o.el !== s.el && o.el.contains(s.el) && ((o.y && s.y) || (o.x && s.x))))
+      .map((s) => name(s.el));
     const clipped = all
       .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
       .filter((el) => !el.closest('[title]') && !el.closest('[aria-label]'))
