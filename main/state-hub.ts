@@ -4,7 +4,8 @@
  * and pushes it to every subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  */
 import type { ConsoleEvent } from '../shared/api.js';
-import type { ConsoleState, ItemChange, SamplingItemView, SliceKey, StatePatch } from '../shared/state.js';
+import type { ConsoleState, SamplingItemView, SliceKey } from '../shared/state.js';
+import type { ItemChange, StatePatch } from '../shared/state-patch.js';
 
 export type { SliceKey };
 

@@ -7,9 +7,8 @@
 import { create } from 'zustand';
 import type { ConsoleApi, ConsoleEvent } from '../shared/api.js';
 import type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
+import { applyPatch, patchFits, type StatePatch } from '../shared/state-patch.js';
 import {
-  applyPatch,
-  patchFits,
   type CallView,
   type ConsoleState,
   type ElicitationItemView,
@@ -17,7 +16,6 @@ import {
   type ProviderView,
   type SamplingItemView,
   type ServerView,
-  type StatePatch,
 } from '../shared/state.js';
 
 /** The three screens of the left nav. */

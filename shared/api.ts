@@ -10,7 +10,8 @@
  */
 import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
-import type { ConsoleState, HistoryEntry, StatePatch } from './state.js';
+import type { ConsoleState, HistoryEntry } from './state.js';
+import type { StatePatch } from './state-patch.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createStateHub } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/api.js';
-import { applyPatch, patchFits, type ConsoleState, type SamplingItemView, type StatePatch } from '../../shared/state.js';
+import type { ConsoleState, SamplingItemView } from '../../shared/state.js';
+import { applyPatch, patchFits, type StatePatch } from '../../shared/state-patch.js';
 
 const base: Omit<ConsoleState, 'version'> = {
   servers: [],
