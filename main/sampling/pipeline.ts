@@ -195,7 +195,6 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
    * (big texts written to files), so the saves and decisions that follow are cheap.
    */
   async function prepareBig(rec: SamplingRecord): Promise<void> {
-    if (!isBigPayload(rec.item.original)) return;
     await deps.policy?.prepare?.(rec.item.serverId, rec.item.original);
     await deps.history.prepareEntry?.(toHistoryEntry(rec, now()));
   }
@@ -205,8 +204,6 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
    * the server will get. With `prepare`, the record is readied first (a big request's heavy work
    * off the event loop), so the queue gets it a little later.
    */
-  function begin(request: IncomingSampling, checked: IntakeVerdict): Promise<CreateMessageResult>;
-  function begin(request: IncomingSampling, checked: IntakeVerdict, prepare: (rec: SamplingRecord) => Promise<void>): Promise<CreateMessageResult>;
   function begin(request: IncomingSampling, checked: IntakeVerdict, prepare?: (rec: SamplingRecord) => Promise<void>): Promise<CreateMessageResult> {
     if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
     const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };

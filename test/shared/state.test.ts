@@ -27,12 +27,18 @@ const item = (id: string, status: SamplingItemView['status'] = 'awaiting_request
   model: { providerId: 'manual', modelId: 'manual', reason: '' },
 });
 
+/** A hub whose flushes the test runs (`queue`), and the events it published. */
+function manualHub() {
+  const queue: Array<() => void> = [];
+  const hub = createStateHub(base, (fn) => queue.push(fn));
+  const events: ConsoleEvent[] = [];
+  hub.subscribe((e) => events.push(e));
+  return { queue, hub, events };
+}
+
 describe('state hub → patches → renderer mirror', () => {
   it('coalesces changes of one tick into one patch, and the mirror converges to main state', () => {
-    const queue: Array<() => void> = [];
-    const hub = createStateHub(base, (fn) => queue.push(fn));
-    const events: ConsoleEvent[] = [];
-    hub.subscribe((e) => events.push(e));
+    const { queue, hub, events } = manualHub();
     let mirror: ConsoleState = hub.snapshot();
     hub.upsertItem(item('a'));
     hub.upsertItem(item('b'));
@@ -63,10 +69,7 @@ describe('state hub → patches → renderer mirror', () => {
   });
 
   it('after its first patch an item travels as field-level changes: a status change does not resend the prompt, a stream sends its new text', () => {
-    const queue: Array<() => void> = [];
-    const hub = createStateHub(base, (fn) => queue.push(fn));
-    const events: ConsoleEvent[] = [];
-    hub.subscribe((e) => events.push(e));
+    const { queue, hub, events } = manualHub();
     let mirror: ConsoleState = hub.snapshot();
     const tick = () => {
       queue.shift()!();
