@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
 import type { ProviderView } from '../shared/state.js';
 import type { ModelSettings } from '../shared/providers.js';
+import { ui } from '../shared/ui-text.js';
 import { loadServersConfig } from './config.js';
 import { PROVIDERS_CONFIG_FILE } from './llm/providers-config.js';
 import { openProviderRegistry } from './llm/registry.js';
@@ -95,7 +96,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const notify = notices.notify;
   for (const p of [...servers.problems, ...providerRegistry.problems, ...(roots.problem ? [roots.problem] : [])]) notify('error', p);
   if (secrets.warning) notify('warning', secrets.warning);
-  if (servers.createdDefault) notify('info', `Created ${servers.path} with the embedded default server (server-everything).`);
+  if (servers.createdDefault) notify('info', ui('notice.createdDefault', { path: servers.path }));
 
   const registry: ProviderRegistry = providerRegistry;
 
@@ -115,7 +116,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   // Stdio servers a killed console left running are ended before new ones start.
   const processes = openProcessRegistry(dir, ports.processProbe ?? systemProcessProbe());
   const leftovers = await processes.endLeftovers();
-  if (leftovers.length > 0) notify('info', `Ended ${leftovers.length} server process(es) a previous run of the console left running (${[...new Set(leftovers)].join(', ')}).`);
+  if (leftovers.length > 0) notify('info', ui('notice.endedLeftovers', { count: leftovers.length, names: [...new Set(leftovers)].join(', ') }));
   /** The stdio server processes running now, by pid (the servers' own and their second sessions). */
   const runningProcesses = (): Map<number, string> => {
     const out = new Map<number, string>();
@@ -172,9 +173,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     logger,
     now,
     inFlightCalls: (serverId) => calls.inFlight(serverId),
-    onRefused: (serverId, message, refusal) => {
+    onRefused: (serverId, why, refusal) => {
       // Rate-limited requests are counted on the Rules screen instead: a flood must not flood notices.
-      if (refusal.kind !== 'rate_limited') notify('warning', `Refused a sampling request from "${serverId}": ${message}`, 'sampling_refused');
+      if (refusal.kind !== 'rate_limited') notify('warning', ui('notice.refused', { server: serverId, why }), 'sampling_refused');
     },
     onQueued: (item) => calls.linkItem(item.association.calls.map((c) => c.callId), item.id),
     maxToolRounds: (serverId) => serversFeature.config(serverId)?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
@@ -260,7 +261,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
     setServerRoots: async ({ serverId, folders }) => {
       const conn = connections.get(serverId);
-      if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
+      if (!conn) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
       const list = roots.set(serverId, folders);
       publishServers();
       await conn.notifyRootsChanged();
@@ -294,8 +295,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     async dispose() {
       desktop.dispose();
       // Every request a server waits on is answered (a clear error) before its connection closes.
-      pipeline.cancelAll('The console is shutting down');
-      elicitations.cancelAll('The console is shutting down');
+      pipeline.cancelAll(ui('outcome.shuttingDown'));
+      elicitations.cancelAll(ui('outcome.shuttingDown'));
       await serverRequests.answered();
       policy.close();
       const pids = [...connections.values(), ...eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);

@@ -6,6 +6,7 @@
  */
 import type { Notice } from '../shared/state.js';
 import type { StateHub } from './state-hub.js';
+import { english, type UiText } from '../shared/ui-text.js';
 
 /** Notices kept at most (the oldest go first). */
 export const NOTICES_KEPT = 20;
@@ -15,8 +16,8 @@ export const INFO_NOTICE_MS = 30_000;
 
 /** The notices of one console. */
 export interface Notices {
-  /** Shows a notice. */
-  notify(level: Notice['level'], message: string, kind?: Notice['kind']): void;
+  /** Shows a notice: a message code (translated in the renderer), or words that are data (a parser's, a server's). */
+  notify(level: Notice['level'], message: string | UiText, kind?: Notice['kind']): void;
   /** Removes one (an unknown id is ignored). */
   dismiss(id: string): void;
 }
@@ -37,7 +38,8 @@ export function createNotices(
   };
   return {
     notify(level, message, kind) {
-      const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, ...(kind ? { kind } : {}), message, at: now() };
+      const text = typeof message === 'string' ? { message } : { message: english(message), ui: message };
+      const notice: Notice = { id: `${now()}-${Math.random().toString(36).slice(2, 8)}`, level, ...(kind ? { kind } : {}), ...text, at: now() };
       hub.set('notices', [...hub.get('notices'), notice].slice(-NOTICES_KEPT));
       if (level === 'info') later(() => dismiss(notice.id), INFO_NOTICE_MS);
     },

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ApiError } from '../shared/api.js';
 import { brokenFileError, readUserFile, writeUserFile, type UserFileSpec } from './user-file.js';
+import { ui } from '../shared/ui-text.js';
 
 /** File in the user-data folder. */
 export const ROOTS_FILE = 'roots.json';
@@ -44,8 +45,8 @@ export interface RootsStore {
 /** Converts an entry to an absolute folder path, or explains why it is not one. */
 export function toFolder(entry: string): string {
   const path = entry.startsWith('file://') ? fileURLToPath(entry) : entry;
-  if (!isAbsolute(path)) throw new ApiError('invalid_input', `"${entry}" is not an absolute folder path`);
-  if (!existsSync(path) || !statSync(path).isDirectory()) throw new ApiError('invalid_input', `"${entry}" is not an existing folder`);
+  if (!isAbsolute(path)) throw new ApiError('invalid_input', ui('error.rootNotAbsolute', { entry }));
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new ApiError('invalid_input', ui('error.rootMissing', { entry }));
   return resolve(path);
 }
 

@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import { ApiError } from '../shared/api-error.js';
 import { describeJsonError } from './config.js';
 import { jsonSyntaxError, locateJsonPath } from './policy/json-locate.js';
+import { ui } from '../shared/ui-text.js';
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -200,7 +201,7 @@ function replaceWith(path: string, text: string): void {
 
 /** The refusal for a write over a broken file. */
 export function brokenFileError(label: string, problems: readonly string[]): ApiError {
-  return new ApiError('invalid_state', `${label} has a problem, so nothing was changed and the file was left as it is: ${problems.join('; ')}. Fix the file (or remove it), then try again.`);
+  return new ApiError('invalid_state', ui('error.userFileProblem', { label, problems: problems.join('; ') }));
 }
 
 /**
@@ -217,7 +218,7 @@ export function writeUserFile<S extends z.ZodType>(path: string, spec: UserFileS
   const parsed = spec.schema.safeParse(next);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ApiError('invalid_input', `${spec.label} not saved: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new ApiError('invalid_input', ui('error.userFileNotSaved', { label: spec.label, path: issue.path.join('.') || '(root)', why: issue.message }));
   }
   if (current.state === 'missing') {
     writeFileAtomic(path, `${JSON.stringify(parsed.data, null, 2)}\n`);

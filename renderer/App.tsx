@@ -17,6 +17,7 @@ import { useLanguagePreference } from './i18n';
 import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
+import { useSay } from './i18n/say';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const { t } = useTranslation('app');
@@ -89,12 +90,16 @@ function Notices() {
   const hidden = useConsole((s) => s.hiddenNotices);
   const hide = useConsole((s) => s.hideNotice);
   const notices = useNotices().filter((n) => !hidden[n.id]);
+  const say = useSay();
   if (notices.length === 0) return null;
   return (
     <div className="notices" data-testid="notices">
       {notices.slice(-3).map((n) => (
         <div className="notice" key={n.id}>
-          <Banner tone={n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info'}>{n.message}</Banner>
+          <Banner tone={n.level === 'error' ? 'error' : n.level === 'warning' ? 'warn' : 'info'}>
+            {/* Without a message code the words are data (a parser's, a server's, the OS's). */}
+            {n.ui ? say(n.ui) : <span translate="no">{n.message}</span>}
+          </Banner>
           <button
             type="button"
             className="btn-small"

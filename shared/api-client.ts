@@ -27,7 +27,7 @@ export function createApiClient(transport: ApiTransport): ConsoleApi {
   for (const method of API_METHODS) {
     api[method] = async (input: unknown) => {
       const reply = await transport.request(method, input ?? {});
-      if (!reply.ok) throw new ApiError(reply.error.code, reply.error.message);
+      if (!reply.ok) throw new ApiError(reply.error.code, reply.error.ui ?? reply.error.message);
       return reply.value;
     };
   }

@@ -287,4 +287,4 @@ export type ConsoleService = { [M in ApiMethod]: (input: ApiParsedInput<M>) => P
   onEvent(listener: (event: ConsoleEvent) => void): () => void;
 };
 
-export { ApiError, type ApiErrorCode, type ApiReply } from './api-error.js';
+export { ApiError, BRIDGE_UI_MARK, type ApiErrorCode, type ApiReply } from './api-error.js';

@@ -9,6 +9,7 @@
 import { DEFAULT_FAMILY_RULES, defaultModelFacts, type FamilyRule, type ModelFacts } from './providers.js';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
 import type { ModelRef, ProviderView } from './state.js';
+import { said, ui, type UiText } from './ui-text.js';
 
 /** What a request needs from a model. Sizes in bytes (decoded), tokens estimated at 4 characters each. */
 export interface RequestNeeds {
@@ -29,10 +30,11 @@ export interface RequestNeeds {
 /** Kinds of mismatch. */
 export type CapabilityIssueKind = 'audio' | 'images' | 'image-size' | 'tools' | 'context';
 
-/** One mismatch between a request and a model, with a sentence for the person. */
+/** One mismatch between a request and a model: a sentence for the person (`ui`) and in English (`message`). */
 export interface CapabilityIssue {
   kind: CapabilityIssueKind;
   message: string;
+  ui: UiText;
 }
 
 /** Decoded size in bytes of base64 text (padding and whitespace ignored). */
@@ -82,25 +84,22 @@ export function requestNeeds(params: CreateMessageParams): RequestNeeds {
  */
 export function capabilityIssues(needs: RequestNeeds, facts: ModelFacts, modelId: string): CapabilityIssue[] {
   const issues: CapabilityIssue[] = [];
+  const model = modelId;
   if (needs.audio > 0 && !facts.audio) {
-    issues.push({ kind: 'audio', message: `the request holds audio (${needs.audio} clip${needs.audio > 1 ? 's' : ''}), which ${modelId} cannot take` });
+    issues.push({ kind: 'audio', ...said(ui(needs.audio > 1 ? 'capability.audioMany' : 'capability.audioOne', { count: needs.audio, model })) });
   }
   if (needs.images > 0 && !facts.images) {
-    issues.push({ kind: 'images', message: `the request holds ${needs.images} image${needs.images > 1 ? 's' : ''}, which ${modelId} cannot take` });
+    issues.push({ kind: 'images', ...said(ui(needs.images > 1 ? 'capability.imagesMany' : 'capability.imagesOne', { count: needs.images, model })) });
   } else if (needs.images > 0 && facts.maxImageBytes !== undefined && needs.largestImageBytes > facts.maxImageBytes) {
-    issues.push({
-      kind: 'image-size',
-      message: `an image is ${formatBytes(needs.largestImageBytes)}; ${modelId} takes at most ${formatBytes(facts.maxImageBytes)} per image`,
-    });
+    const size = formatBytes(needs.largestImageBytes);
+    issues.push({ kind: 'image-size', ...said(ui('capability.imageSize', { size, model, max: formatBytes(facts.maxImageBytes) })) });
   }
   if (needs.tools > 0 && facts.tools === 'none') {
-    issues.push({ kind: 'tools', message: `the request uses tools, but ${modelId} has no tool calling (native or prompt-based)` });
+    issues.push({ kind: 'tools', ...said(ui('capability.tools', { model })) });
   }
   if (facts.contextWindow !== undefined && needs.estimatedInputTokens + needs.maxTokens > facts.contextWindow) {
-    issues.push({
-      kind: 'context',
-      message: `about ${needs.estimatedInputTokens} input tokens + ${needs.maxTokens} max output exceed ${modelId}'s ${facts.contextWindow}-token context window`,
-    });
+    const params = { input: needs.estimatedInputTokens, output: needs.maxTokens, model, window: facts.contextWindow };
+    issues.push({ kind: 'context', ...said(ui('capability.context', params)) });
   }
   return issues;
 }

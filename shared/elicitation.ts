@@ -8,6 +8,7 @@
  * No Node, DOM or Electron imports.
  */
 import { z } from 'zod';
+import { ui, type UiText } from './ui-text.js';
 
 /** `{type: "string"}` with optional length bounds, format (email, uri, date, date-time), default. */
 export const StringFieldSchema = z.looseObject({
@@ -154,36 +155,36 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** An absolute URI: a scheme, a colon, and no whitespace (RFC 3986 shape, not a full parse). */
 const URI = /^[a-z][a-z0-9+.-]*:[^\s]+$/i;
 
-function checkField(field: Field, value: FieldValue): string | undefined {
+function checkField(field: Field, value: FieldValue): UiText | undefined {
   switch (field.type) {
     case 'string': {
-      if (typeof value !== 'string') return 'must be text';
-      if (field.minLength !== undefined && value.length < field.minLength) return `must be at least ${field.minLength} characters`;
-      if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters`;
+      if (typeof value !== 'string') return ui('field.text');
+      if (field.minLength !== undefined && value.length < field.minLength) return ui('field.minLength', { n: field.minLength });
+      if (field.maxLength !== undefined && value.length > field.maxLength) return ui('field.maxLength', { n: field.maxLength });
       const options = optionsOf(field);
-      if (options && !options.some((o) => o.value === value)) return 'must be one of the listed choices';
-      if (field.format === 'email' && !EMAIL.test(value)) return 'must be an e-mail address';
-      if (field.format === 'uri' && !URI.test(value)) return 'must be a URL';
-      if (field.format === 'date' && !(DATE.test(value) && !Number.isNaN(Date.parse(value)))) return 'must be a date (YYYY-MM-DD)';
-      if (field.format === 'date-time' && Number.isNaN(Date.parse(value))) return 'must be a date and time';
+      if (options && !options.some((o) => o.value === value)) return ui('field.oneOf');
+      if (field.format === 'email' && !EMAIL.test(value)) return ui('field.email');
+      if (field.format === 'uri' && !URI.test(value)) return ui('field.uri');
+      if (field.format === 'date' && !(DATE.test(value) && !Number.isNaN(Date.parse(value)))) return ui('field.date');
+      if (field.format === 'date-time' && Number.isNaN(Date.parse(value))) return ui('field.dateTime');
       return undefined;
     }
     case 'number':
     case 'integer': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
-      if (field.type === 'integer' && !Number.isInteger(value)) return 'must be a whole number';
-      if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
-      if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return ui('field.number');
+      if (field.type === 'integer' && !Number.isInteger(value)) return ui('field.integer');
+      if (field.minimum !== undefined && value < field.minimum) return ui('field.minimum', { n: field.minimum });
+      if (field.maximum !== undefined && value > field.maximum) return ui('field.maximum', { n: field.maximum });
       return undefined;
     }
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'must be yes or no';
+      return typeof value === 'boolean' ? undefined : ui('field.boolean');
     case 'array': {
-      if (!Array.isArray(value)) return 'must be a list of choices';
+      if (!Array.isArray(value)) return ui('field.list');
       const allowed = new Set((optionsOf(field) ?? []).map((o) => o.value));
-      if (value.some((v) => !allowed.has(v))) return 'must only hold listed choices';
-      if (field.minItems !== undefined && value.length < field.minItems) return `choose at least ${field.minItems}`;
-      if (field.maxItems !== undefined && value.length > field.maxItems) return `choose at most ${field.maxItems}`;
+      if (value.some((v) => !allowed.has(v))) return ui('field.listed');
+      if (field.minItems !== undefined && value.length < field.minItems) return ui('field.minItems', { n: field.minItems });
+      if (field.maxItems !== undefined && value.length > field.maxItems) return ui('field.maxItems', { n: field.maxItems });
       return undefined;
     }
   }
@@ -192,17 +193,18 @@ function checkField(field: Field, value: FieldValue): string | undefined {
 /**
  * Validates accepted form content against the requested schema (defaults applied first for missing
  * fields). Unknown fields are refused: the server asked for exactly these.
- * @returns `{ok: true, content}` or `{ok: false, errors}` with one readable message per field
+ * @returns `{ok: true, content}` or `{ok: false, errors}` with one message per field (a message
+ *   code; `english` gives the English)
  */
 export function validateElicitationContent(
   schema: RequestedSchema,
   content: Record<string, FieldValue | undefined>,
-): { ok: true; content: Record<string, FieldValue> } | { ok: false; errors: Record<string, string> } {
+): { ok: true; content: Record<string, FieldValue> } | { ok: false; errors: Record<string, UiText> } {
   const values: Record<string, FieldValue> = { ...defaultsFor(schema) };
   for (const [k, v] of Object.entries(content)) if (v !== undefined && v !== '') values[k] = v;
-  const errors: Record<string, string> = {};
-  for (const name of Object.keys(values)) if (!(name in schema.properties)) errors[name] = 'was not asked for';
-  for (const name of schema.required ?? []) if (values[name] === undefined) errors[name] = 'is required';
+  const errors: Record<string, UiText> = {};
+  for (const name of Object.keys(values)) if (!(name in schema.properties)) errors[name] = ui('field.notAsked');
+  for (const name of schema.required ?? []) if (values[name] === undefined) errors[name] = ui('field.required');
   for (const [name, field] of Object.entries(schema.properties)) {
     const v = values[name];
     if (v === undefined || errors[name]) continue;

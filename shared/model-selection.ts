@@ -25,6 +25,7 @@ import { capabilityIssues, factsFor, requestNeeds } from './capabilities.js';
 import { DEFAULT_FAMILY_RULES, familyOf, type FamilyRule, type ModelFacts, type ServerModelSettings } from './providers.js';
 import type { CreateMessageParams, ModelPreferences } from './sampling.js';
 import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from './state.js';
+import { english, ui, type UiText } from './ui-text.js';
 
 /** Every selectable model of every provider, in provider order. */
 export function listModels(providers: readonly ProviderView[]): ModelRef[] {
@@ -69,7 +70,7 @@ interface Scored {
   ref: ModelRef;
   label: string;
   facts: ModelFacts;
-  issues: string[];
+  issues: UiText[];
   match?: { level: Level; hint: string; index: number; family?: { family: string; pattern: string } };
   fit?: number;
   isDefault: boolean;
@@ -120,40 +121,59 @@ function baseScore(s: Scored, anyDirect: boolean): number {
 }
 
 const DIMENSIONS = [
-  { key: 'intelligence', label: 'most capable', better: (a: ModelFacts, b: ModelFacts) => a.intelligence - b.intelligence },
-  { key: 'speed', label: 'fastest', better: (a: ModelFacts, b: ModelFacts) => a.speed - b.speed },
-  { key: 'cost', label: 'cheapest', better: (a: ModelFacts, b: ModelFacts) => b.cost - a.cost },
+  { key: 'intelligence', label: 'model.mostCapable', better: (a: ModelFacts, b: ModelFacts) => a.intelligence - b.intelligence },
+  { key: 'speed', label: 'model.fastest', better: (a: ModelFacts, b: ModelFacts) => a.speed - b.speed },
+  { key: 'cost', label: 'model.cheapest', better: (a: ModelFacts, b: ModelFacts) => b.cost - a.cost },
 ] as const;
 
-const tiersText = (f: ModelFacts): string => `cost ${f.cost}/5, speed ${f.speed}/5, capability ${f.intelligence}/5`;
+const tiersText = (f: ModelFacts): UiText => ui('model.tiers', { cost: f.cost, speed: f.speed, intelligence: f.intelligence });
+const quoted = (hints: string[]): string => hints.map((h) => `'${h}'`).join(', ');
+/** "no <scope> model matched the hints …" or "the request names no model hints". */
+const noMatch = (hints: string[], scope: UiText): UiText => (hints.length ? ui('model.noHintsMatched', { scope, hints: quoted(hints) }) : ui('model.noHints'));
 
-function reasonOf(s: Scored, ctx: { hints: string[]; anyDirect: boolean; p: ReturnType<typeof priorities>; pool: Scored[]; scope: string; defaultWhat: string }): string {
-  const m = s.match;
-  let text: string;
-  if (m && (m.level !== 'family' || !ctx.anyDirect)) {
-    if (m.level === 'substring') text = `hint '${m.hint}' matched '${s.ref.modelId}'`;
-    else if (m.level === 'words') text = `hint '${m.hint}' matched '${s.ref.modelId}' (same name, other version)`;
-    else {
-      const blocked = ctx.pool.find((o) => o.match && o.match.level !== 'family' && o.issues.length > 0);
-      const head = blocked
-        ? `hint '${blocked.match?.hint}' matched only '${blocked.ref.modelId}', which cannot take this request`
-        : `no ${ctx.scope} model matches hint '${m.hint}'`;
-      text = `${head}; mapped by family '${m.family?.family}' (table row '${m.family?.pattern}') to '${s.ref.modelId}'`;
-    }
-    const rivals = ctx.pool.filter((o) => o !== s && o.match?.level === m.level && o.match.index === m.index && o.issues.length === 0).length;
-    if (rivals > 0 && s.fit !== undefined) text += ` (priorities preferred it over ${rivals} other match${rivals > 1 ? 'es' : ''})`;
-    return text;
+interface ReasonContext {
+  hints: string[];
+  anyDirect: boolean;
+  p: ReturnType<typeof priorities>;
+  pool: Scored[];
+  scope: UiText;
+  defaultWhat: UiText;
+}
+
+function matchReason(s: Scored, m: NonNullable<Scored['match']>, ctx: ReasonContext): UiText {
+  let text: UiText;
+  if (m.level === 'substring') text = ui('model.hintMatched', { hint: m.hint, model: s.ref.modelId });
+  else if (m.level === 'words') text = ui('model.hintMatchedWords', { hint: m.hint, model: s.ref.modelId });
+  else {
+    const blocked = ctx.pool.find((o) => o.match && o.match.level !== 'family' && o.issues.length > 0);
+    const head = blocked
+      ? ui('model.hintBlocked', { hint: blocked.match?.hint ?? '', model: blocked.ref.modelId })
+      : ui('model.noHintMatch', { scope: ctx.scope, hint: m.hint });
+    text = ui('model.family', { head, family: m.family?.family ?? '', pattern: m.family?.pattern ?? '', model: s.ref.modelId });
   }
-  const none = ctx.hints.length ? `no ${ctx.scope} model matched the hints ${ctx.hints.map((h) => `'${h}'`).join(', ')}` : 'the request names no model hints';
+  const rivals = ctx.pool.filter((o) => o !== s && o.match?.level === m.level && o.match.index === m.index && o.issues.length === 0).length;
+  if (rivals > 0 && s.fit !== undefined) text = ui(rivals > 1 ? 'model.rivalsMany' : 'model.rivalsOne', { reason: text, count: rivals });
+  return text;
+}
+
+function reasonOf(s: Scored, ctx: ReasonContext): UiText {
+  const m = s.match;
+  if (m && (m.level !== 'family' || !ctx.anyDirect)) return matchReason(s, m, ctx);
+  const none = noMatch(ctx.hints, ctx.scope);
   if (s.fit !== undefined) {
     const top = [...DIMENSIONS].sort((a, b) => ctx.p[b.key] - ctx.p[a.key])[0]!;
     const capable = ctx.pool.filter((o) => o.issues.length === 0);
     const best = capable.every((o) => top.better(s.facts, o.facts) >= 0);
-    if (best) return `${none}; ${top.key}Priority ${ctx.p[top.key]} → ${top.label} ${ctx.scope} model (${tiersText(s.facts)})`;
-    return `${none}; best fit for priorities cost ${ctx.p.cost}, speed ${ctx.p.speed}, intelligence ${ctx.p.intelligence} (${tiersText(s.facts)})`;
+    if (best) return ui('model.priorityBest', { none, priority: `${top.key}Priority`, value: ctx.p[top.key], label: ui(top.label), scope: ctx.scope, tiers: tiersText(s.facts) });
+    return ui('model.bestFit', { none, cost: ctx.p.cost, speed: ctx.p.speed, intelligence: ctx.p.intelligence, tiers: tiersText(s.facts) });
   }
-  if (s.isDefault) return `${none}; using ${ctx.defaultWhat}`;
-  return `${none}; ${tiersText(s.facts)}`;
+  if (s.isDefault) return ui('model.usingDefault', { none, what: ctx.defaultWhat });
+  return ui('join.semicolon', { a: none, b: tiersText(s.facts) });
+}
+
+/** Joins texts with "; " (each translated). */
+function joinSemicolon(parts: UiText[]): UiText {
+  return parts.slice(1).reduce<UiText>((a, b) => ui('join.semicolon', { a, b }), parts[0]!);
 }
 
 /**
@@ -166,7 +186,7 @@ export function selectModel(input: SelectionInput): ModelSelection {
   const rules = input.families ?? DEFAULT_FAMILY_RULES;
   const hints = (input.prefs?.hints ?? []).map((h) => h.name?.trim()).filter((n): n is string => !!n);
   const allowed = input.server?.allowedModels?.length ? input.server.allowedModels : undefined;
-  const scope = allowed ? 'allowed' : 'configured';
+  const scope = ui(allowed ? 'model.scopeAllowed' : 'model.scopeConfigured');
   const needs = input.params ? requestNeeds(input.params) : undefined;
   const p = priorities(input.prefs);
   const manual = input.providers.find((pv) => pv.kind === 'manual');
@@ -175,7 +195,7 @@ export function selectModel(input: SelectionInput): ModelSelection {
   const serverDefault = isKnown(input.server?.defaultModel) ? input.server?.defaultModel : undefined;
   let defaultRef = serverDefault ?? (isKnown(input.fallback) ? input.fallback : undefined);
   const defaultLabel = input.providers.find((pv) => pv.id === defaultRef?.providerId)?.label ?? defaultRef?.providerId;
-  let defaultWhat = serverDefault ? `the server's default model` : `the default model (${defaultLabel})`;
+  let defaultWhat = serverDefault ? ui('model.serverDefault') : ui('model.defaultModel', { label: defaultLabel ?? '' });
 
   const pool: Scored[] = [];
   for (const pv of input.providers) {
@@ -184,7 +204,7 @@ export function selectModel(input: SelectionInput): ModelSelection {
       const ref = { providerId: pv.id, modelId };
       if (allowed && !allowed.some((a) => same(a, ref))) continue;
       const facts = factsFor(pv, modelId, rules);
-      const issues = needs ? capabilityIssues(needs, facts, modelId).map((i) => i.message) : [];
+      const issues = needs ? capabilityIssues(needs, facts, modelId).map((i) => i.ui) : [];
       const match = matchOf(modelId, hints, rules);
       const fit = fitOf(facts, p);
       pool.push({ ref, label: pv.label, facts, issues, ...(match ? { match } : {}), ...(fit !== undefined ? { fit } : {}), isDefault: same(defaultRef, ref), score: 0, order: pool.length });
@@ -197,38 +217,38 @@ export function selectModel(input: SelectionInput): ModelSelection {
     const first = firstCapable ?? pool[0]!;
     if (pooledDefault) pooledDefault.isDefault = false;
     first.isDefault = true;
-    defaultWhat = pooledDefault
-      ? `the first ${scope} model that can take this request (the default, ${pooledDefault.ref.modelId}, cannot)`
-      : `the first ${scope} model`;
+    defaultWhat = pooledDefault ? ui('model.firstCapable', { scope, model: pooledDefault.ref.modelId }) : ui('model.first', { scope });
     defaultRef = first.ref;
   }
   const anyDirect = pool.some((s) => s.match && s.match.level !== 'family' && s.issues.length === 0);
   for (const s of pool) s.score = s.issues.length > 0 ? 0 : round1(baseScore(s, anyDirect));
   pool.sort((a, b) => Number(a.issues.length > 0) - Number(b.issues.length > 0) || b.score - a.score || a.order - b.order);
 
-  const ctx = { hints, anyDirect, p, pool, scope, defaultWhat };
+  const ctx: ReasonContext = { hints, anyDirect, p, pool, scope, defaultWhat };
   const candidates: ModelCandidate[] = pool.map((s) => {
-    const reason = reasonOf(s, ctx) + (s.issues.length > 0 ? ` — but ${s.issues.join('; ')}` : '');
-    return { ...s.ref, score: s.score, reason, ...(s.issues.length ? { issues: s.issues } : {}) };
+    const why = s.issues.length > 0 ? ui('model.butIssues', { reason: reasonOf(s, ctx), issues: joinSemicolon(s.issues) }) : reasonOf(s, ctx);
+    const issues = s.issues.length ? { issues: s.issues.map(english), issuesUi: s.issues } : {};
+    return { ...s.ref, score: s.score, ...because(why), ...issues };
   });
   const manualRef: ModelRef | undefined = manual ? { providerId: manual.id, modelId: manual.models[0] ?? manual.id } : undefined;
-  if (manualRef) candidates.push({ ...manualRef, score: 0, reason: 'no model is called: you write the response yourself' });
+  if (manualRef) candidates.push({ ...manualRef, score: 0, ...because(ui('model.manualCandidate')) });
 
   const top = pool[0];
   const noPreference = !top?.match || (top.match.level === 'family' && anyDirect);
   const manualIsDefault = !!manualRef && same(defaultRef, manualRef);
   if (!top || (noPreference && top.fit === undefined && manualIsDefault)) {
     const ref = manualRef ?? input.fallback;
-    const why = !top
-      ? allowed
-        ? `none of this server's allowed models is configured; you write the response yourself`
-        : 'no model is configured; you write the response yourself'
-      : `${hints.length ? `no ${scope} model matched the hints ${hints.map((h) => `'${h}'`).join(', ')}` : 'the request names no model hints'}; using ${defaultWhat}`;
-    return { choice: { ...ref, reason: why }, candidates };
+    const why = !top ? ui(allowed ? 'model.noAllowed' : 'model.noneConfigured') : ui('model.usingDefault', { none: noMatch(hints, scope), what: defaultWhat });
+    return { choice: { ...ref, ...because(why) }, candidates };
   }
-  let reason = candidates[0]!.reason;
-  if (top.issues.length > 0) reason += ` (no ${scope} model can take this request)`;
-  return { choice: { ...top.ref, reason }, candidates };
+  const first = candidates[0]!;
+  const why = top.issues.length > 0 ? ui('model.noneCanTake', { reason: first.reasonUi!, scope }) : first.reasonUi!;
+  return { choice: { ...top.ref, ...because(why) }, candidates };
+}
+
+/** `{ reason, reasonUi }`: the English line and its message code. */
+export function because(why: UiText): { reason: string; reasonUi: UiText } {
+  return { reason: english(why), reasonUi: why };
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { RuleRef } from './primitives.js';
 import type { RulesFile } from './rules-schema.js';
+import { english, ui, type UiText } from './ui-text.js';
 
 /** Counters of one server: refusals and auto decisions since the console started; tokens and spend for today (UTC). */
 export interface ServerCounters {
@@ -82,26 +83,34 @@ export interface PolicyExplanation {
   estimatedCostUsd?: number;
 }
 
-const ruleName = (r: RuleRef) => `rule "${r.name}" (v${r.version})`;
+const ruleName = (r: RuleRef): UiText => ui('policy.rule', { name: r.name, version: r.version });
+
+/** A note as a message code (history events): the renderer translates it; {@link describeNote} is its English. */
+export function noteText(note: PolicyNote): UiText {
+  const rule = ruleName(note.rule);
+  switch (note.kind) {
+    case 'paused':
+      return ui('policy.paused', { rule });
+    case 'ask_rule':
+      return ui('policy.askRule', { rule });
+    case 'redacted':
+      return ui('policy.redacted', { rule, count: note.count });
+    case 'budget': {
+      const whose = note.scope === 'console' ? ui('policy.consoles') : ui('policy.servers', { server: note.rule.serverId });
+      return note.limit === 'spend'
+        ? ui('policy.budgetSpend', { used: note.used.toFixed(4), estimate: note.estimate.toFixed(4), whose, max: note.max, rule })
+        : ui('policy.budgetTokens', { used: note.used, estimate: note.estimate, whose, max: note.max, rule });
+    }
+    case 'no_price': {
+      const who = note.scope === 'console' ? ui('policy.theConsole') : ui('policy.server', { server: note.rule.serverId });
+      return ui('policy.noPrice', { who, max: note.max, rule });
+    }
+    case 'manual_model':
+      return ui('policy.manualModel', { rule });
+  }
+}
 
 /** A note as one English line (history events, logs). */
 export function describeNote(note: PolicyNote): string {
-  switch (note.kind) {
-    case 'paused':
-      return `auto-approval is paused: ${ruleName(note.rule)} would have approved this request`;
-    case 'ask_rule':
-      return `${ruleName(note.rule)}: always ask`;
-    case 'redacted':
-      return `${ruleName(note.rule)} auto-redacted ${note.count} item(s) before review`;
-    case 'budget': {
-      const whose = note.scope === 'console' ? "the console's" : `"${note.rule.serverId}"'s`;
-      return note.limit === 'spend'
-        ? `limit nearly reached: $${note.used.toFixed(4)} spent today + about $${note.estimate.toFixed(4)} would pass ${whose} $${note.max}; ${ruleName(note.rule)} needs you`
-        : `limit nearly reached: ${note.used} tokens today + about ${note.estimate} would pass ${whose} ${note.max}; ${ruleName(note.rule)} needs you`;
-    }
-    case 'no_price':
-      return `${note.scope === 'console' ? 'the console' : `"${note.rule.serverId}"`} has a spend limit ($${note.max}/day) but the chosen model has no known price; ${ruleName(note.rule)} needs you`;
-    case 'manual_model':
-      return `${ruleName(note.rule)} would auto-approve, but the chosen model is written by hand; a person must answer`;
-  }
+  return english(noteText(note));
 }

@@ -4,6 +4,7 @@
  * ms. Kept apart from state.ts only to keep files small; state.ts is still the one contract.
  */
 import type { ProtocolEra } from './primitives.js';
+import type { UiText } from './ui-text.js';
 
 /** Transport kinds the console speaks. */
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -117,6 +118,8 @@ export interface ServerView {
   auth?: ServerAuthView;
   /** Log entries written since start (the logs themselves come from `getServerLog`). */
   logTotals?: { protocol: number; stderr: number };
-  /** The deprecated HTTP+SSE transport, or anything else the person should know about the entry. */
+  /** The deprecated HTTP+SSE transport, or anything else the person should know about the entry (English). */
   warning?: string;
+  /** `warning` as a message code. */
+  warningUi?: UiText;
 }

@@ -11,6 +11,7 @@ import type { CreateMessageParams, CreateMessageResult } from './sampling.js';
 import type { AttentionView, DesktopView } from './desktop.js';
 import type { ItemDraft, StopCause } from './drafts.js';
 import type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
+import { english, type UiText } from './ui-text.js';
 
 export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 export type { ItemDraft, StopCause } from './drafts.js';
@@ -89,8 +90,10 @@ export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejec
 
 /** The model the console chose (or the person picked) and why. */
 export interface ModelChoice extends ModelRef {
-  /** One line a person can read: "hint 'gpt' matched 'gpt-4o-mini'". */
+  /** One line in English (logs, history, exports): "hint 'gpt' matched 'gpt-4o-mini'". */
   reason: string;
+  /** The same line as a message code, translated in the renderer (absent in older history entries). */
+  reasonUi?: UiText;
   /** Whether the person changed the console's choice. */
   overridden?: boolean;
 }
@@ -103,7 +106,10 @@ export interface ModelChoice extends ModelRef {
 export interface ModelCandidate extends ModelRef {
   score: number;
   reason: string;
+  reasonUi?: UiText;
   issues?: string[];
+  /** `issues` as message codes. */
+  issuesUi?: UiText[];
 }
 
 /** A generated (or hand-written) response and its review. */
@@ -163,7 +169,7 @@ export interface SamplingItemView {
    * How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any; `stopped` says
    * why no answer was delivered when the server stopped waiting, the call ended or the console stopped.
    */
-  outcome?: { at: number; message: string; code?: number; stopped?: StopCause };
+  outcome?: { at: number; message: string; ui?: UiText; code?: number; stopped?: StopCause };
   /** What the person typed and has not sent (shared/drafts.ts); kept when the item ends undelivered. */
   draft?: ItemDraft;
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
@@ -203,7 +209,7 @@ export interface ElicitationItemView {
   /** What was answered, once answered. */
   answer?: ElicitResult;
   /** How it ended; `stopped` says why no answer was delivered (see {@link StopCause}). */
-  outcome?: { at: number; message: string; stopped?: StopCause };
+  outcome?: { at: number; message: string; ui?: UiText; stopped?: StopCause };
   /** What the person typed in the form and has not sent (`form`); kept when the item ends undelivered. */
   draft?: ItemDraft;
 }
@@ -239,7 +245,10 @@ export interface Notice {
   level: 'info' | 'warning' | 'error';
   /** What it is about, when typed: `sampling_refused` = a sampling request the console refused (never a rate limit: those are counted). */
   kind?: 'sampling_refused';
+  /** In English (logs). */
   message: string;
+  /** `message` as a message code, for the person's language (absent when the words are a server's, a file parser's or the OS's). */
+  ui?: UiText;
   at: number;
 }
 
@@ -307,7 +316,10 @@ export interface HistorySummary {
   providerId?: string;
   /** Whether the person edited the request or the response. */
   edited: boolean;
+  /** Why it failed or was refused, in English. */
   error?: string;
+  /** `error` as a message code (absent in older entries, and when the words are a provider's or server's). */
+  errorUi?: UiText;
   /** First characters of the last user message, for the list. */
   preview: string;
   /** Set when nothing was delivered because the server stopped waiting, the call ended or the console stopped (epoch ms `at`); `draft`: the person's typed text is kept. */
@@ -330,7 +342,15 @@ export interface Timings {
 export interface HistoryEvent {
   at: number;
   kind: string;
+  /** In English (logs, exports). */
   detail?: string;
+  /** `detail` as a message code, for the person's language (absent in older entries and for data such as a typed reason). */
+  detailUi?: UiText;
+}
+
+/** `{ detail, detailUi }` of a {@link HistoryEvent} from a message code. */
+export function detailed(text: UiText): { detail: string; detailUi: UiText } {
+  return { detail: english(text), detailUi: text };
 }
 
 /** A full history record: everything needed to see what was asked, changed, sent and returned. */
@@ -349,7 +369,7 @@ export interface HistoryEntry extends HistorySummary {
   draft?: ItemDraft;
   /** USD the generation cost: the reported usage at the model's price; absent when not generated or the price is unknown. */
   costUsd?: number;
-  errorDetail?: { message: string; code?: number; rule?: string };
+  errorDetail?: { message: string; code?: number; rule?: string; ui?: UiText };
   usage?: TokenUsage;
   timings: Timings;
   events: HistoryEvent[];

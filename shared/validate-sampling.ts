@@ -9,6 +9,7 @@
  * No Node, DOM or Electron imports: used by main (intake) and renderer (re-checking edits).
  */
 import { jsonLength } from './json-length.js';
+import { english, ui, type UiText } from './ui-text.js';
 import {
   CreateMessageParamsSchema,
   ErrorCodes,
@@ -31,11 +32,15 @@ export type SamplingRuleId =
   | 'S-LOOP-1' // the console's cap on tool-loop rounds
   | 'S-PARAMS'; // any other structural problem in params
 
-/** A refusal: JSON-RPC `code` (-32602, or -32050 for S-LOOP-1), readable `message`, the rule. */
+/**
+ * A refusal: JSON-RPC `code` (-32602, or -32050 for S-LOOP-1), `message` in English (what the
+ * server is told), the rule, and `ui` the same message as a code for the person's language.
+ */
 export interface SamplingValidationError {
   code: number;
   message: string;
   rule: SamplingRuleId;
+  ui: UiText;
 }
 
 /** Result of {@link validateSamplingRequest}. */
@@ -63,9 +68,9 @@ export const DEFAULT_MAX_REQUEST_BYTES = 25 * 1024 * 1024;
 /** Default media cap: 10 MB decoded per image/audio block. */
 export const DEFAULT_MAX_MEDIA_BYTES = 10 * 1024 * 1024;
 
-const fail = (rule: SamplingRuleId, message: string): SamplingValidationResult => ({
+const fail = (rule: SamplingRuleId, text: UiText): SamplingValidationResult => ({
   ok: false,
-  error: { code: ErrorCodes.INVALID_PARAMS, message, rule },
+  error: { code: ErrorCodes.INVALID_PARAMS, message: english(text), rule, ui: text },
 });
 
 /** One character class and no groups: linear on multi-megabyte strings (no backtracking stack). */
@@ -89,36 +94,33 @@ const blocksOf = (content: unknown): unknown[] => (Array.isArray(content) ? cont
 
 /** Shape checks done by hand first so that the common mistakes get a precise message. */
 function precheck(raw: unknown): SamplingValidationResult | undefined {
-  if (!isRecord(raw)) return fail('S-PARAMS', 'params must be an object');
-  if (!Array.isArray(raw.messages)) return fail('S-MSG-1', 'messages is required and must be an array');
-  if (raw.maxTokens === undefined) return fail('S-MAX-1', 'maxTokens is required');
+  if (!isRecord(raw)) return fail('S-PARAMS', ui('validate.paramsObject'));
+  if (!Array.isArray(raw.messages)) return fail('S-MSG-1', ui('validate.messagesArray'));
+  if (raw.maxTokens === undefined) return fail('S-MAX-1', ui('validate.maxTokensRequired'));
   if (typeof raw.maxTokens !== 'number' || !Number.isInteger(raw.maxTokens) || raw.maxTokens <= 0) {
-    return fail('S-MAX-1', `maxTokens must be a positive integer (got ${JSON.stringify(raw.maxTokens)})`);
+    return fail('S-MAX-1', ui('validate.maxTokensPositive', { got: JSON.stringify(raw.maxTokens) ?? 'undefined' }));
   }
   for (const [i, m] of raw.messages.entries()) {
     const n = i + 1;
-    if (!isRecord(m)) return fail('S-MSG-1', `message ${n} must be an object with role and content`);
+    if (!isRecord(m)) return fail('S-MSG-1', ui('validate.messageObject', { n }));
     if (m.role !== 'user' && m.role !== 'assistant') {
-      return fail('S-MSG-1', `message ${n} has role ${JSON.stringify(m.role)}; only "user" and "assistant" are allowed`);
+      return fail('S-MSG-1', ui('validate.messageRole', { n, role: JSON.stringify(m.role) ?? 'undefined' }));
     }
-    if (m.content === undefined) return fail('S-MSG-1', `message ${n} has no content`);
+    if (m.content === undefined) return fail('S-MSG-1', ui('validate.messageContent', { n }));
     for (const [j, b] of blocksOf(m.content).entries()) {
       const type = isRecord(b) ? b.type : undefined;
       if (!SAMPLING_CONTENT_TYPES.includes(type as never)) {
-        return fail(
-          'S-MSG-1',
-          `message ${n} block ${j + 1} has unknown type ${JSON.stringify(type)}; expected one of ${SAMPLING_CONTENT_TYPES.join(', ')}`,
-        );
+        return fail('S-MSG-1', ui('validate.blockType', { n, block: j + 1, type: JSON.stringify(type) ?? 'undefined', expected: SAMPLING_CONTENT_TYPES.join(', ') }));
       }
     }
   }
   const prefs = raw.modelPreferences;
   if (prefs !== undefined) {
-    if (!isRecord(prefs)) return fail('S-PREF-1', 'modelPreferences must be an object');
+    if (!isRecord(prefs)) return fail('S-PREF-1', ui('validate.prefsObject'));
     for (const key of ['costPriority', 'speedPriority', 'intelligencePriority'] as const) {
       const v = prefs[key];
       if (v !== undefined && (typeof v !== 'number' || !(v >= 0 && v <= 1))) {
-        return fail('S-PREF-1', `modelPreferences.${key} must be a number from 0 to 1 (got ${JSON.stringify(v)})`);
+        return fail('S-PREF-1', ui('validate.priority', { key, got: JSON.stringify(v) }));
       }
     }
   }
@@ -139,12 +141,12 @@ function checkMedia(params: CreateMessageParams, maxMediaBytes: number): Samplin
         }
       }
       for (const item of media) {
-        const where = `message ${i + 1} block ${j + 1} (${item.type})`;
+        const where = { n: i + 1, block: j + 1, type: item.type };
         const bytes = base64DecodedBytes(item.data);
         if (bytes > maxMediaBytes) {
-          return fail('S-SIZE-1', `${where} is ${formatBytes(bytes)}; the limit is ${formatBytes(maxMediaBytes)}`);
+          return fail('S-SIZE-1', ui('validate.mediaSize', { ...where, size: formatBytes(bytes), limit: formatBytes(maxMediaBytes) }));
         }
-        if (!isBase64(item.data)) return fail('S-B64-1', `${where} data is not valid base64`);
+        if (!isBase64(item.data)) return fail('S-B64-1', ui('validate.base64', where));
       }
     }
   }
@@ -160,35 +162,29 @@ function checkToolBalance(params: CreateMessageParams): SamplingValidationResult
     if (results.length > 0) {
       const others = [...new Set(blocks.filter((b) => b.type !== 'tool_result').map((b) => b.type))];
       if (others.length > 0) {
-        return fail(
-          'S-TR-1',
-          `message ${n} holds tool_result and ${others.join(', ')}; a tool_result message must hold only tool_result blocks`,
-        );
+        return fail('S-TR-1', ui('validate.toolResultMixed', { n, others: others.join(', ') }));
       }
-      if (m.role !== 'user') return fail('S-TR-1', `message ${n} holds tool_result but its role is "${m.role}"; tool results come from the user`);
+      if (m.role !== 'user') return fail('S-TR-1', ui('validate.toolResultRole', { n, role: m.role }));
       const prev = i > 0 ? (blocksOf(msgs[i - 1]!.content) as SamplingContent[]) : [];
       const prevIds = new Set(prev.flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
       for (const r of results) {
         if (r.type === 'tool_result' && !prevIds.has(r.toolUseId)) {
-          return fail('S-TR-2', `message ${n} holds a tool_result for "${r.toolUseId}", which no tool_use in message ${i} asked for`);
+          return fail('S-TR-2', ui('validate.toolResultUnasked', { n, id: r.toolUseId, prev: i }));
         }
       }
     }
     const uses = blocks.filter((b) => b.type === 'tool_use');
     if (uses.length > 0) {
-      if (m.role !== 'assistant') return fail('S-TR-2', `message ${n} holds tool_use but its role is "${m.role}"; only the assistant uses tools`);
+      if (m.role !== 'assistant') return fail('S-TR-2', ui('validate.toolUseRole', { n, role: m.role }));
       const next = msgs[i + 1];
       if (!next) {
-        return fail('S-TR-2', `Tool result missing in request: message ${n} holds tool_use and no tool_result message follows it`);
+        return fail('S-TR-2', ui('validate.toolResultMissingLast', { n }));
       }
       const nextBlocks = blocksOf(next.content) as SamplingContent[];
       const answered = new Set(nextBlocks.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])));
       const missing = uses.flatMap((u) => (u.type === 'tool_use' && !answered.has(u.id) ? [u.id] : []));
       if (missing.length > 0) {
-        return fail(
-          'S-TR-2',
-          `Tool result missing in request: message ${n + 1} must answer tool_use ${missing.map((id) => `"${id}"`).join(', ')} from message ${n} with tool_result blocks`,
-        );
+        return fail('S-TR-2', ui('validate.toolResultMissing', { next: n + 1, ids: missing.map((id) => `"${id}"`).join(', '), n }));
       }
     }
   }
@@ -208,10 +204,7 @@ function checkToolBalance(params: CreateMessageParams): SamplingValidationResult
 export function validateSamplingRequest(raw: unknown, ctx: SamplingValidationContext): SamplingValidationResult {
   const maxRequestBytes = ctx.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   if (ctx.inFlightClientRequests !== undefined && ctx.inFlightClientRequests === 0) {
-    return fail(
-      'S-ASSOC-1',
-      'sampling/createMessage arrived while no client request (tools/call, prompts/get, resources/read) was in flight to this server',
-    );
+    return fail('S-ASSOC-1', ui('validate.noCallInFlight'));
   }
   const pre = precheck(raw);
   if (pre) return pre;
@@ -219,20 +212,20 @@ export function validateSamplingRequest(raw: unknown, ctx: SamplingValidationCon
   try {
     size = jsonLength(raw); // JSON.stringify(raw).length, without making a 25 MB string
   } catch {
-    return fail('S-PARAMS', 'params cannot be serialised as JSON');
+    return fail('S-PARAMS', ui('validate.notJson'));
   }
   if (size > maxRequestBytes) {
-    return fail('S-SIZE-1', `request is ${formatBytes(size)}; the limit is ${formatBytes(maxRequestBytes)}`);
+    return fail('S-SIZE-1', ui('validate.requestSize', { size: formatBytes(size), limit: formatBytes(maxRequestBytes) }));
   }
   const parsed = CreateMessageParamsSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.length ? issue.path.join('.') : 'params';
-    return fail('S-PARAMS', `${path}: ${issue.message}`);
+    return fail('S-PARAMS', ui('validate.schema', { path, detail: issue.message }));
   }
   const params = parsed.data;
   if (!ctx.toolsDeclared && (params.tools !== undefined || params.toolChoice !== undefined)) {
-    return fail('S-CAP-2', 'the request carries tools/toolChoice but this console did not declare sampling.tools to this server');
+    return fail('S-CAP-2', ui('validate.toolsUndeclared'));
   }
   return checkMedia(params, ctx.maxMediaBytes ?? DEFAULT_MAX_MEDIA_BYTES) ?? checkToolBalance(params) ?? { ok: true, params };
 }

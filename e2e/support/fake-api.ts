@@ -74,6 +74,7 @@ export function installFakeApi(data: FakeData): void {
           providerId: e.providerId,
           edited: e.edited,
           error: e.error,
+          errorUi: e.errorUi,
           preview: e.preview,
           sessionSize: history.filter((x) => x.conversationId === e.conversationId).length,
           sessionIndex: history.filter((x) => x.conversationId === e.conversationId && x.receivedAt <= e.receivedAt).length,

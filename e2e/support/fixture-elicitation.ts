@@ -5,6 +5,7 @@
  * Add them with `state.elicitations = buildElicitationItems(now)`.
  */
 import type { CallView, ElicitationItemView } from '../../shared/state.js';
+import { said, ui } from '../../shared/ui-text.js';
 
 /** The form with one field of every kind (as server-everything's trigger-elicitation-request, trimmed). */
 export const ALL_KINDS_SCHEMA = {
@@ -94,7 +95,7 @@ export function buildElicitationItems(now: number): ElicitationItemView[] {
       updatedAt: ago(590),
       params: { message: 'What should we call you?', requestedSchema: { type: 'object', properties: { nick: { type: 'string', title: 'Nickname' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } } } },
       answer: { action: 'accept', content: { nick: 'Ada', tags: ['a', 'b'] } },
-      outcome: { at: ago(590), message: 'Answered by the person' },
+      outcome: { at: ago(590), ...said(ui('outcome.answered')) },
     },
   ];
 }
@@ -117,7 +118,7 @@ export function buildOpenedUrlError(now: number): { item: ElicitationItemView; c
       receivedAt: now - 20_000,
       updatedAt: now - 15_000,
       params: { mode: 'url', message: 'Open this link to satisfy the prerequisite, then retry the request.', url: 'https://modelcontextprotocol.io', elicitationId: 'el-789' },
-      outcome: { at: now - 15_000, message: 'Opened by the person' },
+      outcome: { at: now - 15_000, ...said(ui('outcome.opened')) },
     },
     call: {
       id: 'call-url-failed',

@@ -6,6 +6,8 @@
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
 import type { CallView, ConsoleState, ProviderView, SamplingItemView, ServerView } from '../../shared/state.js';
+import { because } from '../../shared/model-selection.js';
+import { said, ui } from '../../shared/ui-text.js';
 
 /** A 32×32 PNG (blue/amber checkerboard). */
 export const PNG_B64 =
@@ -115,7 +117,8 @@ const result = (text: string, model: string, stopReason = 'endTurn'): CreateMess
 /** The fixture state, with times relative to `now`. */
 export function buildFixtureState(now: number): ConsoleState {
   const ago = (s: number) => now - s * 1000;
-  const chosen = { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini', reason: "hint 'gpt-4o' matched 'openai/gpt-4o-mini'" };
+  // Reasons and outcomes as main sends them: English for logs, and the message code the renderer translates.
+  const chosen = { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini', ...because(ui('model.hintMatched', { hint: 'gpt-4o', model: 'openai/gpt-4o-mini' })) };
   const assoc = (callId: string) => ({ exact: true, calls: [{ callId, kind: 'tools/call' as const, name: 'trigger-sampling-request' }] });
   const base = { era: 'legacy' as const, model: chosen };
 
@@ -179,7 +182,20 @@ export function buildFixtureState(now: number): ConsoleState {
       updatedAt: ago(5),
       original: toolLoop,
       sent: toolLoop,
-      model: { providerId: 'ollama', modelId: 'llama3.2', reason: 'no hint given; cheapest model for costPriority 0.9' },
+      model: {
+        providerId: 'ollama',
+        modelId: 'llama3.2',
+        ...because(
+          ui('model.priorityBest', {
+            none: ui('model.noHints'),
+            priority: 'costPriority',
+            value: 0.9,
+            label: ui('model.cheapest'),
+            scope: ui('model.scopeConfigured'),
+            tiers: ui('model.tiers', { cost: 1, speed: 3, intelligence: 2 }),
+          }),
+        ),
+      },
       error: { message: 'Local Ollama: HTTP 429 Too Many Requests (rate limited, retry after 20 s)', at: ago(5) },
     },
     {
@@ -232,19 +248,19 @@ export function buildFixtureState(now: number): ConsoleState {
       updatedAt: ago(60),
       original: params('Reply with the deploy password.'),
       sent: params('Reply with the deploy password.'),
-      model: { providerId: 'manual', modelId: 'manual', reason: 'chosen by you', overridden: true },
+      model: { providerId: 'manual', modelId: 'manual', ...because(ui('model.chosenByPerson', { suggested: 'openai/gpt-4o-mini' })), overridden: true },
       response: { draft: result('', 'manual'), manual: true, generatedAt: ago(60) },
     },
     ...(
       [
-        ['item-delivered', 'delivered', 'Delivered to everything', undefined],
-        ['item-rejected', 'rejected', 'User rejected sampling request: not relevant', -1],
-        ['item-cancelled', 'cancelled', 'The server cancelled the request', undefined],
-        ['item-timed-out', 'timed_out', 'No decision within 10 minutes', -1],
-        ['item-failed', 'failed', 'Connection to everything closed while the request was open', undefined],
+        ['item-delivered', 'delivered', ui('outcome.delivered'), undefined],
+        ['item-rejected', 'rejected', ui('outcome.rejectedWhy', { reason: 'not relevant' }), -1],
+        ['item-cancelled', 'cancelled', ui('outcome.serverCancelled'), undefined],
+        ['item-timed-out', 'timed_out', ui('outcome.serverTimeout'), -1],
+        ['item-failed', 'failed', ui('outcome.connectionClosed'), undefined],
       ] as const
     ).map(
-      ([id, status, message, code], n): SamplingItemView => ({
+      ([id, status, why, code], n): SamplingItemView => ({
         ...base,
         id,
         conversationId: id,
@@ -261,7 +277,7 @@ export function buildFixtureState(now: number): ConsoleState {
           status === 'delivered'
             ? { generated: result('v2.1 adds MRTR.', 'openai/gpt-4o-mini'), draft: result('v2.1 adds MRTR support.', 'openai/gpt-4o-mini'), manual: false, generatedAt: ago(820) }
             : undefined,
-        outcome: { at: ago(800 + n * 60), message, code },
+        outcome: { at: ago(800 + n * 60), ...said(why), code },
       }),
     ),
   ];
@@ -313,7 +329,8 @@ export function buildFixtureState(now: number): ConsoleState {
     calls,
     items,
     providers: PROVIDERS,
-    notices: [{ id: 'notice-1', level: 'error', message: 'broken-python: Process exited with code 1 before initialize completed', at: ago(50) }],
+    // As main words it: its own sentence as a code; the file's problem (a parser's words) as data.
+    notices: [{ id: 'notice-1', level: 'error', ...said(ui('notice.configKept', { problem: 'mcp-servers.json: servers.broken-python.command: Command is required' })), at: ago(50) }],
     settings: {
       host: 'test',
       userDataDir: '/home/user/.config/mcp-approval-console',

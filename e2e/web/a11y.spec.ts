@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import type { FakeData } from '../support/fake-api.js';
 import { expect, test } from '../support/ui.js';
+import { walkDialogs, walkQueue, walkScreens, type Check } from '../support/walk.js';
 import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
@@ -53,101 +54,27 @@ async function audit(page: Page, name: string): Promise<void> {
   expect(bad.map(describe), `${name}: serious or critical axe violations`).toEqual([]);
 }
 
-const select = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
-
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`${theme} theme`, () => {
     test.beforeEach(async ({ page }) => {
-      test.setTimeout(120_000); // axe takes a few seconds per page on a busy machine
+      test.setTimeout(180_000); // axe takes a few seconds per page on a busy machine
       await page.setViewportSize({ width: 1280, height: 860 });
     });
+    const check: Check = (page, name) => audit(page, `${theme} ${name}`);
 
     test('queue: request, response, hand-written response, generating, elicitation form', async ({ page, appUrl, fixture }) => {
       await open(page, appUrl, fixture, theme);
-      await select(page, 'item-request');
-      await expect(page.getByTestId('request-review')).toBeVisible();
-      await audit(page, `${theme} queue request review`);
-      await page.getByTestId('message-edit-0-0').click();
-      await audit(page, `${theme} queue request review, editing`);
-      await select(page, 'item-request-2');
-      await expect(page.getByTestId('request-review')).toBeVisible();
-      await audit(page, `${theme} queue request with tools and a failed attempt`);
-      await select(page, 'item-response');
-      await expect(page.getByTestId('response-review')).toBeVisible();
-      await audit(page, `${theme} queue response review`);
-      await select(page, 'item-manual');
-      await expect(page.getByTestId('response-review')).toBeVisible();
-      await audit(page, `${theme} queue hand-written response`);
-      await select(page, 'item-generating');
-      await expect(page.getByTestId('generating-view')).toBeVisible();
-      await audit(page, `${theme} queue generating`);
-      await select(page, 'elic-form');
-      await expect(page.getByTestId('elicitation-review')).toBeVisible();
-      await audit(page, `${theme} queue elicitation form`);
-      await page.getByTestId('elicitation-accept').click(); // the per-field errors
-      await audit(page, `${theme} queue elicitation form with errors`);
-      await select(page, 'elic-url');
-      await audit(page, `${theme} queue elicitation URL`);
-      await select(page, 'item-delivered');
-      await audit(page, `${theme} queue delivered item`);
+      await walkQueue(page, check);
     });
 
     test('servers, providers, history, rules, settings', async ({ page, appUrl, fixture }) => {
       await open(page, appUrl, fixture, theme);
-      await page.getByTestId('nav-servers').click();
-      await expect(page.getByTestId('servers-screen')).toBeVisible();
-      await audit(page, `${theme} servers`);
-      await page.getByTestId('server-item').first().click();
-      await expect(page.getByTestId('server-detail')).toBeVisible();
-      await page.getByTestId('tool-item').first().click();
-      await audit(page, `${theme} server with a tool form`);
-      for (const tab of ['prompts', 'resources', 'log']) {
-        await page.getByTestId(`server-tab-${tab}`).click();
-        await audit(page, `${theme} server ${tab} tab`);
-      }
-      await page.getByTestId('add-server').click();
-      await audit(page, `${theme} server editor`);
-      await page.getByTestId('import-servers').click();
-      await audit(page, `${theme} server import`);
-      await page.getByTestId('nav-providers').click();
-      await expect(page.getByTestId('providers-screen')).toBeVisible();
-      await audit(page, `${theme} providers`);
-      await page.getByTestId('provider-item').first().click();
-      await expect(page.getByTestId('provider-editor')).toBeVisible();
-      await audit(page, `${theme} provider editor`);
-      await page.getByTestId('nav-history').click();
-      await expect(page.getByTestId('history-screen')).toBeVisible();
-      await audit(page, `${theme} history`);
-      await page.getByTestId('history-item').first().click();
-      await expect(page.getByTestId('history-detail')).toBeVisible();
-      await audit(page, `${theme} history entry`);
-      await page.getByTestId('nav-rules').click();
-      await expect(page.getByTestId('rules-screen')).toBeVisible();
-      await audit(page, `${theme} rules`);
-      await page.getByTestId('rules-server-everything').click();
-      await audit(page, `${theme} rules of a server`);
-      await page.getByTestId('nav-settings').click();
-      await expect(page.getByTestId('settings-screen')).toBeVisible();
-      await audit(page, `${theme} settings`);
+      await walkScreens(page, check);
     });
 
     test('keyboard dialogs: command palette, cheat-sheet, full-screen editor', async ({ page, appUrl, fixture }) => {
       await open(page, appUrl, fixture, theme);
-      await page.keyboard.press('Control+k');
-      await expect(page.getByTestId('command-palette')).toBeVisible();
-      await audit(page, `${theme} command palette`);
-      await page.keyboard.type('zzzz nothing');
-      await expect(page.getByTestId('palette-empty')).toBeVisible();
-      await audit(page, `${theme} command palette, no match`);
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('?');
-      await expect(page.getByTestId('cheat-sheet')).toBeVisible();
-      await audit(page, `${theme} cheat-sheet`);
-      await page.keyboard.press('Escape');
-      await select(page, 'item-request');
-      await page.keyboard.press('f');
-      await expect(page.getByTestId('fullscreen-editor')).toBeVisible();
-      await audit(page, `${theme} full-screen editor`);
+      await walkDialogs(page, check);
     });
   });
 }

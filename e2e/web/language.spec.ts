@@ -151,6 +151,9 @@ test('language zh-CN: the queue with a sampling request under review, in Chinese
   await expect(page.getByTestId('reject-request')).toHaveText('拒绝');
   await expect(page.getByTestId('approve-request')).toHaveText('批准');
   await expect(page.getByTestId('reject-reason')).toHaveAttribute('placeholder', '原因（可选）');
+  // What main worded arrives as a message code: the model's reason and the notice are in Chinese too.
+  await expect(page.getByTestId('model-reason')).toContainText('提示“gpt-4o”匹配到“openai/gpt-4o-mini”');
+  await expect(page.getByTestId('notices')).toContainText('最后一份有效配置继续生效');
   await shot(page, 'lang-zh-queue-request');
   // An edit shows as such, in Chinese.
   await page.getByTestId('max-tokens').fill('250');
@@ -164,6 +167,9 @@ test('language zh-CN: the queue with a sampling request under review, in Chinese
   await expect(page.getByTestId('response-review').getByRole('heading', { level: 2 })).toHaveText('审核响应');
   await expect(page.getByTestId('approve-response')).toHaveText('批准并发送');
   await shot(page, 'lang-zh-queue-response');
+
+  await page.locator('[data-item-id="item-rejected"]').click();
+  await expect(page.getByTestId('outcome-banner')).toContainText('已被你拒绝：not relevant');
 
   await page.locator('[data-item-id="elic-form"]').click();
   const elicitation = page.getByTestId('elicitation-review');

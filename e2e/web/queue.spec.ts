@@ -197,7 +197,7 @@ test('finished items show their outcome, what was sent and delivered, and can be
   await expect(page.getByTestId('outcome-banner')).toContainText('Rejected');
   await expect(page.getByTestId('outcome-code')).toContainText('-1');
   await select(page, 'item-failed');
-  await expect(page.getByTestId('outcome-banner')).toContainText('Connection to everything closed');
+  await expect(page.getByTestId('outcome-banner')).toContainText('The connection to the server closed');
   await select(page, 'item-delivered');
   const view = page.getByTestId('outcome-view');
   await expect(page.getByTestId('outcome-banner')).toContainText('Delivered');

@@ -98,7 +98,7 @@ test('servers: a call that failed because its tool needs the other era says so, 
 test('notices show at the top and can be hidden, for every window (main drops them)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const notices = page.getByTestId('notices');
-  await expect(notices).toContainText('broken-python: Process exited with code 1');
+  await expect(notices).toContainText('servers.broken-python.command: Command is required — the last good config stays in force.');
   await notices.getByRole('button', { name: 'Hide this notice' }).click();
   await expect(notices).toHaveCount(0);
   expect(await recorded(page, 'dismissNotice')).toEqual([{ id: fixture.state.notices[0]!.id }]);

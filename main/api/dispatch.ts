@@ -30,7 +30,7 @@ export async function dispatch(service: ConsoleService, method: unknown, input: 
     const value = await fn.call(service, parsed.data);
     return { ok: true, value: value ?? null };
   } catch (err) {
-    if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message } };
+    if (err instanceof ApiError) return { ok: false, error: { code: err.code, message: err.message, ...(err.ui && { ui: err.ui }) } };
     return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
   }
 }

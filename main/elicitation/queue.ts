@@ -23,7 +23,8 @@ import {
 } from '../../shared/elicitation.js';
 import { ErrorCodes } from '../../shared/sampling.js';
 import type { FormDraft } from '../../shared/drafts.js';
-import type { CallRef, ElicitationItemView, ElicitationStatus, HistoryEntry, ProtocolEra, RuleRef, SamplingStatus, StopCause } from '../../shared/state.js';
+import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type SamplingStatus, type StopCause } from '../../shared/state.js';
+import { english, ui, type UiText } from '../../shared/ui-text.js';
 import { withServerWait, type ServerWait } from '../../shared/wait.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
@@ -82,7 +83,7 @@ export interface ElicitationQueue {
   /** A -32042 error: queues its URL elicitations for the person to open (nothing waits). */
   fromUrlError(serverId: string, era: ProtocolEra, elicitations: unknown[], call?: CallRef): void;
   /** Withdraws every waiting item (shutdown), `outcome.stopped` 'console_stopped'; typed values are kept. */
-  cancelAll(message: string): void;
+  cancelAll(why: UiText): void;
 }
 
 const FINISHED_KEPT = 50;
@@ -138,9 +139,10 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
     });
   };
 
-  const finish = (rec: Rec, status: ElicitationStatus, message: string, answer?: ElicitResult, stopped?: StopCause) => {
-    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message, ...(stopped && { stopped }) } };
-    rec.events.push({ at: now(), kind: status, detail: message });
+  const finish = (rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause) => {
+    const message = english(why);
+    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message, ui: why, ...(stopped && { stopped }) } };
+    rec.events.push({ at: now(), kind: status, ...detailed(why) });
     save(rec); // committed before the answer reaches the server
     if (answer) rec.settle?.resolve(answer);
     else rec.settle?.reject(new Error(message));
@@ -157,7 +159,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
     if (decision?.kind === 'decline') {
       rec.decidedBy = 'rule';
       rec.rule = decision.rule;
-      finish(rec, 'declined', `Declined by rule "${decision.rule.name}" (v${decision.rule.version})`, { action: 'decline' });
+      finish(rec, 'declined', ui('outcome.declinedByRule', { rule: decision.rule.name, version: decision.rule.version }), { action: 'decline' });
       return;
     }
     save(rec);
@@ -208,12 +210,12 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
             secretWarning: params.mode !== 'url' && looksLikeSecretRequest(params),
           },
           settle: { resolve, reject },
-          events: [{ at, kind: 'received', detail: params.mode === 'url' ? `URL ${params.url}` : `form with ${Object.keys(params.requestedSchema.properties).length} field(s)` }],
+          events: [{ at, kind: 'received', ...detailed(params.mode === 'url' ? ui('event.urlReceived', { url: params.url }) : ui('event.formReceived', { count: Object.keys(params.requestedSchema.properties).length })) }],
         };
         const onAbort = () => {
           if (rec.item.outcome) return;
           rec.decidedBy = 'console';
-          finish(rec, 'withdrawn', 'The server withdrew the request (cancelled, timed out or disconnected)', undefined, 'server_stopped_waiting');
+          finish(rec, 'withdrawn', ui('outcome.withdrawn'), undefined, 'server_stopped_waiting');
         };
         if (request.signal.aborted) return onAbort();
         request.signal.addEventListener('abort', onAbort, { once: true });
@@ -223,27 +225,27 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
 
     respond(itemId, action, content) {
       const rec = records.get(itemId);
-      if (!rec) throw new ApiError('not_found', `no elicitation ${itemId}`);
-      if (rec.item.outcome) throw new ApiError('invalid_state', `Cannot answer: it already ended (${rec.item.outcome.message}). Nothing was sent.`);
+      if (!rec) throw new ApiError('not_found', ui('error.noElicitation', { id: itemId }));
+      if (rec.item.outcome) throw new ApiError('invalid_state', ui('error.answerEnded', { how: rec.item.outcome.ui ?? rec.item.outcome.message }));
       rec.decidedBy = 'person';
       const { params } = rec.item;
-      if (action !== 'accept') return finish(rec, action === 'decline' ? 'declined' : 'cancelled', action === 'decline' ? 'Declined by the person' : 'Cancelled by the person', { action });
+      if (action !== 'accept') return finish(rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action });
       if (params.mode === 'url') {
-        if (rec.item.source === 'error') return finish(rec, 'accepted', 'Opened by the person');
-        return finish(rec, 'accepted', 'The person agreed to open the URL', { action: 'accept' });
+        if (rec.item.source === 'error') return finish(rec, 'accepted', ui('outcome.opened'));
+        return finish(rec, 'accepted', ui('outcome.agreedToOpen'), { action: 'accept' });
       }
       const checked = validateElicitationContent(params.requestedSchema, content ?? {});
       if (!checked.ok) {
-        const detail = Object.entries(checked.errors).map(([f, m]) => `${f} ${m}`).join('; ');
-        throw new ApiError('invalid_input', `The answer does not match the form: ${detail}`);
+        const fields = Object.entries(checked.errors).map(([field, why]) => ui('error.fieldProblem', { field, why }));
+        throw new ApiError('invalid_input', ui('error.answerMismatch', { detail: fields.slice(1).reduce((a, b) => ui('join.semicolon', { a, b }), fields[0]!) }));
       }
-      finish(rec, 'accepted', 'Answered by the person', { action: 'accept', content: checked.content });
+      finish(rec, 'accepted', ui('outcome.answered'), { action: 'accept', content: checked.content });
     },
 
     dismiss(itemId) {
       const rec = records.get(itemId);
       if (!rec) return false;
-      if (!rec.item.outcome) throw new ApiError('invalid_state', 'Only answered or withdrawn elicitations can be dismissed');
+      if (!rec.item.outcome) throw new ApiError('invalid_state', ui('error.dismissElicitation'));
       records.delete(itemId);
       publish();
       return true;
@@ -267,7 +269,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         if (calls.some((c) => running.has(c.callId))) continue;
         const ended = calls.find((c) => c.callId === callId)!;
         rec.decidedBy = 'console';
-        finish(rec, 'withdrawn', `The ${ended.kind} ${ended.name} ended before this was answered`, undefined, 'call_ended');
+        finish(rec, 'withdrawn', ui('outcome.callEndedElicitation', { call: `${ended.kind} ${ended.name}` }), undefined, 'call_ended');
       }
     },
 
@@ -278,9 +280,10 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         rec.events.push({ at: now(), kind: 'completed', detail: 'notifications/elicitation/complete' });
         if (!rec.item.outcome) {
           rec.decidedBy = rec.decidedBy ?? 'console';
-          finish(rec, 'completed', 'The server reported the URL flow complete', { action: 'accept' });
+          finish(rec, 'completed', ui('outcome.urlComplete'), { action: 'accept' });
         } else {
-          rec.item = { ...rec.item, status: 'completed', updatedAt: now(), outcome: { at: now(), message: 'The server reported the URL flow complete' } };
+          const why = ui('outcome.urlComplete');
+          rec.item = { ...rec.item, status: 'completed', updatedAt: now(), outcome: { at: now(), message: english(why), ui: why } };
           save(rec);
           publish();
         }

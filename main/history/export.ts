@@ -19,6 +19,7 @@ import type { HistoryEntry } from '../../shared/state.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { isoTime, reportSessions } from './report-model.js';
 import { reportHtml, reportMarkdown, type ReportHeader } from './report-writers.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** What to export: the sessions of the given entry ids, or of the entries matching a filter. */
 export interface ExportRequest {
@@ -93,9 +94,9 @@ export function exportHistory(store: HistoryStore, req: ExportRequest, now: numb
   const selection = req.ids !== undefined ? { ids: req.ids } : { filter: req.filter ?? {} };
   const ids = store.sessions(selection, MAX_EXPORT_SESSIONS + 1);
   if (ids.length > MAX_EXPORT_SESSIONS) {
-    throw new ApiError('invalid_input', `More than ${MAX_EXPORT_SESSIONS.toLocaleString('en-US')} sessions match; narrow the filter (e.g. a date range) and export in parts.`);
+    throw new ApiError('invalid_input', ui('error.exportTooMany', { max: MAX_EXPORT_SESSIONS.toLocaleString('en-US') }));
   }
-  if (ids.length === 0) throw new ApiError('not_found', 'No sessions match: nothing to export.');
+  if (ids.length === 0) throw new ApiError('not_found', ui('error.exportNone'));
   const sessions = ids.map((c) => toSession(store.conversation(c))).filter((s) => s.requests.length > 0);
   const entries = sessions.reduce((n, s) => n + s.requests.length, 0);
   const header: ReportHeader = {

@@ -11,6 +11,7 @@ import type { HistoryStore } from '../store/history-store.js';
 import { exportHistory } from './export.js';
 import { createRetention, type Retention } from './retention.js';
 import { loadHistorySettings, saveHistorySettings } from './settings.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** The methods this module implements. */
 export type HistoryMethod =
@@ -72,13 +73,13 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
     setHistorySettings: async (input) => {
       // Applied to the file as it is now (a hand edit since start counts); refused while broken.
       const fresh = loadHistorySettings(deps.userDataDir);
-      if (fresh.problem) throw new ApiError('invalid_state', `Nothing was changed: ${fresh.problem}`);
+      if (fresh.problem) throw new ApiError('invalid_state', ui('error.nothingChanged', { problem: fresh.problem }));
       const next = HistorySettingsSchema.parse({ ...fresh.settings, ...input });
       try {
         saveHistorySettings(loaded.path, next);
       } catch (err) {
         if (err instanceof ApiError) throw err;
-        throw new ApiError('internal', `Could not save ${loaded.path}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new ApiError('internal', ui('error.couldNotSave', { path: loaded.path, why: err instanceof Error ? err.message : String(err) }));
       }
       settings = next;
       const pruned = await retention.run();
@@ -86,7 +87,7 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
     },
     reopenHistoryEntry: async ({ id }) => {
       const entry = store.get(id);
-      if (!entry) throw new ApiError('not_found', `no history entry ${id}`);
+      if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id }));
       return { itemId: deps.reopenDraft(entry) };
     },
   };

@@ -21,6 +21,7 @@ import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
 import { listProviderModels, ModelListError, testProviderConnection, type ListedModel, type ListOptions } from './model-list.js';
 import type { LlmProvider } from './provider.js';
 import { allEntries, chooseDefaultModel, readProvidersFile, serializeProvidersFile, type ConfiguredProvider, type Env, type ProvidersFileModel } from './providers-config.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** What the registry needs. `onChange` is called after every change with the new views and settings. */
 export interface RegistryDeps {
@@ -112,13 +113,13 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
 
   const persist = (): void => {
     if (file.broken) {
-      throw new ApiError('invalid_state', `${deps.path} has errors (see the notice) and was not loaded; fix or remove it before changing providers here — it is never overwritten`);
+      throw new ApiError('invalid_state', ui('error.providersFileBroken', { path: deps.path }));
     }
     const onDisk = readProvidersText(deps.path); // refuses a file broken by hand since it was loaded
     try {
       writeFileAtomic(deps.path, shapeProvidersFile(serializeProvidersFile(file), onDisk), onDisk);
     } catch (err) {
-      throw new ApiError('internal', `cannot write ${deps.path}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ApiError('internal', ui('error.cannotWrite', { path: deps.path, why: err instanceof Error ? err.message : String(err) }));
     }
   };
   const entryOf = (id: string): ConfiguredProvider | undefined => allEntries(file).find((e) => e.settings.id === id);
@@ -136,8 +137,8 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
   };
   const settingsFor = (input: { id: string; provider?: ProviderSettings }): ProviderSettings => {
     const s = input.provider ?? entryOf(input.id)?.settings;
-    if (!s) throw new ApiError('not_found', `no provider "${input.id}"`);
-    if (s.kind === 'openai-compatible' && !s.baseURL) throw new ApiError('invalid_input', 'enter the base URL first, e.g. http://127.0.0.1:11434/v1');
+    if (!s) throw new ApiError('not_found', ui('error.noProvider', { id: input.id }));
+    if (s.kind === 'openai-compatible' && !s.baseURL) throw new ApiError('invalid_input', ui('error.baseUrlFirst', { example: 'http://127.0.0.1:11434/v1' }));
     return s;
   };
 
@@ -163,11 +164,11 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
       const oldId = previousId ?? provider.id;
       const old = file.entries.find((e) => e.settings.id === oldId);
       if (provider.id === MANUAL_PROVIDER_ID || entryOf(provider.id)?.source === 'env' || (previousId && entryOf(previousId)?.source === 'env')) {
-        throw new ApiError('invalid_input', `provider "${provider.id}" is reserved or configured by environment variables; change those and restart instead`);
+        throw new ApiError('invalid_input', ui('error.providerReserved', { id: provider.id }));
       }
-      if (provider.id !== oldId && entryOf(provider.id)) throw new ApiError('invalid_input', `a provider with id "${provider.id}" already exists`);
-      if (previousId && !old) throw new ApiError('not_found', `no provider "${previousId}"`);
-      if (provider.kind === 'openai-compatible' && !provider.baseURL) throw new ApiError('invalid_input', 'an OpenAI-compatible provider needs its base URL, e.g. http://127.0.0.1:11434/v1');
+      if (provider.id !== oldId && entryOf(provider.id)) throw new ApiError('invalid_input', ui('error.providerExists', { id: provider.id }));
+      if (previousId && !old) throw new ApiError('not_found', ui('error.noProvider', { id: previousId }));
+      if (provider.kind === 'openai-compatible' && !provider.baseURL) throw new ApiError('invalid_input', ui('error.baseUrlNeeded', { example: 'http://127.0.0.1:11434/v1' }));
       const facts = Object.fromEntries(Object.entries(provider.modelFacts ?? {}).filter(([m]) => provider.models.includes(m)));
       const settings: ProviderSettings = { ...provider, models: [...new Set(provider.models)], ...(Object.keys(facts).length ? { modelFacts: facts } : { modelFacts: undefined }) };
       if (!settings.modelFacts) delete settings.modelFacts;
@@ -202,8 +203,8 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
 
     async remove(id) {
       const e = entryOf(id);
-      if (!e) throw new ApiError('not_found', `no provider "${id}"`);
-      if (e.source === 'env') throw new ApiError('invalid_input', `provider "${id}" comes from environment variables; unset them and restart to remove it`);
+      if (!e) throw new ApiError('not_found', ui('error.noProvider', { id }));
+      if (e.source === 'env') throw new ApiError('invalid_input', ui('error.providerFromEnv', { id }));
       const before = file;
       const servers = Object.fromEntries(
         Object.entries(file.servers).map(([sid, s]) => [
@@ -249,7 +250,7 @@ export async function openProviderRegistry(deps: RegistryDeps): Promise<Provider
         const { providerId, modelId } = input.defaultModel;
         if (providerId === MANUAL_PROVIDER_ID) next.defaultProvider = MANUAL_PROVIDER_ID;
         else if (entryOf(providerId)?.settings.models.includes(modelId)) next.defaultProvider = providerId;
-        else throw new ApiError('invalid_input', `no model "${modelId}" in provider "${providerId}"`);
+        else throw new ApiError('invalid_input', ui('error.noModelInQuoted', { model: modelId, provider: providerId }));
         next.defaultModel = modelId;
       }
       file = next;

@@ -9,6 +9,7 @@ import { ApiError } from '../../shared/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/state.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** Finished calls kept in state (the newest). */
 const CALLS_KEPT = 100;
@@ -86,8 +87,8 @@ export function createCallTracker(deps: {
     rerunOf?: string,
   ): string => {
     const conn = deps.connection(serverId);
-    if (!conn) throw new ApiError('not_found', `no server "${serverId}"`);
-    if (conn.view().status !== 'ready') throw new ApiError('invalid_state', `server "${serverId}" is ${conn.view().status}, not ready`);
+    if (!conn) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
+    if (conn.view().status !== 'ready') throw new ApiError('invalid_state', ui('error.serverNotReady', { server: serverId, status: conn.view().status }));
     const id = randomUUID();
     calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
     publish();
@@ -132,8 +133,8 @@ export function createCallTracker(deps: {
     startResourceRead: (serverId, uri) => startResourceRead(serverId, uri),
     rerun(callId) {
       const old = calls.find((c) => c.id === callId);
-      if (!old) throw new ApiError('not_found', `no call ${callId} (only the newest ${CALLS_KEPT} finished calls are kept)`);
-      if (old.status === 'running') throw new ApiError('invalid_state', `call ${callId} is still running`);
+      if (!old) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
+      if (old.status === 'running') throw new ApiError('invalid_state', ui('error.callRunning', { id: callId }));
       const args = structuredClone(old.arguments);
       if (old.kind === 'prompts/get') return startPromptGet(old.serverId, old.name, args as Record<string, string>, callId);
       if (old.kind === 'resources/read') return startResourceRead(old.serverId, old.name, callId);

@@ -18,6 +18,10 @@ import type { CallOptions, ConnectionDeps, ServerConnection } from './connection
 import { InputDeclinedError, requestWithInputRounds, type InputHandlers } from './input-rounds.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
+import { english, ui } from '../../shared/ui-text.js';
+
+/** The warning on a legacy HTTP+SSE entry. */
+const SSE_DEPRECATED = ui('server.sseDeprecated');
 
 export { InputDeclinedError, MAX_INPUT_ROUNDS } from './input-rounds.js';
 export { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError, SAMPLING_TOOLS_DECLARED } from './protocol.js';
@@ -266,7 +270,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       reconnect,
       auth: deps.auth?.view(),
       logTotals: { protocol: log.protocol.total, stderr: log.stderr.total },
-      warning: !isStdio(config) && config.type === 'sse' ? 'HTTP+SSE is deprecated (since protocol 2025-03-26): use Streamable HTTP when the server offers it.' : undefined,
+      ...(!isStdio(config) && config.type === 'sse' && { warning: english(SSE_DEPRECATED), warningUi: SSE_DEPRECATED }),
     }),
     async connect() {
       closed = false;

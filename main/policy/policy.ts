@@ -22,6 +22,7 @@ import { createDetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
 import { createLimiter, utcDayOf, utcDayStart, type DayUsage } from './limits.js';
 import { openRulesStore, RULES_FILE } from './rules-store.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** What the policy needs. */
 export interface PolicyDeps {
@@ -213,7 +214,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(store.current(), null, 2)}\n` }),
     importRules(text) {
       const parsed = store.parse(text, 'imported file');
-      if (!parsed.ok) throw new ApiError('invalid_input', `Nothing was imported: ${parsed.problems.join('; ')}`);
+      if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
       const saved = store.save(parsed.rules);
       publish();
       return saved;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { bumpVersions, emptyRulesFile, RulesFileSchema, type RulesFile } from '../../shared/rules.js';
 import type { Logger } from '../ports.js';
 import { describeIgnored, parseUserFile, writeUserFile, type JsonPath, type UserFileSpec } from '../user-file.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** File name of the rules file inside the user-data folder. */
 export const RULES_FILE = 'rules.json';
@@ -141,7 +142,7 @@ export function openRulesStore(dir: string, opts: { logger: Logger; onChange: ()
       const parsed = RulesFileSchema.safeParse(next);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new ApiError('invalid_input', `Rules not saved: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+        throw new ApiError('invalid_input', ui('error.rulesNotSaved', { path: issue.path.join('.') || '(root)', why: issue.message }));
       }
       const versioned = bumpVersions(rules, parsed.data);
       write(versioned); // refused (invalid_state) while the file on disk is broken

@@ -9,6 +9,7 @@
  */
 import type { DraftInput, ItemDraft } from '../../shared/drafts.js';
 import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import { ui, type UiText } from '../../shared/ui-text.js';
 
 /** The stored draft with `input`'s parts replacing its own; `savedAt` = `now` (epoch ms). */
 export function mergeDraft(stored: ItemDraft | undefined, input: DraftInput, now: number): ItemDraft {
@@ -48,11 +49,11 @@ export function dropDraftPart(draft: ItemDraft | undefined, part: 'request' | 'r
  * (the server's own, announced with notifications/cancelled) → `timed_out`; a closed connection
  * or any other cancellation → `cancelled`.
  */
-export function stopWhy(reason: unknown): { status: 'timed_out' | 'cancelled'; message: string } {
+export function stopWhy(reason: unknown): { status: 'timed_out' | 'cancelled'; why: UiText } {
   const text = reason instanceof Error ? reason.message : String(reason ?? '');
-  if (/timed? ?out/i.test(text)) return { status: 'timed_out', message: 'The server stopped waiting (timeout)' };
-  if (/clos/i.test(text)) return { status: 'cancelled', message: 'The connection to the server closed' };
-  return { status: 'cancelled', message: 'The server cancelled the request' };
+  if (/timed? ?out/i.test(text)) return { status: 'timed_out', why: ui('outcome.serverTimeout') };
+  if (/clos/i.test(text)) return { status: 'cancelled', why: ui('outcome.connectionClosed') };
+  return { status: 'cancelled', why: ui('outcome.serverCancelled') };
 }
 
 /**

@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import type { CallRef, HistoryEntry } from '../../shared/state.js';
+import { detailed, type CallRef, type HistoryEntry } from '../../shared/state.js';
+import { english, ui, type UiText } from '../../shared/ui-text.js';
 import { validateSamplingRequest, type SamplingValidationError, type SamplingValidationResult } from '../../shared/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import type { SamplingRefusal } from './types.js';
@@ -41,7 +42,7 @@ export interface IntakeDeps {
   history: { save(entry: HistoryEntry): void };
   now: () => number;
   inFlightCalls(serverId: string): CallRef[];
-  onRefused(serverId: string, message: string, refusal: SamplingRefusal): void;
+  onRefused(serverId: string, why: UiText, refusal: SamplingRefusal): void;
   /** Rounds allowed per tool loop for this server. */
   maxToolRounds(serverId: string): number;
   /** Size caps in bytes (request JSON / one image or audio block); defaults in validate-sampling. */
@@ -60,9 +61,17 @@ export interface Intake {
    */
   check(serverId: string, raw: unknown, call?: CallRef): IntakeVerdict;
   /** Records a refusal decided elsewhere (the SDK's own validation; a limit, with `kind` 'rate_limited'). */
-  recordRefusal(serverId: string, raw: unknown, error: { code: number; rule: string; message: string }, kind?: SamplingRefusal['kind']): void;
+  recordRefusal(serverId: string, raw: unknown, error: RefusalError, kind?: SamplingRefusal['kind']): void;
   /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
   rememberDelivered(conversationId: string, round: number, result: CreateMessageResult): void;
+}
+
+/** A refusal to record: JSON-RPC `code`, the rule, `message` in English and, when ours, `ui` its message code. */
+export interface RefusalError {
+  code: number;
+  rule: string;
+  message: string;
+  ui?: UiText;
 }
 
 /** Creates the intake. */
@@ -72,11 +81,12 @@ export function createIntake(deps: IntakeDeps): Intake {
   const recordRefusal = (
     serverId: string,
     raw: unknown,
-    error: { code: number; rule: string; message: string },
+    error: RefusalError,
     kind: SamplingRefusal['kind'] = error.code === ErrorCodes.LOOP_LIMIT ? 'loop_limit' : 'invalid',
     calls: CallRef[] = deps.inFlightCalls(serverId),
   ) => {
     const at = deps.now();
+    const why = ui('event.ruleBroken', { rule: error.rule, why: error.ui ?? error.message });
     const id = randomUUID();
     deps.history.save({
       id,
@@ -89,13 +99,14 @@ export function createIntake(deps: IntakeDeps): Intake {
       endedAt: at,
       edited: false,
       error: error.message,
+      ...(error.ui && { errorUi: error.ui }),
       preview: '',
       original: raw,
-      errorDetail: { code: error.code, message: error.message, rule: error.rule },
+      errorDetail: { code: error.code, message: error.message, rule: error.rule, ...(error.ui && { ui: error.ui }) },
       timings: { totalMs: 0 },
-      events: [{ at, kind: 'refused', detail: `${error.rule}: ${error.message}` }],
+      events: [{ at, kind: 'refused', ...detailed(why) }],
     });
-    deps.onRefused(serverId, `${error.rule}: ${error.message}`, { kind, code: error.code, rule: error.rule, message: error.message });
+    deps.onRefused(serverId, why, { kind, code: error.code, rule: error.rule, message: error.message });
   };
 
   /** The conversation a request continues: the one whose tool_use its tool_result blocks answer. */
@@ -127,11 +138,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     const round = previous ? previous.round + 1 : 1;
     const cap = deps.maxToolRounds(serverId);
     if (round > cap) {
-      const error: SamplingValidationError = {
-        code: ErrorCodes.LOOP_LIMIT,
-        rule: 'S-LOOP-1',
-        message: `Tool loop limit reached: this would be round ${round} of one sampling conversation; the console allows ${cap} rounds for this server`,
-      };
+      const why = ui('validate.loopLimit', { round, cap });
+      const error: SamplingValidationError = { code: ErrorCodes.LOOP_LIMIT, rule: 'S-LOOP-1', message: english(why), ui: why };
       recordRefusal(serverId, raw, error, undefined, calls);
       return { ok: false, error };
     }

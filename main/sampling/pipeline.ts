@@ -19,14 +19,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
-import { chooseModel } from '../../shared/model-selection.js';
+import { because, chooseModel } from '../../shared/model-selection.js';
+import { english, ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
 import {
   ErrorCodes,
   USER_REJECTED_MESSAGE,
   type CreateMessageParams,
   type CreateMessageResult,
 } from '../../shared/sampling.js';
-import type { ProviderView, SamplingItemView, SamplingStatus, StopCause } from '../../shared/state.js';
+import { detailed, type ProviderView, type SamplingItemView, type SamplingStatus, type StopCause } from '../../shared/state.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { withServerWait } from '../../shared/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
@@ -59,7 +60,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   const progressOf = new Map<string, (message: string) => void>();
 
   const save = (rec: SamplingRecord) => deps.history.save(toHistoryEntry(rec, now()));
-  const event = (rec: SamplingRecord, kind: string, detail?: string) => rec.events.push({ at: now(), kind, detail });
+  /** Records a step; `detail` a message code, or words that are data (a typed reason, a model id). */
+  const event = (rec: SamplingRecord, kind: string, detail?: string | UiText) =>
+    rec.events.push({ at: now(), kind, ...(typeof detail === 'object' ? detailed(detail) : { detail }) });
 
   const PROGRESS_MESSAGES: Partial<Record<SamplingStatus, string>> = {
     awaiting_request_review: 'awaiting review of the request',
@@ -80,12 +83,13 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   };
 
   /** Finds an open record in one of `statuses`, or explains why the action cannot happen. */
-  const open = (itemId: string, statuses: SamplingStatus[], action: string): SamplingRecord => {
+  const open = (itemId: string, statuses: SamplingStatus[], action: UiTextCode): SamplingRecord => {
     const rec = records.get(itemId);
-    if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
+    if (!rec) throw new ApiError('not_found', ui('error.noSamplingRequest', { id: itemId }));
     if (!statuses.includes(rec.item.status)) {
-      const why = rec.item.outcome ? `it already ended: ${rec.item.outcome.message}` : `it is ${rec.item.status.replaceAll('_', ' ')}`;
-      throw new ApiError('invalid_state', `Cannot ${action}: ${why}. Nothing was sent.`);
+      const { outcome } = rec.item;
+      const why = outcome ? ui('error.alreadyEnded', { how: outcome.ui ?? outcome.message }) : ui('error.itIs', { status: rec.item.status.replaceAll('_', ' ') });
+      throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui(action), why }));
     }
     return rec;
   };
@@ -102,15 +106,16 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   const finish = (
     rec: SamplingRecord,
     status: SamplingStatus,
-    message: string,
+    why: UiText,
     answer: { result: CreateMessageResult } | { code: number } | { none: true },
     stopped?: StopCause,
   ) => {
     stopReview(rec);
     rec.generation?.abort();
     const code = 'code' in answer ? answer.code : undefined;
-    update(rec, { status, generation: undefined, outcome: { at: now(), message, code, ...(stopped && { stopped }) } });
-    event(rec, status, message);
+    const message = english(why);
+    update(rec, { status, generation: undefined, outcome: { at: now(), message, ui: why, code, ...(stopped && { stopped }) } });
+    event(rec, status, why);
     if ('result' in answer) {
       rec.delivered = answer.result;
       intake.rememberDelivered(rec.item.conversationId, rec.item.round, answer.result);
@@ -248,7 +253,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       if (rec.item.outcome) return;
       const why = stopWhy(request.signal.reason);
       rec.decidedBy = 'console';
-      finish(rec, why.status, why.message, { none: true }, 'server_stopped_waiting');
+      finish(rec, why.status, why.why, { none: true }, 'server_stopped_waiting');
     };
     if (request.signal.aborted) onAbort();
     else request.signal.addEventListener('abort', onAbort, { once: true });
@@ -270,7 +275,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     reopenDraft(entry) {
       const params = entry.sent ?? entry.original;
       const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
-      if (!checked.ok) throw new ApiError('invalid_input', `This history entry holds no valid request to re-open: ${checked.error.message}`);
+      if (!checked.ok) throw new ApiError('invalid_input', ui('error.reopenInvalid', { why: checked.error.ui }));
       const noServer = { resolve: () => undefined, reject: () => undefined };
       const rec = enqueue(
         { serverId: entry.serverId, era: 'legacy', origin: 'draft', params: checked.params, association: { exact: false, calls: [] }, round: 1 },
@@ -287,7 +292,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
 
     saveDraft(itemId, draft) {
       const rec = records.get(itemId);
-      if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
+      if (!rec) throw new ApiError('not_found', ui('error.noSamplingRequest', { id: itemId }));
       if (rec.item.status === 'delivered') return; // what was delivered is the final word
       update(rec, { draft: mergeDraft(rec.item.draft, draftFor(rec.item.status, draft), now()) });
       save(rec); // committed when it returns: survives the server giving up and a restart
@@ -299,82 +304,82 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         const ended = callHasEnded(rec.item, callId, deps.inFlightCalls(rec.item.serverId));
         if (!ended) continue;
         rec.decidedBy = 'console';
-        finish(rec, 'cancelled', `The ${ended} ended before this request was answered`, { none: true }, 'call_ended');
+        finish(rec, 'cancelled', ui('outcome.callEnded', { call: ended }), { none: true }, 'call_ended');
       }
     },
 
     async approveRequest(itemId, params, model) {
-      const rec = open(itemId, ['awaiting_request_review'], 'approve this request');
+      const rec = open(itemId, ['awaiting_request_review'], 'action.approveRequest');
       const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
-      if (!checked.ok) throw new ApiError('invalid_input', `The edited request is not valid: ${checked.error.message}`);
+      if (!checked.ok) throw new ApiError('invalid_input', ui('error.editInvalid', { why: checked.error.ui }));
       const provider = deps.providers.get(model.providerId);
       if (!provider || !provider.view.models.includes(model.modelId)) {
-        throw new ApiError('not_found', `no model ${model.modelId} in provider ${model.providerId}`);
+        throw new ApiError('not_found', ui('error.noModelIn', { model: model.modelId, provider: model.providerId }));
       }
       const candidates = rec.item.candidates;
       if (candidates?.length && !candidates.some((c) => c.providerId === model.providerId && c.modelId === model.modelId)) {
-        throw new ApiError('invalid_input', `${model.modelId} is not among the models allowed for server "${rec.item.serverId}"`);
+        throw new ApiError('invalid_input', ui('error.modelNotAllowed', { model: model.modelId, server: rec.item.serverId }));
       }
       stopReview(rec);
       rec.decidedBy = 'person';
       rec.requestEdited = rec.requestEdited || !jsonEqual(checked.params, rec.item.original);
       const overridden = model.providerId !== rec.item.model.providerId || model.modelId !== rec.item.model.modelId;
       const choice = overridden
-        ? { ...model, reason: `chosen by the person (console suggested ${rec.item.model.modelId})`, overridden: true }
+        ? { ...model, ...because(ui('model.chosenByPerson', { suggested: rec.item.model.modelId })), overridden: true }
         : rec.item.model;
       update(rec, { sent: checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
-      event(rec, 'request_approved', rec.requestEdited ? 'with edits' : 'unchanged');
+      event(rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
       // Resolve the person's click at once; generation progress and failures show in the item.
       void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
     },
 
     rejectRequest(itemId, reason) {
-      const rec = open(itemId, ['awaiting_request_review'], 'reject this request');
+      const rec = open(itemId, ['awaiting_request_review'], 'action.rejectRequest');
       rec.decidedBy = 'person';
-      finish(rec, 'rejected', reason ? `Rejected by the person: ${reason}` : 'Rejected by the person', { code: ErrorCodes.USER_REJECTED });
+      finish(rec, 'rejected', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED });
     },
 
     cancelGeneration(itemId) {
-      const rec = open(itemId, ['generating'], 'cancel generation');
+      const rec = open(itemId, ['generating'], 'action.cancelGeneration');
       rec.generation?.abort();
     },
 
     async regenerate(itemId) {
-      const rec = open(itemId, ['awaiting_response_review'], 'regenerate');
-      if (rec.item.response?.manual) throw new ApiError('invalid_state', 'A hand-written response cannot be regenerated');
+      const rec = open(itemId, ['awaiting_response_review'], 'action.regenerate');
+      if (rec.item.response?.manual) throw new ApiError('invalid_state', ui('error.manualRegenerate'));
       stopReview(rec);
       event(rec, 'regenerate');
       void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
     },
 
     approveResponse(itemId, result) {
-      const rec = open(itemId, ['awaiting_response_review'], 'approve this response');
+      const rec = open(itemId, ['awaiting_response_review'], 'action.approveResponse');
       const response = rec.item.response!;
       if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
-        throw new ApiError('invalid_input', 'Write a response before approving it');
+        throw new ApiError('invalid_input', ui('error.writeFirst'));
       }
       rec.decidedBy = 'person';
       deliver(rec, result);
     },
 
     rejectResponse(itemId, reason) {
-      const rec = open(itemId, ['awaiting_response_review'], 'reject this response');
+      const rec = open(itemId, ['awaiting_response_review'], 'action.rejectResponse');
       rec.decidedBy = 'person';
-      finish(rec, 'rejected', reason ? `Response rejected by the person: ${reason}` : 'Response rejected by the person', {
+      finish(rec, 'rejected', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), {
         code: ErrorCodes.USER_REJECTED,
       });
     },
 
     dismiss(itemId) {
       const rec = records.get(itemId);
-      if (!rec) throw new ApiError('not_found', `no sampling request ${itemId}`);
-      if (!rec.item.outcome) throw new ApiError('invalid_state', 'Only finished requests can be dismissed');
+      if (!rec) throw new ApiError('not_found', ui('error.noSamplingRequest', { id: itemId }));
+      if (!rec.item.outcome) throw new ApiError('invalid_state', ui('error.dismissUnfinished'));
       records.delete(itemId);
       hub.removeItem(itemId);
     },
 
-    cancelAll(message) {
-      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', message, { none: true }, 'console_stopped');
+    cancelAll(why) {
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', why, { none: true }, 'console_stopped');
     },
   };
 }

@@ -8,7 +8,8 @@
  *   empty draft of "Write the response myself"), with its usage and cost;
  * - {@link Steps.deliver}: ends a request with a result (history first, then the server).
  */
-import { describeNote } from '../../shared/rules.js';
+import { noteText } from '../../shared/rules.js';
+import { ui, type UiText } from '../../shared/ui-text.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/sampling.js';
 import type { SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { dropDraftPart } from './drafts.js';
@@ -23,17 +24,17 @@ export interface StepContext {
   update(rec: SamplingRecord, patch: Partial<SamplingItemView>): void;
   /** Saves the record's current history entry. */
   save(rec: SamplingRecord): void;
-  event(rec: SamplingRecord, kind: string, detail?: string): void;
+  event(rec: SamplingRecord, kind: string, detail?: string | UiText): void;
   /** Ends the current review phase (adds its time to reviewMs). */
   stopReview(rec: SamplingRecord): void;
   /** Moves a record to a terminal status, commits history, then settles the server's request. */
-  finish(rec: SamplingRecord, status: SamplingStatus, message: string, answer: { result: CreateMessageResult } | { code: number } | { none: true }): void;
+  finish(rec: SamplingRecord, status: SamplingStatus, why: UiText, answer: { result: CreateMessageResult } | { code: number } | { none: true }): void;
 }
 
 /** The steps; see the file comment. */
 export interface Steps {
   generate(rec: SamplingRecord): Promise<void>;
-  deliver(rec: SamplingRecord, result: CreateMessageResult, message?: string): void;
+  deliver(rec: SamplingRecord, result: CreateMessageResult, why?: UiText): void;
   applyPolicy(rec: SamplingRecord): void;
 }
 
@@ -92,29 +93,31 @@ export function createSteps(ctx: StepContext): Steps {
         response: { generated: out.result, draft: out.result, manual: false, usage: out.usage, finishReason: out.finishReason, generatedAt: now() },
       });
       rec.reviewSince = now();
-      event(rec, 'generated', `${out.result.model}, stopReason ${out.result.stopReason ?? 'none'}`);
-      if (rec.autoAll && rec.rule) return deliver(rec, out.result, `Delivered without review: rule "${rec.rule.name}" (v${rec.rule.version})`);
+      event(rec, 'generated', ui('event.generated', { model: out.result.model, stopReason: out.result.stopReason ?? 'none' }));
+      if (rec.autoAll && rec.rule) return deliver(rec, out.result, ui('outcome.deliveredByRule', { rule: rec.rule.name, version: rec.rule.version }));
       save(rec);
     } catch (err) {
       rec.generationMs += now() - startedAt;
       if (rec.generation !== controller || rec.item.status !== 'generating') return;
       rec.generation = undefined;
       const cancelled = controller.signal.aborted;
-      const message = cancelled ? 'Generation cancelled' : err instanceof Error ? err.message : String(err);
+      // The provider's words (or the SDK's) are shown as they are.
+      const message = err instanceof Error ? err.message : String(err);
       update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now() } });
       rec.reviewSince = now();
-      event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', message);
+      event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', cancelled ? ui('event.generationCancelled') : message);
       save(rec);
     }
   }
 
   /** Ends a request by delivering `result` (history first, then the server), noting edits. */
-  function deliver(rec: SamplingRecord, result: CreateMessageResult, message?: string): void {
+  function deliver(rec: SamplingRecord, result: CreateMessageResult, why?: UiText): void {
     const response = rec.item.response!;
     rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
     update(rec, { response: { ...response, draft: result } });
-    event(rec, 'response_approved', response.manual ? 'written by the person' : rec.responseEdited ? 'with edits' : rec.decidedBy === 'rule' ? 'by rule' : 'unchanged');
-    const where = rec.item.origin === 'draft' ? 'Draft complete: nothing is delivered (no server is waiting)' : (message ?? 'Delivered to the server');
+    const how = response.manual ? 'event.writtenByPerson' : rec.responseEdited ? 'event.withEdits' : rec.decidedBy === 'rule' ? 'event.byRule' : 'event.unchanged';
+    event(rec, 'response_approved', ui(how));
+    const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui('outcome.delivered'));
     finish(rec, 'delivered', where, { result: forServer(result) });
   }
 
@@ -123,7 +126,7 @@ export function createSteps(ctx: StepContext): Steps {
     if (!deps.policy || rec.item.origin !== 'server') return;
     const action = deps.policy.decide({ serverId: rec.item.serverId, item: rec.item, params: rec.item.original, model: rec.item.model, now: now() });
     const explain = (notes = action.notes ?? []) => {
-      for (const n of notes) event(rec, n.kind === 'ask_rule' ? 'rule_matched' : n.kind === 'manual_model' ? 'rule_skipped' : 'policy_note', describeNote(n));
+      for (const n of notes) event(rec, n.kind === 'ask_rule' ? 'rule_matched' : n.kind === 'manual_model' ? 'rule_skipped' : 'policy_note', noteText(n));
       if (notes.length || action.estimate) update(rec, { policy: { notes, estimatedTokens: action.estimate?.tokens ?? 0, ...(action.estimate?.costUsd !== undefined ? { estimatedCostUsd: action.estimate.costUsd } : {}) } });
     };
     if (action.kind === 'ask') {
@@ -141,7 +144,7 @@ export function createSteps(ctx: StepContext): Steps {
       rec.decidedBy = 'rule';
       rec.rule = rule;
       explain();
-      finish(rec, 'rejected', `Rejected by rule "${rule.name}" (v${rule.version}): ${action.reason}`, { code: ErrorCodes.USER_REJECTED });
+      finish(rec, 'rejected', ui('outcome.rejectedByRule', { rule: rule.name, version: rule.version, reason: action.reason }), { code: ErrorCodes.USER_REJECTED });
       return;
     }
     if (!deps.providers.get(rec.item.model.providerId)?.generate) {
@@ -157,7 +160,7 @@ export function createSteps(ctx: StepContext): Steps {
     rec.requestEdited = !jsonEqual(params, rec.item.original);
     explain();
     update(rec, { sent: params, auto: { rule, action: action.kind } });
-    event(rec, 'request_approved', `by rule "${rule.name}" (v${rule.version})${rec.requestEdited ? ', changed by the rule' : ''}`);
+    event(rec, 'request_approved', ui(rec.requestEdited ? 'event.approvedByRuleChanged' : 'event.approvedByRule', { rule: rule.name, version: rule.version }));
     void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
   }
 

@@ -8,6 +8,7 @@ import type { CreateMessageParams, CreateMessageResult } from '../../shared/samp
 import type { PolicyNote } from '../../shared/rules.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
 import type { ServerWait } from '../../shared/wait.js';
+import type { UiText } from '../../shared/ui-text.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingSampling } from '../mcp/connection.js';
 import type { Offload } from '../offload/offload.js';
@@ -54,7 +55,7 @@ export interface PipelineDeps {
    * Reports a request refused at intake, so the person sees it without a dialog. `message` is
    * "<rule>: <reason>"; `refusal.kind` says what refused it (`rate_limited`: a limit, -32051).
    */
-  onRefused(serverId: string, message: string, refusal: SamplingRefusal): void;
+  onRefused(serverId: string, why: UiText, refusal: SamplingRefusal): void;
   /** Called when a request enters the queue (to link it to the calls it belongs to). */
   onQueued?(item: SamplingItemView): void;
   /** Minimum ms between two state updates of a streaming generation. Default 50. */
@@ -106,7 +107,7 @@ export interface SamplingPipeline {
   rejectResponse(itemId: string, reason?: string): void;
   dismiss(itemId: string): void;
   /** Ends every open item (shutdown), `outcome.stopped` 'console_stopped'; drafts are kept. */
-  cancelAll(message: string): void;
+  cancelAll(why: UiText): void;
 }
 
 

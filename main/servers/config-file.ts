@@ -22,6 +22,7 @@ import {
 } from '../../shared/servers.js';
 import { describeJsonError, ServersFileSchema } from '../config.js';
 import { indentOf, writeFileAtomic } from '../user-file.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** Entry fields the console owns; anything else in an entry is kept as the person wrote it. */
 export const KNOWN_ENTRY_KEYS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'maxToolRounds', 'protocol'] as const;
@@ -45,17 +46,17 @@ export function readServersFile(path: string): ServersFileDoc {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', json: { mcpServers: {} } };
-    throw new ApiError('invalid_state', `${basename(path)} cannot be read: ${(err as Error).message}`);
+    throw new ApiError('invalid_state', ui('error.fileUnreadable', { file: basename(path), why: (err as Error).message }));
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ApiError('invalid_state', `${basename(path)} is not valid JSON (${describeJsonError(text, err)}); fix the file first — the console will not overwrite it`);
+    throw new ApiError('invalid_state', ui('error.fileNotJson', { file: basename(path), why: describeJsonError(text, err) }));
   }
-  if (!isRecord(json)) throw new ApiError('invalid_state', `${basename(path)} must hold a JSON object; fix the file first`);
+  if (!isRecord(json)) throw new ApiError('invalid_state', ui('error.fileNotObject', { file: basename(path) }));
   const servers = json.mcpServers ?? {};
-  if (!isRecord(servers)) throw new ApiError('invalid_state', `${basename(path)}: "mcpServers" must be an object; fix the file first`);
+  if (!isRecord(servers)) throw new ApiError('invalid_state', ui('error.mcpServersNotObject', { file: basename(path) }));
   return { text, json: { ...json, mcpServers: servers } };
 }
 
@@ -78,7 +79,7 @@ function keepSecrets(next: Record<string, string>, previous: unknown, what: stri
   for (const [k, v] of Object.entries(next)) {
     if (v !== SECRET_PLACEHOLDER) out[k] = v;
     else if (typeof prev[k] === 'string') out[k] = prev[k];
-    else throw new ApiError('invalid_input', `${what}.${k}: enter a value (there is no stored value to keep)`);
+    else throw new ApiError('invalid_input', ui('error.enterValue', { field: `${what}.${k}` }));
   }
   return out;
 }
@@ -150,7 +151,7 @@ export function checkEntryOnDisk(input: ServerEntry, home: string): void {
   } catch {
     // missing
   }
-  if (!isDir) throw new ApiError('invalid_input', `cwd: Working directory "${input.cwd}" does not exist or is not a folder`);
+  if (!isDir) throw new ApiError('invalid_input', ui('error.cwdMissing', { cwd: input.cwd }));
 }
 
 /** A zod issue as far as {@link describeIssue} reads it. */
@@ -192,7 +193,7 @@ export function editServersFile(path: string, mutate: (servers: Json) => void): 
   const before = ServersFileSchema.safeParse(doc.json);
   if (!before.success) {
     // A bad entry makes the file broken: no edit writes it, not even one of that entry (README).
-    throw new ApiError('invalid_state', `${basename(path)}: ${describeIssue(before.error.issues[0]!)}; fix the file first — the console will not overwrite it`);
+    throw new ApiError('invalid_state', ui('error.fileInvalid', { file: basename(path), why: describeIssue(before.error.issues[0]!) }));
   }
   const servers = { ...doc.json.mcpServers };
   mutate(servers);

@@ -15,6 +15,7 @@ import type { StateHub } from '../state-hub.js';
 import { planImport, scanImports, type ImportDeps } from './import/scan.js';
 import { createServerManager } from './manager.js';
 import { createOAuthService } from './oauth/service.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** The API methods this feature implements. */
 export type ServersMethods = Pick<
@@ -79,7 +80,7 @@ export function createServersFeature(deps: ServersFeatureDeps) {
   };
   const connection = (serverId: string) => {
     const conn = deps.connections.get(serverId);
-    if (!conn) throw new ApiError('not_found', manager.config(serverId) ? `server "${serverId}" is disabled` : `no server "${serverId}"`);
+    if (!conn) throw new ApiError('not_found', ui(manager.config(serverId) ? 'error.serverDisabled' : 'error.noServer', { server: serverId }));
     return conn;
   };
   const reconnect = (serverId: string) => async () => {

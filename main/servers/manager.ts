@@ -25,6 +25,7 @@ import {
   renameKey,
 } from './config-file.js';
 import { watchConfigFile, type ConfigWatch } from './watcher.js';
+import { english, ui, type UiText } from '../../shared/ui-text.js';
 
 /** What the manager needs. */
 export interface ServerManagerDeps {
@@ -40,7 +41,7 @@ export interface ServerManagerDeps {
   onChange(): void;
   /** Reports config problems (null: the file is fine again). */
   onProblems(problems: string[] | null): void;
-  notify(level: 'info' | 'warning' | 'error', message: string): void;
+  notify(level: 'info' | 'warning' | 'error', message: string | UiText): void;
   logger: Logger;
   /** Home folder, for `~` in a working directory. */
   home: string;
@@ -138,15 +139,15 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
   const applyText = (text: string | null) => {
     if (disposed) return;
     if (text === null) {
-      const message = `${SERVERS_CONFIG_FILE} was removed; the last good config stays in force until it is back.`;
-      deps.onProblems([message]);
-      deps.notify('error', message);
+      const why = ui('notice.configRemoved', { file: SERVERS_CONFIG_FILE });
+      deps.onProblems([english(why)]);
+      deps.notify('error', why);
       return;
     }
     const parsed = parseServersConfig(text, SERVERS_CONFIG_FILE);
     if (parsed.problems.length) {
-      const problems = parsed.problems.map((p) => `${p} — the last good config stays in force.`);
-      deps.onProblems(problems);
+      const problems = parsed.problems.map((problem) => ui('notice.configKept', { problem }));
+      deps.onProblems(problems.map(english));
       for (const p of problems) deps.notify('error', p);
       return;
     }
@@ -162,7 +163,7 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
   };
 
   const mustExist = (servers: Record<string, unknown>, id: string) => {
-    if (!(id in servers)) throw new ApiError('not_found', `no server "${id}" in ${SERVERS_CONFIG_FILE}`);
+    if (!(id in servers)) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
   };
 
   return {
@@ -182,7 +183,7 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
       checkEntryOnDisk(input, deps.home);
       edit((servers) => {
         if (previousId !== undefined) mustExist(servers, previousId);
-        if (name !== previousId && name in servers) throw new ApiError('invalid_input', `name: a server named "${name}" already exists`);
+        if (name !== previousId && name in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name }));
         const existing = previousId !== undefined ? (servers[previousId] as Record<string, unknown>) : undefined;
         const value = entryFromInput(input, existing);
         if (previousId !== undefined && previousId !== name) renameKey(servers, previousId, name, value);
@@ -207,7 +208,7 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
       edit((servers) => {
         mustExist(servers, id);
         created = newId !== undefined ? checkName(newId) : freeName(id, Object.keys(servers));
-        if (created in servers) throw new ApiError('invalid_input', `name: a server named "${created}" already exists`);
+        if (created in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name: created }));
         servers[created] = { ...(servers[id] as Record<string, unknown>), disabled: true };
       });
       return created;
@@ -215,7 +216,7 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
     addEntries(entries) {
       edit((servers) => {
         for (const [name, config] of entries) {
-          if (name in servers) throw new ApiError('invalid_input', `name: a server named "${name}" already exists`);
+          if (name in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name }));
           servers[name] = config;
         }
       });
@@ -224,16 +225,16 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
     entry(id) {
       const doc = readServersFile(deps.path);
       const raw = doc.json.mcpServers[id];
-      if (raw === undefined) throw new ApiError('not_found', `no server "${id}" in ${SERVERS_CONFIG_FILE}`);
+      if (raw === undefined) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
       const { entry, masked } = entryToInput(raw);
       const otherKeys = Object.keys(raw as Record<string, unknown>).filter((k) => !(KNOWN_ENTRY_KEYS as readonly string[]).includes(k));
       return { entry, masked, otherKeys };
     },
     async restart(id) {
       const config = configs[id];
-      if (!config) throw new ApiError('not_found', `no server "${id}"`);
+      if (!config) throw new ApiError('not_found', ui('error.noServer', { server: id }));
       const conn = deps.connections.get(id);
-      if (!conn) throw new ApiError('invalid_state', `server "${id}" is disabled; enable it first`);
+      if (!conn) throw new ApiError('invalid_state', ui('error.serverDisabledEnable', { server: id }));
       await conn.connect();
     },
     applyText,

@@ -8,6 +8,7 @@ import type { DesktopPorts } from '../attention/ports.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 import { loadDesktopSettings, saveDesktopSettings } from './store.js';
+import { ui } from '../../shared/ui-text.js';
 
 /** What {@link createDesktopSettingsService} needs. */
 export interface DesktopSettingsDeps {
@@ -77,7 +78,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
       // The change applies to the file as it is now (a hand edit since start counts); a broken
       // file refuses it before anything else happens (no login item change either).
       const fresh = loadDesktopSettings(deps.dir);
-      if (fresh.problem) throw new ApiError('invalid_state', `Nothing was changed: ${fresh.problem}`);
+      if (fresh.problem) throw new ApiError('invalid_state', ui('error.nothingChanged', { problem: fresh.problem }));
       settings = fresh.value;
       const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
       const parsed = DesktopSettingsSchema.safeParse({ ...settings, ...given });
@@ -85,13 +86,13 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
       const next = parsed.data;
       if (next.launchAtLogin !== settings.launchAtLogin) {
         if (!loginSupport.ok || !deps.ports.loginItem) {
-          if (next.launchAtLogin) throw new ApiError('invalid_input', `Launch at login is not available: ${loginSupport.ok ? 'no login item support' : loginSupport.reason}`);
+          if (next.launchAtLogin) throw new ApiError('invalid_input', ui('error.loginUnavailable', { why: loginSupport.ok ? ui('error.noLoginItems') : loginSupport.reason }));
         } else {
           try {
             deps.ports.loginItem.set(next.launchAtLogin);
             loginNote = undefined;
           } catch (err) {
-            throw new ApiError('internal', `The system refused the login item: ${(err as Error).message}`);
+            throw new ApiError('internal', ui('error.loginRefused', { why: (err as Error).message }));
           }
         }
       }
@@ -99,7 +100,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
         saveDesktopSettings(deps.dir, next);
       } catch (err) {
         if (err instanceof ApiError) throw err; // a broken file: refused, with its problem
-        throw new ApiError('internal', `Could not save ${loaded.path}: ${(err as Error).message}`);
+        throw new ApiError('internal', ui('error.couldNotSave', { path: loaded.path, why: (err as Error).message }));
       }
       problem = undefined;
       if (next.theme !== settings.theme) deps.ports.theme?.set(next.theme);

@@ -16,6 +16,7 @@
  */
 import type { HistoryListItem } from '../../shared/history.js';
 import type { HistoryEntry, HistorySummary, SamplingStatus } from '../../shared/state.js';
+import type { UiText } from '../../shared/ui-text.js';
 
 /** `seq` values one millisecond of `receivedAt` spans. */
 export const SEQ_PER_MS = 1000;
@@ -72,9 +73,10 @@ export type EntryRow = NarrowRow & DataRow;
 
 /**
  * A list row: narrow columns, preview and error, the entry's place in its session, and its
- * `notDelivered` (JSON, from extra_json; NULL when absent) and `callArgs` (from extra_json).
+ * `notDelivered` (JSON, from extra_json; NULL when absent), `callArgs` and `errorUi` (JSON) from extra_json.
  */
-export type ListRow = NarrowRow & Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number; not_delivered_json: string | null; call_args: string | null };
+export type ListRow = NarrowRow &
+  Pick<DataRow, 'preview' | 'error'> & { session_size: number; session_index: number; not_delivered_json: string | null; call_args: string | null; error_ui_json: string | null };
 
 const NARROW_COLUMNS = [
   'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
@@ -100,6 +102,7 @@ const joined = `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, ${DATA_COLUMN
 export const LIST_SELECT =
   `${NARROW_COLUMNS.map((c) => `h.${c}`).join(', ')}, d.preview, d.error, ` +
   "json_extract(d.extra_json, '$.notDelivered') AS not_delivered_json, json_extract(d.extra_json, '$.callArgs') AS call_args, " +
+  "json_extract(d.extra_json, '$.errorUi') AS error_ui_json, " +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
   '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND c.seq <= h.seq) AS session_index';
 
@@ -240,6 +243,7 @@ export function rowToListItem(row: ListRow): HistoryListItem {
     ...rowToSummary(row),
     ...(notDelivered && { notDelivered }),
     ...(typeof row.call_args === 'string' && { callArgs: row.call_args }),
+    ...(typeof row.error_ui_json === 'string' && { errorUi: JSON.parse(row.error_ui_json) as UiText }),
     sessionSize: row.session_size,
     sessionIndex: row.session_index,
     mediaBytes: row.media_bytes,

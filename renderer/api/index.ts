@@ -71,7 +71,7 @@ export function fromElectronBridge(bridge: ConsoleApi): ConsoleApi {
         return { ok: true, value: await call(input) };
       } catch (err) {
         const e = decodeBridgeError(err);
-        return { ok: false, error: { code: e.code, message: e.message } };
+        return { ok: false, error: { code: e.code, message: e.message, ...(e.ui && { ui: e.ui }) } };
       }
     },
     subscribe: (listener) => bridge.onEvent(listener),

@@ -181,7 +181,7 @@ export function MessageBlocks({
         if (b.type !== 'text') {
           const media = b.type === 'image' || b.type === 'audio';
           const editing = media && onToggleRemove
-            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: b.type, label: labelPrefix }) }
+            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
             : undefined;
           return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={editing} />;
         }

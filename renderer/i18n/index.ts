@@ -14,6 +14,8 @@ import { useEffect } from 'react';
 import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop';
 import { useConsole } from '../store';
 import { NAMESPACES, resources } from './resources';
+import { PSEUDO_LANGUAGE, pseudoTree } from './pseudo';
+import { reportMissingWith } from './say';
 
 export { resolveLanguage } from '../../shared/desktop';
 
@@ -32,7 +34,7 @@ void i18next.use(initReactI18next).init({
   resources,
   lng: resolveLanguage('system', osLocales()),
   fallbackLng: 'en',
-  supportedLngs: [...UI_LANGUAGES],
+  supportedLngs: [...UI_LANGUAGES, PSEUDO_LANGUAGE],
   ns: NAMESPACES,
   defaultNS: 'common',
   interpolation: { escapeValue: false }, // React escapes.
@@ -43,7 +45,23 @@ void i18next.use(initReactI18next).init({
     for (const lng of lngs) missing.add(`${lng}:${ns}:${key}`);
   },
 });
-if (typeof window !== 'undefined') Object.assign(window, { __i18nMissing: missingKeys });
+reportMissingWith((key) => missing.add(key));
+
+let pseudo = false;
+/**
+ * Shows the pseudo-locale (./pseudo) instead of the preferred language, or goes back to it. For
+ * finding untranslated text; not a setting (test hook and DevTools: `__i18nPseudo(true)`).
+ */
+export function setPseudoLocale(on: boolean): void {
+  pseudo = on;
+  if (on && !i18next.hasResourceBundle(PSEUDO_LANGUAGE, 'common')) {
+    for (const ns of NAMESPACES) i18next.addResourceBundle(PSEUDO_LANGUAGE, ns, pseudoTree(resources.en[ns]));
+  }
+  void i18next.changeLanguage(on ? PSEUDO_LANGUAGE : resolveLanguage(preferred, osLocales()));
+}
+let preferred: Parameters<typeof resolveLanguage>[0];
+
+if (typeof window !== 'undefined') Object.assign(window, { __i18nMissing: missingKeys, __i18nPseudo: setPseudoLocale });
 
 /** The i18next instance (for code outside React: `i18n.t(...)`, `i18n.language`). */
 export const i18n = i18next;
@@ -55,6 +73,8 @@ export const i18n = i18next;
 export function useLanguagePreference(): void {
   const preference = useConsole((s) => s.mirror?.desktop?.settings.language);
   useEffect(() => {
+    preferred = preference;
+    if (pseudo) return;
     const lang = resolveLanguage(preference, osLocales());
     if (i18next.language !== lang) void i18next.changeLanguage(lang);
     document.documentElement.lang = lang;

@@ -5,9 +5,11 @@
  *
  * Namespaces: `common` (shared components), `app` (shell, nav, notices), `queue` (sampling and
  * elicitation review), `servers`, `history`, `providers`, `rules`, `settings`, `keys` (shortcuts,
- * command palette, cheat-sheet).
+ * command palette, cheat-sheet), `messages` (texts main and shared send as message codes: its
+ * English is shared/ui-text-catalog.ts, nested on the code's first dot).
  */
 import type { UiLanguage } from '../../shared/desktop';
+import { nestOnFirstDot, UI_TEXTS } from '../../shared/ui-text';
 import enCommon from './locales/en/common.json';
 import enApp from './locales/en/app.json';
 import enQueue from './locales/en/queue.json';
@@ -26,6 +28,7 @@ import zhProviders from './locales/zh-CN/providers.json';
 import zhRules from './locales/zh-CN/rules.json';
 import zhSettings from './locales/zh-CN/settings.json';
 import zhKeys from './locales/zh-CN/keys.json';
+import zhMessages from './locales/zh-CN/messages.json';
 
 /** The English resources: the source of truth for keys (and for the typed `t`, see i18next.d.ts). */
 export const en = {
@@ -38,6 +41,7 @@ export const en = {
   rules: enRules,
   settings: enSettings,
   keys: enKeys,
+  messages: nestOnFirstDot(UI_TEXTS),
 };
 
 /** A namespace name. */
@@ -58,5 +62,6 @@ export const resources: Record<UiLanguage, Record<Namespace, Record<string, unkn
     rules: zhRules,
     settings: zhSettings,
     keys: zhKeys,
+    messages: zhMessages,
   },
 };

@@ -8,6 +8,7 @@ import { defaultsFor, looksLikeSecretRequest, optionsOf, parseElicitParams, vali
 import type { ElicitationItemView, HistoryEntry } from '../../shared/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
+import { english } from '../../shared/ui-text.js';
 
 const schema: RequestedSchema = {
   type: 'object',
@@ -53,7 +54,7 @@ describe('form logic', () => {
   ])('%j → %s %s', (content, field, message) => {
     const res = validateElicitationContent(schema, content);
     expect(res.ok).toBe(false);
-    if (!res.ok) expect(res.errors[field]).toContain(message);
+    if (!res.ok) expect(english(res.errors[field]!)).toContain(message);
   });
 
   it('flags forms that ask for secrets', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ConsoleApi } from '../../shared/api.js';
+import { ApiError, BRIDGE_UI_MARK, type ConsoleApi } from '../../shared/api.js';
+import { ui } from '../../shared/ui-text.js';
 import { API_METHODS } from '../../shared/api-methods.js';
 import { encodeBridgeError } from '../../app/electron/bridge-error.js';
 import { decodeBridgeError } from '../../renderer/api/bridge-errors.js';
@@ -16,6 +17,14 @@ describe('errors across contextBridge', () => {
       expect(back.code).toBe(code);
       expect(back.message).toBe('msg [x]\nline 2');
     }
+  });
+
+  it("keep main's message code (translated in the renderer) beside the English", () => {
+    const why = ui('outcome.rejectedWhy', { reason: 'a [bracket] and\nlines' });
+    const back = decodeBridgeError(acrossBridge(encodeBridgeError(new ApiError('invalid_state', why))));
+    expect(back).toMatchObject({ code: 'invalid_state', message: 'Rejected by the person: a [bracket] and\nlines', ui: why });
+    // A mark followed by something that is not a code leaves the English alone.
+    expect(decodeBridgeError(new Error(`[not_found] gone${BRIDGE_UI_MARK}{"x":1}`))).toMatchObject({ code: 'not_found', message: 'gone', ui: undefined });
   });
 
   it('survive a prefix added by the bridge, and map anything else to internal', () => {

@@ -11,6 +11,7 @@ import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
 import type { PolicyAction, SamplingPolicy } from '../../main/sampling/types.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
+import { english } from '../../shared/ui-text.js';
 
 const rule: RuleRef = { serverId: 'srv', ruleId: 'r', version: 2, name: 'Redact' };
 const params: CreateMessageParams = { messages: [{ role: 'user', content: { type: 'text', text: 'mail jane@example.com' } }], maxTokens: 50 };
@@ -97,7 +98,7 @@ describe('refusals carry a typed kind (no message parsing to tell a limit from t
       logger: silentLogger,
       now: Date.now,
       inFlightCalls: () => [{ callId: 'c', kind: 'tools/call', name: 't' }],
-      onRefused: (_s, line, r) => refused.push({ line, ...r }),
+      onRefused: (_s, why, r) => refused.push({ line: english(why), ...r }),
       policy: { decide: () => ({ kind: 'ask' }), admit: () => (admit ? { ok: true } : { ok: false, code: -32051, message: 'Rate limited: too many. Try again later.', rule: 'limit.rpm' }) },
     });
     await expect(pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32051 });

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop.js';
+import { UI_TEXTS } from '../../shared/ui-text.js';
+import { pseudoText } from '../../renderer/i18n/pseudo.js';
 
 const LOCALES = join(import.meta.dirname, '../../renderer/i18n/locales');
 
@@ -42,11 +44,13 @@ function base(key: string): string {
   return key.replace(/_(zero|one|two|few|many|other)$/, '');
 }
 
+/** English: the locale files, and the `messages` namespace from shared/ui-text-catalog.ts. */
 const english = load('en');
+english.set('messages', new Map(Object.entries(UI_TEXTS)));
 
 describe('locales', () => {
   it('English has every namespace the resources module loads, each with keys', () => {
-    expect([...english.keys()]).toEqual(['app', 'common', 'history', 'keys', 'providers', 'queue', 'rules', 'servers', 'settings']);
+    expect([...english.keys()]).toEqual(['app', 'common', 'history', 'keys', 'providers', 'queue', 'rules', 'servers', 'settings', 'messages']);
     for (const [ns, keys] of english) expect(keys.size, `${ns} has no keys`).toBeGreaterThan(0);
   });
 
@@ -54,7 +58,7 @@ describe('locales', () => {
     describe(lang, () => {
       const other = load(lang);
       it('has the same namespaces as English', () => {
-        expect([...other.keys()]).toEqual([...english.keys()]);
+        expect([...other.keys()].sort()).toEqual([...english.keys()].sort());
       });
       for (const [ns, keys] of english) {
         it(`${ns}: no key untranslated, none extra, same placeholders`, () => {
@@ -84,6 +88,15 @@ describe('locales', () => {
       });
     });
   }
+});
+
+describe('pseudo-locale', () => {
+  it('swaps every letter, keeps placeholders, nestings and tags, and marks both ends', () => {
+    expect(pseudoText('Approve {{count}} requests from <1>{{server}}</1>, see $t(common:more)')).toBe(
+      '⟦Áþþŕóṽé {{count}} ŕéǫúéšŧš ƒŕóɱ <1>{{server}}</1>, šéé $t(common:more)⟧',
+    );
+    expect(pseudoText('a {{ unclosed')).toBe('⟦á {{ úñçĺóšéđ⟧');
+  });
 });
 
 describe('resolveLanguage', () => {

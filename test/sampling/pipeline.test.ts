@@ -6,6 +6,7 @@ import type { GenerateInput, LlmProvider } from '../../main/llm/provider.js';
 import { createSamplingPipeline, type SamplingPipeline } from '../../main/sampling/pipeline.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
+import { english } from '../../shared/ui-text.js';
 
 const params: CreateMessageParams = {
   messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
@@ -46,7 +47,7 @@ function setup(opts: { inFlight?: number; maxToolRounds?: number } = {}) {
     logger: silentLogger,
     now: Date.now,
     inFlightCalls: () => Array.from({ length: opts.inFlight ?? 1 }, (_, i) => ({ callId: `c${i}`, kind: 'tools/call' as const, name: 'trigger-sampling-request' })),
-    onRefused: (_s, m) => refused.push(m),
+    onRefused: (_s, m) => refused.push(english(m)),
     streamUpdateMs: 0,
     maxToolRounds: () => opts.maxToolRounds ?? 10,
   });

@@ -10,6 +10,7 @@ import { loadServersConfig, type ServerConfig } from '../../main/config.js';
 import type { ServerConnection } from '../../main/mcp/connection.js';
 import { ServerLog } from '../../main/mcp/protocol-log.js';
 import { createServerManager, type ServerManager } from '../../main/servers/manager.js';
+import { english } from '../../shared/ui-text.js';
 
 /** A fake connection's record. */
 export interface FakeConn {
@@ -71,7 +72,7 @@ export async function startManager(fileText: string, opts: { watch?: boolean } =
     },
     onChange() {},
     onProblems: (p) => void problems.push(p),
-    notify: (_level, message) => void notices.push(message),
+    notify: (_level, message) => void notices.push(typeof message === 'string' ? message : english(message)),
     logger: { info() {}, warn() {}, error() {} },
     home: dir,
     watch: opts.watch ?? false,

@@ -6,6 +6,7 @@ import { listSql, whereOf } from '../../main/store/query.js';
 import { SQL } from '../../main/store/rows.js';
 import type { HistoryEntry } from '../../shared/state.js';
 import { WORDS, fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
+import { english, ui } from '../../shared/ui-text.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dbPath: string;
@@ -297,6 +298,27 @@ describe("history list: the call's arguments", () => {
         ['with', 'prompt: "hi", maxTokens: 5'],
         ['without', undefined],
       ]);
+      store.close();
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('history list: why an entry failed, as a message code', () => {
+  it("a refused entry lists with its reason's code (translated in the renderer); one without lists without", () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const store = openHistoryStore(join(dir, 'h.db'));
+      const why = ui('validate.maxTokensPositive', { got: '0' });
+      store.save({ ...minimalEntry('refused', 2000), status: 'failed', error: english(why), errorUi: why });
+      store.save({ ...minimalEntry('plain', 1000), status: 'failed', error: 'provider error: 502' });
+      const { entries } = store.list({ limit: 10, offset: 0 });
+      expect(entries.map((e) => [e.id, e.error, e.errorUi])).toEqual([
+        ['refused', 'maxTokens must be a positive integer (got 0)', why],
+        ['plain', 'provider error: 502', undefined],
+      ]);
+      expect(store.get('refused')?.errorUi).toEqual(why);
       store.close();
     } finally {
       cleanup();

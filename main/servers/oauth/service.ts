@@ -23,6 +23,7 @@ import type { Logger } from '../../ports.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { createCallbackServer, type CallbackServer } from './callback-server.js';
 import { ConsoleOAuthProvider } from './provider.js';
+import { ui } from '../../../shared/ui-text.js';
 
 /** What the OAuth service needs. */
 export interface OAuthServiceDeps {
@@ -96,7 +97,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
 
   const record = (serverId: string): ServerRecord => {
     const rec = records.get(serverId);
-    if (!rec) throw new ApiError('not_found', `no HTTP server "${serverId}" (OAuth is for HTTP servers)`);
+    if (!rec) throw new ApiError('not_found', ui('error.noHttpServer', { server: serverId }));
     return rec;
   };
 
@@ -159,7 +160,7 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
       } catch (err) {
         rec.error = `Sign-in failed: ${message(err)}`;
         deps.onChange();
-        throw new ApiError('invalid_state', `Sign-in to "${serverId}" failed: ${message(err)}`);
+        throw new ApiError('invalid_state', ui('error.signInFailed', { server: serverId, why: message(err) }));
       } finally {
         rec.interactive = undefined;
       }

@@ -7,6 +7,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { en } from '../../i18n/resources';
 import { MANUAL_PROVIDER_ID } from '../../../shared/primitives';
 import { CreateMessageParamsSchema } from '../../../shared/sampling';
 import { validateSamplingRequest } from '../../../shared/validate-sampling';
@@ -20,6 +22,7 @@ import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
 import { RequestDiff, ResponseDiff } from './HistoryDiffs';
 import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
+import { useSay } from '../../i18n/say';
 
 /**
  * Whether "Re-open as draft" is offered: only for a request that is valid as it would be re-opened
@@ -60,8 +63,14 @@ function ReopenButton({ entry }: { entry: HistoryEntry }) {
 }
 
 /** The detail pane of one history entry (fetched with `getHistoryEntry`). */
+/** An event kind in the person's language (a kind this version does not know is shown as stored). */
+function eventKind(t: TFunction<'history'>, kind: string): string {
+  return kind in en.history.eventKinds ? t(`eventKinds.${kind as keyof typeof en.history.eventKinds}`) : kind;
+}
+
 export function HistoryDetail({ id }: { id: string }) {
   const { t } = useTranslation('history');
+  const say = useSay();
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -118,7 +127,7 @@ export function HistoryDetail({ id }: { id: string }) {
       </header>
       {(entry.errorDetail ?? entry.error) && (
         <Banner tone="error" title={t('detail.error')} testId="history-error">
-          {entry.errorDetail?.message ?? entry.error}
+          {say(entry.errorDetail?.ui ?? entry.errorUi, entry.errorDetail?.message ?? entry.error)}
           {entry.errorDetail?.code !== undefined && <span className="mono"> {t('detail.errorCode', { code: entry.errorDetail.code })}</span>}
           {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
         </Banner>
@@ -163,8 +172,8 @@ export function HistoryDetail({ id }: { id: string }) {
         <ol className="events" data-testid="history-events">
           {entry.events.map((e, i) => (
             <li key={i}>
-              <span className="mono muted">{clockTime(e.at)}</span> <strong>{e.kind}</strong>
-              {e.detail && <span> — {e.detail}</span>}
+              <span className="mono muted">{clockTime(e.at)}</span> <strong>{eventKind(t, e.kind)}</strong>
+              {e.detailUi ? <span> — {say(e.detailUi)}</span> : e.detail && <span translate="no"> — {e.detail}</span>}
             </li>
           ))}
         </ol>

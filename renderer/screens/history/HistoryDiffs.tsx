@@ -1,5 +1,6 @@
 /** Readable diffs of one history entry: the request (asked → sent) and the response (generated → delivered). */
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../../i18n/say';
 import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/sampling';
 import type { HistoryEntry } from '../../../shared/state';
 import { ReadOnlyBlocks } from '../../components/Blocks';
@@ -11,6 +12,7 @@ const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'st
 /** The request as the server asked vs as sent to the LLM: field table, system prompt and message diffs. */
 export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
   const { t } = useTranslation('history');
+  const say = useSay();
   const count = Math.max(original.messages.length, sent.messages.length);
   const model = entry.modelChoice;
   const rows: FieldChange[] = [
@@ -20,7 +22,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
   if (model) {
     rows.push({
       field: 'model',
-      before: <span className="small">{model.overridden ? t('diff.otherModel') : model.reason}</span>,
+      before: <span className="small">{model.overridden ? t('diff.otherModel') : say(model.reasonUi, model.reason)}</span>,
       after: <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>,
       changed: model.overridden === true,
     });

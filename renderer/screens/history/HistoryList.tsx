@@ -13,6 +13,7 @@ import { formatBytes } from './format-bytes';
 import { rowPreview } from './row-preview';
 import { distinctPreview } from '../../distinct-preview';
 import type { HistoryPages } from './useHistoryPages';
+import { useSay } from '../../i18n/say';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
 /** Four lines: time and status, preview, the call's arguments, server and call. */
@@ -21,6 +22,7 @@ const ROW_HEIGHT = 94;
 /** The row's preview: the request's text, else why it failed, else "(no text)". */
 function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours: Array<string | undefined> }) {
   const { t } = useTranslation('history');
+  const say = useSay();
   const preview = rowPreview(entry);
   if (preview.kind === 'text')
     return (
@@ -28,12 +30,14 @@ function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours
         {distinctPreview(preview.text, neighbours)}
       </span>
     );
-  if (preview.kind === 'reason')
+  if (preview.kind === 'reason') {
+    const reason = say(preview.ui, preview.text);
     return (
-      <span className="queue-preview history-preview-reason" title={preview.text} data-testid="history-preview-reason">
-        {t('list.failedReason', { reason: preview.text })}
+      <span className="queue-preview history-preview-reason" title={reason} data-testid="history-preview-reason">
+        {t('list.failedReason', { reason })}
       </span>
     );
+  }
   return (
     <span className="queue-preview">
       <span className="muted">{t('list.noText')}</span>

@@ -4,14 +4,15 @@
  * the person needs), else nothing.
  */
 import type { HistorySummary } from '../../../shared/state';
+import type { UiText } from '../../../shared/ui-text';
 
 /** A row's preview: the request's text, the reason it ended in error, or none. */
-export type RowPreview = { kind: 'text'; text: string } | { kind: 'reason'; text: string } | { kind: 'none' };
+export type RowPreview = { kind: 'text'; text: string } | { kind: 'reason'; text: string; ui?: UiText } | { kind: 'none' };
 
 /** The preview of one history row (see {@link RowPreview}). */
-export function rowPreview(entry: Pick<HistorySummary, 'preview' | 'error'>): RowPreview {
+export function rowPreview(entry: Pick<HistorySummary, 'preview' | 'error' | 'errorUi'>): RowPreview {
   if (entry.preview) return { kind: 'text', text: entry.preview };
   const reason = entry.error?.replace(/\s+/g, ' ').trim();
-  if (reason) return { kind: 'reason', text: reason.slice(0, 200) };
+  if (reason) return { kind: 'reason', text: reason.slice(0, 200), ...(entry.errorUi && { ui: entry.errorUi }) };
   return { kind: 'none' };
 }

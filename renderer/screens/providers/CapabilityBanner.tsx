@@ -5,6 +5,7 @@
  * checks are shared/capabilities.ts against the picked model's facts.
  */
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../../i18n/say';
 import { capabilityIssues, factsFor, modelsThatCan, requestNeeds } from '../../../shared/capabilities';
 import type { ModelSettings } from '../../../shared/providers';
 import type { CreateMessageParams } from '../../../shared/sampling';
@@ -29,6 +30,7 @@ export function CapabilityBanner({
   onPick: (ref: ModelRef) => void;
 }) {
   const { t } = useTranslation('providers');
+  const say = useSay();
   const provider = providers.find((p) => p.id === picked?.providerId);
   if (!picked || !provider || provider.kind === 'manual') return null;
   const families = settings?.families;
@@ -50,7 +52,7 @@ export function CapabilityBanner({
       <ul className="plain-list">
         {issues.map((i) => (
           <li key={i.kind} data-testid="capability-issue" data-kind={i.kind}>
-            {i.message}
+            {say(i.ui)}
           </li>
         ))}
       </ul>

@@ -7,6 +7,7 @@
  * existed) the select lists every configured model.
  */
 import { useTranslation } from 'react-i18next';
+import { useSay } from '../../i18n/say';
 import type { TFunction } from 'i18next';
 import type { CreateMessageParams } from '../../../shared/sampling';
 import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from '../../../shared/state';
@@ -26,6 +27,7 @@ function optionLabel(t: TFunction<'providers'>, providers: ProviderView[], ref: 
 /** The ranking, best first, each with its score and reason; the current pick in bold. */
 function Ranking({ candidates, providers, picked }: { candidates: ModelCandidate[]; providers: ProviderView[]; picked: ModelRef | null }) {
   const { t } = useTranslation('providers');
+  const say = useSay();
   return (
     <details className="small" data-testid="model-candidates">
       <summary>{t('picker.ranking', { count: candidates.length })}</summary>
@@ -34,7 +36,7 @@ function Ranking({ candidates, providers, picked }: { candidates: ModelCandidate
           <li key={`${c.providerId}/${c.modelId}`} className={same(picked, c) ? 'is-chosen' : undefined} data-testid="model-candidate">
             <span className="score">{c.score}</span> <span className="strong">{optionLabel(t, providers, c)}</span>
             {c.issues && <span className="badge tone-warn">{t('picker.cannotTakeIt')}</span>}
-            <span className="muted"> — {c.reason}</span>
+            <span className="muted"> — {say(c.reasonUi, c.reason)}</span>
           </li>
         ))}
       </ol>
@@ -87,6 +89,7 @@ export function ModelPicker({
   onChange: (value: string) => void;
 }) {
   const { t } = useTranslation('providers');
+  const say = useSay();
   const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
   const picked = parseModelValue(value);
   const changed = value !== modelValue(choice);
@@ -133,14 +136,14 @@ export function ModelPicker({
             <strong>{t('picker.chosenByYou')}</strong>{' '}
             <span className="muted">
               {pickedCandidate
-                ? t('picker.suggestedAndPick', { model: choice.modelId, reason: choice.reason, pick: pickedCandidate.reason })
-                : t('picker.suggested', { model: choice.modelId, reason: choice.reason })}
+                ? t('picker.suggestedAndPick', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason), pick: say(pickedCandidate.reasonUi, pickedCandidate.reason) })
+                : t('picker.suggested', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason) })}
             </span>
           </>
         ) : (
           <>
             <span className="muted">{t('picker.why')} </span>
-            {choice.reason}
+            {say(choice.reasonUi, choice.reason)}
           </>
         )}
       </p>

@@ -7,6 +7,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ElicitFormParams } from '../../../shared/elicitation';
 import type { ElicitationItemView } from '../../../shared/state';
+import type { UiText } from '../../../shared/ui-text';
+import { useSay } from '../../i18n/say';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
 import { useAction } from '../../hooks';
@@ -24,7 +26,8 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
   const schema = params.requestedSchema;
   // What the person typed before (kept by main, e.g. across a reload), else the schema's defaults.
   const [raw, setRaw] = useState<RawValues>(() => item.draft?.form ?? initialRawValues(schema));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, UiText>>({});
+  const say = useSay();
   const required = new Set(schema.required ?? []);
   const names = Object.keys(schema.properties);
 
@@ -78,7 +81,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
                 field={schema.properties[name]!}
                 required={required.has(name)}
                 value={raw[name]}
-                error={errors[name]}
+                error={errors[name] && say(errors[name])}
                 onChange={(v) => change(name, v)}
               />
             ))}

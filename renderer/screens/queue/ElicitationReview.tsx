@@ -20,6 +20,7 @@ import { ElicitationUrl } from './ElicitationUrl';
 import { RerunCall } from './RerunCall';
 import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
 import './elicitation.css';
+import { useSay } from '../../i18n/say';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
@@ -91,6 +92,7 @@ function AnswerView({ item }: { item: ElicitationItemView }) {
 
 function Finished({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
+  const say = useSay();
   const items = useItems();
   const elicitations = useElicitations();
   const selectItem = useConsole((s) => s.selectItem);
@@ -105,7 +107,7 @@ function Finished({ item }: { item: ElicitationItemView }) {
   return (
     <>
       <Banner tone={look.tone === 'warn' ? 'warn' : look.tone} title={look.label} testId="elicitation-outcome">
-        {item.outcome?.message}
+        {item.outcome && say(item.outcome.ui, item.outcome.message)}
         {item.outcome && <span className="muted">{t('header.at', { time: clockTime(item.outcome.at) })}</span>}
       </Banner>
       {item.outcome?.stopped && <NotDeliveredBanner cause={item.outcome.stopped} at={item.outcome.at} kept={item.draft?.form !== undefined} />}

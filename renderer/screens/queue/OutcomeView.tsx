@@ -15,6 +15,7 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useItems } from '../../store';
 import { ItemHeader } from './ItemHeader';
+import { useSay } from '../../i18n/say';
 
 const OUTCOME = {
   delivered: { tone: 'ok', title: 'outcome.delivered' },
@@ -38,6 +39,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
   const known = OUTCOME[item.status as keyof typeof OUTCOME] as (typeof OUTCOME)[keyof typeof OUTCOME] | undefined;
   const look = known ? { tone: known.tone, title: t(known.title) } : { tone: 'muted' as const, title: item.status };
   const outcome = item.outcome;
+  const say = useSay();
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
   const undelivered = item.status !== 'delivered' ? item.draft : undefined;
   const openItem = useConsole((s) => s.openItem);
@@ -48,7 +50,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
     <div className="review" data-testid="outcome-view">
       <ItemHeader item={item} title={t('outcome.title')} />
       <Banner tone={look.tone} title={look.title} testId="outcome-banner">
-        {outcome?.message}
+        {outcome && say(outcome.ui, outcome.message)}
         {outcome?.code !== undefined && (
           <span data-testid="outcome-code">{t('outcome.errorSent', { code: outcome.code })}</span>
         )}

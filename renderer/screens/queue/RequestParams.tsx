@@ -70,7 +70,7 @@ function PassedOn({ params }: { params: CreateMessageParams }) {
       {rows.map(([k, label, v]) => (
         <div key={k} className="fact" data-testid={`passed-on-${k}`}>
           <dt>{label}</dt>
-          <dd className={k === 'includeContext' ? undefined : 'mono'}>{v}</dd>
+          {k === 'includeContext' ? <dd>{v}</dd> : <dd className="mono" translate="no">{v}</dd>}
         </div>
       ))}
     </dl>

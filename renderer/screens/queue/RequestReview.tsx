@@ -73,7 +73,8 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       <AllowLikeThis item={item} />
       {item.error && (
         <Banner tone="error" title={t('request.lastFailed')} testId="item-error">
-          {item.error.message}
+          {/* The provider's (or its SDK's) words, as they came. */}
+          <span translate="no">{item.error.message}</span>
           {item.error.code !== undefined && <span className="mono">{t('request.code', { code: item.error.code })}</span>}
           <span className="muted">{t('header.at', { time: clockTime(item.error.at) })}</span>{' '}
           <button type="button" className="btn-small" data-testid="retry-generation" disabled={busy || !built.ok} onClick={() => void approve.run()}>
@@ -95,7 +96,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
                   editing={draft.editing}
                   onText={setText}
                   onToggle={toggle}
-                  labelPrefix={t('request.messageLabel', { n: i + 1, role: m.role })}
+                  labelPrefix={t('request.messageLabel', { n: i + 1, role: t(`request.${m.role}`) })}
                   scope={`req-${item.id}`}
                   removed={extras.removedBlocks}
                   onToggleRemove={(key) => updateExtras({ ...extras, removedBlocks: { ...extras.removedBlocks, [key]: !extras.removedBlocks[key] } })}

@@ -71,7 +71,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       <ItemHeader item={item} title={response.manual ? t('response.writeTitle') : t('response.reviewTitle')} />
       {item.error && (
         <Banner tone="error" title={t('response.problem')} testId="item-error">
-          {item.error.message}
+          <span translate="no">{item.error.message}</span>
         </Banner>
       )}
       <PromptToolNotice result={response.generated} />

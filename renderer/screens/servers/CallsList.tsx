@@ -73,14 +73,16 @@ export function CallCard({ call }: { call: CallView }) {
         <CallStatus call={call} />
         <span className="muted small call-time">{clockTime(call.startedAt)}</span>
       </div>
-      <div className="call-args mono small" title={compactJson(call.arguments, 2000)}>
+      <div className="call-args mono small" translate="no" title={compactJson(call.arguments, 2000)}>
         {compactJson(call.arguments)}
       </div>
       <SamplingLinks ids={call.samplingItemIds} />
       <EraNeedNotice call={call} />
       {call.error && (
         <p className="error-text" data-testid="call-error">
-          {call.error.code !== undefined ? t('calls.errorWithCode', { message: call.error.message, code: call.error.code }) : call.error.message}
+          {/* The server's (or the SDK's) words, as they came. */}
+          <span translate="no">{call.error.message}</span>
+          {call.error.code !== undefined && t('calls.codeSuffix', { code: call.error.code })}
         </p>
       )}
       <CallResult call={call} />

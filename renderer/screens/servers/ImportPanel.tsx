@@ -101,11 +101,11 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
       >
         <label className="template-field">
           <span className="small">{t('import.projectFolder')}</span>
-          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder={EXAMPLE_PROJECT} data-testid="import-workspace" />
+          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder={EXAMPLE_PROJECT} translate="no" data-testid="import-workspace" />
         </label>
         <label className="template-field">
           <span className="small">{t('import.otherFile')}</span>
-          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder={EXAMPLE_FILE} data-testid="import-file" />
+          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder={EXAMPLE_FILE} translate="no" data-testid="import-file" />
         </label>
         <div className="form-actions">
           <ActionError error={look.error} />

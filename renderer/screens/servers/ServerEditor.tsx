@@ -83,12 +83,14 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
     setTouched({ ...touched, [field]: true });
   };
   const errorOf = (field: FormField) => (built && !built.ok && (attempted || touched[field]) ? built.errors[field] : undefined);
-  const text = (field: FormField, props: { placeholder?: string; multiline?: number; mono?: boolean } = {}) => {
+  /** A text field; `example` is a placeholder that is an example value (a command, a path), not language. */
+  const text = (field: FormField, props: { placeholder?: string; example?: string; multiline?: number; mono?: boolean } = {}) => {
     const common = {
       id: `server-${field}`,
       'data-testid': `editor-${field}`,
       value: String(form[field]),
-      placeholder: props.placeholder,
+      placeholder: props.example ?? props.placeholder,
+      ...(props.example !== undefined && { translate: 'no' as const }),
       'aria-invalid': errorOf(field) ? true : undefined,
       className: props.mono ? 'mono' : undefined,
       onChange: (e: { target: { value: string } }) => set(field, e.target.value),
@@ -99,15 +101,15 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
   const maskedNote = (what: 'env' | 'headers') => (maskedIn(what).length > 0 ? ` ${t('editor.maskedKept', { names: maskedIn(what).join(', '), placeholder: SECRET_PLACEHOLDER })}` : null);
   const input = {
     name: text('name', { placeholder: t('editor.namePlaceholder') }),
-    command: text('command', { placeholder: EXAMPLE.command, mono: true }),
-    args: text('args', { multiline: 3, placeholder: EXAMPLE.args }),
-    env: text('env', { multiline: 3, placeholder: EXAMPLE.env }),
-    cwd: text('cwd', { placeholder: EXAMPLE.cwd, mono: true }),
-    url: text('url', { placeholder: EXAMPLE.url, mono: true }),
-    headers: text('headers', { multiline: 3, placeholder: EXAMPLE.headers }),
-    timeoutMs: text('timeoutMs', { placeholder: EXAMPLE.timeoutMs }),
-    maxToolRounds: text('maxToolRounds', { placeholder: EXAMPLE.maxToolRounds }),
-    protocol: text('protocol', { placeholder: EXAMPLE.protocol }),
+    command: text('command', { example: EXAMPLE.command, mono: true }),
+    args: text('args', { multiline: 3, example: EXAMPLE.args }),
+    env: text('env', { multiline: 3, example: EXAMPLE.env }),
+    cwd: text('cwd', { example: EXAMPLE.cwd, mono: true }),
+    url: text('url', { example: EXAMPLE.url, mono: true }),
+    headers: text('headers', { multiline: 3, example: EXAMPLE.headers }),
+    timeoutMs: text('timeoutMs', { example: EXAMPLE.timeoutMs }),
+    maxToolRounds: text('maxToolRounds', { example: EXAMPLE.maxToolRounds }),
+    protocol: text('protocol', { example: EXAMPLE.protocol }),
   };
   const transports: Array<[EditorForm['transport'], string]> = [
     ['stdio', t('editor.transportStdio')],

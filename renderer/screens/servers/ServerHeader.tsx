@@ -12,6 +12,7 @@ import { ActionError, Banner, Facts, Pill } from '../../components/common';
 import { clockTime, duration } from '../../format';
 import { useAction, useNow } from '../../hooks';
 import { useConsole } from '../../store';
+import { useSay } from '../../i18n/say';
 
 const STATUS_TONE: Record<ServerStatus, 'ok' | 'info' | 'error' | 'muted' | 'warn'> = {
   ready: 'ok',
@@ -126,6 +127,7 @@ function AuthBanner({ server }: { server: ServerView }) {
 /** The head of the server page. `onEdit` opens the editor; `onSelect` moves the selection (after duplicate / remove). */
 export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
   const { t } = useTranslation('servers');
+  const say = useSay();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const restart = useAction(() => getApi().restartServer({ serverId: server.id }));
   const enabled = server.status !== 'disabled';
@@ -185,7 +187,7 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
                 : server.protocolVersion
               : '—',
           ],
-          server.serverInfo && [t('header.factServer'), `${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`],
+          server.serverInfo && [t('header.factServer'), <span key="s" translate="no">{`${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`}</span>],
           server.status === 'ready' && [t('header.factCapabilities'), <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}</span>],
           server.pid !== undefined && [t('header.factProcess'), t('header.pid', { pid: server.pid })],
           server.connectedAt !== undefined && [t('header.factConnected'), t('header.connectedAgo', { time: clockTime(server.connectedAt), ago: duration(Math.max(0, now - server.connectedAt)) })],
@@ -194,13 +196,13 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
       />
       {server.warning && (
         <Banner tone="warn" testId="server-warning">
-          {server.warning}
+          {say(server.warningUi, server.warning)}
         </Banner>
       )}
       {!enabled && <Banner tone="muted">{t('header.disabledNote')}</Banner>}
       {(server.status === 'error' || server.status === 'disconnected') && server.error && (
         <Banner tone={server.status === 'error' ? 'error' : 'muted'} title={server.status === 'error' ? t('header.connectionFailed') : t('header.disconnected')} testId="server-error">
-          {server.error}
+          <span translate="no">{server.error}</span>
         </Banner>
       )}
       <ReconnectBanner server={server} />

@@ -1,0 +1,85 @@
+/**
+ * Texts as message codes (shared/ui-text.ts): the English main keeps for logs is exactly what the
+ * code and its parameters say, nested texts included; and the renderer's `sayWith` translates a
+ * nested text as a whole, keeps data parameters as they are, and falls back to the English (and
+ * reports the code) when a language lacks it.
+ */
+import { describe, expect, it } from 'vitest';
+import i18next from 'i18next';
+import { english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/ui-text.js';
+import { selectModel } from '../../shared/model-selection.js';
+import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import { reportMissingWith, sayWith } from '../../renderer/i18n/say.js';
+import type { ProviderView } from '../../shared/state.js';
+
+describe('english', () => {
+  it('fills parameters, nested texts in English too', () => {
+    const why = ui('model.usingDefault', { none: ui('model.noHints'), what: ui('model.defaultModel', { label: 'Local Ollama' }) });
+    expect(english(why)).toBe('the request names no model hints; using the default model (Local Ollama)');
+  });
+
+  it('leaves a placeholder without a parameter as it is, and ignores an unclosed one', () => {
+    expect(fillTemplate('a {{x}} b {{y}}', { x: 1 }, String)).toBe('a 1 b {{y}}');
+    expect(fillTemplate('a {{x', { x: 1 }, String)).toBe('a {{x');
+  });
+
+  it('tells a text from data', () => {
+    expect(isUiText(ui('model.noHints'))).toBe(true);
+    expect(isUiText('model.noHints')).toBe(false);
+    expect(isUiText({ codes: 'x' })).toBe(false);
+  });
+
+  it('every catalog code is namespaced (the renderer nests on the first dot)', () => {
+    for (const code of Object.keys(UI_TEXTS)) expect(code, code).toMatch(/^[a-z]+\.[A-Za-z0-9]+$/);
+  });
+});
+
+describe('producers keep the English and the code in step', () => {
+  it("a validation refusal's message is the English of its code", () => {
+    const res = validateSamplingRequest({ messages: [], maxTokens: -1 }, { toolsDeclared: false });
+    expect(res.ok).toBe(false);
+    if (res.ok) return;
+    expect(res.error.ui).toEqual(ui('validate.maxTokensPositive', { got: '-1' }));
+    expect(res.error.message).toBe(english(res.error.ui));
+    expect(res.error.message).toBe('maxTokens must be a positive integer (got -1)');
+  });
+
+  it("model selection's reasons (choice and candidates) are the English of their codes", () => {
+    const providers: ProviderView[] = [
+      { id: 'o', kind: 'openai', label: 'OpenAI', models: ['gpt-4o-mini', 'gpt-4o'], hasApiKey: true },
+      { id: 'manual', kind: 'manual', label: 'Manual', models: ['manual'], hasApiKey: false },
+    ];
+    const { choice, candidates } = selectModel({ prefs: { hints: [{ name: 'claude' }], costPriority: 1 }, providers, fallback: { providerId: 'manual', modelId: 'manual' } });
+    expect(choice.reasonUi).toBeDefined();
+    expect(choice.reason).toBe(english(choice.reasonUi!));
+    for (const c of candidates) expect(c.reason).toBe(english(c.reasonUi!));
+    expect(candidates.at(-1)?.reasonUi).toEqual(ui('model.manualCandidate'));
+  });
+});
+
+describe('sayWith (renderer)', () => {
+  const zh = {
+    model: { usingDefault: '{{none}}；使用{{what}}', noHints: '请求未给出模型提示', defaultModel: '默认模型（{{label}}）' },
+  };
+  async function instance(lng: string) {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng, fallbackLng: 'en', resources: { en: { messages: nestOnFirstDot(UI_TEXTS) }, 'zh-CN': { messages: zh } } });
+    return i18n;
+  }
+
+  it('translates nested texts and keeps data as it is', async () => {
+    const i18n = await instance('zh-CN');
+    const why = ui('model.usingDefault', { none: ui('model.noHints'), what: ui('model.defaultModel', { label: 'Local Ollama' }) });
+    expect(sayWith(i18n, why)).toBe('请求未给出模型提示；使用默认模型（Local Ollama）');
+  });
+
+  it('falls back to English and reports the code a language lacks; no code → the English given', async () => {
+    const i18n = await instance('zh-CN');
+    const missing: string[] = [];
+    reportMissingWith((k) => missing.push(k));
+    expect(sayWith(i18n, ui('outcome.answered'))).toBe('Answered by the person');
+    expect(missing).toEqual(['zh-CN:messages:outcome.answered']);
+    expect(sayWith(i18n, undefined, 'older entry text')).toBe('older entry text');
+    reportMissingWith(() => {});
+  });
+});
