@@ -19,6 +19,7 @@ import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from './sampling.js';
 import { userPatternMatches, userPatternProblem } from './user-pattern.js';
+import { UI_TEXTS } from './ui-text-catalog.js';
 
 /** Kinds of sensitive data. `custom` findings carry the pattern id in `detector`. */
 export const SENSITIVE_KINDS = ['api_key', 'token', 'private_key', 'password', 'email', 'phone', 'card', 'custom'] as const;
@@ -89,38 +90,38 @@ const looksSecret = (v: string): boolean => /[0-9]/.test(v) || /[^A-Za-z_.-]/.te
 
 /** Built-in detectors, most specific first (earlier wins when two overlap at the same start). Private keys: {@link privateKeys}. */
 const DETECTORS: readonly Detector[] = [
-  { id: 'anthropic', kind: 'api_key', label: 'Anthropic API key', re: /(?<![\w-])sk-ant-[a-z0-9]+-[\w-]{20,}(?![\w-])/g },
-  { id: 'openai', kind: 'api_key', label: 'OpenAI API key', re: /(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?[\w-]{20,}(?![\w-])/g },
-  { id: 'github', kind: 'token', label: 'GitHub token', re: /(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{22,255})(?![\w-])/g },
-  { id: 'gitlab', kind: 'token', label: 'GitLab token', re: /(?<![\w-])glpat-[\w-]{20,}(?![\w-])/g },
-  { id: 'aws_access_key', kind: 'api_key', label: 'AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { id: 'anthropic', kind: 'api_key', label: UI_TEXTS['detector.anthropic'], re: /(?<![\w-])sk-ant-[a-z0-9]+-[\w-]{20,}(?![\w-])/g },
+  { id: 'openai', kind: 'api_key', label: UI_TEXTS['detector.openai'], re: /(?<![\w-])sk-(?:proj-|svcacct-|admin-|None-)?[\w-]{20,}(?![\w-])/g },
+  { id: 'github', kind: 'token', label: UI_TEXTS['detector.github'], re: /(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_\w{22,255})(?![\w-])/g },
+  { id: 'gitlab', kind: 'token', label: UI_TEXTS['detector.gitlab'], re: /(?<![\w-])glpat-[\w-]{20,}(?![\w-])/g },
+  { id: 'aws_access_key', kind: 'api_key', label: UI_TEXTS['detector.awsAccessKey'], re: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   {
     id: 'aws_secret',
     kind: 'api_key',
-    label: 'AWS secret access key',
+    label: UI_TEXTS['detector.awsSecret'],
     re: /aws_?secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
     group: 1,
   },
-  { id: 'google', kind: 'api_key', label: 'Google API key', re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
-  { id: 'slack', kind: 'token', label: 'Slack token', re: /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}(?![\w-])/g },
-  { id: 'slack_webhook', kind: 'token', label: 'Slack webhook URL', re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
-  { id: 'stripe', kind: 'api_key', label: 'Stripe key', re: /(?<![\w-])[prs]k_(?:live|test)_[A-Za-z0-9]{16,}(?![\w-])/g },
-  { id: 'npm', kind: 'token', label: 'npm token', re: /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g },
-  { id: 'sendgrid', kind: 'api_key', label: 'SendGrid API key', re: /(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
-  { id: 'huggingface', kind: 'token', label: 'Hugging Face token', re: /(?<![\w-])hf_[A-Za-z0-9]{34,}(?![\w-])/g },
-  { id: 'jwt', kind: 'token', label: 'JSON Web Token', re: /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}(?![\w-])/g },
-  { id: 'bearer', kind: 'token', label: 'Bearer token', re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
+  { id: 'google', kind: 'api_key', label: UI_TEXTS['detector.google'], re: /(?<![\w-])AIza[\w-]{35}(?![\w-])/g },
+  { id: 'slack', kind: 'token', label: UI_TEXTS['detector.slack'], re: /(?<![\w-])xox[abposr]-[A-Za-z0-9-]{10,}(?![\w-])/g },
+  { id: 'slack_webhook', kind: 'token', label: UI_TEXTS['detector.slackWebhook'], re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g },
+  { id: 'stripe', kind: 'api_key', label: UI_TEXTS['detector.stripe'], re: /(?<![\w-])[prs]k_(?:live|test)_[A-Za-z0-9]{16,}(?![\w-])/g },
+  { id: 'npm', kind: 'token', label: UI_TEXTS['detector.npm'], re: /(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])/g },
+  { id: 'sendgrid', kind: 'api_key', label: UI_TEXTS['detector.sendgrid'], re: /(?<![\w-])SG\.[\w-]{22}\.[\w-]{43}(?![\w-])/g },
+  { id: 'huggingface', kind: 'token', label: UI_TEXTS['detector.huggingface'], re: /(?<![\w-])hf_[A-Za-z0-9]{34,}(?![\w-])/g },
+  { id: 'jwt', kind: 'token', label: UI_TEXTS['detector.jwt'], re: /(?<![\w-])eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}(?![\w-])/g },
+  { id: 'bearer', kind: 'token', label: UI_TEXTS['detector.bearer'], re: /\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g, group: 1 },
   {
     id: 'url_password',
     kind: 'password',
-    label: 'Password in a URL',
+    label: UI_TEXTS['detector.urlPassword'],
     re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/?#@]+:([^\s/?#@]+)@[^\s/?#]+/gi,
     group: 1,
   },
   {
     id: 'password_assignment',
     kind: 'password',
-    label: 'Password',
+    label: UI_TEXTS['detector.password'],
     re: /\b(?:password|passwd|pwd)["']?\s*[:=]\s*["']?([^\s"',;]{6,})/gi,
     group: 1,
     check: (v) => looksSecret(v),
@@ -128,7 +129,7 @@ const DETECTORS: readonly Detector[] = [
   {
     id: 'assignment',
     kind: 'api_key',
-    label: 'Secret assignment',
+    label: UI_TEXTS['detector.secretAssignment'],
     re: /\b(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token|auth[_-]?token|secret|token)["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi,
     group: 1,
     check: (v) => looksSecret(v),
@@ -136,13 +137,13 @@ const DETECTORS: readonly Detector[] = [
   {
     id: 'email',
     kind: 'email',
-    label: 'E-mail address',
+    label: UI_TEXTS['detector.email'],
     re: /(?<![\w.!#$%&'*+/=?^`{|}~-])[\w.!#$%&'*+/=?^`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,}/g,
   },
   {
     id: 'luhn',
     kind: 'card',
-    label: 'Card number',
+    label: UI_TEXTS['detector.card'],
     re: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])/g,
     check: (v) => luhnValid(v.replace(/[ -]/g, '')),
   },
@@ -209,7 +210,7 @@ function phoneNumbers(text: string, region: string | undefined): Finding[] {
     for (const p of spans) {
       const start = m.index + p.startsAt;
       const end = m.index + p.endsAt;
-      out.push({ kind: 'phone', detector: 'phone', label: 'Phone number', start, end, value: text.slice(start, end) });
+      out.push({ kind: 'phone', detector: 'phone', label: UI_TEXTS['detector.phone'], start, end, value: text.slice(start, end) });
     }
   }
   return out;
@@ -246,7 +247,7 @@ function privateKeys(text: string): Finding[] {
       begin = next; // a nearer BEGIN before the same END
       next = PEM_BEGIN.exec(text);
     }
-    out.push({ kind: 'private_key', detector: 'private_key', label: 'Private key', start: begin.index, end: PEM_END.lastIndex, value: text.slice(begin.index, PEM_END.lastIndex) });
+    out.push({ kind: 'private_key', detector: 'private_key', label: UI_TEXTS['detector.privateKey'], start: begin.index, end: PEM_END.lastIndex, value: text.slice(begin.index, PEM_END.lastIndex) });
     while (next && next.index < PEM_END.lastIndex) next = PEM_BEGIN.exec(text);
     begin = next;
   }

@@ -4,15 +4,16 @@
  * main), the per-server logs, and the import preview. Plain data and zod only (no Node, no DOM).
  */
 import { z } from 'zod';
+import { UI_TEXTS } from './ui-text-catalog.js';
 
 /** A server's name: the key under `mcpServers`. */
 export const ServerNameSchema = z
   .string()
-  .min(1, 'Name is required')
-  .max(100, 'Name must be at most 100 characters')
-  .refine((s) => s.trim() === s, 'Name must not start or end with a space')
+  .min(1, UI_TEXTS['schema.nameRequired'])
+  .max(100, UI_TEXTS['schema.nameMax'])
+  .refine((s) => s.trim() === s, UI_TEXTS['schema.nameSpaces'])
   // eslint-disable-next-line no-control-regex
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'Name must not contain control characters');
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), UI_TEXTS['schema.nameControl']);
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -30,11 +31,11 @@ const keysMatch =
 
 const common = {
   disabled: z.boolean().optional(),
-  timeoutMs: z.number().int('Timeout must be a whole number of ms').min(1000, 'Timeout must be at least 1000 ms').max(86_400_000, 'Timeout must be at most 24 h').optional(),
-  maxToolRounds: z.number().int('Tool rounds must be a whole number').min(1, 'Tool rounds must be at least 1').max(1000, 'Tool rounds must be at most 1000').optional(),
+  timeoutMs: z.number().int(UI_TEXTS['schema.timeoutWhole']).min(1000, UI_TEXTS['schema.timeoutMin']).max(86_400_000, UI_TEXTS['schema.timeoutMax']).optional(),
+  maxToolRounds: z.number().int(UI_TEXTS['schema.roundsWhole']).min(1, UI_TEXTS['schema.roundsMin']).max(1000, UI_TEXTS['schema.roundsMax']).optional(),
   protocol: z
     .string()
-    .regex(/^(auto|legacy|\d{4}-\d{2}-\d{2})$/, 'Protocol must be "auto", "legacy" or a version such as 2026-07-28')
+    .regex(/^(auto|legacy|\d{4}-\d{2}-\d{2})$/, UI_TEXTS['schema.protocol'])
     .optional(),
 };
 
@@ -44,20 +45,20 @@ export const StdioEntryInputSchema = z
     transport: z.literal('stdio'),
     command: z
       .string()
-      .min(1, 'Command is required')
-      .refine((s) => s.trim() === s, 'Command must not start or end with a space')
+      .min(1, UI_TEXTS['schema.commandRequired'])
+      .refine((s) => s.trim() === s, UI_TEXTS['schema.commandSpaces'])
       .refine(
         (s) => !/\s/.test(s) || ABSOLUTE_PATH.test(s),
-        'Command is one program (e.g. "npx"): put its arguments in Arguments, one per line',
+        UI_TEXTS['schema.commandOneProgram'],
       ),
-    args: z.array(z.string().max(10_000, 'An argument must be at most 10,000 characters')).max(200, 'At most 200 arguments').default([]),
+    args: z.array(z.string().max(10_000, UI_TEXTS['schema.argMax'])).max(200, UI_TEXTS['schema.argsMax']).default([]),
     env: z
-      .record(z.string(), z.string().max(10_000, 'An environment value must be at most 10,000 characters'))
-      .superRefine(keysMatch(ENV_NAME, 'Environment variable names are letters, digits and _ and do not start with a digit'))
+      .record(z.string(), z.string().max(10_000, UI_TEXTS['schema.envValueMax']))
+      .superRefine(keysMatch(ENV_NAME, UI_TEXTS['schema.envName']))
       .default({}),
     cwd: z
       .string()
-      .refine((s) => ABSOLUTE_PATH.test(s), 'Working directory must be an absolute path')
+      .refine((s) => ABSOLUTE_PATH.test(s), UI_TEXTS['schema.cwdAbsolute'])
       .optional(),
     ...common,
   })
@@ -69,15 +70,15 @@ export const HttpEntryInputSchema = z
     transport: z.enum(['http', 'sse']),
     url: z
       .string()
-      .min(1, 'URL is required')
-      .refine((s) => HTTP_URL.test(s), 'URL must be a full http:// or https:// address, e.g. https://example.com/mcp'),
+      .min(1, UI_TEXTS['schema.urlRequired'])
+      .refine((s) => HTTP_URL.test(s), UI_TEXTS['schema.urlFull']),
     headers: z
       .record(
         z.string(),
         // eslint-disable-next-line no-control-regex
-        z.string().max(10_000, 'A header value must be at most 10,000 characters').refine((v) => !/[\r\n\u0000]/.test(v), 'Header values must be one line'),
+        z.string().max(10_000, UI_TEXTS['schema.headerValueMax']).refine((v) => !/[\r\n\u0000]/.test(v), UI_TEXTS['schema.headerOneLine']),
       )
-      .superRefine(keysMatch(HEADER_NAME, 'Header names are letters, digits and - (no spaces or colons)'))
+      .superRefine(keysMatch(HEADER_NAME, UI_TEXTS['schema.headerName']))
       .default({}),
     ...common,
   })

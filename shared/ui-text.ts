@@ -69,6 +69,20 @@ export function nestOnFirstDot(flat: Record<string, string>): Record<string, Rec
   return out;
 }
 
+let byEnglish: Map<string, UiTextCode> | undefined;
+
+/**
+ * The code whose English is exactly `text` and takes no parameters, if any. For fixed English a
+ * library carries where no code fits (zod schema messages, the detectors' labels): the catalog
+ * holds the same sentence, so the renderer can still translate it.
+ */
+export function codeOfEnglish(text: string): UiTextCode | undefined {
+  byEnglish ??= new Map(
+    (Object.entries(UI_TEXTS) as Array<[UiTextCode, string]>).filter(([, en]) => !en.includes('{{')).map(([code, en]) => [en, code]),
+  );
+  return byEnglish.get(text);
+}
+
 /** `{ message, ui }`: the English beside its message code (outcomes, notices). */
 export function said(t: UiText): { message: string; ui: UiText } {
   return { message: english(t), ui: t };

@@ -64,7 +64,9 @@ function findUntranslated(args: { data: string[]; technical: string[] }): string
   const tokens = new Set(args.data.flatMap((d) => d.split(/\s+/).map((w) => trim(w, notWordChar))));
   const isData = (run: string) => args.data.some((d) => d.includes(run));
   const identifier = (w: string) => /[/_.\d-]|[a-z][A-Z]/.test(w);
-  const wordOk = (w: string) => !/[A-Za-z]{2}/.test(w) || technical.has(w) || (identifier(w) && tokens.has(w));
+  // A URI (a link's target) and the literal placeholder redaction writes into a text are not words.
+  const literal = (w: string) => /^[a-z][a-z0-9+.-]*:\S+$/.test(w) || /^\[?REDACTED:\w+\]?$/.test(w);
+  const wordOk = (w: string) => !/[A-Za-z]{2}/.test(w) || technical.has(w) || literal(w) || (identifier(w) && tokens.has(w));
   const bad = (text: string): boolean => {
     // Runs of ASCII between non-ASCII characters (the pseudo-locale's letters and brackets, CJK).
     for (const piece of text.split(/[^\x20-\x7e]+/)) {
@@ -115,6 +117,10 @@ function policy(): PolicyView {
 
 async function openPseudo(page: Page, url: string, fixture: FakeData): Promise<Check> {
   fixture.state.elicitations = buildElicitationItems(Date.now());
+  // A request with sensitive data, so the review shows the detectors' findings.
+  const base = fixture.state.items.find((i) => i.id === 'item-request')!;
+  const secret = { ...base.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Mail jane.doe@example.com the key AKIAIOSFODNN7EXAMPLE.' } }] };
+  fixture.state.items = [...fixture.state.items, { ...base, id: 'item-secret', conversationId: 'item-secret', original: secret, sent: secret }];
   fixture.state = withDesktop({ ...fixture.state, policy: policy() });
   await openWithDesktop(page, url, fixture);
   await page.evaluate(() => (window as unknown as { __i18nPseudo(on: boolean): void }).__i18nPseudo(true));
@@ -134,7 +140,11 @@ test.describe('pseudo-locale', () => {
   });
 
   test('the queue and every review screen', async ({ page, appUrl, fixture }) => {
-    await walkQueue(page, await openPseudo(page, appUrl, fixture));
+    const check = await openPseudo(page, appUrl, fixture);
+    await walkQueue(page, check);
+    await page.locator('[data-testid="queue-item"][data-item-id="item-secret"]').click();
+    await expect(page.getByTestId('redaction-panel')).toBeVisible();
+    await check(page, 'a request with sensitive data');
   });
 
   test('servers, providers, history, rules, settings', async ({ page, appUrl, fixture }) => {

@@ -17,6 +17,7 @@ import { useConsole, type RequestDraft } from '../store';
 import { ActionError } from './common';
 import { useSensitiveFindings } from './sensitive-findings';
 import '../screens/rules/rules.css';
+import { sayEnglish } from '../i18n/say';
 
 interface Place {
   /** Draft key: `system`, or `"message:block"`; undefined for text the review cannot edit (inside tool results). */
@@ -108,10 +109,10 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
         {found.map(({ place, f }, n) => (
           <li key={`${place.label}-${place.key}-${f.start}`} className="redaction-item" data-testid={`finding-${n}`}>
             <span>
-              <strong>{f.label}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
+              <strong>{sayEnglish(i18n, f.label)}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
             </span>
             {place.key ? (
-              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: f.label, place: place.label })} onClick={() => apply([{ place, f }])}>
+              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: sayEnglish(i18n, f.label), place: place.label })} onClick={() => apply([{ place, f }])}>
                 {t('redaction.redact', { placeholder: placeholderFor(f) })}
               </button>
             ) : (

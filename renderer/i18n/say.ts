@@ -5,7 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
-import { english, fillTemplate, isUiText, type UiText } from '../../shared/ui-text.js';
+import { codeOfEnglish, english, fillTemplate, isUiText, type UiText } from '../../shared/ui-text.js';
 
 /** Called with `"<lang>:messages:<code>"` when the language lacks a code (see missingKeys in ./index). */
 let onMissing: (key: string) => void = () => {};
@@ -27,6 +27,15 @@ export function sayWith(i18n: I18n, text: UiText | undefined, fallback = ''): st
   }
   // Placeholders are filled here (not by i18next) so a nested text is translated as a whole.
   return fillTemplate(template, text.params, (v) => (isUiText(v) ? sayWith(i18n, v) : String(v)));
+}
+
+/**
+ * Fixed English a library carries (a zod schema message, a detector's label) in `i18n`'s
+ * language when the catalog has it (see `codeOfEnglish`); other text (a person's label) as it is.
+ */
+export function sayEnglish(i18n: I18n, text: string): string {
+  const code = codeOfEnglish(text);
+  return code ? sayWith(i18n, { code }) : text;
 }
 
 /** `say(text, fallback?)`: {@link sayWith} in the current language (re-renders when it changes). */

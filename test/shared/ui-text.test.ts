@@ -6,10 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/ui-text.js';
+import { codeOfEnglish, english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/ui-text.js';
+import { detectSensitive } from '../../shared/redaction.js';
+import { ServerEntryInputSchema, ServerNameSchema } from '../../shared/servers.js';
 import { selectModel } from '../../shared/model-selection.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
-import { reportMissingWith, sayWith } from '../../renderer/i18n/say.js';
+import { reportMissingWith, sayEnglish, sayWith } from '../../renderer/i18n/say.js';
 import type { ProviderView } from '../../shared/state.js';
 
 describe('english', () => {
@@ -57,6 +59,27 @@ describe('producers keep the English and the code in step', () => {
   });
 });
 
+describe("fixed English a library carries (codeOfEnglish)", () => {
+  it('no two codes without parameters share their English (the way back is unambiguous)', () => {
+    const seen = new Map<string, string>();
+    for (const [code, en] of Object.entries(UI_TEXTS)) {
+      if (en.includes('{{')) continue;
+      expect(seen.get(en), `${code} and ${seen.get(en)} read the same`).toBeUndefined();
+      seen.set(en, code);
+    }
+  });
+
+  it("a server entry's schema problems and the detectors' labels all have a code", () => {
+    expect(codeOfEnglish(ServerNameSchema.safeParse('').error!.issues[0]!.message)).toBe('schema.nameRequired');
+    const bad = ServerEntryInputSchema.safeParse({ transport: 'stdio', command: 'npx -y x', env: { '1A': 'v' }, timeoutMs: 5 });
+    for (const issue of bad.error!.issues) expect(codeOfEnglish(issue.message), issue.message).toBeDefined();
+    const text = 'key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 mail ada@example.com card 4111 1111 1111 1111 password=hunter2hunter2';
+    const found = detectSensitive(text);
+    expect(found.length).toBeGreaterThanOrEqual(3);
+    for (const f of found) expect(codeOfEnglish(f.label), f.label).toMatch(/^detector\./);
+  });
+});
+
 describe('sayWith (renderer)', () => {
   const zh = {
     model: { usingDefault: '{{none}}；使用{{what}}', noHints: '请求未给出模型提示', defaultModel: '默认模型（{{label}}）' },
@@ -71,6 +94,13 @@ describe('sayWith (renderer)', () => {
     const i18n = await instance('zh-CN');
     const why = ui('model.usingDefault', { none: ui('model.noHints'), what: ui('model.defaultModel', { label: 'Local Ollama' }) });
     expect(sayWith(i18n, why)).toBe('请求未给出模型提示；使用默认模型（Local Ollama）');
+  });
+
+  it('sayEnglish translates fixed English the catalog knows and leaves other text alone', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'zh-CN', resources: { 'zh-CN': { messages: { schema: { nameRequired: '名称为必填项' } } } } });
+    expect(sayEnglish(i18n, 'Name is required')).toBe('名称为必填项');
+    expect(sayEnglish(i18n, 'My own label')).toBe('My own label');
   });
 
   it('falls back to English and reports the code a language lacks; no code → the English given', async () => {

@@ -7,6 +7,7 @@
  */
 import i18next from 'i18next';
 import { ServerEntryInputSchema, ServerNameSchema, type ServerEntryInput } from '../../../shared/servers.js';
+import { sayEnglish } from '../../i18n/say.js';
 
 /** What the form holds. */
 export interface EditorForm {
@@ -105,7 +106,7 @@ function fieldOf(path: PropertyKey[]): FormField {
 export function entryFromForm(form: EditorForm): { ok: true; name: string; entry: ServerEntryInput } | { ok: false; errors: Partial<Record<FormField, string>> } {
   const errors: Partial<Record<FormField, string>> = {};
   const name = ServerNameSchema.safeParse(form.name);
-  if (!name.success) errors.name = name.error.issues[0]!.message;
+  if (!name.success) errors.name = sayEnglish(i18next, name.error.issues[0]!.message);
   const timeoutMs = optionalInt(form.timeoutMs);
   const maxToolRounds = optionalInt(form.maxToolRounds);
   if (timeoutMs === 'bad') errors.timeoutMs = i18next.t('servers:editorForm.timeoutNotNumber');
@@ -138,7 +139,7 @@ export function entryFromForm(form: EditorForm): { ok: true; name: string; entry
     for (const issue of parsed.error.issues) {
       const field = fieldOf(issue.path);
       const where = issue.path.length > 1 ? `${issue.path.slice(1).join('.')}: ` : '';
-      errors[field] ??= `${where}${issue.message}`;
+      errors[field] ??= `${where}${sayEnglish(i18next, issue.message)}`;
     }
   }
   if (Object.keys(errors).length) return { ok: false, errors };
