@@ -14,6 +14,7 @@ import type { ModelRef, ProviderKind } from './primitives.js';
 export { PROVIDER_KINDS, type ProviderKind } from './primitives.js';
 import { ModelPriceSchema } from './model-prices.js';
 import { globMatches } from './user-pattern.js';
+import { ui, type UiText } from './ui-text.js';
 
 /** How a model calls tools: the API's own tool calling, tools described in the system prompt, or not at all. */
 export const TOOL_SUPPORT = ['native', 'prompt', 'none'] as const;
@@ -154,11 +155,27 @@ export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 /** Result of "Test connection". `latencyMs` is wall time in ms; `models` what the model-list endpoint returned. */
 export interface ProviderTestResult {
   ok: boolean;
-  /** One readable line: "Connected: 3 models listed in 120 ms" or what failed and what to do. */
+  /** One readable line in English: "Connected: 3 models listed in 120 ms" or what failed and what to do. */
   message: string;
+  /** A success as a message code (translated in the renderer); a failure's words stay technical detail. */
+  messageUi?: UiText;
+  /** What kind of failure, for a translated headline above the technical detail. */
+  failure?: ProviderFailureKind;
   latencyMs: number;
   models?: string[];
 }
+
+/** What went wrong when a provider was called: the renderer words a headline per kind. */
+export type ProviderFailureKind =
+  | 'auth' // 401 / 403
+  | 'rate-limit' // 429
+  | 'not-found' // 404 (base URL or model id)
+  | 'bad-request' // other 4xx
+  | 'server' // 5xx
+  | 'network' // connection refused / host not found / connection lost
+  | 'protocol' // malformed or truncated stream
+  | 'unsupported' // the provider cannot send this content (e.g. audio of that type)
+  | 'unknown';
 
 /**
  * `_meta` key the prompt-based tool fallback (main/llm/prompt-tools.ts) puts on a text block whose
@@ -212,4 +229,20 @@ export function defaultModelFacts(kind: ProviderKind, modelId: string, rules: re
     case 'manual':
       return { cost: 1, speed: 1, intelligence: 5, tools: 'native', images: true, audio: true };
   }
+}
+
+/** The headline of a provider failure of `kind`, as a message code. */
+export function failureText(kind: ProviderFailureKind): UiText {
+  const codes = {
+    auth: 'failure.auth',
+    'rate-limit': 'failure.rateLimit',
+    'not-found': 'failure.notFound',
+    'bad-request': 'failure.badRequest',
+    server: 'failure.server',
+    network: 'failure.network',
+    protocol: 'failure.protocol',
+    unsupported: 'failure.unsupported',
+    unknown: 'failure.unknown',
+  } as const satisfies Record<ProviderFailureKind, string>;
+  return ui(codes[kind]);
 }

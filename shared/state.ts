@@ -18,6 +18,7 @@ export type { ItemDraft, StopCause } from './drafts.js';
 
 export type { TransportKind, ServerStatus, ToolView, PromptView, ResourceView, ResourceTemplateView, ReconnectView, ServerAuthView, ServerView } from './server-views.js';
 import type { ServerView } from './server-views.js';
+import type { ProviderFailureKind } from './providers.js';
 
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
 export type ClientRequestKind = 'tools/call' | 'prompts/get' | 'resources/read';
@@ -163,8 +164,11 @@ export interface SamplingItemView {
   /** Live generation: text streamed so far. */
   generation?: { startedAt: number; text: string };
   response?: ResponseView;
-  /** The last recoverable error (e.g. the provider failed); the item stays reviewable. */
-  error?: { message: string; code?: number; at: number };
+  /**
+   * The last recoverable error (e.g. the provider failed); the item stays reviewable. `message` is
+   * the technical detail in English; `failure` the kind, for a headline in the person's language.
+   */
+  error?: { message: string; code?: number; at: number; failure?: ProviderFailureKind };
   /**
    * How it ended, for terminal statuses. `code` is the JSON-RPC error sent, if any; `stopped` says
    * why no answer was delivered when the server stopped waiting, the call ended or the console stopped.

@@ -268,4 +268,20 @@ export const UI_TEXTS = {
   'detector.card': "Card number",
   'detector.phone': "Phone number",
   'detector.privateKey': "Private key",
+
+  // "Test connection" on the Providers screen.
+  'test.listedOne': 'Connected to {{label}}: 1 model listed in {{ms}} ms',
+  'test.listedMany': 'Connected to {{label}}: {{count}} models listed in {{ms}} ms',
+  'test.answered': 'Connected to {{label}}: model {{model}} answered "{{said}}" in {{ms}} ms (this server has no model list)',
+
+  // What kind of failure a provider call met (a headline above its technical detail).
+  'failure.auth': 'The provider refused the API key.',
+  'failure.rateLimit': 'The provider is rate-limiting: wait a moment, then retry.',
+  'failure.notFound': 'Not found: check the base URL and the model id.',
+  'failure.badRequest': 'The provider refused the request.',
+  'failure.server': 'The provider failed; try again later.',
+  'failure.network': 'Cannot reach the provider.',
+  'failure.protocol': 'The provider sent something the console cannot read.',
+  'failure.unsupported': 'The provider cannot take this content.',
+  'failure.unknown': 'The provider call failed.',
 } as const;

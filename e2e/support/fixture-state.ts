@@ -196,7 +196,7 @@ export function buildFixtureState(now: number): ConsoleState {
           }),
         ),
       },
-      error: { message: 'Local Ollama: HTTP 429 Too Many Requests (rate limited, retry after 20 s)', at: ago(5) },
+      error: { message: 'Local Ollama: HTTP 429 Too Many Requests (rate limited, retry after 20 s)', at: ago(5), failure: 'rate-limit' },
     },
     {
       ...base,

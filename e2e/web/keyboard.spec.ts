@@ -59,6 +59,21 @@ test('approve a request and reject another with a reason, keyboard only', async 
   expect((await recorded(page, 'rejectRequest'))[1]).toEqual({ itemId: 'item-request' });
 });
 
+test("the request the person's own call caused, reviewed on the Servers screen by keys alone", async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'g', 's'); // Servers: the running call's oldest request opens under its tools
+  await expect(page.getByTestId('servers-screen')).toBeVisible();
+  const inline = page.getByTestId('inline-review');
+  await expect(inline).toHaveAttribute('data-item-id', 'item-manual');
+  await press(page, 'e'); // into the hand-written response
+  await expect(inline.getByTestId('response-editor')).toBeFocused();
+  await page.keyboard.type('Written with the keys.');
+  await press(page, 'Control+Enter');
+  await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
+    { itemId: 'item-manual', result: { role: 'assistant', content: { type: 'text', text: 'Written with the keys.' }, model: 'manual', stopReason: 'endTurn' } },
+  ]);
+});
+
 test('edit the prompt inline (E) and full screen (F), then approve the edit with Ctrl+Enter', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   await press(page, 'j', 'e');

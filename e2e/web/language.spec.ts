@@ -168,6 +168,11 @@ test('language zh-CN: the queue with a sampling request under review, in Chinese
   await expect(page.getByTestId('approve-response')).toHaveText('批准并发送');
   await shot(page, 'lang-zh-queue-response');
 
+  // A provider failure: its headline in Chinese, the provider's own words as they came.
+  await page.locator('[data-item-id="item-request-2"]').click();
+  await expect(page.getByTestId('provider-failure')).toHaveText('模型提供方正在限流：稍等片刻后重试。');
+  await expect(page.getByTestId('item-error')).toContainText('HTTP 429 Too Many Requests');
+
   await page.locator('[data-item-id="item-rejected"]').click();
   await expect(page.getByTestId('outcome-banner')).toContainText('已被你拒绝：not relevant');
 

@@ -6,18 +6,10 @@
  * The API key is never part of a message: any occurrence (servers sometimes echo it) is replaced by `***`.
  */
 import { APICallError, InvalidResponseDataError, JSONParseError, NoOutputGeneratedError, StreamProviderError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
+import type { ProviderFailureKind } from '../../shared/providers.js';
 
-/** What went wrong, for callers that branch (e.g. offer "retry" only for transient kinds). */
-export type ProviderErrorKind =
-  | 'auth' // 401 / 403
-  | 'rate-limit' // 429
-  | 'not-found' // 404 (base URL or model id)
-  | 'bad-request' // other 4xx
-  | 'server' // 5xx
-  | 'network' // connection refused / host not found / connection lost
-  | 'protocol' // malformed or truncated stream
-  | 'unsupported' // the provider cannot send this content (e.g. audio of that type)
-  | 'unknown';
+/** What went wrong, for callers that branch (e.g. offer "retry" only for transient kinds); see the shared type. */
+export type ProviderErrorKind = ProviderFailureKind;
 
 /**
  * A provider failure. `message` is the readable text; `status` the HTTP status when there was

@@ -16,6 +16,8 @@ import { generateText } from 'ai';
 import type { ProviderKind, ProviderTestResult } from '../../shared/providers.js';
 import { toProviderError, type ErrorContext } from './errors.js';
 import { sdkModelFactory, type ProviderConnection } from './hosted-providers.js';
+import { english, ui } from '../../shared/ui-text.js';
+import type { ProviderFailureKind } from '../../shared/providers.js';
 
 /** One listed model. `contextWindow` in tokens, when the list says. */
 export interface ListedModel {
@@ -103,6 +105,15 @@ export async function listProviderModels(kind: Listable, conn: ProviderConnectio
   return parseList(kind, await res.json());
 }
 
+/** The failure kind of an HTTP status from a model list (no status: the network). */
+function failureOfStatus(status: number | undefined): ProviderFailureKind {
+  if (status === undefined) return 'network';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 429) return 'rate-limit';
+  return status >= 500 ? 'server' : 'bad-request';
+}
+
 /**
  * "Test connection": lists the models (see {@link listProviderModels}); when the server has no
  * list (404) and `probeModel` is given, asks that model for "OK" (non-streaming, at most 16
@@ -114,10 +125,11 @@ export async function testProviderConnection(kind: Listable, conn: ProviderConne
   const took = () => Date.now() - started;
   try {
     const models = await listProviderModels(kind, conn, opts);
-    return { ok: true, message: `Connected to ${conn.label}: ${models.length} model${models.length === 1 ? '' : 's'} listed in ${took()} ms`, latencyMs: took(), models: models.map((m) => m.id) };
+    const listed = ui(models.length === 1 ? 'test.listedOne' : 'test.listedMany', { label: conn.label, count: models.length, ms: took() });
+    return { ok: true, message: english(listed), messageUi: listed, latencyMs: took(), models: models.map((m) => m.id) };
   } catch (e) {
     const listError = e instanceof ModelListError ? e : new ModelListError(String(e));
-    if (listError.status !== 404 || !probeModel) return { ok: false, message: `${conn.label}: ${listError.message}`, latencyMs: took() };
+    if (listError.status !== 404 || !probeModel) return { ok: false, message: `${conn.label}: ${listError.message}`, failure: failureOfStatus(listError.status), latencyMs: took() };
   }
   const ctx: ErrorContext = { label: conn.label, baseURL: conn.baseURL, modelId: probeModel, ...(conn.apiKey ? { apiKey: conn.apiKey } : {}) };
   try {
@@ -129,8 +141,10 @@ export async function testProviderConnection(kind: Listable, conn: ProviderConne
       abortSignal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
     });
     const said = result.text.trim().slice(0, 40);
-    return { ok: true, message: `Connected to ${conn.label}: model ${probeModel} answered "${said}" in ${took()} ms (this server has no model list)`, latencyMs: took() };
+    const answered = ui('test.answered', { label: conn.label, model: probeModel, said, ms: took() });
+    return { ok: true, message: english(answered), messageUi: answered, latencyMs: took() };
   } catch (e) {
-    return { ok: false, message: toProviderError(e, ctx).message, latencyMs: took() };
+    const err = toProviderError(e, ctx);
+    return { ok: false, message: err.message, failure: err.kind, latencyMs: took() };
   }
 }

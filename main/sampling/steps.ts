@@ -15,6 +15,7 @@ import type { SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { dropDraftPart } from './drafts.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PipelineDeps } from './types.js';
+import { ProviderError } from '../llm/errors.js';
 
 /** What the steps need from the pipeline. */
 export interface StepContext {
@@ -103,7 +104,8 @@ export function createSteps(ctx: StepContext): Steps {
       const cancelled = controller.signal.aborted;
       // The provider's words (or the SDK's) are shown as they are.
       const message = err instanceof Error ? err.message : String(err);
-      update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now() } });
+      const failure = err instanceof ProviderError ? { failure: err.kind } : {};
+      update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now(), ...failure } });
       rec.reviewSince = now();
       event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', cancelled ? ui('event.generationCancelled') : message);
       save(rec);

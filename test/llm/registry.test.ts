@@ -161,6 +161,7 @@ describe('model lists and Test connection', () => {
     const ok = await r.test({ id: 'google', provider: g, apiKey: KEY });
     expect(ok).toMatchObject({ ok: true, models: ['gemini-2.5-flash', 'gemini-2.5-pro'] });
     expect(ok.message).toMatch(/^Connected to google: 2 models listed in \d+ ms$/);
+    expect(ok.messageUi).toMatchObject({ code: 'test.listedMany', params: { label: 'google', count: 2 } });
     expect(existsSync(path)).toBe(false);
   });
 
@@ -170,8 +171,9 @@ describe('model lists and Test connection', () => {
     expect(bad.ok).toBe(false);
     expect(bad.message).toMatch(/401 — check the API key\. Server said: "invalid x-api-key"/);
     expect(bad.message).not.toContain('sk-wrong');
+    expect(bad.failure).toBe('auth'); // the headline the renderer translates
     const down = await r.test({ id: 'x', provider: { id: 'x', kind: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', models: [] } });
-    expect(down).toMatchObject({ ok: false });
+    expect(down).toMatchObject({ ok: false, failure: 'network' });
     expect(down.message).toMatch(/cannot connect to http:\/\/127\.0\.0\.1:9\/v1\/models .*is the server running/);
     await expect(r.listModels({ id: 'anthropic', provider: claude(), apiKey: 'nope-nope-nope' })).rejects.toThrow(/check the API key/);
   });

@@ -7,6 +7,7 @@ import { createSamplingPipeline, type SamplingPipeline } from '../../main/sampli
 import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
 import { english } from '../../shared/ui-text.js';
+import { ProviderError } from '../../main/llm/errors.js';
 
 const params: CreateMessageParams = {
   messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
@@ -123,11 +124,12 @@ describe('sampling pipeline', () => {
     const t = setup();
     void t.pipeline.handle(incoming());
     t.llm.script(async () => {
-      throw new Error('401 Unauthorized — check the API key');
+      throw new ProviderError('llm: 401 Unauthorized — check the API key', 'auth', false, 401);
     });
     await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
     await t.waitFor(() => t.item().status === 'awaiting_request_review');
     expect(t.item().error?.message).toContain('401');
+    expect(t.item().error?.failure).toBe('auth'); // the kind the review's headline is worded from
     t.llm.script(async () => ({ text: 'second try' }));
     await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
     await t.waitFor(() => t.item().status === 'awaiting_response_review');

@@ -13,6 +13,8 @@ import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
 import { draftProblems, settingsOf, type ProviderDraft } from './provider-draft';
 import './providers.css';
+import { ProviderFailure } from '../../components/ProviderFailure';
+import { useSay } from '../../i18n/say';
 
 /** The API key field: "stored …abcd" with Replace / Remove, or a password input for a new one. */
 function ApiKeyField({ view, kind, readOnly, apiKey, onApiKey, removeKey, onRemoveKey, replacing, onReplace }: {
@@ -216,6 +218,7 @@ export function ProviderEditor({
   onRemoved: () => void;
 }) {
   const { t } = useTranslation('providers');
+  const say = useSay();
   const [draft, setDraft] = useState<ProviderDraft>(initial);
   const [apiKey, setApiKey] = useState('');
   const [replacingKey, setReplacingKey] = useState(!view?.hasApiKey);
@@ -280,7 +283,7 @@ export function ProviderEditor({
         {test && (
           <div className="test-result">
             <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? t('editor.testOk') : t('editor.testFailed')} testId="provider-test-result">
-              {test.message}
+              {test.ok ? say(test.messageUi, test.message) : <ProviderFailure failure={test.failure} detail={test.message} />}
             </Banner>
           </div>
         )}

@@ -23,6 +23,7 @@ import { ToolsOffered } from './ToolsOffered';
 import { RedactionPanel } from '../../components/RedactionPanel';
 import { AllowLikeThis } from '../rules/AllowLikeThis';
 import { useRequestShortcuts } from '../../keyboard/review-shortcuts';
+import { ProviderFailure } from '../../components/ProviderFailure';
 
 /** The request review screen of one item. */
 export function RequestReview({ item }: { item: SamplingItemView }) {
@@ -73,8 +74,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       <AllowLikeThis item={item} />
       {item.error && (
         <Banner tone="error" title={t('request.lastFailed')} testId="item-error">
-          {/* The provider's (or its SDK's) words, as they came. */}
-          <span translate="no">{item.error.message}</span>
+          <ProviderFailure failure={item.error.failure} detail={item.error.message} />
           {item.error.code !== undefined && <span className="mono">{t('request.code', { code: item.error.code })}</span>}
           <span className="muted">{t('header.at', { time: clockTime(item.error.at) })}</span>{' '}
           <button type="button" className="btn-small" data-testid="retry-generation" disabled={busy || !built.ok} onClick={() => void approve.run()}>

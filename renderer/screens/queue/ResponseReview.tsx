@@ -21,6 +21,7 @@ import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
 import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 import { useResponseShortcuts } from '../../keyboard/review-shortcuts';
+import { ProviderFailure } from '../../components/ProviderFailure';
 
 /** The response review screen of one item. */
 export function ResponseReview({ item }: { item: SamplingItemView }) {
@@ -71,7 +72,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       <ItemHeader item={item} title={response.manual ? t('response.writeTitle') : t('response.reviewTitle')} />
       {item.error && (
         <Banner tone="error" title={t('response.problem')} testId="item-error">
-          <span translate="no">{item.error.message}</span>
+          <ProviderFailure failure={item.error.failure} detail={item.error.message} />
         </Banner>
       )}
       <PromptToolNotice result={response.generated} />

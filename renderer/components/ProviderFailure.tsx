@@ -1,0 +1,17 @@
+/**
+ * A provider call that failed: a headline in the person's language for its kind, then the
+ * technical detail as it came (English, with the provider's own words; not translated).
+ */
+import { failureText, type ProviderFailureKind } from '../../shared/providers';
+import { useSay } from '../i18n/say';
+
+/** The headline (when the kind is known) and the detail. */
+export function ProviderFailure({ failure, detail }: { failure?: ProviderFailureKind; detail: string }) {
+  const say = useSay();
+  return (
+    <>
+      {failure && <strong data-testid="provider-failure">{say(failureText(failure))} </strong>}
+      <span translate="no">{detail}</span>
+    </>
+  );
+}
