@@ -4,7 +4,24 @@
  * as separate tests: the queue's review screens, the other screens, the keyboard dialogs.
  */
 import type { Page } from '@playwright/test';
+import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
 import { expect } from './ui.js';
+
+/** A policy slice so the Rules screen has content: one rule for `everything`, its counters. */
+export function walkPolicy(): PolicyView {
+  const rules = RulesFileSchema.parse({
+    version: RULES_FILE_VERSION,
+    servers: { everything: { rules: [{ id: 'r-notes', name: 'Note summaries', when: { toolCall: 'ask', maxTokensAtMost: 50 }, action: { kind: 'approve_all' } }] } },
+  });
+  return {
+    rules,
+    path: '/home/user/.config/mcp-approval-console/rules.json',
+    problems: [],
+    counters: { everything: { rateLimited: 1, autoApproved: 3, autoRejected: 0, waiting: 0, tokensToday: 1234, spendTodayUsd: null } },
+    globalRateLimited: 0,
+    pricesKnown: false,
+  };
+}
 
 /** Called at each stop with a name for it. */
 export type Check = (page: Page, name: string) => Promise<void>;

@@ -10,29 +10,13 @@ import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import type { FakeData } from '../support/fake-api.js';
 import { expect, test } from '../support/ui.js';
-import { walkDialogs, walkQueue, walkScreens, type Check } from '../support/walk.js';
-import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
+import { walkDialogs, walkPolicy, walkQueue, walkScreens, type Check } from '../support/walk.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
-/** A policy slice so the Rules screen has content: one rule for `everything`, one counter. */
-function policy(): PolicyView {
-  const rules = RulesFileSchema.parse({
-    version: RULES_FILE_VERSION,
-    servers: { everything: { rules: [{ id: 'r-notes', name: 'Note summaries', when: { maxTokensAtMost: 50 }, action: { kind: 'approve_all' } }] } },
-  });
-  return {
-    rules,
-    path: '/home/user/.config/mcp-approval-console/rules.json',
-    problems: [],
-    counters: { everything: { rateLimited: 1, autoApproved: 3, autoRejected: 0, waiting: 0, tokensToday: 900, spendTodayUsd: null } },
-    globalRateLimited: 0,
-    pricesKnown: false,
-  };
-}
 
 async function open(page: Page, url: string, fixture: FakeData, theme: 'light' | 'dark'): Promise<void> {
   fixture.state.elicitations = buildElicitationItems(Date.now());
-  fixture.state = withDesktop({ ...fixture.state, policy: policy() }, { theme });
+  fixture.state = withDesktop({ ...fixture.state, policy: walkPolicy() }, { theme });
   await openWithDesktop(page, url, fixture);
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }

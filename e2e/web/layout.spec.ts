@@ -2,12 +2,15 @@
  * Layout sweep: every screen at 1024×700, 1280×800 and 1920×1080, light and dark — no page-wide
  * horizontal overflow, no scroll area inside another that scrolls the same way, and no text cut with "…" that cannot be read
  * whole (a `title` on it or around it), no select whose chosen option does not fit. Screenshots of
- * each go to e2e/artifacts.
+ * each go to e2e/artifacts. Then, at the smallest size in both themes, the same checks at every
+ * stop of the full walk (e2e/support/walk.ts): each review state, the editors, the dialogs.
  */
 import type { Page } from '@playwright/test';
 import type { FakeData } from '../support/fake-api.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
+import { buildElicitationItems } from '../support/fixture-elicitation.js';
+import { walkDialogs, walkPolicy, walkQueue, walkScreens, type Check } from '../support/walk.js';
 
 async function open(page: Page, url: string, fixture: FakeData, theme: 'light' | 'dark'): Promise<void> {
   fixture.state = withDesktop(fixture.state, { theme });
@@ -35,6 +38,7 @@ async function layoutProblems(page: Page): Promise<{ nested: string[]; clipped: 
       .filter((s) => scrolling.some((o) => o.el !== s.el && o.el.contains(s.el) && ((o.y && s.y) || (o.x && s.x))))
       .map((s) => name(s.el));
     const clipped = all
+      .filter((el) => !(el instanceof HTMLInputElement && el.type === 'file')) // its button, not text
       .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
       .filter((el) => !el.closest('[title]') && !el.closest('[aria-label]'))
       .map((el) => `${name(el)}: ${(el.textContent ?? '').slice(0, 60)}`);
@@ -77,4 +81,27 @@ for (const theme of ['light', 'dark'] as const) {
       expect(found).toEqual([]);
     });
   }
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`layout 1024×700 ${theme}: every review state, editor and dialog of the walk`, async ({ page, appUrl, fixture }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    fixture.state.elicitations = buildElicitationItems(Date.now());
+    fixture.state.policy = walkPolicy();
+    await open(page, appUrl, fixture, theme);
+    const found: string[] = [];
+    const check: Check = async (p, name) => {
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 0) found.push(`${name}: the page is ${overflow} px wider than the window`);
+      const { nested, clipped } = await layoutProblems(p);
+      found.push(...nested.map((n) => `${name}: nested scroll ${n}`), ...clipped.map((c) => `${name}: cut ${c}`));
+      if (theme === 'light') await shot(p, `1024x700-walk-${name.replace(/[^a-z0-9]+/gi, '-')}`);
+    };
+    await walkQueue(page, check);
+    await walkScreens(page, check, { historyEntries: 4 });
+    await page.getByTestId('nav-queue').click();
+    await walkDialogs(page, check);
+    expect(found).toEqual([]);
+  });
 }

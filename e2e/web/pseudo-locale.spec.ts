@@ -11,8 +11,7 @@ import type { Page } from '@playwright/test';
 import type { FakeData } from '../support/fake-api.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { expect, test } from '../support/ui.js';
-import { walkDialogs, walkQueue, walkScreens, type Check } from '../support/walk.js';
-import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
+import { walkDialogs, walkPolicy, walkQueue, walkScreens, type Check } from '../support/walk.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
 /** Keys whose string values are English the console produced (kept for logs), not data — except as a message's parameters. */
@@ -99,21 +98,6 @@ function findUntranslated(args: { data: string[]; technical: string[] }): string
   return [...new Set(out)];
 }
 
-/** A policy slice so the Rules screen has a rule and counters. */
-function policy(): PolicyView {
-  const rules = RulesFileSchema.parse({
-    version: RULES_FILE_VERSION,
-    servers: { everything: { rules: [{ id: 'r-notes', name: 'Note summaries', when: { toolCall: 'ask', maxTokensAtMost: 50 }, action: { kind: 'approve_all' } }] } },
-  });
-  return {
-    rules,
-    path: '/home/user/.config/mcp-approval-console/rules.json',
-    problems: [],
-    counters: { everything: { rateLimited: 1, autoApproved: 3, autoRejected: 0, waiting: 0, tokensToday: 1234, spendTodayUsd: null } },
-    globalRateLimited: 0,
-    pricesKnown: false,
-  };
-}
 
 async function openPseudo(page: Page, url: string, fixture: FakeData): Promise<Check> {
   fixture.state.elicitations = buildElicitationItems(Date.now());
@@ -121,7 +105,7 @@ async function openPseudo(page: Page, url: string, fixture: FakeData): Promise<C
   const base = fixture.state.items.find((i) => i.id === 'item-request')!;
   const secret = { ...base.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Mail jane.doe@example.com the key AKIAIOSFODNN7EXAMPLE.' } }] };
   fixture.state.items = [...fixture.state.items, { ...base, id: 'item-secret', conversationId: 'item-secret', original: secret, sent: secret }];
-  fixture.state = withDesktop({ ...fixture.state, policy: policy() });
+  fixture.state = withDesktop({ ...fixture.state, policy: walkPolicy() });
   await openWithDesktop(page, url, fixture);
   await page.evaluate(() => (window as unknown as { __i18nPseudo(on: boolean): void }).__i18nPseudo(true));
   await expect(page.getByTestId('nav-queue')).toContainText('⟦');

@@ -129,7 +129,7 @@ export function EditableText({
         <PartsEditor text={text} onChange={onChange} label={label} testId={ids.editor} />
       ) : editing ? (
         <textarea
-          className="editor"
+          className="editor fits-text"
           aria-label={label}
           data-testid={ids.editor}
           value={text}
