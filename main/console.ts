@@ -84,7 +84,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       serversConfigPath: servers.path,
       providersConfigPath: providersPath,
       historyPath,
-      secretStore: { backend: secrets.backend, ...(secrets.warning ? { warning: secrets.warning } : {}) },
+      secretStore: { backend: secrets.backend, ...(secrets.warning ? { warning: secrets.warning } : {}), ...(secrets.warningUi ? { warningUi: secrets.warningUi } : {}) },
     },
   });
   publishProviders = (views, settings) => {
@@ -95,7 +95,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const notices = createNotices(hub, now);
   const notify = notices.notify;
   for (const p of [...servers.problems, ...providerRegistry.problems, ...(roots.problem ? [roots.problem] : [])]) notify('error', p);
-  if (secrets.warning) notify('warning', secrets.warning);
+  if (secrets.warning) notify('warning', secrets.warningUi ?? secrets.warning);
   if (servers.createdDefault) notify('info', ui('notice.createdDefault', { path: servers.path }));
 
   const registry: ProviderRegistry = providerRegistry;

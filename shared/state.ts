@@ -264,7 +264,7 @@ export interface SettingsView {
   providersConfigPath: string;
   historyPath: string;
   /** Where API keys are kept, e.g. "Electron safeStorage (gnome_libsecret)"; `warning` when that storage is weak. */
-  secretStore?: { backend: string; warning?: string };
+  secretStore?: { backend: string; warning?: string; warningUi?: UiText };
   /**
    * Problems with mcp-servers.json as edited by hand ("line 3, column 5: …"); while set, the last
    * good config stays in force. Absent when the file is fine.

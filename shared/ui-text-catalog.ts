@@ -284,4 +284,8 @@ export const UI_TEXTS = {
   'failure.protocol': 'The provider sent something the console cannot read.',
   'failure.unsupported': 'The provider cannot take this content.',
   'failure.unknown': 'The provider call failed.',
+
+  // Where API keys are kept, when that storage is weak.
+  'secrets.noSafeStorage': 'Electron safeStorage is not available on this system; API keys are in an AES-256-GCM encrypted file whose key file sits in the same folder.',
+  'secrets.weakBackend': 'Electron safeStorage is using its "{{backend}}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
 } as const;

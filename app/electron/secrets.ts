@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { SecretStoreError, type SecretStore } from '../../main/secrets/secret-store.js';
+import { english, ui, type UiText } from '../../shared/ui-text.js';
 
 /** The part of Electron's `safeStorage` this uses. */
 export interface SafeStorageLike {
@@ -31,6 +32,11 @@ export const SAFE_SECRETS_FILE = 'secrets.safe.json';
 
 const FileSchema = z.object({ version: z.literal(1), entries: z.record(z.string(), z.string()) });
 
+/** `{ warning, warningUi }` of a store from a message code. */
+function warned(why: UiText): { warning: string; warningUi: UiText } {
+  return { warning: english(why), warningUi: why };
+}
+
 /**
  * Creates the store. Call after `app.whenReady()` (safeStorage needs it on some platforms).
  * @param platform `process.platform`
@@ -41,7 +47,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
     const fallback = createFileSecretStore({ dir });
     return {
       backend: fallback.backend,
-      warning: 'Electron safeStorage is not available on this system; API keys are in an AES-256-GCM encrypted file whose key file sits in the same folder.',
+      ...warned(ui('secrets.noSafeStorage')),
       get: (n) => fallback.get(n),
       set: (n, v) => fallback.set(n, v),
       delete: (n) => fallback.delete(n),
@@ -72,9 +78,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
     backend: `Electron safeStorage${linuxBackend ? ` (${linuxBackend})` : ''}, ciphertexts in ${path}`,
     ...(weak
       ? {
-          warning:
-            `Electron safeStorage is using its "${linuxBackend}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are ` +
-            'encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
+          ...warned(ui('secrets.weakBackend', { backend: linuxBackend })),
         }
       : {}),
     async get(name) {

@@ -6,6 +6,7 @@
  * Rules every implementation keeps: a secret is never written in plaintext, never
  * logged, never part of an error message, and `describe()` never reveals it.
  */
+import type { UiText } from '../../shared/ui-text.js';
 
 /** A place to keep secrets by name. Names are short ASCII ids such as "provider:anthropic:apiKey". */
 export interface SecretStore {
@@ -13,6 +14,8 @@ export interface SecretStore {
   readonly backend: string;
   /** Set when the storage is weak (e.g. Linux safeStorage fell back to "basic_text"); shown to the person. */
   readonly warning?: string;
+  /** `warning` as a message code, for the person's language. */
+  readonly warningUi?: UiText;
   /** The secret, or undefined when none is stored. @throws SecretStoreError when the store cannot be read or decrypted. */
   get(name: string): Promise<string | undefined>;
   /** Stores (replaces) a secret; durable when the promise resolves. @throws SecretStoreError when it cannot be written. */

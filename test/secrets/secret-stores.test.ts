@@ -109,6 +109,7 @@ describe('safeStorage store (Electron host)', () => {
   it('warns when Linux falls back to basic_text', () => {
     const store = createSafeStorageSecretStore(fakeSafeStorage('basic_text'), dir, 'linux');
     expect(store.warning).toMatch(/basic_text.*no keyring/);
+    expect(store.warningUi).toEqual({ code: 'secrets.weakBackend', params: { backend: 'basic_text' } }); // translated on the Providers screen
   });
 
   it('no backend question (or warning) off Linux', () => {

@@ -13,6 +13,7 @@ import { ModelSettingsPanel } from './ModelSettingsPanel';
 import { ProviderEditor } from './ProviderEditor';
 import { draftFromPreset, draftFromView, PRESETS } from './provider-draft';
 import './providers.css';
+import { useSay } from '../../i18n/say';
 
 /** A preset's name as shown: the custom one is worded, product names stay as they are. */
 export function usePresetLabel(): (preset: ProviderPreset) => string {
@@ -25,6 +26,7 @@ type Selection = { kind: 'provider'; id: string } | { kind: 'new'; preset: strin
 /** The screen. */
 export function ProvidersScreen() {
   const { t } = useTranslation('providers');
+  const say = useSay();
   const presetLabel = usePresetLabel();
   const providers = useProviders();
   const servers = useServers();
@@ -138,7 +140,7 @@ export function ProvidersScreen() {
       <div className="split-detail">
         {secretStore?.warning && (
           <Banner tone="warn" title={t('screen.weakStorage')} testId="secret-store-warning">
-            {secretStore.warning}
+            {say(secretStore.warningUi, secretStore.warning)}
           </Banner>
         )}
         {detail}
