@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { CustomPatternSchema } from './redaction.js';
 import { userPatternProblem } from './user-pattern.js';
+import { UI_TEXTS } from './ui-text-catalog.js';
 
 /**
  * JSON-RPC error code a server gets when a limit refuses its request ("Rate limited: …").
@@ -41,7 +42,7 @@ const PatternSchema = z
   });
 
 /** "HH:MM", 24-hour local time. */
-const ClockSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'use HH:MM (24-hour), e.g. "09:00"');
+const ClockSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, UI_TEXTS['schema.clock']);
 
 /** A text condition: the text matches `pattern` (or, with `negate`, does not). */
 export const TextConditionSchema = z.object({ pattern: PatternSchema, negate: z.boolean().optional() }).strict();
@@ -106,7 +107,7 @@ export type RuleAction = z.infer<typeof RuleActionSchema>;
 /** One rule. `version` starts at 1 and is bumped by the console on every change. */
 export const RuleSchema = z
   .object({
-    id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1–64 letters, digits, ".", "_" or "-"'),
+    id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, UI_TEXTS['schema.ruleId']),
     name: z.string().trim().min(1).max(200),
     version: z.number().int().min(1).default(1),
     enabled: z.boolean().default(true),
@@ -183,7 +184,7 @@ export const RedactionSettingsSchema = z
   .object({
     patterns: z.array(CustomPatternSchema).max(200).default([]),
     keepOriginals: z.boolean().default(false),
-    phoneRegion: z.string().regex(/^[A-Z]{2}$/, 'a two-letter region code such as "US"').optional(),
+    phoneRegion: z.string().regex(/^[A-Z]{2}$/, UI_TEXTS['schema.phoneRegion']).optional(),
   })
   .strict();
 /** See {@link RedactionSettingsSchema}. */

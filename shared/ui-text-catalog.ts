@@ -245,6 +245,10 @@ export const UI_TEXTS = {
   'schema.headerOneLine': "Header values must be one line",
   'schema.headerName': "Header names are letters, digits and - (no spaces or colons)",
 
+  'schema.clock': 'use HH:MM (24-hour), e.g. "09:00"',
+  'schema.ruleId': 'use 1–64 letters, digits, ".", "_" or "-"',
+  'schema.phoneRegion': 'a two-letter region code such as "US"',
+
   // Built-in sensitive-data detectors (labels of shared/redaction.ts).
   'detector.anthropic': "Anthropic API key",
   'detector.openai': "OpenAI API key",

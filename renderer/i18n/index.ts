@@ -16,6 +16,7 @@ import { useConsole } from '../store';
 import { NAMESPACES, resources } from './resources';
 import { PSEUDO_LANGUAGE, pseudoTree } from './pseudo';
 import { reportMissingWith } from './say';
+import { applyZodLanguage } from './zod-language';
 
 export { resolveLanguage } from '../../shared/desktop';
 
@@ -77,6 +78,7 @@ export function useLanguagePreference(): void {
     if (pseudo) return;
     const lang = resolveLanguage(preference, osLocales());
     if (i18next.language !== lang) void i18next.changeLanguage(lang);
+    applyZodLanguage(lang); // zod's own messages (a form's built-in checks) in the same language
     document.documentElement.lang = lang;
   }, [preference]);
 }

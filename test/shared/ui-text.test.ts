@@ -12,6 +12,8 @@ import { ServerEntryInputSchema, ServerNameSchema } from '../../shared/servers.j
 import { selectModel } from '../../shared/model-selection.js';
 import { validateSamplingRequest } from '../../shared/validate-sampling.js';
 import { reportMissingWith, sayEnglish, sayWith } from '../../renderer/i18n/say.js';
+import { applyZodLanguage } from '../../renderer/i18n/zod-language.js';
+import { z } from 'zod';
 import type { ProviderView } from '../../shared/state.js';
 
 describe('english', () => {
@@ -111,5 +113,19 @@ describe('sayWith (renderer)', () => {
     expect(missing).toEqual(['zh-CN:messages:outcome.answered']);
     expect(sayWith(i18n, undefined, 'older entry text')).toBe('older entry text');
     reportMissingWith(() => {});
+  });
+});
+
+describe("zod's own messages follow the language (renderer)", () => {
+  it('Chinese for zh-CN, English otherwise', () => {
+    const schema = z.number().min(1);
+    try {
+      applyZodLanguage('zh-CN');
+      expect(schema.safeParse(0).error!.issues[0]!.message).toMatch(/[\u4e00-\u9fff]/);
+      applyZodLanguage('en');
+      expect(schema.safeParse(0).error!.issues[0]!.message).toMatch(/^Too small/);
+    } finally {
+      applyZodLanguage('en');
+    }
   });
 });

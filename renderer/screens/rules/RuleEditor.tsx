@@ -8,6 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { RuleSchema, type Conditions, type RuleAction, type RuleInput } from '../../../shared/rules';
 import type { ProviderView } from '../../../shared/state';
 import { PatternProblem, usePatternProblem } from './PatternProblem';
+import { i18n } from '../../i18n';
+import { sayEnglish } from '../../i18n/say';
 
 /** The form's raw values. Empty strings mean "no such condition". */
 interface Form {
@@ -92,7 +94,7 @@ function toRule(base: RuleInput, f: Form, providers: ProviderView[]): { ok: true
   const checked = RuleSchema.safeParse(rule);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    return { ok: false, path: issue.path.join('.'), message: issue.message };
+    return { ok: false, path: issue.path.join('.'), message: sayEnglish(i18n, issue.message) };
   }
   return { ok: true, rule };
 }
