@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { UI_TEXTS } from './ui-text-catalog.js';
+import type { UiText } from './ui-text.js';
 
 /** A server's name: the key under `mcpServers`. */
 export const ServerNameSchema = z
@@ -157,7 +158,10 @@ export interface ImportCandidate {
   target: string;
   /** `new`: can be imported; `duplicate` / `invalid`: skipped, see `reason`. */
   status: 'new' | 'duplicate' | 'invalid';
+  /** Why it is skipped, in English. */
   reason?: string;
+  /** `reason` as a message code, for the person's language. */
+  reasonUi?: UiText;
   /** `${input:…}` variables this entry uses; it is imported only once each has a value. */
   inputs: ImportInput[];
   /** Other variables that cannot be resolved here (e.g. `${workspaceFolder}` of a user file): the entry is `invalid`. */
@@ -171,12 +175,16 @@ export interface ImportCandidate {
 /** A config file of another host, found (or looked for) in its standard place. */
 export interface ImportSource {
   format: ImportFormat;
-  /** Human label, e.g. "Claude Desktop", "VS Code (user)". */
+  /** Human label in English, e.g. "Claude Desktop", "VS Code (user)". */
   label: string;
+  /** `label` as a message code. */
+  labelUi?: UiText;
   path: string;
   found: boolean;
-  /** Why the file could not be read (with its line for JSON errors). */
+  /** Why the file could not be read (with its line for JSON errors), in English. */
   error?: string;
+  /** `error` as a message code. */
+  errorUi?: UiText;
   candidates: ImportCandidate[];
 }
 
@@ -188,5 +196,5 @@ export interface ImportScan {
 /** What `importServers` returns: names written, and those skipped with a reason. */
 export interface ImportOutcome {
   imported: string[];
-  skipped: Array<{ name: string; reason: string }>;
+  skipped: Array<{ name: string; reason: string; reasonUi?: UiText }>;
 }

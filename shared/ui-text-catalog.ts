@@ -292,4 +292,26 @@ export const UI_TEXTS = {
   // Where API keys are kept, when that storage is weak.
   'secrets.noSafeStorage': 'Electron safeStorage is not available on this system; API keys are in an AES-256-GCM encrypted file whose key file sits in the same folder.',
   'secrets.weakBackend': 'Electron safeStorage is using its "{{backend}}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
+
+  // Importing servers from other hosts' config files.
+  'import.noCommandOrUrlVsCode': "neither \"command\" (stdio) nor \"url\" (http) is set",
+  'import.noCommandOrUrl': "neither \"command\" nor \"url\" is set",
+  'import.entryProblem': "{{path}}: {{why}}",
+  'import.notVsCode': "not a VS Code mcp.json ({{path}}: {{why}})",
+  'import.noMcpServers': "no \"mcpServers\" object in this file",
+  'import.unresolved': "uses {{names}}, which cannot be resolved here",
+  'import.unreadable': "cannot be read: {{why}}",
+  'import.notJson': "not valid JSON ({{why}})",
+  'import.nameConfigured': "a server with this name is already configured",
+  'import.nameTaken': "the name is already used by the entry from {{source}}",
+  'import.sameCommand': "same command line as \"{{name}}\"",
+  'import.sameUrl': "same URL as \"{{name}}\"",
+  'import.notScanned': "{{path}} is not one of the scanned files",
+  'import.gone': "no server \"{{name}}\" in {{path}} any more",
+  'import.needsValue': "needs a value for {{names}}",
+  'import.cannot': "cannot be imported",
+  'import.chosenFile': "Chosen file",
+  'import.vscodeUser': "VS Code (user)",
+  'import.vscodeWorkspace': "VS Code (workspace)",
+  'import.cursorProject': "Cursor (project)",
 } as const;

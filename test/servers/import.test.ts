@@ -124,7 +124,7 @@ describe('planImport', () => {
       macDeps(EXISTING),
     );
     expect(plan.add).toEqual([['perplexity', { command: 'npx', args: ['-y', 'server-perplexity-ask'], env: { PERPLEXITY_API_KEY: 'pplx-secret' }, cwd: '/Users/ana/proj' }]]);
-    expect(plan.skipped).toEqual([
+    expect(plan.skipped.map(({ name, reason }) => ({ name, reason }))).toEqual([
       { name: 'remote', reason: 'needs a value for ${input:region}' },
       { name: 'env-missing', reason: 'uses ${env:NOT_SET_ANYWHERE}, which cannot be resolved here' },
     ]);
@@ -144,7 +144,7 @@ describe('import into mcp-servers.json (Linux locations on disk)', () => {
 
     const first = planImport({}, picks, {}, deps);
     f.manager.addEntries(first.add);
-    expect(first.skipped).toEqual([{ name: 'everything', reason: 'a server with this name is already configured' }]);
+    expect(first.skipped).toEqual([{ name: 'everything', reason: 'a server with this name is already configured', reasonUi: { code: 'import.nameConfigured' } }]);
     const written = JSON.parse(readFileSync(f.path, 'utf8'));
     expect(written.theme).toBe('dark');
     expect(Object.keys(written.mcpServers)).toEqual(['everything', 'filesystem', 'github']);

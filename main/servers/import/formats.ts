@@ -15,6 +15,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ImportFormat, ImportInput } from '../../../shared/servers.js';
 import { ServerConfigSchema, type ServerConfig } from '../../config.js';
+import { ui, type UiText } from '../../../shared/ui-text.js';
 
 /** What variable expansion needs. */
 export interface ExpandContext {
@@ -37,7 +38,7 @@ export interface RawCandidate {
   /** The `mcp-servers.json` entry, when valid (inputs may still be missing). */
   config?: ServerConfig;
   /** Why it cannot be imported (invalid entry, unresolvable variable). */
-  invalid?: string;
+  invalid?: UiText;
   /** For display while `config` cannot be built yet (inputs missing): the transport and command line / URL. */
   shown: { transport: 'stdio' | 'http' | 'sse'; target: string };
   inputs: ImportInput[];
@@ -87,7 +88,7 @@ function expand(value: string, ctx: ExpandContext, declared: Map<string, ImportI
 }
 
 /** Builds the `mcp-servers.json` entry from a raw entry (strings already expanded). */
-function toConfig(raw: z.infer<typeof RawEntrySchema>, format: ImportFormat): { config?: ServerConfig; invalid?: string } {
+function toConfig(raw: z.infer<typeof RawEntrySchema>, format: ImportFormat): { config?: ServerConfig; invalid?: UiText } {
   const type = raw.type?.toLowerCase();
   let entry: Record<string, unknown>;
   if (raw.command !== undefined && type !== 'http' && type !== 'sse' && type !== 'streamable-http') {
@@ -100,12 +101,12 @@ function toConfig(raw: z.infer<typeof RawEntrySchema>, format: ImportFormat): { 
     if (type === 'sse') entry.type = 'sse';
     if (raw.headers && Object.keys(raw.headers).length) entry.headers = raw.headers;
   } else {
-    return { invalid: format === 'vscode' ? 'neither "command" (stdio) nor "url" (http) is set' : 'neither "command" nor "url" is set' };
+    return { invalid: ui(format === 'vscode' ? 'import.noCommandOrUrlVsCode' : 'import.noCommandOrUrl') };
   }
   const parsed = ServerConfigSchema.safeParse(entry);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { invalid: `${issue.path.join('.') || 'entry'}: ${issue.message}` };
+    return { invalid: ui('import.entryProblem', { path: issue.path.join('.') || 'entry', why: issue.message }) };
   }
   return { config: parsed.data };
 }
@@ -131,24 +132,24 @@ function expandEntry(raw: z.infer<typeof RawEntrySchema>, ctx: ExpandContext, de
  * Reads the servers of one parsed file.
  * @returns candidates in file order, or `error` when the file's shape is not its format's
  */
-export function readServers(format: ImportFormat, json: unknown, ctx: ExpandContext): { candidates: RawCandidate[]; error?: string } {
+export function readServers(format: ImportFormat, json: unknown, ctx: ExpandContext): { candidates: RawCandidate[]; error?: UiText } {
   let entries: Record<string, unknown>;
   const declared = new Map<string, ImportInput>();
   if (format === 'vscode') {
     const file = VsCodeFileSchema.safeParse(json);
-    if (!file.success) return { candidates: [], error: `not a VS Code mcp.json (${file.error.issues[0]!.path.join('.')}: ${file.error.issues[0]!.message})` };
+    if (!file.success) return { candidates: [], error: ui('import.notVsCode', { path: file.error.issues[0]!.path.join('.'), why: file.error.issues[0]!.message }) };
     entries = file.data.servers;
     for (const i of file.data.inputs) declared.set(i.id, { id: i.id, description: i.description, password: i.password === true });
   } else {
     const file = McpServersFileSchema.safeParse(json);
-    if (!file.success) return { candidates: [], error: 'no "mcpServers" object in this file' };
+    if (!file.success) return { candidates: [], error: ui('import.noMcpServers') };
     entries = file.data.mcpServers;
   }
   const candidates = Object.entries(entries).map(([name, value]): RawCandidate => {
     const raw = RawEntrySchema.safeParse(value);
     if (!raw.success) {
       const issue = raw.error.issues[0]!;
-      return { name, invalid: `${issue.path.join('.') || 'entry'}: ${issue.message}`, shown: { transport: 'stdio', target: '' }, inputs: [], unresolved: [], warnings: [] };
+      return { name, invalid: ui('import.entryProblem', { path: issue.path.join('.') || 'entry', why: issue.message }), shown: { transport: 'stdio', target: '' }, inputs: [], unresolved: [], warnings: [] };
     }
     const warnings: string[] = [];
     if (raw.data.envFile) warnings.push(`envFile "${raw.data.envFile}" is not imported: add its variables under env by hand`);
@@ -158,7 +159,7 @@ export function readServers(format: ImportFormat, json: unknown, ctx: ExpandCont
     const missingInputs = expanded.inputs.filter((i) => !ctx.inputValues?.[inputKey(ctx.path, i.id)]);
     const invalid =
       expanded.unresolved.length > 0
-        ? `uses ${expanded.unresolved.join(', ')}, which cannot be resolved here`
+        ? ui('import.unresolved', { names: expanded.unresolved.join(', ') })
         : built.invalid && missingInputs.length === 0
           ? built.invalid
           : undefined;

@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import type { ImportFormat } from '../../../shared/servers.js';
+import { english, ui, type UiText, type UiTextCode } from '../../../shared/ui-text.js';
 
 /** The machine facts the locations depend on. */
 export interface ImportEnvironment {
@@ -23,7 +24,9 @@ export interface ImportEnvironment {
 /** A config file to look at. */
 export interface ImportLocation {
   format: ImportFormat;
+  /** In English; `labelUi` its message code when it has words to translate ("VS Code (user)"). */
   label: string;
+  labelUi?: UiText;
   path: string;
   /** The folder `${workspaceFolder}` means for this file, when it belongs to one. */
   workspaceFolder?: string;
@@ -40,13 +43,13 @@ export function standardLocations(env: ImportEnvironment, workspaceFolder?: stri
     env.platform === 'darwin' ? p.join(env.home, 'Library', 'Application Support') : (appData ?? env.env.XDG_CONFIG_HOME ?? p.join(env.home, '.config'));
   const list: ImportLocation[] = [
     { format: 'claude-desktop', label: 'Claude Desktop', path: p.join(configDir, 'Claude', 'claude_desktop_config.json') },
-    { format: 'vscode', label: 'VS Code (user)', path: p.join(configDir, 'Code', 'User', 'mcp.json') },
+    { format: 'vscode', ...labelled('import.vscodeUser'), path: p.join(configDir, 'Code', 'User', 'mcp.json') },
     { format: 'cursor', label: 'Cursor', path: p.join(env.home, '.cursor', 'mcp.json') },
   ];
   if (workspaceFolder) {
     list.push(
-      { format: 'vscode', label: 'VS Code (workspace)', path: p.join(workspaceFolder, '.vscode', 'mcp.json'), workspaceFolder },
-      { format: 'cursor', label: 'Cursor (project)', path: p.join(workspaceFolder, '.cursor', 'mcp.json'), workspaceFolder },
+      { format: 'vscode', ...labelled('import.vscodeWorkspace'), path: p.join(workspaceFolder, '.vscode', 'mcp.json'), workspaceFolder },
+      { format: 'cursor', ...labelled('import.cursorProject'), path: p.join(workspaceFolder, '.cursor', 'mcp.json'), workspaceFolder },
     );
   }
   return list;
@@ -64,4 +67,9 @@ export function guessFormat(filePath: string, json: unknown): ImportFormat {
   const obj = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   if ('servers' in obj && !('mcpServers' in obj)) return 'vscode';
   return 'cursor';
+}
+
+/** `{ label, labelUi }` of a location whose label has words to translate. */
+function labelled(code: UiTextCode): { label: string; labelUi: UiText } {
+  return { label: english(ui(code)), labelUi: ui(code) };
 }

@@ -11,6 +11,7 @@ import { looksLikeSecretName, type ImportCandidate, type ImportOutcome, type Imp
 import { inputKey, readServers, type RawCandidate } from './formats.js';
 import { parseJsonc } from './jsonc.js';
 import { guessFormat, standardLocations, type ImportEnvironment, type ImportLocation } from './locations.js';
+import { english, ui, type UiText } from '../../../shared/ui-text.js';
 
 /** Where to look besides the standard places. */
 export interface ScanOptions {
@@ -71,18 +72,18 @@ function readLocation(loc: ImportLocation, deps: ImportDeps, inputValues?: Recor
   try {
     text = read(loc.path);
   } catch (err) {
-    return { source: { ...loc, found: true, error: `cannot be read: ${(err as Error).message}` }, raw: [] };
+    return { source: { ...loc, found: true, ...sourceError(ui('import.unreadable', { why: (err as Error).message })) }, raw: [] };
   }
   if (text === undefined) return { source: { ...loc, found: false }, raw: [] };
   let json: unknown;
   try {
     json = parseJsonc(text);
   } catch (err) {
-    return { source: { ...loc, found: true, error: `not valid JSON (${describeJsonError(text, err)})` }, raw: [] };
+    return { source: { ...loc, found: true, ...sourceError(ui('import.notJson', { why: describeJsonError(text, err) })) }, raw: [] };
   }
   const format = loc.format;
   const { candidates, error } = readServers(format, json, { ...deps.env, workspaceFolder: loc.workspaceFolder, path: loc.path, inputValues });
-  return { source: { format, label: loc.label, path: loc.path, found: true, error }, raw: candidates };
+  return { source: { format, label: loc.label, ...(loc.labelUi && { labelUi: loc.labelUi }), path: loc.path, found: true, ...(error && sourceError(error)) }, raw: candidates };
 }
 
 /** Every location to look at for these options. */
@@ -96,9 +97,19 @@ function locations(opts: ScanOptions, deps: ImportDeps): ImportLocation[] {
       json = {};
     }
     const format = guessFormat(opts.file, json);
-    list.push({ format, label: 'Chosen file', path: opts.file, workspaceFolder: opts.workspaceFolder });
+    list.push({ format, label: english(ui('import.chosenFile')), labelUi: ui('import.chosenFile'), path: opts.file, workspaceFolder: opts.workspaceFolder });
   }
   return list;
+}
+
+/** `{ reason, reasonUi }` from a message code. */
+function because(why: UiText): { reason: string; reasonUi: UiText } {
+  return { reason: english(why), reasonUi: why };
+}
+
+/** `{ error, errorUi }` of a source from a message code. */
+function sourceError(why: UiText): { error: string; errorUi: UiText } {
+  return { error: english(why), errorUi: why };
 }
 
 /** Judges candidates in order against the existing entries and each other (first one wins). */
@@ -107,12 +118,12 @@ function judge(raw: RawCandidate[], existing: Record<string, unknown>, taken: { 
     const shown = targetOf(c.config, c.shown);
     const inputs = c.inputs.map((i) => ({ ...i }));
     const base = { name: c.name, ...shown, inputs, unresolved: c.unresolved, warnings: c.warnings };
-    if (c.invalid) return { ...base, status: 'invalid' as const, reason: c.invalid };
+    if (c.invalid) return { ...base, status: 'invalid' as const, ...because(c.invalid) };
     const identity = serverIdentity(c.config);
-    const sameName = c.name in existing ? 'a server with this name is already configured' : taken.names.has(c.name) ? `the name is already used by the entry from ${taken.names.get(c.name)}` : undefined;
+    const sameName = c.name in existing ? ui('import.nameConfigured') : taken.names.has(c.name) ? ui('import.nameTaken', { source: taken.names.get(c.name)! }) : undefined;
     const sameTarget = identity && (taken.identities.get(identity) ?? Object.entries(existing).find(([, e]) => serverIdentity(e) === identity)?.[0]);
-    if (sameName) return { ...base, status: 'duplicate' as const, reason: sameName };
-    if (sameTarget) return { ...base, status: 'duplicate' as const, reason: `same ${shown.transport === 'stdio' ? 'command line' : 'URL'} as "${sameTarget}"` };
+    if (sameName) return { ...base, status: 'duplicate' as const, ...because(sameName) };
+    if (sameTarget) return { ...base, status: 'duplicate' as const, ...because(ui(shown.transport === 'stdio' ? 'import.sameCommand' : 'import.sameUrl', { name: sameTarget })) };
     taken.names.set(c.name, sourceLabel);
     if (identity) taken.identities.set(identity, c.name);
     return { ...base, status: 'new' as const };
@@ -154,23 +165,23 @@ export function planImport(
   for (const pick of selections) {
     const loc = byPath.get(pick.path);
     if (!loc) {
-      skipped.push({ name: pick.name, reason: `${pick.path} is not one of the scanned files` });
+      skipped.push({ name: pick.name, ...because(ui('import.notScanned', { path: pick.path })) });
       continue;
     }
     const { source, raw } = readLocation(loc, deps, inputValues);
     const candidate = raw.find((c) => c.name === pick.name);
     if (!candidate) {
-      skipped.push({ name: pick.name, reason: source.error ?? `no server "${pick.name}" in ${pick.path} any more` });
+      skipped.push({ name: pick.name, ...because(source.errorUi ?? ui('import.gone', { name: pick.name, path: pick.path })) });
       continue;
     }
     const missing = candidate.inputs.filter((i) => !inputValues[inputKey(pick.path, i.id)]);
     if (missing.length) {
-      skipped.push({ name: pick.name, reason: `needs a value for ${missing.map((i) => `\${input:${i.id}}`).join(', ')}` });
+      skipped.push({ name: pick.name, ...because(ui('import.needsValue', { names: missing.map((i) => `\${input:${i.id}}`).join(', ') })) });
       continue;
     }
     const [judged] = judge([candidate], existing, taken, source.label);
     if (judged!.status !== 'new' || !candidate.config) {
-      skipped.push({ name: pick.name, reason: judged!.reason ?? 'cannot be imported' });
+      skipped.push({ name: pick.name, ...because(judged!.reasonUi ?? ui('import.cannot')) });
       continue;
     }
     add.push([pick.name, candidate.config]);

@@ -10,6 +10,7 @@ import type { ImportCandidate, ImportOutcome, ImportScan } from '../../../shared
 import { getApi } from '../../api';
 import { ActionError, Banner, Pill } from '../../components/common';
 import { useAction } from '../../hooks';
+import { useSay } from '../../i18n/say';
 
 const pickKey = (path: string, name: string) => `${path}\n${name}`;
 
@@ -25,6 +26,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
   onInput(key: string, value: string): void;
 }) {
   const { t } = useTranslation('servers');
+  const say = useSay();
   const importable = c.status === 'new';
   return (
     <li className={`import-row status-${c.status}`} data-testid="import-candidate" data-name={c.name} data-status={c.status}>
@@ -36,7 +38,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
       <div className="mono small break muted">{c.target || '—'}</div>
       {c.reason && (
         <div className="small" data-testid="import-reason">
-          {importable ? c.reason : t('import.skipped', { reason: c.reason })}
+          {importable ? say(c.reasonUi, c.reason) : t('import.skipped', { reason: say(c.reasonUi, c.reason) })}
         </div>
       )}
       {c.maskedKeys.length > 0 && <div className="muted small">{t('import.secretsHidden', { names: c.maskedKeys.join(', ') })}</div>}
@@ -65,6 +67,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
 /** The import panel. `onDone` closes it. */
 export function ImportPanel({ onDone }: { onDone(): void }) {
   const { t } = useTranslation('servers');
+  const say = useSay();
   const [workspaceFolder, setWorkspaceFolder] = useState('');
   const [file, setFile] = useState('');
   const [scan, setScan] = useState<ImportScan | null>(null);
@@ -120,7 +123,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
       {outcome && (
         <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? t('import.imported', { names: outcome.imported.join(', ') }) : t('import.nothingImported')} testId="import-outcome">
           {outcome.skipped.map((s) => (
-            <div key={s.name}>{t('import.skippedServer', { name: s.name, reason: s.reason })}</div>
+            <div key={s.name}>{t('import.skippedServer', { name: s.name, reason: say(s.reasonUi, s.reason) })}</div>
           ))}
         </Banner>
       )}
@@ -128,9 +131,9 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
         .filter((s) => s.found)
         .map((s) => (
           <section key={s.path} className="import-source" data-testid="import-source" data-found={s.found}>
-            <h3>{s.label}</h3>
+            <h3>{say(s.labelUi, s.label)}</h3>
             <div className="muted small mono break">{s.path}</div>
-            {s.error && <p className="error-text small">{s.error}</p>}
+            {s.error && <p className="error-text small">{say(s.errorUi, s.error)}</p>}
             {!s.error && s.candidates.length === 0 && <p className="muted small">{t('import.noServersInFile')}</p>}
             <ul className="import-list">
               {s.candidates.map((c) => (
