@@ -25,7 +25,7 @@ import { capabilityIssues, factsFor, requestNeeds } from './capabilities.js';
 import { DEFAULT_FAMILY_RULES, familyOf, type FamilyRule, type ModelFacts, type ServerModelSettings } from './providers.js';
 import type { CreateMessageParams, ModelPreferences } from './sampling.js';
 import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from './state.js';
-import { english, ui, type UiText } from './ui-text.js';
+import { because, english, ui, type UiText } from './ui-text.js';
 
 /** Every selectable model of every provider, in provider order. */
 export function listModels(providers: readonly ProviderView[]): ModelRef[] {
@@ -246,10 +246,6 @@ export function selectModel(input: SelectionInput): ModelSelection {
   return { choice: { ...top.ref, ...because(why) }, candidates };
 }
 
-/** `{ reason, reasonUi }`: the English line and its message code. */
-export function because(why: UiText): { reason: string; reasonUi: UiText } {
-  return { reason: english(why), reasonUi: why };
-}
 
 /**
  * Chooses the model for a sampling request: {@link selectModel}'s choice. Kept for callers that

@@ -83,6 +83,11 @@ export function codeOfEnglish(text: string): UiTextCode | undefined {
   return byEnglish.get(text);
 }
 
+/** `{ reason, reasonUi }`: the English beside its message code (model choices, import decisions). */
+export function because(why: UiText): { reason: string; reasonUi: UiText } {
+  return { reason: english(why), reasonUi: why };
+}
+
 /** `{ message, ui }`: the English beside its message code (outcomes, notices). */
 export function said(t: UiText): { message: string; ui: UiText } {
   return { message: english(t), ui: t };

@@ -6,8 +6,7 @@
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
 import type { CallView, ConsoleState, ProviderView, SamplingItemView, ServerView } from '../../shared/state.js';
-import { because } from '../../shared/model-selection.js';
-import { said, ui } from '../../shared/ui-text.js';
+import { because, said, ui } from '../../shared/ui-text.js';
 
 /** A 32×32 PNG (blue/amber checkerboard). */
 export const PNG_B64 =

@@ -19,8 +19,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/api.js';
-import { because, chooseModel } from '../../shared/model-selection.js';
-import { english, ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
+import { chooseModel } from '../../shared/model-selection.js';
+import { because, english, ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
 import {
   ErrorCodes,
   USER_REJECTED_MESSAGE,

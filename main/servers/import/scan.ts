@@ -11,7 +11,7 @@ import { looksLikeSecretName, type ImportCandidate, type ImportOutcome, type Imp
 import { inputKey, readServers, type RawCandidate } from './formats.js';
 import { parseJsonc } from './jsonc.js';
 import { guessFormat, standardLocations, type ImportEnvironment, type ImportLocation } from './locations.js';
-import { english, ui, type UiText } from '../../../shared/ui-text.js';
+import { because, english, ui, type UiText } from '../../../shared/ui-text.js';
 
 /** Where to look besides the standard places. */
 export interface ScanOptions {
@@ -102,10 +102,6 @@ function locations(opts: ScanOptions, deps: ImportDeps): ImportLocation[] {
   return list;
 }
 
-/** `{ reason, reasonUi }` from a message code. */
-function because(why: UiText): { reason: string; reasonUi: UiText } {
-  return { reason: english(why), reasonUi: why };
-}
 
 /** `{ error, errorUi }` of a source from a message code. */
 function sourceError(why: UiText): { error: string; errorUi: UiText } {
