@@ -9,10 +9,10 @@
 import type { Page } from '@playwright/test';
 import type { ConsoleEvent } from '../../shared/api.js';
 import type { LanguagePreference } from '../../shared/desktop.js';
-import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
 import type { ConsoleState, SliceKey } from '../../shared/state.js';
 import type { FakeData } from '../support/fake-api.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
+import { walkPolicy } from '../support/walk.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { desktopView, openWithDesktop, withDesktop } from './settings-fixture.js';
 
@@ -22,26 +22,11 @@ async function missingKeys(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __i18nMissing(): string[] }).__i18nMissing());
 }
 
-/** A policy slice with one rule, so the Rules screen has something to show. */
-function policy(): PolicyView {
-  const rules = RulesFileSchema.parse({
-    version: RULES_FILE_VERSION,
-    servers: { everything: { rules: [{ id: 'r-notes', name: 'Note summaries', when: { toolCall: 'ask', maxTokensAtMost: 50 }, action: { kind: 'approve_all' } }] } },
-  });
-  return {
-    rules,
-    path: '/home/user/.config/mcp-approval-console/rules.json',
-    problems: [],
-    counters: { everything: { rateLimited: 0, autoApproved: 3, autoRejected: 0, waiting: 0, tokensToday: 1234, spendTodayUsd: null } },
-    globalRateLimited: 0,
-    pricesKnown: false,
-  };
-}
 
 /** Opens the console with desktop language `language`, the elicitation fixtures in the queue and a rules policy. */
 async function open(page: Page, appUrl: string, fixture: FakeData, language: LanguagePreference): Promise<void> {
   fixture.state.elicitations = buildElicitationItems(Date.now());
-  await openWithDesktop(page, appUrl, { ...fixture, state: withDesktop({ ...fixture.state, policy: policy() }, { language }) });
+  await openWithDesktop(page, appUrl, { ...fixture, state: withDesktop({ ...fixture.state, policy: walkPolicy() }, { language }) });
 }
 
 const NAV = {
