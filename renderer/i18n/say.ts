@@ -16,14 +16,15 @@ export function reportMissingWith(fn: (key: string) => void): void {
 
 /**
  * `text` in `i18n`'s language; the English `fallback` when there is no code (older history
- * entries), the English of the code when the language lacks it (reported as missing).
+ * entries) or when the language lacks the code (reported as missing; a code a later version
+ * renamed is read from history this way), else the English of the code.
  */
 export function sayWith(i18n: I18n, text: UiText | undefined, fallback = ''): string {
   if (!text) return fallback;
   const template = i18n.getResource(i18n.language, 'messages', text.code) as unknown;
   if (typeof template !== 'string') {
     onMissing(`${i18n.language}:messages:${text.code}`);
-    return english(text);
+    return fallback || english(text);
   }
   // Placeholders are filled here (not by i18next) so a nested text is translated as a whole.
   return fillTemplate(template, text.params, (v) => (isUiText(v) ? sayWith(i18n, v) : String(v)));

@@ -112,6 +112,8 @@ describe('sayWith (renderer)', () => {
     expect(sayWith(i18n, ui('outcome.answered'))).toBe('Answered by the person');
     expect(missing).toEqual(['zh-CN:messages:outcome.answered']);
     expect(sayWith(i18n, undefined, 'older entry text')).toBe('older entry text');
+    // A code this version does not know (renamed since the entry was saved): the stored English.
+    expect(sayWith(i18n, { code: 'outcome.renamedLater' as 'outcome.answered' }, 'Answered by the person (stored)')).toBe('Answered by the person (stored)');
     reportMissingWith(() => {});
   });
 });
