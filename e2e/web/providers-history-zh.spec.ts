@@ -162,6 +162,7 @@ test('History screen in Simplified Chinese: list, filters, counters, retention a
   await expect(detail).toContainText('请求：原始请求 → 实际发送');
   await expect(page.getByTestId('history-field-changes').locator('thead th')).toHaveText(['字段', '服务器请求值', '实际发送值']);
   await expect(detail).toContainText('系统提示词');
+  await expect(page.getByTestId('history-message-diff-0').locator('h4')).toContainText('(用户)'); // the role too, not "(user)"
   await expect(detail).toContainText('响应：生成内容 → 送达内容');
   await expect(page.getByTestId('history-media')).toContainText('原始请求，消息 1');
   await expect(page.getByTestId('history-media')).toContainText('图片');

@@ -12,6 +12,7 @@ const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'st
 /** The request as the server asked vs as sent to the LLM: field table, system prompt and message diffs. */
 export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
   const { t } = useTranslation('history');
+  const { t: tc } = useTranslation('common');
   const say = useSay();
   const count = Math.max(original.messages.length, sent.messages.length);
   const model = entry.modelChoice;
@@ -39,7 +40,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
         return (
           <div key={i} className="diff-message" data-testid={`history-message-diff-${i}`}>
             <h4>
-              {t('diff.message', { n: i + 1 })} <span className="muted">({(b ?? a)?.role})</span>
+              {t('diff.message', { n: i + 1 })} <span className="muted">({tc(`blocks.${(b ?? a)!.role}`)})</span>
               {nonText && <span className="muted small">{t('diff.nonText')}</span>}
             </h4>
             <TextDiff before={a ? contentText(a.content) : ''} after={b ? contentText(b.content) : ''} />
