@@ -33,6 +33,7 @@ import { openHistoryStore, whenDurable } from './store/history-store.js';
 import { createOffload, sourceWorkerSpec } from './offload/offload.js';
 import { createHistoryService } from './history/service.js';
 import { createDesktopLife } from './attention/desktop-life.js';
+import { createServerRequestRouter } from './requests/router.js';
 
 /** File name of the history database inside the user-data folder. */
 export const HISTORY_FILE = 'history.db';
@@ -206,6 +207,12 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       return createServerConnection(id, config, connectionDeps(auth));
     },
   });
+  // The one door of server requests: every kind, every source; answered once history is durable.
+  const requests = createServerRequestRouter({
+    sampling: (request) => serverRequests.track(whenDurable(history, pipeline.handle(request))),
+    elicitation: (request) => serverRequests.track(whenDurable(history, elicitations.handle(request))),
+    roots: (serverId) => roots.list(serverId),
+  });
   /** The console's handlers for a server connection (its own, or a second session in another era). */
   function connectionDeps(auth: ConnectionAuth | undefined): ConnectionDeps {
     return {
@@ -214,11 +221,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       offload,
       now,
       onChange: publishServers,
-      onSampling: (request) => serverRequests.track(whenDurable(history, pipeline.handle(request))),
-      onElicitation: (request) => serverRequests.track(whenDurable(history, elicitations.handle(request))),
+      requests,
       onElicitationComplete: (serverId, elicitationId) => elicitations.complete(serverId, elicitationId),
       onUrlElicitationRequired: (serverId, list, call) => elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
-      roots: (serverId) => roots.list(serverId),
       eras,
       auth,
     };

@@ -28,18 +28,7 @@ import { english, ui, type UiText } from '../../shared/ui-text.js';
 import { withServerWait, type ServerWait } from '../../shared/wait.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
-
-/** An elicitation request as a connection hands it over. */
-export interface IncomingElicitation {
-  serverId: string;
-  era: ProtocolEra;
-  /** Raw params, not yet validated. */
-  params: unknown;
-  /** Aborts when the server cancels or the connection closes. */
-  signal: AbortSignal;
-  /** The exact call it belongs to (MRTR); the legacy path infers it from the calls in flight. */
-  call?: CallRef;
-}
+import type { IncomingElicitation } from '../requests/incoming.js';
 
 /** What a policy may decide for elicitation: only "always ask" or "always decline". */
 export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };

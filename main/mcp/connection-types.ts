@@ -1,38 +1,15 @@
 /**
- * The shapes around one MCP server connection (connection.ts): what it hands to the console
- * (sampling requests), what it needs from the console (ConnectionDeps), and what it offers
- * (ServerConnection).
+ * The shapes around one MCP server connection (connection.ts): what it needs from the console
+ * (ConnectionDeps: above all the door every server request enters through, in the one envelope of
+ * main/requests/incoming.ts) and what it offers (ServerConnection).
  */
 import type { AuthProvider } from '@modelcontextprotocol/client';
-import type { ElicitResult } from '../../shared/elicitation.js';
-import type { CreateMessageResult } from '../../shared/sampling.js';
-import type { CallRef, CallView, ProtocolEra, ServerAuthView, ServerView } from '../../shared/state.js';
-import type { IncomingElicitation } from '../elicitation/queue.js';
+import type { CallRef, CallView, ServerAuthView, ServerView } from '../../shared/state.js';
 import type { Offload } from '../offload/offload.js';
 import type { ConsolePorts, Logger } from '../ports.js';
-import type { Root } from '../roots.js';
+import type { ServerRequestRouter } from '../requests/router.js';
 import type { EraCache } from './era-cache.js';
 import type { ServerLog } from './protocol-log.js';
-
-/** A sampling request as the connection hands it over. */
-export interface IncomingSampling {
-  serverId: string;
-  era: ProtocolEra;
-  /** Raw params, not yet validated (intake does that). */
-  params: unknown;
-  /**
-   * Aborts when the server cancels (notifications/cancelled), its request times out on our side,
-   * or the connection closes. The reason says which.
-   */
-  signal: AbortSignal;
-  /** The call it belongs to when the protocol says so (MRTR); legacy push leaves it unset. */
-  call?: CallRef;
-  /**
-   * Sends `notifications/progress` for this request; present only when the server gave a
-   * progressToken (a client may send progress only then).
-   */
-  progress?(message: string): void;
-}
 
 /** OAuth for an HTTP server (main/servers/oauth): the transport's auth provider and what to show. */
 export interface ConnectionAuth {
@@ -52,18 +29,15 @@ export interface ConnectionDeps {
   /** Called whenever status, lists or stderr change. */
   onChange(): void;
   /**
-   * Handles a sampling request; resolves with the result to send, or rejects with a
-   * ProtocolError (-1 user rejected, -32602 invalid params).
+   * Where every request the server makes of the console goes (sampling, elicitation, roots; pushed
+   * or embedded in an `input_required` result), wrapped by server-requests.ts; resolves with the
+   * answer, or rejects with a ProtocolError (-1 user rejected, -32602 invalid params, …).
    */
-  onSampling(request: IncomingSampling): Promise<CreateMessageResult>;
-  /** Handles an elicitation request (form or URL mode) through the queue; resolves with the answer. */
-  onElicitation?(request: IncomingElicitation): Promise<ElicitResult>;
+  requests: ServerRequestRouter;
   /** `notifications/elicitation/complete` for a URL-mode elicitation. */
   onElicitationComplete?(serverId: string, elicitationId: string): void;
   /** A -32042 "URL elicitation required" error on a call: its URL elicitations for the person. */
   onUrlElicitationRequired?(serverId: string, elicitations: unknown[], call: CallRef): void;
-  /** The roots offered to this server (`roots/list`). */
-  roots?(serverId: string): Root[];
   /** Remembered protocol eras (for `protocol: "auto"`); optional in tests. */
   eras?: EraCache;
   /** OAuth for HTTP servers; absent: no Authorization header is sent (config `headers` aside). */

@@ -4,8 +4,8 @@
  * truthfully declared capabilities and the remembered era, what the server offers (catalog.ts,
  * refreshed on list_changed), stderr, automatic reconnection with backoff (backoff.ts), the
  * person's requests (`tools/call`, `prompts/get`, `resources/read`, with 2026-07-28 input rounds
- * driven by input-rounds.ts), and the `sampling/createMessage` handler that hands every request to
- * the sampling pipeline.
+ * driven by input-rounds.ts), and the handlers that hand every request the server makes of the
+ * console (sampling, elicitation, roots) to its one door, in the envelope of server-requests.ts.
  */
 import { Client, UnauthorizedError, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
 import type { ProtocolEra, ReconnectView, ServerStatus } from '../../shared/state.js';
@@ -18,6 +18,8 @@ import type { CallOptions, ConnectionDeps, ServerConnection } from './connection
 import { InputDeclinedError, requestWithInputRounds, type InputHandlers } from './input-rounds.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
+import { embeddedRequest, pushedRequest } from './server-requests.js';
+import { RequestAbort } from '../requests/incoming.js';
 import { english, ui } from '../../shared/ui-text.js';
 
 /** The warning on a legacy HTTP+SSE entry. */
@@ -25,7 +27,7 @@ const SSE_DEPRECATED = ui('server.sseDeprecated');
 
 export { InputDeclinedError, MAX_INPUT_ROUNDS } from './input-rounds.js';
 export { CLIENT_CAPABILITIES, CLIENT_INFO, protocolError, SAMPLING_TOOLS_DECLARED } from './protocol.js';
-export type { CallOptions, ConnectionAuth, ConnectionDeps, IncomingSampling, ServerConnection, ToolCallOutcome } from './connection-types.js';
+export type { CallOptions, ConnectionAuth, ConnectionDeps, ServerConnection, ToolCallOutcome } from './connection-types.js';
 
 /** Default timeout for client requests the person starts: they may wait on a person's review. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
@@ -120,11 +122,11 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     reconnectTimer.unref?.();
   };
 
-  /** The handlers of embedded MRTR input requests (2026-07-28), by method. */
+  /** The handlers of embedded MRTR input requests (2026-07-28), by method: each enters the console's one door. */
   const inputHandlers: InputHandlers = {
     'sampling/createMessage': async (params, ctx) => {
       try {
-        return await deps.onSampling({ serverId: id, era: 'modern', params, signal: ctx.signal, call: ctx.call });
+        return await deps.requests.receive(embeddedRequest('sampling', id, params, ctx));
       } catch (err) {
         if ((err as { code?: number }).code === -1) {
           throw new InputDeclinedError('You declined the sampling request, so the call was not retried (MRTR has no rejection message: the server is not waiting).');
@@ -132,13 +134,9 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
         throw err;
       }
     },
-    // Elicitation and roots embedded in MRTR input requests (elicitation/roots work).
-    'roots/list': async () => ({ roots: deps.roots?.(id) ?? [] }),
-    'elicitation/create': async (params, ctx) => {
-      if (!deps.onElicitation) throw new Error('elicitation is not available');
-      // A decline is an ordinary ElicitResult on MRTR (S-MRTR-3): it is sent back on the retry.
-      return deps.onElicitation({ serverId: id, era: 'modern', params, signal: ctx.signal, call: ctx.call });
-    },
+    'roots/list': (params, ctx) => deps.requests.receive(embeddedRequest('roots', id, params, ctx)),
+    // A decline is an ordinary ElicitResult on MRTR (S-MRTR-3): it is sent back on the retry.
+    'elicitation/create': (params, ctx) => deps.requests.receive(embeddedRequest('elicitation', id, params, ctx)),
   };
 
   async function connectOnce(retryWithoutPrior: boolean): Promise<void> {
@@ -153,7 +151,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
     const target = describeTarget(config);
     const cached = protocol === 'auto' && !retryWithoutPrior ? deps.eras?.get(id, target, now()) : undefined;
     const prior = cached?.era === 'legacy' ? { kind: 'legacy' as const } : cached?.discover ? { kind: 'modern' as const, discover: cached.discover as never } : undefined;
-    connectionAbort.abort(new Error('connection closed'));
+    connectionAbort.abort(new RequestAbort('connection_closed'));
     connectionAbort = new AbortController();
     const c = new Client(CLIENT_INFO, {
       capabilities: CLIENT_CAPABILITIES,
@@ -162,29 +160,24 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       versionNegotiation: protocol === 'legacy' ? undefined : protocol === 'auto' ? { mode: 'auto' } : { mode: { pin: protocol } },
       listChanged: catalogKeeper.handlers(),
     });
+    const at = () => ({ serverId: id, era: (c.getProtocolEra() === 'modern' ? 'modern' : 'legacy') as ProtocolEra });
     // A pushed sampling request (2025-11-25 era) reaches the console as it came, through the SDK's
     // public fallback handler rather than a registered one (which the SDK validates first, with its
     // own message and no trace): intake validates it once, records a refusal with its rule (S-…),
     // and answers -32602 with a readable message. No other method has a fallback.
     c.fallbackRequestHandler = async (request, ctx) => {
       if (request.method !== 'sampling/createMessage') throw protocolError(-32601, 'Method not found');
-      const era: ProtocolEra = c.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
-      const progress = progressSender(request.params, (params) =>
-        ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) })),
-      );
-      return (await deps.onSampling({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal, progress })) as SdkCreateMessageResult;
+      const notify = (params: { progressToken: string | number; progress: number; message: string }) =>
+        ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => deps.logger.warn('progress notification failed', { server: id, error: String(err) }));
+      return (await deps.requests.receive(pushedRequest('sampling', at(), request.params, ctx.mcpReq.signal, notify))) as SdkCreateMessageResult;
     };
     // Elicitation and roots (both eras; on MRTR they arrive embedded, see inputHandlers).
-    c.setRequestHandler('elicitation/create', async (request, ctx) => {
-      if (!deps.onElicitation) throw protocolError(-32601, 'elicitation is not available');
-      const era: ProtocolEra = c.getProtocolEra() === 'modern' ? 'modern' : 'legacy';
-      return (await deps.onElicitation({ serverId: id, era, params: request.params, signal: ctx.mcpReq.signal })) as never;
-    });
-    c.setRequestHandler('roots/list', async () => ({ roots: deps.roots?.(id) ?? [] }));
+    c.setRequestHandler('elicitation/create', async (request, ctx) => (await deps.requests.receive(pushedRequest('elicitation', at(), request.params, ctx.mcpReq.signal))) as never);
+    c.setRequestHandler('roots/list', (request, ctx) => deps.requests.receive(pushedRequest('roots', at(), request.params, ctx.mcpReq.signal)));
     c.setNotificationHandler('notifications/elicitation/complete', (n) => deps.onElicitationComplete?.(id, n.params.elicitationId));
     c.onclose = () => {
       if (mine !== generation || client !== c) return;
-      connectionAbort.abort(new Error('connection closed'));
+      connectionAbort.abort(new RequestAbort('connection_closed'));
       const tail = stderr.at(-1);
       connectedAt = undefined;
       setStatus('disconnected', `connection closed${tail ? `: ${tail}` : ''}`);
@@ -282,7 +275,7 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       generation++;
       cancelReconnect();
       reconnect = undefined;
-      connectionAbort.abort(new Error('connection closed'));
+      connectionAbort.abort(new RequestAbort('connection_closed'));
       const c = client;
       client = undefined;
       connectedAt = undefined;
@@ -336,23 +329,5 @@ export function createServerConnection(id: string, config: ServerConfig, deps: C
       // roots inside each input_required round, so they always get the current list.
       if (client && status === 'ready' && client.getProtocolEra() !== 'modern') await client.sendRootsListChanged();
     },
-  };
-}
-
-/**
- * `notifications/progress` for a request whose raw params carry `_meta.progressToken` (a client
- * may send progress only then); each call sends the next step with `message`. Undefined otherwise.
- */
-function progressSender(
-  params: unknown,
-  notify: (params: { progressToken: string | number; progress: number; message: string }) => Promise<unknown>,
-): ((message: string) => void) | undefined {
-  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-  const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
-  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
-  let step = 0;
-  return (message) => {
-    step += 1;
-    void notify({ progressToken: token, progress: step, message });
   };
 }

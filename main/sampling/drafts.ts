@@ -3,13 +3,14 @@
  * (pure; the state machine in pipeline.ts calls them):
  *
  * - {@link mergeDraft}: a `saveDraft` on top of what the item kept; {@link dropDraftPart} when a part is used up;
- * - {@link stopWhy}: the status and message for an aborted server request (timeout, cancel, close);
+ * - {@link stopWhy}: the status and message for an aborted server request, by its typed cause;
  * - {@link callHasEnded}: whether an item's client request is over (it then ends at once);
  * - {@link resumeDraft}: a history entry's draft put back on a re-opened item, where the person left off.
  */
 import type { DraftInput, ItemDraft } from '../../shared/drafts.js';
 import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
-import { ui, type UiText } from '../../shared/ui-text.js';
+import { ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
+import type { AbortCause } from '../requests/incoming.js';
 
 /** The stored draft with `input`'s parts replacing its own; `savedAt` = `now` (epoch ms). */
 export function mergeDraft(stored: ItemDraft | undefined, input: DraftInput, now: number): ItemDraft {
@@ -44,16 +45,20 @@ export function dropDraftPart(draft: ItemDraft | undefined, part: 'request' | 'r
   return rest.request || rest.response || rest.form ? rest : undefined;
 }
 
+/** How an item ends when its server request's signal aborts, by the typed cause (main/requests/incoming.ts). */
+const STOPPED: Record<AbortCause, { status: 'timed_out' | 'cancelled'; why: UiTextCode }> = {
+  server_timeout: { status: 'timed_out', why: 'outcome.serverTimeout' },
+  connection_closed: { status: 'cancelled', why: 'outcome.connectionClosed' },
+  server_cancelled: { status: 'cancelled', why: 'outcome.serverCancelled' },
+};
+
 /**
- * How an item ends when its server request's signal aborts, from the abort reason: a timeout
- * (the server's own, announced with notifications/cancelled) → `timed_out`; a closed connection
- * or any other cancellation → `cancelled`.
+ * The status and message for an item whose server stopped waiting: the server's timeout →
+ * `timed_out`; a closed connection or the server's cancellation → `cancelled`.
  */
-export function stopWhy(reason: unknown): { status: 'timed_out' | 'cancelled'; why: UiText } {
-  const text = reason instanceof Error ? reason.message : String(reason ?? '');
-  if (/timed? ?out/i.test(text)) return { status: 'timed_out', why: ui('outcome.serverTimeout') };
-  if (/clos/i.test(text)) return { status: 'cancelled', why: ui('outcome.connectionClosed') };
-  return { status: 'cancelled', why: ui('outcome.serverCancelled') };
+export function stopWhy(cause: AbortCause): { status: 'timed_out' | 'cancelled'; why: UiText } {
+  const { status, why } = STOPPED[cause];
+  return { status, why: ui(why) };
 }
 
 /**

@@ -36,7 +36,7 @@ import { createIntake, DEFAULT_MAX_TOOL_ROUNDS, type IntakeVerdict } from './int
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import { createSteps } from './steps.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft, resumeDraft, stopWhy } from './drafts.js';
-import type { IncomingSampling } from '../mcp/connection.js';
+import { abortCauseOf, RequestAbort, type IncomingSampling } from '../requests/incoming.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
@@ -251,7 +251,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     }
     const onAbort = () => {
       if (rec.item.outcome) return;
-      const why = stopWhy(request.signal.reason);
+      const reason: unknown = request.signal.reason;
+      const why = stopWhy(abortCauseOf(reason));
+      if (reason instanceof RequestAbort && reason.serverReason) event(rec, 'server_reason', reason.serverReason); // the server's words, as data
       rec.decidedBy = 'console';
       finish(rec, why.status, why.why, { none: true }, 'server_stopped_waiting');
     };

@@ -10,7 +10,7 @@ import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef
 import type { ServerWait } from '../../shared/wait.js';
 import type { UiText } from '../../shared/ui-text.js';
 import type { LlmProvider } from '../llm/provider.js';
-import type { IncomingSampling } from '../mcp/connection.js';
+import type { IncomingSampling } from '../requests/incoming.js';
 import type { Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';

@@ -94,7 +94,7 @@ const form = { message: 'Tell me about you', requestedSchema: schema };
 describe('elicitation queue', () => {
   it('accept: validated content (with defaults) is the answer; recorded before it is sent', async () => {
     const t = setup();
-    const answer = t.queue.handle({ serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
+    const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
     expect(t.last()).toMatchObject({ status: 'awaiting_input', association: { exact: true }, secretWarning: false });
     expect(() => t.queue.respond(t.last().id, 'accept', { name: 'A' })).toThrow(/email is required.*name must be at least 2 characters/);
     t.queue.respond(t.last().id, 'accept', { name: 'Ada', email: 'ada@example.com' });
@@ -104,7 +104,7 @@ describe('elicitation queue', () => {
 
   it.each(['decline', 'cancel'] as const)('%s: answered with that action and no content', async (action) => {
     const t = setup();
-    const answer = t.queue.handle({ serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
+    const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
     t.queue.respond(t.last().id, action);
     await expect(answer).resolves.toEqual({ action });
     expect(() => t.queue.respond(t.last().id, 'accept', {})).toThrow(/already ended/);
@@ -113,7 +113,7 @@ describe('elicitation queue', () => {
   it('a withdrawn request (server cancelled) leaves the queue with a reason', async () => {
     const t = setup();
     const ac = new AbortController();
-    const answer = t.queue.handle({ serverId: 's', era: 'legacy', params: form, signal: ac.signal });
+    const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: form, signal: ac.signal });
     ac.abort(new Error('cancelled'));
     await expect(answer).rejects.toThrow(/withdrew/);
     expect(t.last()).toMatchObject({ status: 'withdrawn' });
@@ -121,13 +121,13 @@ describe('elicitation queue', () => {
 
   it('malformed params are refused with -32602 and recorded', async () => {
     const t = setup();
-    await expect(t.queue.handle({ serverId: 's', era: 'legacy', params: { message: 'x', requestedSchema: { type: 'object', properties: { nested: { type: 'object' } } } }, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32602 });
+    await expect(t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: { message: 'x', requestedSchema: { type: 'object', properties: { nested: { type: 'object' } } } }, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32602 });
     expect(t.saved.at(-1)).toMatchObject({ kind: 'elicitation', status: 'failed' });
   });
 
   it('URL mode: accept means the person opens the URL; completion is noted', async () => {
     const t = setup();
-    const answer = t.queue.handle({ serverId: 's', era: 'legacy', params: { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: 'e1' }, signal: new AbortController().signal });
+    const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: 'e1' }, signal: new AbortController().signal });
     t.queue.respond(t.last().id, 'accept');
     await expect(answer).resolves.toEqual({ action: 'accept' });
     t.queue.complete('s', 'e1');

@@ -242,8 +242,11 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const callId = await call(h, 'ask-with-timeout', { timeoutMs: 600 });
     const item = await itemOf(h, callId);
     const ended = await itemIn(h, item.id, ['timed_out', 'cancelled']);
-    expect(ended.status === 'timed_out' || /time/i.test(ended.outcome?.message ?? '')).toBe(true);
+    // The SDK's cancel reason is typed once, where it enters (main/mcp/server-requests.ts).
+    expect(ended.status).toBe('timed_out');
     expect(ended.outcome?.message).toMatch(/time/i);
+    const entry = await h.service.getHistoryEntry({ id: item.id });
+    expect(entry?.events.find((e) => e.kind === 'server_reason')?.detail).toMatch(/timed out/i);
     await expect(h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL })).rejects.toThrow(/Nothing was sent/);
     expect((await finished(h, callId)).report.error).toMatchObject({ message: expect.stringMatching(/time/i) });
   });

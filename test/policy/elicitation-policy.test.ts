@@ -21,7 +21,7 @@ describe('the queue with a declining policy', () => {
     hub.subscribe(() => seen.push(...(hub.snapshot().elicitations ?? []).map((e) => e.status)));
     const rule = { serverId: 's', ruleId: 'elicitation', version: 3, name: 'always decline elicitation from s' };
     const queue = createElicitationQueue({ hub, history: { save: (e) => saved.push(structuredClone(e)) }, now: Date.now, inFlightCalls: () => [], decide: () => ({ kind: 'decline', rule }) });
-    const answer = await queue.handle({ serverId: 's', era: 'legacy', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } }, signal: new AbortController().signal });
+    const answer = await queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } }, signal: new AbortController().signal });
     expect(answer).toEqual({ action: 'decline' });
     expect(seen).not.toContain('awaiting_input');
     expect(seen).toContain('declined');

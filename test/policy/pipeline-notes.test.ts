@@ -38,7 +38,7 @@ function setup(action: PolicyAction) {
     policy,
   });
   const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
-  const handle = () => pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
+  const handle = () => pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
   return { pipeline, saved, item, handle };
 }
 
@@ -101,9 +101,9 @@ describe('refusals carry a typed kind (no message parsing to tell a limit from t
       onRefused: (_s, why, r) => refused.push({ line: english(why), ...r }),
       policy: { decide: () => ({ kind: 'ask' }), admit: () => (admit ? { ok: true } : { ok: false, code: -32051, message: 'Rate limited: too many. Try again later.', rule: 'limit.rpm' }) },
     });
-    await expect(pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32051 });
+    await expect(pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32051 });
     admit = true;
-    await expect(pipeline.handle({ serverId: 'srv', era: 'legacy', params: { messages: [] }, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32602 });
+    await expect(pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params: { messages: [] }, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32602 });
     expect(refused.map((r) => [r.kind, r.code, r.rule])).toEqual([
       ['rate_limited', -32051, 'limit.rpm'],
       ['invalid', -32602, refused[1]!.rule],

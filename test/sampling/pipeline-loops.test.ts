@@ -68,6 +68,7 @@ const round2: CreateMessageParams = {
   ],
 };
 const incoming = (params: unknown, extra: Partial<{ progress: (m: string) => void; signal: AbortSignal }> = {}) => ({
+  kind: 'sampling' as const,
   serverId: 'fixture',
   era: 'legacy' as const,
   params,

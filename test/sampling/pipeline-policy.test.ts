@@ -37,7 +37,7 @@ function setup(policy: SamplingPolicy, defaultProvider = 'llm') {
     policy: { ...policy, settled: (_s, item) => settled.push(item.status) },
   });
   const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
-  const handle = () => pipeline.handle({ serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
+  const handle = () => pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
   return { pipeline, saved, settled, item, handle };
 }
 const deciding = (action: PolicyAction): SamplingPolicy => ({ decide: () => action });

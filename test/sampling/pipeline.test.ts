@@ -8,6 +8,7 @@ import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
 import { english } from '../../shared/ui-text.js';
 import { ProviderError } from '../../main/llm/errors.js';
+import { RequestAbort } from '../../main/requests/incoming.js';
 
 const params: CreateMessageParams = {
   messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
@@ -60,7 +61,7 @@ function setup(opts: { inFlight?: number; maxToolRounds?: number } = {}) {
   return { hub, pipeline, saved, order, llm, refused, item, waitFor };
 }
 
-const incoming = (p: unknown = params, signal = new AbortController().signal) => ({ serverId: 'everything', era: 'legacy' as const, params: p, signal });
+const incoming = (p: unknown = params, signal = new AbortController().signal) => ({ kind: 'sampling' as const, serverId: 'everything', era: 'legacy' as const, params: p, signal });
 
 describe('sampling pipeline', () => {
   it('queues a valid request for review, linked to the call in flight, and records it', () => {
@@ -157,6 +158,15 @@ describe('sampling pipeline', () => {
     expect(t.item()).toMatchObject({ status: 'cancelled', outcome: { message: 'The server cancelled the request' } });
     await expect(t.pipeline.approveRequest(t.item().id, params, { providerId: 'manual', modelId: 'manual' })).rejects.toThrow(/already ended.*Nothing was sent/);
     expect(t.saved.at(-1)).toMatchObject({ status: 'cancelled', decidedBy: 'console' });
+  });
+
+  it("the typed abort cause decides the ending, and the server's own reason is recorded as its words", async () => {
+    const t = setup();
+    const ac = new AbortController();
+    t.pipeline.handle(incoming(params, ac.signal)).catch(() => undefined);
+    ac.abort(new RequestAbort('server_timeout', 'Request timed out after 600 ms'));
+    expect(t.item()).toMatchObject({ status: 'timed_out', outcome: { ui: { code: 'outcome.serverTimeout' }, stopped: 'server_stopped_waiting' } });
+    expect(t.saved.at(-1)?.events).toContainEqual(expect.objectContaining({ kind: 'server_reason', detail: 'Request timed out after 600 ms' }));
   });
 
   it('an invalid request is answered -32602 before anyone sees it, and recorded with its rule', async () => {

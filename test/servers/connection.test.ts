@@ -27,7 +27,7 @@ describe('a stdio connection to server-everything', () => {
     conn = createServerConnection('everything', { ...everythingStdio(), protocol: 'legacy' }, {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
-      onSampling: () => Promise.reject(new Error('no sampling here')),
+      requests: { receive: () => Promise.reject(new Error('no sampling here')) },
     });
     await conn.connect();
   }, 30_000);

@@ -14,7 +14,7 @@ describe('list_changed notifications refresh the lists', () => {
     conn = createServerConnection('grows', { command: process.execPath, args: ['--import', 'tsx', FIXTURE], cwd: path.resolve(import.meta.dirname, '../..'), protocol: 'legacy' }, {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
-      onSampling: () => Promise.reject(new Error('none')),
+      requests: { receive: () => Promise.reject(new Error('none')) },
     });
     await conn.connect();
   }, 30_000);

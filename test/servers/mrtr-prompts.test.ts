@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerConnection, type ServerConnection } from '../../main/mcp/connection.js';
+import { createServerRequestRouter } from '../../main/requests/router.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/mrtr-prompts-server.ts');
 
@@ -15,8 +16,7 @@ describe('MRTR rounds for prompts/get and resources/read', () => {
     conn = createServerConnection('mrtr', { command: process.execPath, args: ['--import', 'tsx', FIXTURE], cwd: path.resolve(import.meta.dirname, '../..'), protocol: '2026-07-28' }, {
       logger: { info() {}, warn() {}, error() {} },
       onChange() {},
-      onSampling: () => Promise.reject(new Error('none')),
-      roots: () => [{ uri: 'file:///tmp/project', name: 'project' }],
+      requests: createServerRequestRouter({ sampling: () => Promise.reject(new Error('none')), roots: () => [{ uri: 'file:///tmp/project', name: 'project' }] }),
     });
     await conn.connect();
   }, 30_000);

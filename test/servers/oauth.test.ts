@@ -64,7 +64,7 @@ describe('OAuth sign-in to a protected Streamable HTTP server', () => {
     conn = createServerConnection('protected', config, {
       logger,
       onChange() {},
-      onSampling: () => Promise.reject(new Error('none')),
+      requests: { receive: () => Promise.reject(new Error('none')) },
       // Remembered eras: after sign-out the reconnect adopts the cached modern era without a round
       // trip, so the lost sign-in only shows on the first request (the lists).
       eras: openEraCache(mkdtempSync(join(tmpdir(), 'oauth-eras-'))),
