@@ -29,6 +29,7 @@ import { withServerWait, type ServerWait } from '../../shared/wait.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
 import type { IncomingElicitation } from '../requests/incoming.js';
+import { elicitationMayBecome } from '../requests/machine.js';
 
 /** What a policy may decide for elicitation: only "always ask" or "always decline". */
 export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };
@@ -130,7 +131,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
 
   const finish = (rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause) => {
     const message = english(why);
-    rec.item = { ...rec.item, status, answer, updatedAt: now(), outcome: { at: now(), message, ui: why, ...(stopped && { stopped }) } };
+    rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, status), answer, updatedAt: now(), outcome: { at: now(), message, ui: why, ...(stopped && { stopped }) } };
     rec.events.push({ at: now(), kind: status, ...detailed(why) });
     save(rec); // committed before the answer reaches the server
     if (answer) rec.settle?.resolve(answer);
@@ -270,9 +271,9 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         if (!rec.item.outcome) {
           rec.decidedBy = rec.decidedBy ?? 'console';
           finish(rec, 'completed', ui('outcome.urlComplete'), { action: 'accept' });
-        } else {
+        } else if (rec.item.status !== 'completed') {
           const why = ui('outcome.urlComplete');
-          rec.item = { ...rec.item, status: 'completed', updatedAt: now(), outcome: { at: now(), message: english(why), ui: why } };
+          rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, 'completed'), updatedAt: now(), outcome: { at: now(), message: english(why), ui: why } };
           save(rec);
           publish();
         }

@@ -11,6 +11,7 @@ import type { DraftInput, ItemDraft } from '../../shared/drafts.js';
 import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
 import type { AbortCause } from '../requests/incoming.js';
+import { nextSamplingStatus } from '../requests/machine.js';
 
 /** The stored draft with `input`'s parts replacing its own; `savedAt` = `now` (epoch ms). */
 export function mergeDraft(stored: ItemDraft | undefined, input: DraftInput, now: number): ItemDraft {
@@ -46,19 +47,20 @@ export function dropDraftPart(draft: ItemDraft | undefined, part: 'request' | 'r
 }
 
 /** How an item ends when its server request's signal aborts, by the typed cause (main/requests/incoming.ts). */
-const STOPPED: Record<AbortCause, { status: 'timed_out' | 'cancelled'; why: UiTextCode }> = {
-  server_timeout: { status: 'timed_out', why: 'outcome.serverTimeout' },
-  connection_closed: { status: 'cancelled', why: 'outcome.connectionClosed' },
-  server_cancelled: { status: 'cancelled', why: 'outcome.serverCancelled' },
+const STOPPED: Record<AbortCause, { event: 'server_timeout' | 'stop'; why: UiTextCode }> = {
+  server_timeout: { event: 'server_timeout', why: 'outcome.serverTimeout' },
+  connection_closed: { event: 'stop', why: 'outcome.connectionClosed' },
+  server_cancelled: { event: 'stop', why: 'outcome.serverCancelled' },
 };
 
 /**
- * The status and message for an item whose server stopped waiting: the server's timeout →
- * `timed_out`; a closed connection or the server's cancellation → `cancelled`.
+ * The state machine's event (main/requests/machine.ts) and the message for an item whose server
+ * stopped waiting: the server's timeout → `server_timeout` (timed_out); a closed connection or the
+ * server's cancellation → `stop` (cancelled).
  */
-export function stopWhy(cause: AbortCause): { status: 'timed_out' | 'cancelled'; why: UiText } {
-  const { status, why } = STOPPED[cause];
-  return { status, why: ui(why) };
+export function stopWhy(cause: AbortCause): { event: 'server_timeout' | 'stop'; why: UiText } {
+  const { event, why } = STOPPED[cause];
+  return { event, why: ui(why) };
 }
 
 /**
@@ -90,7 +92,7 @@ export function resumeDraft(entry: HistoryEntry, item: SamplingItemView, now: nu
   const empty = { role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: model.modelId, stopReason: 'endTurn' as const };
   return {
     draft,
-    status: 'awaiting_response_review',
+    status: nextSamplingStatus(item.status, 'resume_response'),
     sent: item.original,
     model,
     response: { ...(generated && { generated }), draft: generated ?? empty, manual: !generated, generatedAt: now },

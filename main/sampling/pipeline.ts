@@ -1,15 +1,9 @@
 /**
- * The sampling review state machine (main/sampling):
- *
- *   intake (validate, S-… rules) ──invalid──▶ answered -32602, recorded in history
- *     ▼
- *   awaiting_request_review ──reject──▶ rejected (-1)
- *     ▼ approve (with edits)
- *   generating ──cancel / provider error──▶ back to awaiting_request_review
- *     ▼                         (manual provider skips generating)
- *   awaiting_response_review ──reject──▶ rejected (-1)      ──regenerate──▶ generating
- *     ▼ approve (with edits)
- *   delivered (history committed first, then the result goes to the server)
+ * The sampling pipeline: a server's sampling request (the envelope of main/requests/incoming.ts)
+ * through intake (validated once, S-… rules; a refusal answered -32602 and recorded), the queue,
+ * the person's review of the request and then of the response (or an auto-approve rule), the
+ * provider, and delivery — history committed first, then the result goes to the server. Every
+ * status change is a move of the state machine table in main/requests/machine.ts.
  *
  * The server giving up (its timeout, notifications/cancelled, a closed connection), the end of the
  * client request the item belongs to, or the console shutting down ends an open item at once as
@@ -35,6 +29,7 @@ import { isBigPayload } from '../offload/offload.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS, type IntakeVerdict } from './intake.js';
 import { jsonEqual, toHistoryEntry, type SamplingRecord } from './record.js';
 import { createSteps } from './steps.js';
+import { nextSamplingStatus, samplingAllows, type SamplingEvent } from '../requests/machine.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft, resumeDraft, stopWhy } from './drafts.js';
 import { abortCauseOf, RequestAbort, type IncomingSampling } from '../requests/incoming.js';
 import type { PipelineDeps, SamplingPipeline } from './types.js';
@@ -61,7 +56,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
 
   const save = (rec: SamplingRecord) => deps.history.save(toHistoryEntry(rec, now()));
   /** Records a step; `detail` a message code, or words that are data (a typed reason, a model id). */
-  const event = (rec: SamplingRecord, kind: string, detail?: string | UiText) =>
+  const record = (rec: SamplingRecord, kind: string, detail?: string | UiText) =>
     rec.events.push({ at: now(), kind, ...(typeof detail === 'object' ? detailed(detail) : { detail }) });
 
   const PROGRESS_MESSAGES: Partial<Record<SamplingStatus, string>> = {
@@ -82,11 +77,11 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     rec.reviewSince = undefined;
   };
 
-  /** Finds an open record in one of `statuses`, or explains why the action cannot happen. */
-  const open = (itemId: string, statuses: SamplingStatus[], action: UiTextCode): SamplingRecord => {
+  /** Finds a record `event` may happen to now (main/requests/machine.ts), or explains why the action cannot happen. */
+  const open = (itemId: string, event: SamplingEvent, action: UiTextCode): SamplingRecord => {
     const rec = records.get(itemId);
     if (!rec) throw new ApiError('not_found', ui('error.noSamplingRequest', { id: itemId }));
-    if (!statuses.includes(rec.item.status)) {
+    if (!samplingAllows(rec.item.status, event)) {
       const { outcome } = rec.item;
       const why = outcome ? ui('error.alreadyEnded', { how: outcome.ui ?? outcome.message }) : ui('error.itIs', { status: rec.item.status.replaceAll('_', ' ') });
       throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui(action), why }));
@@ -102,20 +97,21 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     }
   };
 
-  /** Moves a record to a terminal status, commits history, then settles the server's request. */
+  /** Moves a record to the terminal status `event` leads to, commits history, then settles the server's request. */
   const finish = (
     rec: SamplingRecord,
-    status: SamplingStatus,
+    event: SamplingEvent,
     why: UiText,
     answer: { result: CreateMessageResult } | { code: number } | { none: true },
     stopped?: StopCause,
   ) => {
+    const status = nextSamplingStatus(rec.item.status, event);
     stopReview(rec);
     rec.generation?.abort();
     const code = 'code' in answer ? answer.code : undefined;
     const message = english(why);
     update(rec, { status, generation: undefined, outcome: { at: now(), message, ui: why, code, ...(stopped && { stopped }) } });
-    event(rec, status, why);
+    record(rec, status, why);
     if ('result' in answer) {
       rec.delivered = answer.result;
       intake.rememberDelivered(rec.item.conversationId, rec.item.round, answer.result);
@@ -131,7 +127,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
 
   const providerViews = (): ProviderView[] => deps.providers.list().map((p) => p.view);
 
-  const { generate, deliver, applyPolicy } = createSteps({ deps, now, update, save, event, stopReview, finish });
+  const { generate, deliver, applyPolicy } = createSteps({ deps, now, update, save, event: record, stopReview, finish });
 
   /** The model for a request, with the ranked candidates when the registry can rank. */
   function selectFor(params: CreateMessageParams, serverId: string): Pick<SamplingItemView, 'model' | 'candidates'> {
@@ -253,9 +249,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       if (rec.item.outcome) return;
       const reason: unknown = request.signal.reason;
       const why = stopWhy(abortCauseOf(reason));
-      if (reason instanceof RequestAbort && reason.serverReason) event(rec, 'server_reason', reason.serverReason); // the server's words, as data
+      if (reason instanceof RequestAbort && reason.serverReason) record(rec, 'server_reason', reason.serverReason); // the server's words, as data
       rec.decidedBy = 'console';
-      finish(rec, why.status, why.why, { none: true }, 'server_stopped_waiting');
+      finish(rec, why.event, why.why, { none: true }, 'server_stopped_waiting');
     };
     if (request.signal.aborted) onAbort();
     else request.signal.addEventListener('abort', onAbort, { once: true });
@@ -283,10 +279,10 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         { serverId: entry.serverId, era: 'legacy', origin: 'draft', params: checked.params, association: { exact: false, calls: [] }, round: 1 },
         noServer,
       );
-      event(rec, 'reopened', `from history entry ${entry.id}`);
+      record(rec, 'reopened', `from history entry ${entry.id}`);
       if (entry.draft) {
         update(rec, resumeDraft(entry, rec.item, now()));
-        if (rec.item.status === 'awaiting_response_review') event(rec, 'draft_resumed', 'the response the person was writing');
+        if (rec.item.status === 'awaiting_response_review') record(rec, 'draft_resumed', 'the response the person was writing');
         save(rec);
       }
       return rec.item.id;
@@ -306,12 +302,12 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         const ended = callHasEnded(rec.item, callId, deps.inFlightCalls(rec.item.serverId));
         if (!ended) continue;
         rec.decidedBy = 'console';
-        finish(rec, 'cancelled', ui('outcome.callEnded', { call: ended }), { none: true }, 'call_ended');
+        finish(rec, 'stop', ui('outcome.callEnded', { call: ended }), { none: true }, 'call_ended');
       }
     },
 
     async approveRequest(itemId, params, model) {
-      const rec = open(itemId, ['awaiting_request_review'], 'action.approveRequest');
+      const rec = open(itemId, 'approve_request', 'action.approveRequest');
       const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
       if (!checked.ok) throw new ApiError('invalid_input', ui('error.editInvalid', { why: checked.error.ui }));
       const provider = deps.providers.get(model.providerId);
@@ -330,32 +326,32 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
         ? { ...model, ...because(ui('model.chosenByPerson', { suggested: rec.item.model.modelId })), overridden: true }
         : rec.item.model;
       update(rec, { sent: checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
-      event(rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
+      record(rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
       // Resolve the person's click at once; generation progress and failures show in the item.
-      void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
+      void generate(rec, 'approve_request').catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
     },
 
     rejectRequest(itemId, reason) {
-      const rec = open(itemId, ['awaiting_request_review'], 'action.rejectRequest');
+      const rec = open(itemId, 'reject_request', 'action.rejectRequest');
       rec.decidedBy = 'person';
-      finish(rec, 'rejected', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED });
+      finish(rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED });
     },
 
     cancelGeneration(itemId) {
-      const rec = open(itemId, ['generating'], 'action.cancelGeneration');
+      const rec = open(itemId, 'generation_stopped', 'action.cancelGeneration');
       rec.generation?.abort();
     },
 
     async regenerate(itemId) {
-      const rec = open(itemId, ['awaiting_response_review'], 'action.regenerate');
+      const rec = open(itemId, 'regenerate', 'action.regenerate');
       if (rec.item.response?.manual) throw new ApiError('invalid_state', ui('error.manualRegenerate'));
       stopReview(rec);
-      event(rec, 'regenerate');
-      void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
+      record(rec, 'regenerate');
+      void generate(rec, 'regenerate').catch((err) => deps.logger.error('generation crashed', { item: itemId, error: String(err) }));
     },
 
     approveResponse(itemId, result) {
-      const rec = open(itemId, ['awaiting_response_review'], 'action.approveResponse');
+      const rec = open(itemId, 'deliver', 'action.approveResponse');
       const response = rec.item.response!;
       if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
         throw new ApiError('invalid_input', ui('error.writeFirst'));
@@ -365,9 +361,9 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     },
 
     rejectResponse(itemId, reason) {
-      const rec = open(itemId, ['awaiting_response_review'], 'action.rejectResponse');
+      const rec = open(itemId, 'reject_response', 'action.rejectResponse');
       rec.decidedBy = 'person';
-      finish(rec, 'rejected', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), {
+      finish(rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), {
         code: ErrorCodes.USER_REJECTED,
       });
     },
@@ -381,7 +377,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     },
 
     cancelAll(why) {
-      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'cancelled', why, { none: true }, 'console_stopped');
+      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'stop', why, { none: true }, 'console_stopped');
     },
   };
 }

@@ -11,7 +11,8 @@
 import { noteText } from '../../shared/rules.js';
 import { ui, type UiText } from '../../shared/ui-text.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/sampling.js';
-import type { SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { SamplingItemView } from '../../shared/state.js';
+import { nextSamplingStatus, type SamplingEvent } from '../requests/machine.js';
 import { dropDraftPart } from './drafts.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PipelineDeps } from './types.js';
@@ -28,13 +29,17 @@ export interface StepContext {
   event(rec: SamplingRecord, kind: string, detail?: string | UiText): void;
   /** Ends the current review phase (adds its time to reviewMs). */
   stopReview(rec: SamplingRecord): void;
-  /** Moves a record to a terminal status, commits history, then settles the server's request. */
-  finish(rec: SamplingRecord, status: SamplingStatus, why: UiText, answer: { result: CreateMessageResult } | { code: number } | { none: true }): void;
+  /** Moves a record to the terminal status `event` leads to, commits history, then settles the server's request. */
+  finish(rec: SamplingRecord, event: SamplingEvent, why: UiText, answer: { result: CreateMessageResult } | { code: number } | { none: true }): void;
 }
 
 /** The steps; see the file comment. */
 export interface Steps {
-  generate(rec: SamplingRecord): Promise<void>;
+  /**
+   * Generates a response for the approved request (`sent`): `approve_request` from request review,
+   * `regenerate` from response review (main/requests/machine.ts).
+   */
+  generate(rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void>;
   deliver(rec: SamplingRecord, result: CreateMessageResult, why?: UiText): void;
   applyPolicy(rec: SamplingRecord): void;
 }
@@ -44,13 +49,13 @@ export function createSteps(ctx: StepContext): Steps {
   const { deps, now, update, save, event, stopReview, finish } = ctx;
   const streamUpdateMs = deps.streamUpdateMs ?? 50;
 
-  async function generate(rec: SamplingRecord): Promise<void> {
+  async function generate(rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void> {
     const params = rec.item.sent!;
     const provider = deps.providers.get(rec.item.model.providerId);
     if (!provider?.generate) {
       // "Write the response myself": straight to response review with an empty draft.
       update(rec, {
-        status: 'awaiting_response_review',
+        status: nextSamplingStatus(rec.item.status, 'write_response'),
         error: undefined,
         response: {
           manual: true,
@@ -67,7 +72,7 @@ export function createSteps(ctx: StepContext): Steps {
     const startedAt = now();
     let text = '';
     let lastPush = 0;
-    update(rec, { status: 'generating', error: undefined, response: undefined, generation: { startedAt, text }, sentToModelAt: rec.item.sentToModelAt ?? startedAt, draft: dropDraftPart(rec.item.draft, 'response') });
+    update(rec, { status: nextSamplingStatus(rec.item.status, start), error: undefined, response: undefined, generation: { startedAt, text }, sentToModelAt: rec.item.sentToModelAt ?? startedAt, draft: dropDraftPart(rec.item.draft, 'response') });
     event(rec, 'generation_started', `${provider.view.label} / ${rec.item.model.modelId}`);
     save(rec);
     try {
@@ -89,7 +94,7 @@ export function createSteps(ctx: StepContext): Steps {
       rec.usage = out.usage;
       rec.costUsd = out.usage ? deps.policy?.costOf?.(rec.item.model, out.usage) : undefined;
       update(rec, {
-        status: 'awaiting_response_review',
+        status: nextSamplingStatus(rec.item.status, 'generated'),
         generation: undefined,
         response: { generated: out.result, draft: out.result, manual: false, usage: out.usage, finishReason: out.finishReason, generatedAt: now() },
       });
@@ -105,7 +110,7 @@ export function createSteps(ctx: StepContext): Steps {
       // The provider's words (or the SDK's) are shown as they are.
       const message = err instanceof Error ? err.message : String(err);
       const failure = err instanceof ProviderError ? { failure: err.kind } : {};
-      update(rec, { status: 'awaiting_request_review', generation: undefined, error: cancelled ? undefined : { message, at: now(), ...failure } });
+      update(rec, { status: nextSamplingStatus(rec.item.status, 'generation_stopped'), generation: undefined, error: cancelled ? undefined : { message, at: now(), ...failure } });
       rec.reviewSince = now();
       event(rec, cancelled ? 'generation_cancelled' : 'generation_failed', cancelled ? ui('event.generationCancelled') : message);
       save(rec);
@@ -120,7 +125,7 @@ export function createSteps(ctx: StepContext): Steps {
     const how = response.manual ? 'event.writtenByPerson' : rec.responseEdited ? 'event.withEdits' : rec.decidedBy === 'rule' ? 'event.byRule' : 'event.unchanged';
     event(rec, 'response_approved', ui(how));
     const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui('outcome.delivered'));
-    finish(rec, 'delivered', where, { result: forServer(result) });
+    finish(rec, 'deliver', where, { result: forServer(result) });
   }
 
   /** Lets the policy decide a freshly queued server request: ask, auto-approve, or reject. */
@@ -146,7 +151,7 @@ export function createSteps(ctx: StepContext): Steps {
       rec.decidedBy = 'rule';
       rec.rule = rule;
       explain();
-      finish(rec, 'rejected', ui('outcome.rejectedByRule', { rule: rule.name, version: rule.version, reason: action.reason }), { code: ErrorCodes.USER_REJECTED });
+      finish(rec, 'reject_request', ui('outcome.rejectedByRule', { rule: rule.name, version: rule.version, reason: action.reason }), { code: ErrorCodes.USER_REJECTED });
       return;
     }
     if (!deps.providers.get(rec.item.model.providerId)?.generate) {
@@ -163,7 +168,7 @@ export function createSteps(ctx: StepContext): Steps {
     explain();
     update(rec, { sent: params, auto: { rule, action: action.kind } });
     event(rec, 'request_approved', ui(rec.requestEdited ? 'event.approvedByRuleChanged' : 'event.approvedByRule', { rule: rule.name, version: rule.version }));
-    void generate(rec).catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
+    void generate(rec, 'approve_request').catch((err) => deps.logger.error('generation crashed', { item: rec.item.id, error: String(err) }));
   }
 
   return { generate, deliver, applyPolicy };

@@ -19,7 +19,7 @@ describe('typed abort reasons', () => {
     // Read as "connection closed" when the pipeline matched /clos/ on the reason's text.
     const closedDialog = typedAbort('the user closed the dialog');
     expect(closedDialog).toMatchObject({ abortCause: 'server_cancelled', serverReason: 'the user closed the dialog' });
-    expect(stopWhy(abortCauseOf(closedDialog))).toEqual({ status: 'cancelled', why: { code: 'outcome.serverCancelled' } });
+    expect(stopWhy(abortCauseOf(closedDialog))).toEqual({ event: 'stop', why: { code: 'outcome.serverCancelled' } });
     expect(typedAbort(undefined).abortCause).toBe('server_cancelled');
   });
 
