@@ -136,14 +136,14 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
   };
 
   const policy: SamplingPolicy = {
-    admit(serverId) {
-      const verdict = limiter.admit(serverId, store.current(), deps.now());
-      publish();
-      return verdict;
-    },
-
     decide(facts) {
       const file = store.current();
+      // Limits first: a request over one is refused before anything else is weighed.
+      const admitted = limiter.admit(facts.serverId, file, facts.now);
+      if (!admitted.ok) {
+        publish();
+        return { kind: 'refuse', code: admitted.code, message: admitted.message, rule: admitted.rule };
+      }
       const out = decideSampling(facts, {
         file,
         findings: (params) => detector.inRequest(params, optionsOf(file)),

@@ -32,7 +32,7 @@ import { createSteps } from './steps.js';
 import { nextSamplingStatus, samplingAllows, type SamplingEvent } from '../requests/machine.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft, resumeDraft, stopWhy } from './drafts.js';
 import { abortCauseOf, RequestAbort, type IncomingSampling } from '../requests/incoming.js';
-import type { PipelineDeps, SamplingPipeline } from './types.js';
+import type { PipelineDeps, PolicyAction, SamplingPipeline } from './types.js';
 
 export type { HistorySink, PipelineDeps, ProviderRegistry, SamplingPipeline } from './types.js';
 
@@ -207,11 +207,6 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
    */
   function begin(request: IncomingSampling, checked: IntakeVerdict, prepare?: (rec: SamplingRecord) => Promise<void>): Promise<CreateMessageResult> {
     if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
-    const admitted = deps.policy?.admit?.(request.serverId, checked.params) ?? { ok: true };
-    if (!admitted.ok) {
-      intake.recordRefusal(request.serverId, request.params, { code: admitted.code, message: admitted.message, rule: admitted.rule }, 'rate_limited');
-      throw protocolError(admitted.code, admitted.message);
-    }
     let settle: SamplingRecord['settle'] = { resolve: () => undefined, reject: () => undefined };
     const answer = new Promise<CreateMessageResult>((resolve, reject) => (settle = { resolve, reject }));
     const rec = newRecord(
@@ -226,20 +221,32 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
       },
       settle,
     );
-    if (!prepare) {
-      queueServerRequest(request, rec);
+    const decideAndQueue = () => {
+      const action = consultPolicy(rec);
+      if (action.kind === 'refuse') {
+        intake.recordRefusal(request.serverId, request.params, { code: action.code, message: action.message, rule: action.rule }, 'rate_limited');
+        throw protocolError(action.code, action.message);
+      }
+      queueServerRequest(request, rec, action);
       return answer;
-    }
+    };
+    if (!prepare) return decideAndQueue();
     return prepare(rec)
       .catch((err: unknown) => deps.logger.warn('could not ready a big request off the main thread; handling it on it', { serverId: request.serverId, error: String(err) }))
-      .then(() => {
-        queueServerRequest(request, rec);
-        return answer;
-      });
+      .then(decideAndQueue);
   }
 
-  /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision. */
-  function queueServerRequest(request: IncomingSampling, rec: SamplingRecord): void {
+  /**
+   * The one point where the policy is consulted about a server's request (rules, limits, budgets):
+   * one decision, made before the request is queued, so a refused one is never shown as waiting.
+   * No policy: the person decides.
+   */
+  function consultPolicy(rec: SamplingRecord): PolicyAction {
+    return deps.policy?.decide({ serverId: rec.item.serverId, item: rec.item, params: rec.item.original, model: rec.item.model, now: now() }) ?? { kind: 'ask' };
+  }
+
+  /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision carried out. */
+  function queueServerRequest(request: IncomingSampling, rec: SamplingRecord, action: Exclude<PolicyAction, { kind: 'refuse' }>): void {
     admit(rec);
     if (request.progress) {
       progressOf.set(rec.item.id, request.progress);
@@ -255,7 +262,7 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     };
     if (request.signal.aborted) onAbort();
     else request.signal.addEventListener('abort', onAbort, { once: true });
-    if (!rec.item.outcome) applyPolicy(rec);
+    if (!rec.item.outcome) applyPolicy(rec, action);
   }
 
   return {

@@ -2,8 +2,8 @@
  * The pipeline's work steps after a request is queued (split from pipeline.ts, which keeps the
  * state machine and the review operations):
  *
- * - {@link Steps.applyPolicy}: the policy's decision for a fresh server request — ask (with notes,
- *   and possibly a changed request the review starts from), auto-approve, or reject;
+ * - {@link Steps.applyPolicy}: carries out the policy's decision for a fresh server request — ask
+ *   (with notes, and possibly a changed request the review starts from), auto-approve, or reject;
  * - {@link Steps.generate}: one generation by the chosen provider, streamed into the item (or the
  *   empty draft of "Write the response myself"), with its usage and cost;
  * - {@link Steps.deliver}: ends a request with a result (history first, then the server).
@@ -15,7 +15,7 @@ import type { SamplingItemView } from '../../shared/state.js';
 import { nextSamplingStatus, type SamplingEvent } from '../requests/machine.js';
 import { dropDraftPart } from './drafts.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
-import type { PipelineDeps } from './types.js';
+import type { PipelineDeps, PolicyAction } from './types.js';
 import { ProviderError } from '../llm/errors.js';
 
 /** What the steps need from the pipeline. */
@@ -41,7 +41,8 @@ export interface Steps {
    */
   generate(rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void>;
   deliver(rec: SamplingRecord, result: CreateMessageResult, why?: UiText): void;
-  applyPolicy(rec: SamplingRecord): void;
+  /** Carries out the policy's decision for a freshly queued server request (ask, approve, reject). */
+  applyPolicy(rec: SamplingRecord, action: Exclude<PolicyAction, { kind: 'refuse' }>): void;
 }
 
 /** Creates the steps over the pipeline's context. */
@@ -128,10 +129,8 @@ export function createSteps(ctx: StepContext): Steps {
     finish(rec, 'deliver', where, { result: forServer(result) });
   }
 
-  /** Lets the policy decide a freshly queued server request: ask, auto-approve, or reject. */
-  function applyPolicy(rec: SamplingRecord): void {
-    if (!deps.policy || rec.item.origin !== 'server') return;
-    const action = deps.policy.decide({ serverId: rec.item.serverId, item: rec.item, params: rec.item.original, model: rec.item.model, now: now() });
+  /** Carries out the policy's decision (made once, before queueing) for a freshly queued server request: ask, auto-approve, or reject. */
+  function applyPolicy(rec: SamplingRecord, action: Exclude<PolicyAction, { kind: 'refuse' }>): void {
     const explain = (notes = action.notes ?? []) => {
       for (const n of notes) event(rec, n.kind === 'ask_rule' ? 'rule_matched' : n.kind === 'manual_model' ? 'rule_skipped' : 'policy_note', noteText(n));
       if (notes.length || action.estimate) update(rec, { policy: { notes, estimatedTokens: action.estimate?.tokens ?? 0, ...(action.estimate?.costUsd !== undefined ? { estimatedCostUsd: action.estimate.costUsd } : {}) } });

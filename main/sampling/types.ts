@@ -135,7 +135,9 @@ export interface PolicyFacts {
 /**
  * What a policy decides for a request: ask the person (default), auto-approve the request only
  * (the person still reviews the response), auto-approve request and response (fully unattended),
- * or reject (the server gets -1 with the reason). `params` lets a rule send a changed request
+ * reject (the server gets -1 with the reason), or refuse it before it is queued because a limit
+ * is reached (`code` -32051 or -32029 and the message the server gets; `rule` the limit's id; never
+ * shown as waiting, recorded in history). `params` lets a rule send a changed request
  * (e.g. auto-redacted) — or, with `ask`, put a changed request in front of the person (the review
  * starts from it); history keeps both. `notes` (e.g. "auto-approval paused", "limit nearly
  * reached", "auto-redacted 2 items") and `estimate` (tokens, USD) reach the queued item's `policy`.
@@ -144,22 +146,21 @@ export type PolicyAction = (
   | { kind: 'ask'; rule?: RuleRef; params?: CreateMessageParams }
   | { kind: 'approve_request' | 'approve_all'; rule: RuleRef; params?: CreateMessageParams }
   | { kind: 'reject'; rule: RuleRef; reason: string }
+  | { kind: 'refuse'; code: number; message: string; rule: string }
 ) & { notes?: PolicyNote[]; estimate?: { tokens: number; costUsd?: number } };
 
 /** Per-server rules and limits (absent = always ask, no limits). */
 export interface SamplingPolicy {
-  /**
-   * Called at intake after validation, before queueing. A refusal (e.g. rate limited) answers the
-   * server with `code`/`message` and is recorded with `rule`.
-   */
-  admit?(serverId: string, params: CreateMessageParams): { ok: true } | { ok: false; code: number; message: string; rule: string };
   /**
    * Scans a big request's texts for sensitive data off the event loop (the offload worker) and
    * keeps the findings, so {@link SamplingPolicy.decide} and the history filter need no scan of
    * their own. Optional; called before a big request is queued.
    */
   prepare?(serverId: string, params: CreateMessageParams): Promise<void>;
-  /** Decides what happens to a request that entered the queue. */
+  /**
+   * The one decision about a server's request (limits, rules, budgets), asked once after intake
+   * accepted it and before it is queued (a big request: after `prepare`).
+   */
   decide(facts: PolicyFacts): PolicyAction;
   /** Told when a request ends (for token and spend budgets). */
   settled?(serverId: string, item: SamplingItemView): void;

@@ -99,7 +99,7 @@ describe('refusals carry a typed kind (no message parsing to tell a limit from t
       now: Date.now,
       inFlightCalls: () => [{ callId: 'c', kind: 'tools/call', name: 't' }],
       onRefused: (_s, why, r) => refused.push({ line: english(why), ...r }),
-      policy: { decide: () => ({ kind: 'ask' }), admit: () => (admit ? { ok: true } : { ok: false, code: -32051, message: 'Rate limited: too many. Try again later.', rule: 'limit.rpm' }) },
+      policy: { decide: () => (admit ? { kind: 'ask' } : { kind: 'refuse', code: -32051, message: 'Rate limited: too many. Try again later.', rule: 'limit.rpm' }) },
     });
     await expect(pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal })).rejects.toMatchObject({ code: -32051 });
     admit = true;

@@ -124,8 +124,8 @@ describe('notes: why auto-approval was held back', () => {
     expect(t.decide(params('a', 100)).kind).toBe('approve_all'); // 900 + 101 ≤ 1500 (101 now reserved)
     expect(t.decide(params('b', 1000), 'i2')).toMatchObject({ kind: 'ask', notes: [{ kind: 'budget', limit: 'tokens', used: 1001, max: 1500, scope: 'console' }] });
     t.settle('i1', { inputTokens: 300, outputTokens: 300 }); // all servers: 1,500 used
-    expect(t.svc.policy.admit!('s', params('x'))).toMatchObject({ ok: false, rule: 'limit.global.tokens', message: expect.stringContaining('the console used 1500 of 1500 tokens today (UTC)') });
-    expect(t.svc.policy.admit!('third', params('x'))).toMatchObject({ ok: false, rule: 'limit.global.tokens' });
+    expect(t.decide(params('x'), 'i3')).toMatchObject({ kind: 'refuse', rule: 'limit.global.tokens', message: expect.stringContaining('the console used 1500 of 1500 tokens today (UTC)') });
+    expect(t.svc.policy.decide({ serverId: 'third', item: { ...item(params('x'), 'i4'), serverId: 'third' }, params: params('x'), model: item(params('x')).model, now: NOW })).toMatchObject({ kind: 'refuse', rule: 'limit.global.tokens' });
   });
 
   it('a spend limit and a model without a known price: the console cannot hold the limit, so it asks', () => {
@@ -171,7 +171,7 @@ describe('settled usage and counters', () => {
     await tick();
     expect(t.hub.get('policy')!.counters.s).toMatchObject({ tokensToday: 1_002_000, spendTodayUsd: 1.5 });
     t.svc.saveRules(approveAll({ spendPerDayUsd: 1.5 }));
-    expect(t.svc.policy.admit!('s', params('x'))).toMatchObject({ ok: false, rule: 'limit.spend' });
+    expect(t.decide(params('x'))).toMatchObject({ kind: 'refuse', rule: 'limit.spend' });
   });
 });
 

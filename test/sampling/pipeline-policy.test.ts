@@ -86,8 +86,8 @@ describe('policy decisions', () => {
     expect(t.saved.at(-1)!.events.map((e) => e.kind)).toContain('rule_skipped');
   });
 
-  it('admit refusal (rate limit): answered with the policy\'s code and recorded, never queued', async () => {
-    const t = setup({ decide: () => ({ kind: 'ask' }), admit: () => ({ ok: false, code: -32029, message: 'Rate limited: 10 requests per minute', rule: 'limit.rpm' }) });
+  it('a limit\'s refusal (rate limit): answered with the policy\'s code and recorded, never queued', async () => {
+    const t = setup({ decide: () => ({ kind: 'refuse', code: -32029, message: 'Rate limited: 10 requests per minute', rule: 'limit.rpm' }) });
     await expect(t.handle()).rejects.toMatchObject({ code: -32029, message: 'Rate limited: 10 requests per minute' });
     expect(t.item()).toBeUndefined();
     expect(t.saved.at(-1)).toMatchObject({ status: 'failed', errorDetail: { code: -32029, rule: 'limit.rpm' } });
