@@ -1,0 +1,127 @@
+/**
+ * The person's review actions and the pipeline's other outside events, as plain functions over the
+ * core (core.ts). Each action is allowed only where the state machine table allows its event
+ * (main/requests/machine.ts); otherwise it fails with an `invalid_state` ApiError saying why.
+ */
+import { ApiError } from '../../shared/api.js';
+import type { DraftInput } from '../../shared/drafts.js';
+import { ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
+import type { ModelChoice, ModelRef } from '../../shared/state.js';
+import { because, ui, type UiText } from '../../shared/ui-text.js';
+import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
+import { finish, logCrash, openRecord, record, recordOf, save, stopReview, update, type PipelineCore } from './core.js';
+import { callHasEnded, draftFor, dropDraftPart, mergeDraft } from './drafts.js';
+import { jsonEqual, type SamplingRecord } from './record.js';
+import { deliver, generate } from './steps.js';
+
+/**
+ * Approves the request as the person edited it, with the model they chose, and starts generating
+ * (resolves at once; progress and failures show in the item).
+ * @throws ApiError invalid_state (not in request review), invalid_input (the edited request breaks
+ *   an S- rule, or the model is not among the server's allowed ones), not_found (unknown item or model)
+ */
+export async function approveRequest(core: PipelineCore, itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void> {
+  const rec = openRecord(core, itemId, 'approve_request', 'action.approveRequest');
+  const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
+  if (!checked.ok) throw new ApiError('invalid_input', ui('error.editInvalid', { why: checked.error.ui }));
+  const choice = modelChoice(core, rec, model);
+  stopReview(core, rec);
+  rec.decidedBy = 'person';
+  rec.requestEdited = rec.requestEdited || !jsonEqual(checked.params, rec.item.original);
+  update(core, rec, { sent: checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
+  record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
+  void generate(core, rec, 'approve_request').catch(logCrash(core, itemId));
+}
+
+/**
+ * The model the person approved with, as the item's choice (marked overridden when it is not the
+ * console's suggestion).
+ * @throws ApiError not_found (no such provider or model), invalid_input (not among the ranked candidates)
+ */
+function modelChoice(core: PipelineCore, rec: SamplingRecord, model: ModelRef): ModelChoice {
+  const provider = core.deps.providers.get(model.providerId);
+  if (!provider || !provider.view.models.includes(model.modelId)) {
+    throw new ApiError('not_found', ui('error.noModelIn', { model: model.modelId, provider: model.providerId }));
+  }
+  const candidates = rec.item.candidates;
+  if (candidates?.length && !candidates.some((c) => c.providerId === model.providerId && c.modelId === model.modelId)) {
+    throw new ApiError('invalid_input', ui('error.modelNotAllowed', { model: model.modelId, server: rec.item.serverId }));
+  }
+  const overridden = model.providerId !== rec.item.model.providerId || model.modelId !== rec.item.model.modelId;
+  return overridden ? { ...model, ...because(ui('model.chosenByPerson', { suggested: rec.item.model.modelId })), overridden: true } : rec.item.model;
+}
+
+/** Rejects the request: the server gets -1 (the person's reason in history). @throws ApiError not_found / invalid_state */
+export function rejectRequest(core: PipelineCore, itemId: string, reason?: string): void {
+  const rec = openRecord(core, itemId, 'reject_request', 'action.rejectRequest');
+  rec.decidedBy = 'person';
+  finish(core, rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED });
+}
+
+/** Stops the running generation (back to request review). @throws ApiError not_found / invalid_state */
+export function cancelGeneration(core: PipelineCore, itemId: string): void {
+  openRecord(core, itemId, 'generation_stopped', 'action.cancelGeneration').generation?.abort();
+}
+
+/** Generates the response again. @throws ApiError not_found / invalid_state (also for a hand-written response) */
+export async function regenerate(core: PipelineCore, itemId: string): Promise<void> {
+  const rec = openRecord(core, itemId, 'regenerate', 'action.regenerate');
+  if (rec.item.response?.manual) throw new ApiError('invalid_state', ui('error.manualRegenerate'));
+  stopReview(core, rec);
+  record(core, rec, 'regenerate');
+  void generate(core, rec, 'regenerate').catch(logCrash(core, itemId));
+}
+
+/** Delivers the response as the person left it. @throws ApiError not_found / invalid_state / invalid_input (an empty hand-written response) */
+export function approveResponse(core: PipelineCore, itemId: string, result: CreateMessageResult): void {
+  const rec = openRecord(core, itemId, 'deliver', 'action.approveResponse');
+  const response = rec.item.response!;
+  if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
+    throw new ApiError('invalid_input', ui('error.writeFirst'));
+  }
+  rec.decidedBy = 'person';
+  deliver(core, rec, result);
+}
+
+/** Rejects the response: the server gets -1. @throws ApiError not_found / invalid_state */
+export function rejectResponse(core: PipelineCore, itemId: string, reason?: string): void {
+  const rec = openRecord(core, itemId, 'reject_response', 'action.rejectResponse');
+  rec.decidedBy = 'person';
+  finish(core, rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), { code: ErrorCodes.USER_REJECTED });
+}
+
+/** Removes a finished item from the queue view (history keeps it). @throws ApiError not_found / invalid_state (still open) */
+export function dismiss(core: PipelineCore, itemId: string): void {
+  const rec = recordOf(core, itemId);
+  if (!rec.item.outcome) throw new ApiError('invalid_state', ui('error.dismissUnfinished'));
+  core.records.delete(itemId);
+  core.deps.hub.removeItem(itemId);
+}
+
+/**
+ * Keeps what the person typed (shared/drafts.ts); history commits it before this returns. Ignored
+ * once delivered. @throws ApiError not_found
+ */
+export function saveDraft(core: PipelineCore, itemId: string, draft: DraftInput): void {
+  const rec = recordOf(core, itemId);
+  if (rec.item.status === 'delivered') return; // what was delivered is the final word
+  update(core, rec, { draft: mergeDraft(rec.item.draft, draftFor(rec.item.status, draft), core.deps.now()) });
+  save(core, rec); // committed when it returns: survives the server giving up and a restart
+}
+
+/** A client request finished: an open server request that belonged only to it ends at once ('call_ended'). */
+export function callEnded(core: PipelineCore, callId: string): void {
+  for (const rec of core.records.values()) {
+    if (rec.item.outcome || rec.item.origin !== 'server') continue;
+    const ended = callHasEnded(rec.item, callId, core.deps.inFlightCalls(rec.item.serverId));
+    if (!ended) continue;
+    rec.decidedBy = 'console';
+    finish(core, rec, 'stop', ui('outcome.callEnded', { call: ended }), { none: true }, 'call_ended');
+  }
+}
+
+/** Ends every open item (shutdown) with `why`, `outcome.stopped` 'console_stopped'; drafts are kept. */
+export function cancelAll(core: PipelineCore, why: UiText): void {
+  for (const rec of core.records.values()) if (!rec.item.outcome) finish(core, rec, 'stop', why, { none: true }, 'console_stopped');
+}
