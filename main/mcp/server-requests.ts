@@ -7,9 +7,13 @@
  * `notifications/cancelled` carries only free text, so its reason is read here, once, for the one
  * thing the protocol has no code for — that the server timed out.
  */
-import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { SdkError, SdkErrorCode, type Client, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
 import type { CallRef, ProtocolEra } from '../../shared/state.js';
+import type { Logger } from '../ports.js';
 import { RequestAbort, type IncomingServerRequest, type ServerRequestKind } from '../requests/incoming.js';
+import type { ServerRequestRouter } from '../requests/router.js';
+import { InputDeclinedError, type InputHandlers } from './input-rounds.js';
+import { protocolError } from './protocol.js';
 
 /**
  * The typed reason for an SDK handler's abort reason: a {@link RequestAbort} as it is; the SDK's
@@ -68,5 +72,48 @@ function progressSender(
   return (message) => {
     step += 1;
     void notify({ progressToken: token, progress: step, message });
+  };
+}
+
+/**
+ * Registers on `client` the handlers of the requests a server pushes — `sampling/createMessage`,
+ * `elicitation/create`, `roots/list` — each wrapped in the envelope and handed to `requests`.
+ * A pushed sampling request reaches the console as it came, through the SDK's public fallback
+ * handler rather than a registered one (which the SDK validates first, with its own message and
+ * no trace): intake validates it once, records a refusal with its rule (S-…), and answers -32602
+ * with a readable message. Any other unregistered method is answered -32601.
+ */
+export function handlePushedRequests(client: Client, serverId: string, requests: ServerRequestRouter, logger: Logger): void {
+  const at = () => ({ serverId, era: (client.getProtocolEra() === 'modern' ? 'modern' : 'legacy') as ProtocolEra });
+  client.fallbackRequestHandler = async (request, ctx) => {
+    if (request.method !== 'sampling/createMessage') throw protocolError(-32601, 'Method not found');
+    const notify = (params: { progressToken: string | number; progress: number; message: string }) =>
+      ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => logger.warn('progress notification failed', { server: serverId, error: String(err) }));
+    return (await requests.receive(pushedRequest('sampling', at(), request.params, ctx.mcpReq.signal, notify))) as SdkCreateMessageResult;
+  };
+  client.setRequestHandler('elicitation/create', async (request, ctx) => (await requests.receive(pushedRequest('elicitation', at(), request.params, ctx.mcpReq.signal))) as never);
+  client.setRequestHandler('roots/list', (request, ctx) => requests.receive(pushedRequest('roots', at(), request.params, ctx.mcpReq.signal)));
+}
+
+/**
+ * The handlers of input requests embedded in 2026-07-28 `input_required` results (MRTR), by
+ * method, for input-rounds.ts: each enters `requests` in the envelope. A sampling rejection (-1)
+ * becomes InputDeclinedError, so the call is not retried (S-MRTR-3); a declined elicitation is an
+ * ordinary ElicitResult, sent back on the retry.
+ */
+export function embeddedRequestHandlers(serverId: string, requests: ServerRequestRouter): InputHandlers {
+  return {
+    'sampling/createMessage': async (params, ctx) => {
+      try {
+        return await requests.receive(embeddedRequest('sampling', serverId, params, ctx));
+      } catch (err) {
+        if ((err as { code?: number }).code === -1) {
+          throw new InputDeclinedError('You declined the sampling request, so the call was not retried (MRTR has no rejection message: the server is not waiting).');
+        }
+        throw err;
+      }
+    },
+    'roots/list': (params, ctx) => requests.receive(embeddedRequest('roots', serverId, params, ctx)),
+    'elicitation/create': (params, ctx) => requests.receive(embeddedRequest('elicitation', serverId, params, ctx)),
   };
 }
