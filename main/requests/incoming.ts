@@ -10,8 +10,11 @@ import type { CallRef, ProtocolEra } from '../../shared/state.js';
 /** What a server asks of the console: an LLM completion, input from the person, or the roots. */
 export type ServerRequestKind = 'sampling' | 'elicitation' | 'roots';
 
-/** Where a request came from: a server connection of the console's own (`mcp`). */
-export type RequestSource = 'mcp';
+/**
+ * Where a request came from: a server connection of the console's own (`mcp`), or a server an
+ * agent host runs through the console's bridge (`bridge`; the host is named in `via`).
+ */
+export type RequestSource = 'mcp' | 'bridge';
 
 /**
  * Why a server request's signal aborted — typed at the source, so no handler reads the reason's
@@ -53,6 +56,8 @@ export interface IncomingServerRequest<K extends ServerRequestKind = ServerReque
   kind: K;
   /** Absent means `mcp`. */
   source?: RequestSource;
+  /** For a bridged server: the agent host that runs it (its `clientInfo`). */
+  via?: { host: string; version?: string };
   serverId: string;
   era: ProtocolEra;
   params: unknown;
