@@ -14,7 +14,7 @@
  *   fields the console does not know and the person's key order and indentation, and leaves the
  *   previous version next to the file as `<name>.bak`.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
@@ -182,10 +182,13 @@ export function writeFileAtomic(path: string, text: string, previous?: string): 
   replaceWith(path, text);
 }
 
+/** Replaces `path` with `text` atomically (temp file, fsync, rename); an existing file keeps its permission bits, a new one is owner-only. */
 function replaceWith(path: string, text: string): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
+  const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
+  const fd = openSync(tmp, 'w', mode);
   try {
+    if (process.platform !== 'win32') fchmodSync(fd, mode); // exactly, whatever the umask
     writeSync(fd, text);
     fsyncSync(fd);
   } finally {

@@ -294,6 +294,13 @@ export const UI_TEXTS = {
   'secrets.weakBackend': 'Electron safeStorage is using its "{{backend}}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
 
   // Importing servers from other hosts' config files.
+  'route.alreadyRouted': "this entry already launches the console's bridge",
+  'route.noTarget': "the entry has neither \"command\" nor \"url\", so there is nothing to route",
+  'route.noFile': "{{path}} does not exist",
+  'route.brokenFile': "{{path}} cannot be read as JSON ({{why}}); it was left untouched — fix it first",
+  'route.fileChanged': "{{path}} changed since it was shown; nothing was written — look at it again",
+  'route.noEntry': "there is no server \"{{name}}\" in {{path}}",
+  'route.entryChanged': "the routed entry \"{{name}}\" in {{path}} was edited since the console wrote it; it was left as it is",
   'import.noCommandOrUrlVsCode': "neither \"command\" (stdio) nor \"url\" (http) is set",
   'import.noCommandOrUrl': "neither \"command\" nor \"url\" is set",
   'import.entryProblem': "{{path}}: {{why}}",

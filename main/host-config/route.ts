@@ -1,0 +1,131 @@
+/**
+ * "Route through the console": rewriting one server entry in an agent host's own config file so
+ * that the host launches the console's sampling bridge in its place (`bridge -- <command> <args…>`
+ * for a stdio entry, `bridge --url <url>` for an HTTP one), and undoing it.
+ *
+ * The host's file is the person's: it is edited with `jsonc-parser` (comments, key order and
+ * formatting elsewhere in the file stay byte for byte), written atomically with the previous
+ * version kept as `<file>.bak`, and never written when it is broken or when it changed since the
+ * person looked at it (the caller passes the SHA-256 of the text it showed). Undo puts the
+ * original entry back, and refuses when the routed entry was edited meanwhile.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ApiError } from '../../shared/api.js';
+import type { ImportFormat } from '../../shared/servers.js';
+import { ui } from '../../shared/ui-text.js';
+import { writeFileAtomic } from '../user-file.js';
+
+/** What launches the bridge on this machine: an absolute executable and the arguments before `bridge`. */
+export interface BridgeLauncher {
+  command: string;
+  args: string[];
+}
+
+/** The word that marks a routed entry's arguments (after the launcher's own). */
+const BRIDGE = 'bridge';
+
+/** The SHA-256 (hex) of a file's text, as the caller saw it. */
+export function textDigest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Where a host format keeps its servers: VS Code under `servers`, the others under `mcpServers`. */
+export function serversKey(format: ImportFormat): 'servers' | 'mcpServers' {
+  return format === 'vscode' ? 'servers' : 'mcpServers';
+}
+
+/**
+ * The entry that launches the bridge in place of `entry`: a stdio entry keeps its `env`, `cwd`
+ * and `envFile` (the host still provides them) and moves its command line after `--`; an HTTP or
+ * SSE entry becomes `--url` (and `--sse` for SSE) with each header as `--header "Name: value"`.
+ * @throws ApiError invalid_input for an entry with neither `command` nor `url`, or one already routed
+ */
+export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLauncher): Record<string, unknown> {
+  if (isRouted(entry)) throw new ApiError('invalid_input', ui('route.alreadyRouted'));
+  const keep = Object.fromEntries(Object.entries(entry).filter(([k]) => ['env', 'cwd', 'envFile'].includes(k)));
+  if (typeof entry.command === 'string') {
+    const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--', entry.command, ...args], ...keep };
+  }
+  if (typeof entry.url === 'string') {
+    const headers = typeof entry.headers === 'object' && entry.headers !== null ? Object.entries(entry.headers as Record<string, unknown>) : [];
+    const sse = entry.type === 'sse';
+    const headerArgs = headers.flatMap(([name, value]) => ['--header', `${name}: ${String(value)}`]);
+    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--url', entry.url, ...(sse ? ['--sse'] : []), ...headerArgs], ...keep };
+  }
+  throw new ApiError('invalid_input', ui('route.noTarget'));
+}
+
+/** Whether an entry already launches the bridge (its arguments hold `bridge` followed by `--` or `--url`). */
+export function isRouted(entry: Record<string, unknown>): boolean {
+  const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
+  const at = args.indexOf(BRIDGE);
+  return at >= 0 && (args[at + 1] === '--' || args[at + 1] === '--url');
+}
+
+/** A routed entry and the original it replaced, to undo (kept by the console, see route-store.ts). */
+export interface RouteRecord {
+  format: ImportFormat;
+  path: string;
+  name: string;
+  /** The entry as it was before routing. */
+  original: Record<string, unknown>;
+  /** The entry written in its place. */
+  routed: Record<string, unknown>;
+  /** When it was routed, epoch ms. */
+  at: number;
+}
+
+/** The host file's text and its servers, or the reason it cannot be edited. */
+function readHostFile(path: string, format: ImportFormat): { text: string; servers: Record<string, unknown> } {
+  if (!existsSync(path)) throw new ApiError('not_found', ui('route.noFile', { path }));
+  const text = readFileSync(path, 'utf8');
+  const errors: ParseError[] = [];
+  const data: unknown = parse(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0 || typeof data !== 'object' || data === null) {
+    const why = errors.length ? `${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}` : 'not a JSON object';
+    throw new ApiError('invalid_input', ui('route.brokenFile', { path, why }));
+  }
+  const servers = (data as Record<string, unknown>)[serversKey(format)];
+  return { text, servers: typeof servers === 'object' && servers !== null ? (servers as Record<string, unknown>) : {} };
+}
+
+/** `text` with the entry `name` replaced by `value`, every other byte as it was. */
+function withEntry(text: string, format: ImportFormat, name: string, value: Record<string, unknown>): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const indent = /\n( +|\t)\S/.exec(text)?.[1] ?? '  ';
+  const formattingOptions = { insertSpaces: indent !== '\t', tabSize: indent === '\t' ? 1 : indent.length, eol };
+  return applyEdits(text, modify(text, [serversKey(format), name], value, { formattingOptions }));
+}
+
+/**
+ * Routes the host's entry `name` through the bridge: rewrites it in the host's file (the previous
+ * file kept as `<file>.bak`) and returns the record to undo it.
+ * @param seen the SHA-256 of the file's text the person looked at; absent: no check (command line)
+ * @throws ApiError not_found (no file, no such entry), invalid_input (the file is broken, the entry
+ *   is already routed or has no command / URL), invalid_state (the file changed since `seen`)
+ */
+export function routeServer(opts: { path: string; format: ImportFormat; name: string; launcher: BridgeLauncher; seen?: string; now: number }): RouteRecord {
+  const { text, servers } = readHostFile(opts.path, opts.format);
+  if (opts.seen !== undefined && textDigest(text) !== opts.seen) throw new ApiError('invalid_state', ui('route.fileChanged', { path: opts.path }));
+  const original = servers[opts.name];
+  if (typeof original !== 'object' || original === null) throw new ApiError('not_found', ui('route.noEntry', { name: opts.name, path: opts.path }));
+  const routed = routedEntry(original as Record<string, unknown>, opts.launcher);
+  writeFileAtomic(opts.path, withEntry(text, opts.format, opts.name, routed), text);
+  return { format: opts.format, path: opts.path, name: opts.name, original: original as Record<string, unknown>, routed, at: opts.now };
+}
+
+/**
+ * Puts the original entry back (the previous file kept as `<file>.bak`).
+ * @throws ApiError not_found (no file, or the entry is gone), invalid_input (the file is broken),
+ *   invalid_state (the routed entry was edited since it was written: the person's edit is kept)
+ */
+export function unrouteServer(record: RouteRecord): void {
+  const { text, servers } = readHostFile(record.path, record.format);
+  const current = servers[record.name];
+  if (typeof current !== 'object' || current === null) throw new ApiError('not_found', ui('route.noEntry', { name: record.name, path: record.path }));
+  if (JSON.stringify(current) !== JSON.stringify(record.routed)) throw new ApiError('invalid_state', ui('route.entryChanged', { name: record.name, path: record.path }));
+  writeFileAtomic(record.path, withEntry(text, record.format, record.name, record.original), text);
+}
