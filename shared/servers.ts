@@ -138,7 +138,11 @@ export interface ServerLogPage {
 export const SERVER_LOG_CAPACITY = 2000;
 
 /** The config formats the console imports. */
-export type ImportFormat = 'claude-desktop' | 'vscode' | 'cursor';
+/**
+ * A host's config format: Claude Desktop, Claude Code (`~/.claude.json`, a project's `.mcp.json`),
+ * Windsurf (`mcp_config.json`, remote servers as `serverUrl`), Cursor (`mcpServers`), VS Code (`servers`).
+ */
+export type ImportFormat = 'claude-desktop' | 'claude-code' | 'windsurf' | 'vscode' | 'cursor';
 
 /** A `${input:id}` variable of a VS Code config that needs a value before the server can be imported. */
 export interface ImportInput {

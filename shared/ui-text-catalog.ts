@@ -321,4 +321,5 @@ export const UI_TEXTS = {
   'import.vscodeUser': "VS Code (user)",
   'import.vscodeWorkspace': "VS Code (workspace)",
   'import.cursorProject': "Cursor (project)",
+  'import.claudeCodeProject': "Claude Code (project)",
 } as const;

@@ -39,7 +39,8 @@ export function serversKey(format: ImportFormat): 'servers' | 'mcpServers' {
 /**
  * The entry that launches the bridge in place of `entry`: a stdio entry keeps its `env`, `cwd`
  * and `envFile` (the host still provides them) and moves its command line after `--`; an HTTP or
- * SSE entry becomes `--url` (and `--sse` for SSE) with each header as `--header "Name: value"`.
+ * SSE entry (`url`, or Windsurf's `serverUrl`) becomes `--url` (and `--sse` for SSE) with each
+ * header as `--header "Name: value"`.
  * @throws ApiError invalid_input for an entry with neither `command` nor `url`, or one already routed
  */
 export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLauncher): Record<string, unknown> {
@@ -49,11 +50,12 @@ export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLaun
     const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
     return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--', entry.command, ...args], ...keep };
   }
-  if (typeof entry.url === 'string') {
+  const url = typeof entry.url === 'string' ? entry.url : entry.serverUrl; // Windsurf: serverUrl
+  if (typeof url === 'string') {
     const headers = typeof entry.headers === 'object' && entry.headers !== null ? Object.entries(entry.headers as Record<string, unknown>) : [];
     const sse = entry.type === 'sse';
     const headerArgs = headers.flatMap(([name, value]) => ['--header', `${name}: ${String(value)}`]);
-    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--url', entry.url, ...(sse ? ['--sse'] : []), ...headerArgs], ...keep };
+    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--url', url, ...(sse ? ['--sse'] : []), ...headerArgs], ...keep };
   }
   throw new ApiError('invalid_input', ui('route.noTarget'));
 }

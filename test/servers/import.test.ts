@@ -1,5 +1,5 @@
 /**
- * Import from Claude Desktop, VS Code and Cursor with sample config files of each format
+ * Import from Claude Desktop, Claude Code, Windsurf, VS Code and Cursor with sample config files of each format
  * (test/servers/fixtures): standard locations per OS, what the preview shows (new / duplicate /
  * invalid with reasons, `${input:…}` asked for, other variables resolved or refused), and the
  * import itself through the manager (selected only, never duplicated, the file's other content kept).
@@ -21,14 +21,19 @@ describe('standard locations', () => {
       '/Users/ana/Library/Application Support/Claude/claude_desktop_config.json',
       '/Users/ana/Library/Application Support/Code/User/mcp.json',
       '/Users/ana/.cursor/mcp.json',
+      '/Users/ana/.claude.json',
+      '/Users/ana/.codeium/windsurf/mcp_config.json',
       '/Users/ana/proj/.vscode/mcp.json',
       '/Users/ana/proj/.cursor/mcp.json',
+      '/Users/ana/proj/.mcp.json',
     ]);
     const win = standardLocations({ home: 'C:\\Users\\ana', platform: 'win32', env: { APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' } });
     expect(win.map((l) => l.path)).toEqual([
       'C:\\Users\\ana\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
       'C:\\Users\\ana\\AppData\\Roaming\\Code\\User\\mcp.json',
       'C:\\Users\\ana\\.cursor\\mcp.json',
+      'C:\\Users\\ana\\.claude.json',
+      'C:\\Users\\ana\\.codeium\\windsurf\\mcp_config.json',
     ]);
     const linux = standardLocations({ home: '/home/ana', platform: 'linux', env: { XDG_CONFIG_HOME: '/home/ana/.xdg' } });
     expect(linux[0]!.path).toBe('/home/ana/.xdg/Claude/claude_desktop_config.json');
@@ -48,6 +53,8 @@ function macDeps(existing: Record<string, unknown>): ImportDeps {
     '/Users/ana/Library/Application Support/Claude/claude_desktop_config.json': fixture('claude_desktop_config.json'),
     '/Users/ana/proj/.vscode/mcp.json': fixture('vscode-mcp.json'),
     '/Users/ana/.cursor/mcp.json': fixture('cursor-mcp.json'),
+    '/Users/ana/.claude.json': fixture('claude-code.json'),
+    '/Users/ana/.codeium/windsurf/mcp_config.json': fixture('windsurf-mcp_config.json'),
   };
   return {
     env: { home: '/Users/ana', platform: 'darwin', env: { TOOL_BIN: '/usr/local/bin/tool' } },
@@ -71,8 +78,11 @@ describe('scan (the preview)', () => {
       ['Claude Desktop', true],
       ['VS Code (user)', false],
       ['Cursor', true],
+      ['Claude Code', true],
+      ['Windsurf', true],
       ['VS Code (workspace)', true],
       ['Cursor (project)', false],
+      ['Claude Code (project)', false],
     ]);
   });
 
@@ -107,6 +117,16 @@ describe('scan (the preview)', () => {
     expect(cand('Cursor', 'web')).toMatchObject({ status: 'duplicate', reason: 'same URL as "remote-docs"' });
     expect(cand('Cursor', 'env-user')).toMatchObject({ status: 'new', target: '/usr/local/bin/tool serve' });
     expect(cand('Cursor', 'env-missing')).toMatchObject({ status: 'invalid', reason: 'uses ${env:NOT_SET_ANYWHERE}, which cannot be resolved here' });
+  });
+
+  it('Claude Code: ${VAR} and ${VAR:-default} from the environment; an unset one without a default is refused', () => {
+    expect(cand('Claude Code', 'notes')).toMatchObject({ status: 'new', transport: 'stdio', target: '/usr/local/bin/tool notes --db /tmp/notes.db' });
+    expect(cand('Claude Code', 'remote')).toMatchObject({ status: 'invalid', unresolved: ['${CC_TOKEN}'] });
+  });
+
+  it('Windsurf: a remote server named by serverUrl; ${env:…} resolved', () => {
+    expect(cand('Windsurf', 'docs')).toMatchObject({ status: 'new', transport: 'http', target: 'https://windsurf.example.com/mcp' });
+    expect(cand('Windsurf', 'local')).toMatchObject({ status: 'new', target: '/usr/local/bin/tool serve --port 7' });
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * Reading other hosts' config files into candidate `mcpServers` entries:
- * - Claude Desktop and Cursor: `{"mcpServers": {NAME: {command, args, env, cwd} | {url, headers, type}}}`.
- *   Claude Desktop does not expand variables (strings are taken as written); Cursor expands
- *   `${env:NAME}`, `${userHome}`, `${workspaceFolder}`, `${workspaceFolderBasename}`, `${pathSeparator}`.
+ * - Claude Desktop, Claude Code, Windsurf and Cursor: `{"mcpServers": {NAME: {command, args, env, cwd} |
+ *   {url, headers, type}}}` (Windsurf names the URL `serverUrl`). Claude Desktop does not expand
+ *   variables (strings are taken as written); Claude Code expands `${VAR}` and `${VAR:-default}`
+ *   from the environment; Cursor and Windsurf expand `${env:NAME}`, `${userHome}`,
+ *   `${workspaceFolder}`, `${workspaceFolderBasename}`, `${pathSeparator}`.
  * - VS Code: `{"servers": {NAME: {type: "stdio"|"http"|"sse", command, args, env, envFile, cwd, url,
  *   headers}}, "inputs": [{type: "promptString", id, description, password}]}` (JSONC). Variables
  *   as Cursor's plus `${input:ID}`, which the person supplies before import.
@@ -56,6 +58,8 @@ const RawEntrySchema = z.looseObject({
   envFile: z.string().optional(),
   cwd: z.string().optional(),
   url: z.string().optional(),
+  /** Windsurf's name for a remote server's URL. */
+  serverUrl: z.string().optional(),
   headers: StringMap.optional(),
 });
 const McpServersFileSchema = z.looseObject({ mcpServers: z.record(z.string(), z.unknown()) });
@@ -63,6 +67,20 @@ const VsCodeFileSchema = z.looseObject({
   servers: z.record(z.string(), z.unknown()).default({}),
   inputs: z.array(z.looseObject({ id: z.string(), type: z.string().optional(), description: z.string().optional(), password: z.boolean().optional() })).default([]),
 });
+
+/**
+ * Claude Code's expansion in one string: `${VAR}` and `${VAR:-default}` from the environment; a
+ * variable that is unset and has no default is recorded as unresolved.
+ */
+function expandClaudeCode(value: string, ctx: ExpandContext, found: { unresolved: Set<string> }): string {
+  return value.replace(/\$\{([A-Za-z_]\w*)(?::-([^}]*))?\}/g, (whole, name: string, fallback: string | undefined) => {
+    const v = ctx.env[name];
+    if (v !== undefined && v !== '') return v;
+    if (fallback !== undefined) return fallback;
+    found.unresolved.add(whole);
+    return whole;
+  });
+}
 
 /** Expands `${…}` in one string; records inputs used and variables it cannot resolve. */
 function expand(value: string, ctx: ExpandContext, declared: Map<string, ImportInput>, found: { inputs: Map<string, ImportInput>; unresolved: Set<string> }): string {
@@ -111,10 +129,10 @@ function toConfig(raw: z.infer<typeof RawEntrySchema>, format: ImportFormat): { 
   return { config: parsed.data };
 }
 
-/** Expands every string of a raw entry in place. */
-function expandEntry(raw: z.infer<typeof RawEntrySchema>, ctx: ExpandContext, declared: Map<string, ImportInput>) {
+/** Expands every string of a raw entry in place, in `format`'s variable syntax. */
+function expandEntry(raw: z.infer<typeof RawEntrySchema>, ctx: ExpandContext, declared: Map<string, ImportInput>, format: ImportFormat) {
   const found = { inputs: new Map<string, ImportInput>(), unresolved: new Set<string>() };
-  const x = (s: string) => expand(s, ctx, declared, found);
+  const x = (s: string) => (format === 'claude-code' ? expandClaudeCode(s, ctx, found) : expand(s, ctx, declared, found));
   const mapValues = (m?: Record<string, string>) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)])) : undefined);
   const out = {
     ...raw,
@@ -122,7 +140,7 @@ function expandEntry(raw: z.infer<typeof RawEntrySchema>, ctx: ExpandContext, de
     args: raw.args?.map(x),
     env: mapValues(raw.env),
     cwd: raw.cwd === undefined ? undefined : x(raw.cwd),
-    url: raw.url === undefined ? undefined : x(raw.url),
+    url: (raw.url ?? raw.serverUrl) === undefined ? undefined : x((raw.url ?? raw.serverUrl)!),
     headers: mapValues(raw.headers),
   };
   return { out, inputs: [...found.inputs.values()], unresolved: [...found.unresolved] };
@@ -153,7 +171,7 @@ export function readServers(format: ImportFormat, json: unknown, ctx: ExpandCont
     }
     const warnings: string[] = [];
     if (raw.data.envFile) warnings.push(`envFile "${raw.data.envFile}" is not imported: add its variables under env by hand`);
-    const expanded = format === 'claude-desktop' ? { out: raw.data, inputs: [], unresolved: [] } : expandEntry(raw.data, ctx, declared);
+    const expanded = format === 'claude-desktop' ? { out: raw.data, inputs: [], unresolved: [] } : expandEntry(raw.data, ctx, declared, format);
     const built = toConfig(expanded.out, format);
     // With inputs still to be typed, the entry cannot be checked yet (e.g. a URL made of an input).
     const missingInputs = expanded.inputs.filter((i) => !ctx.inputValues?.[inputKey(ctx.path, i.id)]);

@@ -8,6 +8,8 @@
  * | VS Code (user) | `~/Library/Application Support/Code/User/mcp.json` | `%APPDATA%\Code\User\mcp.json` | `$XDG_CONFIG_HOME/Code/User/mcp.json` |
  * | VS Code (workspace) | `<folder>/.vscode/mcp.json` | same | same |
  * | Cursor | `~/.cursor/mcp.json` (and `<folder>/.cursor/mcp.json`) | same | same |
+ * | Claude Code | `~/.claude.json` (user scope; and `<folder>/.mcp.json`) | same | same |
+ * | Windsurf | `~/.codeium/windsurf/mcp_config.json` | same | same |
  */
 import path from 'node:path';
 import type { ImportFormat } from '../../../shared/servers.js';
@@ -45,11 +47,14 @@ export function standardLocations(env: ImportEnvironment, workspaceFolder?: stri
     { format: 'claude-desktop', label: 'Claude Desktop', path: p.join(configDir, 'Claude', 'claude_desktop_config.json') },
     { format: 'vscode', ...labelled('import.vscodeUser'), path: p.join(configDir, 'Code', 'User', 'mcp.json') },
     { format: 'cursor', label: 'Cursor', path: p.join(env.home, '.cursor', 'mcp.json') },
+    { format: 'claude-code', label: 'Claude Code', path: p.join(env.home, '.claude.json') },
+    { format: 'windsurf', label: 'Windsurf', path: p.join(env.home, '.codeium', 'windsurf', 'mcp_config.json') },
   ];
   if (workspaceFolder) {
     list.push(
       { format: 'vscode', ...labelled('import.vscodeWorkspace'), path: p.join(workspaceFolder, '.vscode', 'mcp.json'), workspaceFolder },
       { format: 'cursor', ...labelled('import.cursorProject'), path: p.join(workspaceFolder, '.cursor', 'mcp.json'), workspaceFolder },
+      { format: 'claude-code', ...labelled('import.claudeCodeProject'), path: p.join(workspaceFolder, '.mcp.json'), workspaceFolder },
     );
   }
   return list;
@@ -57,12 +62,15 @@ export function standardLocations(env: ImportEnvironment, workspaceFolder?: stri
 
 /**
  * The format of a file the person picked by hand: VS Code files are named `mcp.json` under `.vscode`
- * or `Code/User`, or hold `servers`; Claude Desktop's is `claude_desktop_config.json`; any other
+ * or `Code/User`, or hold `servers`; Claude Desktop's is `claude_desktop_config.json`; Claude
+ * Code's `.claude.json` or `.mcp.json`; Windsurf's `windsurf/mcp_config.json`; any other
  * `mcpServers` file is read like Cursor's (the same format).
  */
 export function guessFormat(filePath: string, json: unknown): ImportFormat {
   const norm = filePath.replace(/\\/g, '/');
   if (/claude_desktop_config\.json$/.test(norm)) return 'claude-desktop';
+  if (/(?:^|\/)\.claude\.json$|(?:^|\/)\.mcp\.json$/.test(norm)) return 'claude-code';
+  if (/\/windsurf\/mcp_config\.json$/.test(norm)) return 'windsurf';
   if (/\/\.vscode\/mcp\.json$|\/Code\/User\/mcp\.json$/.test(norm)) return 'vscode';
   const obj = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
   if ('servers' in obj && !('mcpServers' in obj)) return 'vscode';
