@@ -14,6 +14,7 @@ import { openFoundation, type Foundation } from './console/foundation.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createHistoryService } from './history/service.js';
+import { createHostRouting } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
 import { closeWithin } from './shutdown.js';
 
@@ -102,6 +103,7 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),
     ...srv.feature.methods,
+    ...createHostRouting({ dir: f.dir, now, logger: f.logger, launcher: f.ports.bridgeLauncher }),
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
     saveProvider: (input) => providerRegistry.save(input),

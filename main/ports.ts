@@ -7,6 +7,7 @@ import type { SecretStore } from './secrets/secret-store.js';
 import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
 import type { WorkerSpec } from './offload/offload.js';
+import type { BridgeLauncher } from './host-config/route.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -27,6 +28,12 @@ export const stderrLogger: Logger = {
 
 /** Everything `createConsole` needs from its host. */
 export interface ConsolePorts {
+  /**
+   * How this installation launches the sampling bridge (an absolute executable and the arguments
+   * before `bridge`), written into a host's config by "Route through the console"; absent: routing
+   * is refused with a clear error.
+   */
+  bridgeLauncher?: BridgeLauncher;
   /**
    * How the console asks the OS about server processes (main/servers/leftover-processes.ts);
    * default: /proc on Linux, `ps` on macOS, none elsewhere.

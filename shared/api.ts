@@ -16,7 +16,7 @@ import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
-import { ServerEntryInputSchema, ServerNameSchema, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
+import { ServerEntryInputSchema, ServerNameSchema, type HostRouteView, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import { DraftInputSchema } from './drafts.js';
 import {
@@ -197,6 +197,24 @@ export const apiRequests = {
       })
       .strict(),
   },
+  /**
+   * "Route through the console": rewrite the host's entry `name` in `path` to launch the console's
+   * bridge (`seen`: the file's `digest` from `scanImports`; a file changed since is refused).
+   */
+  routeServer: {
+    input: z
+      .object({
+        path: z.string().min(1).max(4096),
+        format: z.enum(['claude-desktop', 'claude-code', 'windsurf', 'vscode', 'cursor']),
+        name: z.string().min(1).max(200),
+        seen: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+      })
+      .strict(),
+  },
+  /** Undo a route: the host's original entry is put back (refused when the person edited the routed entry). */
+  unrouteServer: { input: z.object({ id: z.string().min(1).max(100) }).strict() },
+  /** The routes the console made, newest last. */
+  listRoutes: { input: z.object({}).strict() },
   /** Start OAuth sign-in for an HTTP server: the authorization URL (opened by main in Electron). */
   signIn: { input: z.object({ serverId: id }).strict() },
   /** Delete a server's OAuth tokens and reconnect. */
@@ -260,6 +278,9 @@ export interface ApiResults {
   getServerLog: ServerLogPage;
   scanImports: ImportScan;
   importServers: ImportOutcome;
+  routeServer: HostRouteView;
+  unrouteServer: void;
+  listRoutes: { routes: HostRouteView[] };
   /** `authorizationUrl` empty: still signed in, nothing to open; `opened`: main opened it (else the renderer does). */
   signIn: { authorizationUrl: string; opened: boolean };
   signOut: void;

@@ -174,6 +174,8 @@ export interface ImportCandidate {
   warnings: string[];
   /** Env / header names whose values are masked in `target` and the preview. */
   maskedKeys: string[];
+  /** The host's entry already launches the console's bridge ("Route through the console"; not importable). */
+  routed?: boolean;
 }
 
 /** A config file of another host, found (or looked for) in its standard place. */
@@ -189,12 +191,26 @@ export interface ImportSource {
   error?: string;
   /** `error` as a message code. */
   errorUi?: UiText;
+  /** SHA-256 (hex) of the file's text as read: `routeServer` refuses to write when the file changed since. */
+  digest?: string;
   candidates: ImportCandidate[];
 }
 
 /** What `scanImports` returns. */
 export interface ImportScan {
   sources: ImportSource[];
+}
+
+/** An entry of a host's config file the console routed through its bridge (undo with `unrouteServer`). */
+export interface HostRouteView {
+  id: string;
+  format: ImportFormat;
+  /** The host's config file. */
+  path: string;
+  /** The server's name in that file. */
+  name: string;
+  /** When it was routed, epoch ms. */
+  at: number;
 }
 
 /** What `importServers` returns: names written, and those skipped with a reason. */

@@ -294,6 +294,9 @@ export const UI_TEXTS = {
   'secrets.weakBackend': 'Electron safeStorage is using its "{{backend}}" backend on Linux: no keyring (GNOME Keyring / KWallet) was found, so API keys are encrypted with a fixed built-in key. Install and unlock a keyring, then restart, for real protection.',
 
   // Importing servers from other hosts' config files.
+  'route.storeBroken': "{{path}} (the console's record of routed entries) cannot be read; it was left as it is",
+  'route.noLauncher': "this installation cannot launch the bridge (no bridge entry was found)",
+  'route.unknown': "no routed entry has id {{id}}",
   'route.alreadyRouted': "this entry already launches the console's bridge",
   'route.noTarget': "the entry has neither \"command\" nor \"url\", so there is nothing to route",
   'route.noFile': "{{path}} does not exist",
@@ -322,4 +325,5 @@ export const UI_TEXTS = {
   'import.vscodeWorkspace': "VS Code (workspace)",
   'import.cursorProject': "Cursor (project)",
   'import.claudeCodeProject': "Claude Code (project)",
+  'import.routed': "routed through the console: the host already launches it via the console's bridge",
 } as const;

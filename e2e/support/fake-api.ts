@@ -127,6 +127,9 @@ export function installFakeApi(data: FakeData): void {
     getServerLog: (input: unknown) => answer('getServerLog', input, () => ({ protocol: [], stderr: [], totals: { protocol: 0, stderr: 0 } })),
     scanImports: (input: unknown) => answer('scanImports', input, () => ({ sources: [] })),
     importServers: (input: unknown) => answer('importServers', input, () => ({ imported: [], skipped: [] })),
+    routeServer: (input: unknown) => answer('routeServer', input, () => ({ id: 'route-1', format: 'claude-desktop', path: '/tmp/claude_desktop_config.json', name: 'x', at: 0 })),
+    unrouteServer: (input: unknown) => answer('unrouteServer', input, () => undefined),
+    listRoutes: (input: unknown) => answer('listRoutes', input, () => ({ routes: [] })),
     signIn: (input: unknown) => answer('signIn', input, () => ({ authorizationUrl: '', opened: false })),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { ImportFormat, ImportInput } from '../../../shared/servers.js';
 import { ServerConfigSchema, type ServerConfig } from '../../config.js';
 import { ui, type UiText } from '../../../shared/ui-text.js';
+import { isRouted } from '../../host-config/route.js';
 
 /** What variable expansion needs. */
 export interface ExpandContext {
@@ -43,6 +44,8 @@ export interface RawCandidate {
   invalid?: UiText;
   /** For display while `config` cannot be built yet (inputs missing): the transport and command line / URL. */
   shown: { transport: 'stdio' | 'http' | 'sse'; target: string };
+  /** The entry launches the console's bridge already (main/host-config/route.ts). */
+  routed?: boolean;
   inputs: ImportInput[];
   /** Variables that cannot be resolved here. */
   unresolved: string[];
@@ -187,7 +190,8 @@ export function readServers(format: ImportFormat, json: unknown, ctx: ExpandCont
       o.command !== undefined && type !== 'http' && type !== 'sse'
         ? { transport: 'stdio' as const, target: [o.command, ...(o.args ?? [])].join(' ') }
         : { transport: type === 'sse' ? ('sse' as const) : ('http' as const), target: o.url ?? '' };
-    return { name, config: built.config, invalid, shown, inputs: expanded.inputs, unresolved: expanded.unresolved, warnings };
+    const routed = isRouted(value as Record<string, unknown>);
+    return { name, config: built.config, invalid, shown, inputs: expanded.inputs, unresolved: expanded.unresolved, warnings, ...(routed && { routed }) };
   });
   return { candidates };
 }

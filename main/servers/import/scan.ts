@@ -6,6 +6,7 @@
  * add; the manager writes them in one atomic edit.
  */
 import { readFileSync } from 'node:fs';
+import { textDigest } from '../../host-config/route.js';
 import { describeJsonError, isStdio, type ServerConfig } from '../../config.js';
 import { looksLikeSecretName, type ImportCandidate, type ImportOutcome, type ImportScan, type ImportSource } from '../../../shared/servers.js';
 import { inputKey, readServers, type RawCandidate } from './formats.js';
@@ -83,7 +84,7 @@ function readLocation(loc: ImportLocation, deps: ImportDeps, inputValues?: Recor
   }
   const format = loc.format;
   const { candidates, error } = readServers(format, json, { ...deps.env, workspaceFolder: loc.workspaceFolder, path: loc.path, inputValues });
-  return { source: { format, label: loc.label, ...(loc.labelUi && { labelUi: loc.labelUi }), path: loc.path, found: true, ...(error && sourceError(error)) }, raw: candidates };
+  return { source: { format, label: loc.label, ...(loc.labelUi && { labelUi: loc.labelUi }), path: loc.path, found: true, digest: textDigest(text), ...(error && sourceError(error)) }, raw: candidates };
 }
 
 /** Every location to look at for these options. */
@@ -113,7 +114,8 @@ function judge(raw: RawCandidate[], existing: Record<string, unknown>, taken: { 
   return raw.map((c) => {
     const shown = targetOf(c.config, c.shown);
     const inputs = c.inputs.map((i) => ({ ...i }));
-    const base = { name: c.name, ...shown, inputs, unresolved: c.unresolved, warnings: c.warnings };
+    const base = { name: c.name, ...shown, inputs, unresolved: c.unresolved, warnings: c.warnings, ...(c.routed && { routed: true }) };
+    if (c.routed) return { ...base, status: 'duplicate' as const, ...because(ui('import.routed')) };
     if (c.invalid) return { ...base, status: 'invalid' as const, ...because(c.invalid) };
     const identity = serverIdentity(c.config);
     const sameName = c.name in existing ? ui('import.nameConfigured') : taken.names.has(c.name) ? ui('import.nameTaken', { source: taken.names.get(c.name)! }) : undefined;

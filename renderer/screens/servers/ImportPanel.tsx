@@ -1,12 +1,14 @@
 /**
- * Import servers from Claude Desktop, VS Code and Cursor: the console looks in their standard
- * places (plus a project folder or a file the person names), shows each server with what will
- * happen to it — importable, or skipped as a duplicate / invalid with the reason — asks for the
- * values of VS Code `${input:…}` variables, and imports the ones ticked.
+ * Import servers from Claude Desktop, Claude Code, Windsurf, VS Code and Cursor: the console looks
+ * in their standard places (plus a project folder or a file the person names), shows each server
+ * with what will happen to it — importable, or skipped as a duplicate / invalid with the reason —
+ * asks for the values of VS Code `${input:…}` variables, and imports the ones ticked. Each entry
+ * can also be routed through the console in the host's own file (the host then launches the
+ * console's bridge, so the server's sampling is reviewed here), and the route undone.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImportCandidate, ImportOutcome, ImportScan } from '../../../shared/servers';
+import type { HostRouteView, ImportCandidate, ImportOutcome, ImportScan, ImportSource } from '../../../shared/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner, Pill } from '../../components/common';
 import { useAction } from '../../hooks';
@@ -18,12 +20,34 @@ const pickKey = (path: string, name: string) => `${path}\n${name}`;
 const EXAMPLE_PROJECT = '/home/me/project';
 const EXAMPLE_FILE = '/path/to/mcp.json';
 
-function CandidateRow({ c, picked, onPick, inputs, onInput }: {
+/** "Route through the console" for one host entry, or "Undo" for a route the console made. */
+function RouteControl({ source, c, route, onChanged }: { source: ImportSource; c: ImportCandidate; route?: HostRouteView; onChanged(): Promise<void> }) {
+  const { t } = useTranslation('servers');
+  const act = useAction(async () => {
+    if (route) await getApi().unrouteServer({ id: route.id });
+    else await getApi().routeServer({ path: source.path, format: source.format, name: c.name, seen: source.digest });
+    await onChanged();
+  });
+  if (!c.routed && !c.target) return null; // nothing to run: nothing to route
+  if (c.routed && !route) return <div className="muted small" data-testid="import-routed">{t('import.routedElsewhere')}</div>;
+  return (
+    <div className="import-route" data-testid="import-route">
+      {route && <Pill tone="ok">{t('import.routedPill')}</Pill>}
+      <button type="button" disabled={act.pending} onClick={() => void act.run()} title={route ? t('import.unrouteTitle') : t('import.routeTitle')} data-testid={route ? 'import-unroute' : 'import-route-run'}>
+        {route ? t('import.unroute') : t('import.route')}
+      </button>
+      <ActionError error={act.error} />
+    </div>
+  );
+}
+
+function CandidateRow({ c, picked, onPick, inputs, onInput, routing }: {
   c: ImportCandidate;
   picked: boolean;
   onPick(on: boolean): void;
   inputs: Record<string, string>;
   onInput(key: string, value: string): void;
+  routing: React.ReactNode;
 }) {
   const { t } = useTranslation('servers');
   const say = useSay();
@@ -42,6 +66,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput }: {
         </div>
       )}
       {c.maskedKeys.length > 0 && <div className="muted small">{t('import.secretsHidden', { names: c.maskedKeys.join(', ') })}</div>}
+      {routing}
       {c.warnings.map((w) => (
         <div key={w} className="warn-text small">
           {w}
@@ -74,11 +99,18 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
   const [picked, setPicked] = useState<Record<string, boolean>>({});
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  const [routes, setRoutes] = useState<HostRouteView[]>([]);
   const options = () => ({ workspaceFolder: workspaceFolder.trim() || undefined, file: file.trim() || undefined });
+  /** Reads the files and the console's routes again (after routing or undoing one). */
+  const refresh = async () => {
+    const [result, listed] = await Promise.all([getApi().scanImports(options()), getApi().listRoutes({})]);
+    setScan(result);
+    setRoutes(listed.routes);
+    return result;
+  };
 
   const look = useAction(async () => {
-    const result = await getApi().scanImports(options());
-    setScan(result);
+    const result = await refresh();
     setOutcome(null);
     const next: Record<string, boolean> = {};
     for (const s of result.sources) for (const c of s.candidates) if (c.status === 'new') next[pickKey(s.path, c.name)] = true;
@@ -144,6 +176,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
                   onPick={(on) => setPicked({ ...picked, [pickKey(s.path, c.name)]: on })}
                   inputs={inputs}
                   onInput={(key, value) => setInputs({ ...inputs, [key]: value })}
+                  routing={<RouteControl source={s} c={c} route={routes.find((r) => r.path === s.path && r.name === c.name)} onChanged={async () => void (await refresh())} />}
                 />
               ))}
             </ul>
