@@ -1,6 +1,7 @@
 /**
  * The OpenAI-compatible provider (Ollama, LM Studio, vLLM, llama.cpp server, OpenAI itself …):
- * `@ai-sdk/openai-compatible` for the wire protocol, `streamText` from `ai` for the call.
+ * `@ai-sdk/openai-compatible` for the wire protocol, `experimental_streamLanguageModelCall` from
+ * `ai` for the call (generate-stream.ts).
  *
  * The streaming loop and its rules (S-MAX-1, no automatic retries, cancellation, tool support) are
  * shared with the other providers in generate-stream.ts.
@@ -40,7 +41,7 @@ export interface OpenAICompatibleConfig {
  * `toolSupport` is `prompt` get the prompt-based tool fallback (prompt-tools.ts).
  * @throws (rejects) ProviderError (errors.ts) with a readable message for HTTP errors (401, 429
  *   with retry-after, 5xx, …), unreachable servers, malformed or truncated streams — including
- *   errors `streamText` reports only as stream `error` parts; an Error named `AbortError` when
+ *   errors the AI SDK reports only as stream `error` parts; an Error named `AbortError` when
  *   `signal` fires; SamplingConversionError when the messages cannot be converted.
  */
 export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): LlmProvider {
