@@ -143,6 +143,19 @@ describe('history store: durable() and the unchanged-text save path', () => {
     expect(ids('otter heron')).toEqual(['r']);
   });
 
+  it('an unfinished entry saved again keeps exactly its latest fields, set, changed or cleared', () => {
+    const queued = minimalEntry('u', 1000, 'heron');
+    store.save(queued);
+    const approved = { ...queued, status: 'generating' as const, decidedBy: 'rule' as const, model: 'm1', providerId: 'p', rule: { serverId: 'srv', ruleId: 'r1', name: 'R', version: 2 } };
+    store.save(approved);
+    expect(store.get('u')).toStrictEqual(approved);
+    const failed = { ...queued, status: 'awaiting_request_review' as const, error: 'provider down', model: 'm2' };
+    store.save(failed); // decidedBy, providerId and rule cleared; model changed; an error set
+    expect(store.get('u')).toStrictEqual(failed);
+    expect(store.list({ limit: 10, offset: 0, status: ['awaiting_request_review'] }).entries.map((e) => e.id)).toEqual(['u']);
+    expect(store.list({ limit: 10, offset: 0, status: ['generating'] }).total).toBe(0);
+  });
+
   it('indexes an entry again when it was deleted between two saves with the same text', () => {
     const queued = minimalEntry('gone', 1000, 'pelican');
     store.save(queued);
