@@ -58,6 +58,8 @@ export interface PolicyService {
    * When `inner` has `saveSoon` (the history store), saves go through it: the saves a request
    * makes in one go (queued, then approved by a rule and generating) share one commit, made before
    * anything that follows the save reaches a server or a window (main/store/history-store.ts).
+   * An entry holding what the person typed (`draft`) is still saved at once, so it is committed
+   * when `save` returns and a failure to write it reaches the person's action.
    */
   historySink(inner: HistorySink & { saveSoon?(entry: HistoryEntry): void }): HistorySink;
   /** Saves the whole rules file (versions bumped for changed rules). @throws ApiError invalid_input */
@@ -204,7 +206,11 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
       return { kind: 'decline', rule };
     },
     historySink: (inner) => ({
-      save: inner.saveSoon ? (entry) => inner.saveSoon!(scrub(entry)) : (entry) => inner.save(scrub(entry)),
+      save: (entry) => {
+        const kept = scrub(entry);
+        if (inner.saveSoon && kept.draft === undefined) inner.saveSoon(kept);
+        else inner.save(kept);
+      },
       prepareEntry: async (entry) => inner.prepareEntry?.(scrub(entry)),
     }),
     saveRules(rules) {
