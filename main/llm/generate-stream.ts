@@ -6,11 +6,11 @@
  * The call is `experimental_streamLanguageModelCall` (one model call: the prompt and tools
  * standardised and tool calls parsed as `streamText` does) rather than `streamText` itself: a
  * sampling request is exactly one call, and streamText's multi-step machinery (its chain of web
- * streams, step bookkeeping, telemetry) cost ≈ 1.1 ms of CPU per request on top of ≈ 1.6 ms for
+ * streams, step bookkeeping, telemetry) cost ≈ 1.1 ms of CPU per request on top of ≈ 1.7 ms for
  * the call (measured against the loopback provider, `bench/profile-sampling.ts`).
  *
  * Rules it serves: S-MAX-1 (`maxTokens` → `maxOutputTokens`, never raised); the person decides
- * whether to retry (`maxRetries: 0`); cancellation aborts the HTTP request; per-model tool support
+ * whether to retry (one call, no retry layer); cancellation aborts the HTTP request; per-model tool support
  * (native tools, the prompt-based fallback of prompt-tools.ts, or none — refused with a clear
  * message instead of silently dropping the tools).
  */

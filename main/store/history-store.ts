@@ -1,11 +1,13 @@
 /**
  * The history store: one SQLite database (libsql, better-sqlite3 API) holding a record of every
- * sampling request. The sampling pipeline calls {@link HistoryStore.save} at every transition with
- * the whole current {@link HistoryEntry}; the history screens list, filter, search, count, export
- * and delete; retention prunes whole sessions.
+ * sampling request. The sampling pipeline saves the whole current {@link HistoryEntry} at every
+ * transition (through {@link HistoryStore.saveSoon}, so the saves of one moment share a commit);
+ * the history screens list, filter, search, count, export and delete; retention prunes whole
+ * sessions.
  *
  * Durability ("nothing is lost"): `save` is synchronous and its transaction is
- * committed when it returns (it survives a crash of this process at once); {@link
+ * committed when it returns (it survives a crash of this process at once); `saveSoon` commits
+ * once the calling code has run, before anything queued after it; {@link
  * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
  * it answers a server, so a delivered response's record is on disk before the server receives it.
  * See {@link openHistoryStore} for the pragmas and why.
