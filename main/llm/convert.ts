@@ -1,6 +1,7 @@
 /**
  * Pure conversion between MCP sampling (`sampling/createMessage` params and CreateMessageResult,
- * shared/sampling.ts) and the AI SDK 7 call options and results (`streamText` / `generateText`).
+ * shared/sampling.ts) and the AI SDK 7 call options and results (the options `streamText` and
+ * `experimental_streamLanguageModelCall` share).
  *
  * No I/O and no provider specifics: the OpenAI-compatible provider (openai-compatible.ts) and any
  * later provider (Anthropic, Google, …) share it.
@@ -17,7 +18,7 @@ import {
 } from '../../shared/sampling.js';
 
 /**
- * The prompt and settings part of `streamText` options derived from sampling params.
+ * The prompt and settings part of the AI SDK call options derived from sampling params.
  * `maxOutputTokens` is a token count (MCP `maxTokens`, S-MAX-1: always set, never raised).
  */
 export interface AiSdkCallOptions {

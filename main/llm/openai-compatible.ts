@@ -1,6 +1,8 @@
 /**
  * The OpenAI-compatible provider (Ollama, LM Studio, vLLM, llama.cpp server, OpenAI itself …):
- * `@ai-sdk/openai-compatible` for the wire protocol, `streamText` from `ai` for the call.
+ * `@ai-sdk/openai-compatible` for the wire protocol, `experimental_streamLanguageModelCall` from
+ * `ai` for the call (generate-stream.ts), and for `http:` base URLs (a model server on this
+ * machine or network) a node:http fetch with kept-alive connections (http-fetch.ts).
  *
  * The streaming loop and its rules (S-MAX-1, no automatic retries, cancellation, tool support) are
  * shared with the other providers in generate-stream.ts.
@@ -10,6 +12,7 @@ import type { ToolSupport } from '../../shared/providers.js';
 import type { ProviderView } from '../../shared/state.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
+import { httpFetch } from './http-fetch.js';
 import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
 
 /** Settings of one OpenAI-compatible endpoint. `apiKey` is the resolved secret (never logged or shown). */
@@ -40,7 +43,7 @@ export interface OpenAICompatibleConfig {
  * `toolSupport` is `prompt` get the prompt-based tool fallback (prompt-tools.ts).
  * @throws (rejects) ProviderError (errors.ts) with a readable message for HTTP errors (401, 429
  *   with retry-after, 5xx, …), unreachable servers, malformed or truncated streams — including
- *   errors `streamText` reports only as stream `error` parts; an Error named `AbortError` when
+ *   errors the AI SDK reports only as stream `error` parts; an Error named `AbortError` when
  *   `signal` fires; SamplingConversionError when the messages cannot be converted.
  */
 export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): LlmProvider {
@@ -50,6 +53,7 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     name: config.id,
     baseURL,
     includeUsage: true,
+    fetch: httpFetch,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.headers ? { headers: config.headers } : {}),
   });

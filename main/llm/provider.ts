@@ -1,6 +1,7 @@
 /**
  * The provider seam: how the sampling pipeline asks an LLM for a completion. Implementations wrap
- * the AI SDK (`streamText`); "manual" has no `generate` (the person writes the response).
+ * the AI SDK (one streamed model call, generate-stream.ts); "manual" has no `generate` (the
+ * person writes the response).
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
 import type { ProviderView, TokenUsage } from '../../shared/state.js';

@@ -139,16 +139,23 @@ export function withProtocolLog<T extends Transport>(transport: T, record: (entr
       // logging must never break the connection
     }
   };
+  const send = (message: Parameters<Transport['send']>[0], options?: Parameters<Transport['send']>[1]) => {
+    safeRecord(message, 'out');
+    return transport.send(message, options);
+  };
+  // The SDK reads methods off the transport for every message: bind each once (again only if the
+  // transport replaced it) instead of on every read.
+  const bound = new Map<PropertyKey, { of: (...a: unknown[]) => unknown; fn: (...a: unknown[]) => unknown }>();
   return new Proxy(transport, {
     get(target, prop) {
-      if (prop === 'send') {
-        return (message: Parameters<Transport['send']>[0], options?: Parameters<Transport['send']>[1]) => {
-          safeRecord(message, 'out');
-          return target.send(message, options);
-        };
-      }
+      if (prop === 'send') return send;
       const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const known = bound.get(prop);
+      if (known?.of === value) return known.fn;
+      const fn = (value as (...a: unknown[]) => unknown).bind(target);
+      bound.set(prop, { of: value as (...a: unknown[]) => unknown, fn });
+      return fn;
     },
     set(target, prop, value: unknown) {
       if (prop === 'onmessage' && typeof value === 'function') {

@@ -10,7 +10,7 @@ import { ApiError } from '../../shared/api.js';
 import { costOfUsage, type ModelPrice } from '../../shared/model-prices.js';
 import { requestTexts, type DetectOptions } from '../../shared/redaction.js';
 import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/rules.js';
-import type { ModelRef } from '../../shared/state.js';
+import type { HistoryEntry, ModelRef } from '../../shared/state.js';
 import type { ElicitationDecision } from '../elicitation/queue.js';
 import { BIG_PAYLOAD, type Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
@@ -53,8 +53,15 @@ export interface PolicyService {
   policy: SamplingPolicy;
   /** The elicitation queue's `decide` hook: `decline` when the server's elicitation policy says so, else `ask`. */
   decideElicitation(serverId: string): ElicitationDecision;
-  /** Wraps history so unredacted originals are kept only where the person chose to keep them. */
-  historySink(inner: HistorySink): HistorySink;
+  /**
+   * Wraps history so unredacted originals are kept only where the person chose to keep them.
+   * When `inner` has `saveSoon` (the history store), saves go through it: the saves a request
+   * makes in one go (queued, then approved by a rule and generating) share one commit, made before
+   * anything that follows the save reaches a server or a window (main/store/history-store.ts).
+   * An entry holding what the person typed (`draft`) is still saved at once, so it is committed
+   * when `save` returns and a failure to write it reaches the person's action.
+   */
+  historySink(inner: HistorySink & { saveSoon?(entry: HistoryEntry): void }): HistorySink;
   /** Saves the whole rules file (versions bumped for changed rules). @throws ApiError invalid_input */
   saveRules(rules: unknown): RulesFile;
   setPaused(paused: boolean): void;
@@ -199,7 +206,11 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
       return { kind: 'decline', rule };
     },
     historySink: (inner) => ({
-      save: (entry) => inner.save(scrub(entry)),
+      save: (entry) => {
+        const kept = scrub(entry);
+        if (inner.saveSoon && kept.draft === undefined) inner.saveSoon(kept);
+        else inner.save(kept);
+      },
       prepareEntry: async (entry) => inner.prepareEntry?.(scrub(entry)),
     }),
     saveRules(rules) {

@@ -1,11 +1,13 @@
 /**
  * The history store: one SQLite database (libsql, better-sqlite3 API) holding a record of every
- * sampling request. The sampling pipeline calls {@link HistoryStore.save} at every transition with
- * the whole current {@link HistoryEntry}; the history screens list, filter, search, count, export
- * and delete; retention prunes whole sessions.
+ * sampling request. The sampling pipeline saves the whole current {@link HistoryEntry} at every
+ * transition (through {@link HistoryStore.saveSoon}, so the saves of one moment share a commit);
+ * the history screens list, filter, search, count, export and delete; retention prunes whole
+ * sessions.
  *
  * Durability ("nothing is lost"): `save` is synchronous and its transaction is
- * committed when it returns (it survives a crash of this process at once); {@link
+ * committed when it returns (it survives a crash of this process at once); `saveSoon` commits
+ * once the calling code has run, before anything queued after it; {@link
  * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
  * it answers a server, so a delivered response's record is on disk before the server receives it.
  * See {@link openHistoryStore} for the pragmas and why.
@@ -68,6 +70,18 @@ export interface HistoryStore {
    */
   save(entry: HistoryEntry): void;
   /**
+   * Like {@link HistoryStore.save}, but the commit is shared: the entry is committed together with
+   * every other `saveSoon` of the same moment, in one transaction, as soon as the code that called
+   * it has run to its end (a microtask) — before any promise continuation or I/O callback queued
+   * after the call runs, so before anything the caller does next reaches a server or a window.
+   * Saving the same id again before then commits only the latest state. Every read, `save`,
+   * `durable` and `close` commits what is pending first, so readers always see it.
+   * A failed commit (I/O, SQLITE_BUSY, an entry that cannot be JSON-encoded) is reported by the
+   * next {@link HistoryStore.durable} (it rejects); the entries that could be written still are.
+   * @throws TypeError when the entry lacks a required field; Error when closed.
+   */
+  saveSoon(entry: HistoryEntry): void;
+  /**
    * Readies a big entry before its first save: its big texts (./big-texts.ts) are written to files
    * on the offload worker, so this and later saves store a reference instead of the text. Optional
    * for correctness: without it the text is stored in the row.
@@ -77,9 +91,11 @@ export interface HistoryStore {
   /**
    * Resolves once every commit made before the call is on stable storage: one fsync of the
    * write-ahead log on libuv's thread pool (not the event loop), shared by every caller waiting
-   * at the time (group commit). Resolves at once when nothing is pending, for `:memory:`, and
-   * after `close` (closing checkpoints and syncs the database).
-   * @throws (rejects) the fsync's error (e.g. EIO); the next call tries again.
+   * at the time (group commit). Entries `saveSoon` still holds are committed first. Resolves at
+   * once when nothing is pending, for `:memory:`, and after `close` (closing checkpoints and syncs
+   * the database).
+   * @throws (rejects) the fsync's error (e.g. EIO), or the error of a `saveSoon` commit that
+   *   failed since the last call; the next call tries again.
    */
   durable(): Promise<void>;
   /**
@@ -201,7 +217,7 @@ const INDEXED_KEPT = 5_000;
 
 class SqliteHistoryStore implements HistoryStore {
   private readonly prepare: maintenance.Prepare;
-  private readonly saveTxn: (entry: HistoryEntry) => IndexedText;
+  private readonly saveTxn: (entries: readonly HistoryEntry[]) => IndexedText[];
   private readonly saveManyTxn: (entries: readonly HistoryEntry[]) => void;
   private readonly deleteTxn: (conversationIds: readonly string[]) => number;
   private closed = false;
@@ -213,6 +229,11 @@ class SqliteHistoryStore implements HistoryStore {
    */
   private readonly indexed = new Map<string, IndexedText>();
   private dataVersion = -1;
+  /** Entries `saveSoon` has not committed yet, by id: the latest state, in first-save order. */
+  private readonly pending = new Map<string, HistoryEntry>();
+  private flushQueued = false;
+  /** Why the last commit of pending entries failed, until `durable` reports it. */
+  private failure: unknown;
 
   constructor(
     private readonly db: Db,
@@ -222,7 +243,7 @@ class SqliteHistoryStore implements HistoryStore {
     this.prepare = maintenance.statementCache(db);
     for (const sql of Object.values(SQL)) this.prepare(sql);
     const textRef = (text: string) => texts.refOf(text);
-    this.saveTxn = db.transaction((entry: HistoryEntry) => writeEntry(this.prepare, entry, 3, this.indexed.get(entry.id), textRef)).immediate;
+    this.saveTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.map((e) => writeEntry(this.prepare, e, 3, this.indexed.get(e.id), textRef))).immediate;
     this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e, 3, undefined, textRef))).immediate;
     this.deleteTxn = db.transaction((ids: readonly string[]) => maintenance.deleteSessions(this.prepare, ids)).immediate;
     this.sweepTexts();
@@ -242,30 +263,79 @@ class SqliteHistoryStore implements HistoryStore {
   save(entry: HistoryEntry): void {
     this.assertOpen();
     checkEntry(entry);
+    this.pending.delete(entry.id); // this state supersedes a pending one
+    this.flushPending();
+    this.commit([entry]);
+  }
+
+  saveSoon(entry: HistoryEntry): void {
+    this.assertOpen();
+    checkEntry(entry);
+    this.pending.set(entry.id, entry); // a pending id keeps its place: seq follows the first save
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      if (!this.closed) this.flushPending();
+    });
+  }
+
+  /**
+   * Commits the pending entries in one transaction. When it fails, each is tried alone, so one
+   * entry that cannot be written does not lose the others; the error is kept for `durable`.
+   */
+  private flushPending(): void {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    try {
+      this.commit(batch);
+    } catch (err) {
+      if (batch.length === 1) {
+        this.failure ??= err;
+        return;
+      }
+      for (const entry of batch) {
+        try {
+          this.commit([entry]);
+        } catch (one) {
+          this.failure ??= one;
+        }
+      }
+    }
+  }
+
+  /** Writes `entries` (distinct ids) in one transaction and counts the commit for group sync. */
+  private commit(entries: readonly HistoryEntry[]): void {
     const version = (this.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
     if (version !== this.dataVersion) this.indexed.clear(); // another connection wrote meanwhile
     this.dataVersion = version;
-    let written: IndexedText;
+    let written: IndexedText[];
     try {
-      written = this.saveTxn(entry);
+      written = this.saveTxn(entries);
     } catch (err) {
-      this.indexed.delete(entry.id); // rolled back: what the index holds is not known any more
+      for (const e of entries) this.indexed.delete(e.id); // rolled back: what the index holds is not known any more
       throw err;
     }
-    this.indexed.delete(entry.id);
-    if (!TERMINAL_STATUSES.includes(entry.status)) {
-      this.indexed.set(entry.id, written);
-      if (this.indexed.size > INDEXED_KEPT) this.indexed.delete(this.indexed.keys().next().value!);
-    }
+    entries.forEach((entry, i) => {
+      this.indexed.delete(entry.id);
+      if (!TERMINAL_STATUSES.includes(entry.status)) {
+        this.indexed.set(entry.id, written[i]!);
+        if (this.indexed.size > INDEXED_KEPT) this.indexed.delete(this.indexed.keys().next().value!);
+      }
+    });
     this.group.committed();
   }
 
   durable(): Promise<void> {
-    return this.group.durable();
+    if (!this.closed) this.flushPending();
+    const failure = this.failure;
+    this.failure = undefined;
+    return failure === undefined ? this.group.durable() : Promise.reject(failure);
   }
 
   saveMany(entries: readonly HistoryEntry[]): void {
-    this.assertOpen();
+    this.assertCurrent();
     entries.forEach(checkEntry);
     if (entries.length === 0) return;
     for (const e of entries) this.indexed.delete(e.id);
@@ -274,7 +344,7 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   list(opts: HistoryListOptions): HistoryListPage {
-    this.assertOpen();
+    this.assertCurrent();
     checkCount('limit', opts.limit);
     checkCount('offset', opts.offset);
     const { limit, offset, ...filter } = opts;
@@ -286,18 +356,18 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   get(id: string): HistoryEntry | null {
-    this.assertOpen();
+    this.assertCurrent();
     const row = this.prepare(SQL.get).get({ id }) as EntryRow | undefined;
     return row === undefined ? null : this.toEntry(row);
   }
 
   conversation(conversationId: string): HistoryEntry[] {
-    this.assertOpen();
+    this.assertCurrent();
     return (this.prepare(SQL.conversation).all({ conversationId }) as EntryRow[]).map((r) => this.toEntry(r));
   }
 
   sessions(selection: SessionSelection, max: number): string[] {
-    this.assertOpen();
+    this.assertCurrent();
     checkCount('max', max);
     let where: WhereClause;
     if ('ids' in selection) {
@@ -309,7 +379,7 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   deleteSessions(conversationIds: readonly string[]): number {
-    this.assertOpen();
+    this.assertCurrent();
     if (conversationIds.length === 0) return 0;
     const deleted = this.deleteTxn(conversationIds);
     this.group.committed();
@@ -318,12 +388,12 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   pruneCandidates(policy: maintenance.PrunePolicy): string[] {
-    this.assertOpen();
+    this.assertCurrent();
     return maintenance.pruneCandidates(this.prepare, policy);
   }
 
   markInterrupted(now: number): number {
-    this.assertOpen();
+    this.assertCurrent();
     const ids = maintenance.unfinishedIds(this.prepare);
     for (const id of ids) {
       const entry = this.get(id);
@@ -341,22 +411,23 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   stats(range: { from?: number; to?: number }): HistoryStats {
-    this.assertOpen();
+    this.assertCurrent();
     return maintenance.stats(this.prepare, range);
   }
 
   facets(): HistoryFacets {
-    this.assertOpen();
+    this.assertCurrent();
     return maintenance.facets(this.prepare);
   }
 
   usageSince(from: number): UsageRow[] {
-    this.assertOpen();
+    this.assertCurrent();
     return usageSince(this.prepare, from);
   }
 
   close(): void {
     if (this.closed) return;
+    this.flushPending(); // a failure here has nobody left to tell: the console answered every server first
     this.closed = true;
     try {
       this.db.pragma('optimize'); // refreshes planner statistics; an optimisation only
@@ -382,6 +453,12 @@ class SqliteHistoryStore implements HistoryStore {
 
   private assertOpen(): void {
     if (this.closed) throw new Error('history store is closed');
+  }
+
+  /** Throws when closed; commits pending entries first, so a read sees every save. */
+  private assertCurrent(): void {
+    this.assertOpen();
+    this.flushPending();
   }
 }
 

@@ -84,6 +84,12 @@ const NARROW_COLUMNS = [
   'rule_json',
 ] as const satisfies readonly (keyof NarrowRow)[];
 
+/** An update of only `columns` of a `history` row, by `@seq` (callers cache one statement per list). */
+export const updateNarrowSql = (columns: readonly string[]): string => update('history', ['seq', ...columns]);
+
+/** The `history` columns an update may set (all but `seq`). */
+export const updateNarrowColumns: readonly Exclude<keyof NarrowRow, 'seq'>[] = NARROW_COLUMNS.filter((c): c is Exclude<keyof NarrowRow, 'seq'> => c !== 'seq');
+
 /** The narrow columns of schema version 2 (before `kind` and the rule columns); migration 2 writes these. */
 const NARROW_COLUMNS_V2 = NARROW_COLUMNS.slice(0, -3);
 

@@ -8,14 +8,16 @@ import type { HistoryEntry } from '../../shared/state.js';
 import { collectBlobs, type Prepare } from './maintenance.js';
 import { TEXT_FILE_MIME } from './big-texts.js';
 import { externalizeMedia, type TextRef } from './media.js';
-import { SEQ_PER_MS, SQL, entryToRows, seqBase } from './rows.js';
+import { SEQ_PER_MS, SQL, entryToRows, seqBase, updateNarrowColumns, updateNarrowSql, type NarrowRow } from './rows.js';
 import { ftsColumns, type FtsColumns } from './search-text.js';
 
-/** What the FTS index holds for an entry as this connection last wrote it: its `seq` and text. */
+/** What this connection last wrote for an entry: its `seq`, its FTS text, and its `history` row. */
 export interface IndexedText {
   seq: number;
   /** The FTS columns joined (see {@link ftsKey}). */
   key: string;
+  /** The `history` row as written (latest schema only), so the next save updates only what changed. */
+  narrow?: NarrowRow;
 }
 
 /** The FTS columns of an entry as one string, for "did the searchable text change?". */
@@ -28,12 +30,15 @@ export function ftsKey(cols: FtsColumns): string {
  * millisecond; if `receivedAt` moved, it is removed and inserted again under a new `seq` (so the
  * newest-first order stays exact).
  *
- * `indexed`: what this connection last wrote into the FTS index for this id (the caller keeps it,
- * and must drop it when the transaction rolls back). When the entry keeps its `seq` and its
- * searchable text is unchanged, the FTS row is left alone: rewriting it (delete + insert, which in
- * FTS5 also writes a new index segment per transaction) is the largest part of a save, and the
- * pipeline saves every transition of a request while its text stays the same until a response
- * arrives. Returns the `seq` and the indexed text, for the caller to remember.
+ * `indexed`: what this connection last wrote for this id (the caller keeps it, and must drop it
+ * when the transaction rolls back). When the entry keeps its `seq` and its searchable text is
+ * unchanged, the FTS row is left alone: rewriting it (delete + insert, which in FTS5 also writes a
+ * new index segment per transaction) is the largest part of a save, and the pipeline saves every
+ * transition of a request while its text stays the same until a response arrives. Likewise only
+ * the `history` columns that changed are updated: setting a column rewrites the entry's key in
+ * every index holding it (id, session, server, statistics, rule: each a page written to the WAL)
+ * even when the value is the same. Returns the `seq`, the indexed text and the row, for the caller
+ * to remember.
  *
  * `textRef`: the files of big texts written before (./big-texts.ts); those strings are stored as
  * references and linked like media.
@@ -60,7 +65,12 @@ export function writeEntry(
   if (existing !== undefined && existing >= base && existing < base + SEQ_PER_MS) {
     seq = existing;
     before = (prepare(SQL.blobLinks).all({ seq }) as { sha256: string }[]).map((r) => r.sha256);
-    prepare(updateNarrow).run({ ...narrow, seq });
+    const last = schema === 3 && indexed?.seq === seq ? indexed.narrow : undefined;
+    if (last === undefined) prepare(updateNarrow).run({ ...narrow, seq });
+    else {
+      const changed = updateNarrowColumns.filter((c) => last[c] !== narrow[c]);
+      if (changed.length > 0) prepare(updateNarrowSql(changed)).run(Object.fromEntries([['seq', seq], ...changed.map((c) => [c, narrow[c]])]));
+    }
     prepare(SQL.updateData).run({ ...data, seq });
     if (before.length > 0) prepare(SQL.blobUnlink).run({ seq });
     ftsCurrent = indexed !== undefined && indexed.seq === seq && indexed.key === key;
@@ -89,5 +99,5 @@ export function writeEntry(
   const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h) && !texts.some((t) => t.sha256 === h));
   if (dropped.length > 0) collectBlobs(prepare, dropped);
   if (!ftsCurrent) prepare(SQL.ftsInsert).run({ seq, ...cols });
-  return { seq, key };
+  return { seq, key, ...(schema === 3 ? { narrow: { ...narrow, seq } } : {}) };
 }

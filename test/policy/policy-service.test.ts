@@ -153,6 +153,21 @@ describe('history keeps only what was sent', () => {
     t.svc.historySink(c.sink).save(entry(original, params('mail [REDACTED:email]')));
     expect(c.saved[1]!.original).toBe(original);
   });
+
+  it('goes through the store\'s shared commit (saveSoon) when it has one, scrubbed the same way', () => {
+    const t = setup();
+    const soon: HistoryEntry[] = [];
+    const direct: HistoryEntry[] = [];
+    const sink = { save: (e: HistoryEntry) => void direct.push(e), saveSoon: (e: HistoryEntry) => void soon.push(e) };
+    t.svc.historySink(sink).save(entry({ raw: 'token ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8' }));
+    expect(direct).toEqual([]);
+    expect(soon[0]!.original).toEqual({ raw: 'token [REDACTED:token]' });
+    // What the person typed is committed at once (a failure reaches their action).
+    const typed: HistoryEntry = { ...entry({ raw: 'x' }), status: 'awaiting_request_review', draft: { savedAt: 1 } };
+    t.svc.historySink(sink).save(typed);
+    expect(direct.map((e) => e.draft)).toEqual([typed.draft]);
+    expect(soon).toHaveLength(1);
+  });
 });
 
 describe('"Always allow requests like this" prefill', () => {

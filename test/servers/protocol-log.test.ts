@@ -53,4 +53,26 @@ describe('transport wrapper', () => {
     ]);
     expect(log.page('roots').protocol).toHaveLength(2);
   });
+
+  it('forwards methods bound to the transport, the current one when the transport replaced it', async () => {
+    const calls: string[] = [];
+    const inner = {
+      who: 'first',
+      start: async () => undefined,
+      send: async () => undefined,
+      close: async function (this: { who: string }) {
+        calls.push(this.who);
+      },
+    };
+    const t = withProtocolLog(inner as unknown as Transport, () => undefined);
+    const close = t.close;
+    expect(t.close).toBe(close); // one bound function, not a new one per read
+    await close();
+    inner.who = 'second';
+    inner.close = async function (this: { who: string }) {
+      calls.push(`replaced ${this.who}`);
+    };
+    await t.close();
+    expect(calls).toEqual(['first', 'replaced second']);
+  });
 });

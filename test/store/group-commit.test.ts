@@ -143,6 +143,19 @@ describe('history store: durable() and the unchanged-text save path', () => {
     expect(ids('otter heron')).toEqual(['r']);
   });
 
+  it('an unfinished entry saved again keeps exactly its latest fields, set, changed or cleared', () => {
+    const queued = minimalEntry('u', 1000, 'heron');
+    store.save(queued);
+    const approved = { ...queued, status: 'generating' as const, decidedBy: 'rule' as const, model: 'm1', providerId: 'p', rule: { serverId: 'srv', ruleId: 'r1', name: 'R', version: 2 } };
+    store.save(approved);
+    expect(store.get('u')).toStrictEqual(approved);
+    const failed = { ...queued, status: 'awaiting_request_review' as const, error: 'provider down', model: 'm2' };
+    store.save(failed); // decidedBy, providerId and rule cleared; model changed; an error set
+    expect(store.get('u')).toStrictEqual(failed);
+    expect(store.list({ limit: 10, offset: 0, status: ['awaiting_request_review'] }).entries.map((e) => e.id)).toEqual(['u']);
+    expect(store.list({ limit: 10, offset: 0, status: ['generating'] }).total).toBe(0);
+  });
+
   it('indexes an entry again when it was deleted between two saves with the same text', () => {
     const queued = minimalEntry('gone', 1000, 'pelican');
     store.save(queued);
@@ -164,5 +177,70 @@ describe('history store: durable() and the unchanged-text save path', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe('history store: saveSoon (one commit for the saves of one moment)', () => {
+  let tmp: ReturnType<typeof tempDir>;
+  let store: HistoryStore;
+  let other: HistoryStore;
+  beforeEach(() => {
+    tmp = tempDir();
+    store = openHistoryStore(join(tmp.dir, 'history.db'));
+    other = openHistoryStore(join(tmp.dir, 'history.db')); // another connection: sees commits only
+  });
+  afterEach(() => {
+    other.close();
+    store.close();
+    tmp.cleanup();
+  });
+  const statusIn = (s: HistoryStore, id: string) => s.get(id)?.status;
+
+  it('commits the latest state once the calling code has run, before a continuation queued after it', async () => {
+    const queued = minimalEntry('r', 1000, 'walrus');
+    store.saveSoon(queued);
+    store.saveSoon({ ...queued, status: 'generating' });
+    expect(statusIn(other, 'r')).toBeUndefined(); // not committed yet
+    await Promise.resolve();
+    expect(statusIn(other, 'r')).toBe('generating');
+    expect(other.list({ query: 'walrus', limit: 10, offset: 0 }).total).toBe(1);
+  });
+
+  it('shows pending entries to every read on the same store at once', () => {
+    store.saveSoon(minimalEntry('a', 1000));
+    expect(statusIn(store, 'a')).toBe('awaiting_request_review');
+    expect(store.list({ limit: 10, offset: 0 }).total).toBe(1);
+  });
+
+  it('orders entries of one millisecond by their first save, however often they are saved again', () => {
+    store.saveSoon(minimalEntry('first', 1000));
+    store.saveSoon(minimalEntry('second', 1000));
+    store.saveSoon({ ...minimalEntry('first', 1000), status: 'generating' });
+    expect(store.list({ limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['second', 'first']);
+  });
+
+  it('a later save() of the same id is not overwritten by the pending state', async () => {
+    store.saveSoon(minimalEntry('x', 1000));
+    store.save({ ...minimalEntry('x', 1000), status: 'delivered' });
+    await Promise.resolve();
+    expect(statusIn(other, 'x')).toBe('delivered');
+  });
+
+  it('durable() commits pending entries first; a failed commit rejects it once and keeps the others', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    store.saveSoon(minimalEntry('ok', 1000));
+    store.saveSoon({ ...minimalEntry('bad', 2000), original: cyclic });
+    await expect(store.durable()).rejects.toThrow(TypeError);
+    expect(statusIn(other, 'ok')).toBe('awaiting_request_review');
+    expect(other.get('bad')).toBeNull();
+    await expect(store.durable()).resolves.toBeUndefined();
+  });
+
+  it('close() commits what is pending; saveSoon throws after close', () => {
+    store.saveSoon(minimalEntry('late', 1000));
+    store.close();
+    expect(statusIn(other, 'late')).toBe('awaiting_request_review');
+    expect(() => store.saveSoon(minimalEntry('later', 1000))).toThrow(/closed/);
   });
 });
