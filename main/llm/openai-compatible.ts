@@ -1,8 +1,7 @@
 /**
  * The OpenAI-compatible provider (Ollama, LM Studio, vLLM, llama.cpp server, OpenAI itself …):
  * `@ai-sdk/openai-compatible` for the wire protocol, `experimental_streamLanguageModelCall` from
- * `ai` for the call (generate-stream.ts), and for `http:` base URLs (a model server on this
- * machine or network) a node:http fetch with kept-alive connections (http-fetch.ts).
+ * `ai` for the call (generate-stream.ts).
  *
  * The streaming loop and its rules (S-MAX-1, no automatic retries, cancellation, tool support) are
  * shared with the other providers in generate-stream.ts.
@@ -12,7 +11,6 @@ import type { ToolSupport } from '../../shared/providers.js';
 import type { ProviderView } from '../../shared/state.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
-import { httpFetch } from './http-fetch.js';
 import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
 
 /** Settings of one OpenAI-compatible endpoint. `apiKey` is the resolved secret (never logged or shown). */
@@ -53,7 +51,6 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     name: config.id,
     baseURL,
     includeUsage: true,
-    fetch: httpFetch,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.headers ? { headers: config.headers } : {}),
   });
