@@ -6,7 +6,7 @@
 import { createNotices } from './notices.js';
 import { join } from 'node:path';
 import { ApiError, type ConsoleEvent, type ConsoleService } from '../shared/api.js';
-import type { ProviderView } from '../shared/state.js';
+import type { ItemView, ProviderView } from '../shared/state.js';
 import type { ModelSettings } from '../shared/providers.js';
 import { ui } from '../shared/ui-text.js';
 import { loadServersConfig } from './config.js';
@@ -43,6 +43,8 @@ export const HISTORY_FILE = 'history.db';
 /** A running console. `dispose` closes every server connection and the history database. */
 export interface ConsoleHandle {
   service: ConsoleService;
+  /** Every queue item whole (both kinds, arrival order), as main holds it now: for tests and in-process tools. */
+  items(): ItemView[];
   /** Resolves when every enabled server has finished its first connection attempt. */
   ready: Promise<void>;
   dispose(): Promise<void>;
@@ -238,6 +240,11 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   const service: ConsoleService = {
     getState: async () => hub.snapshot(),
+    getItem: async ({ id }) => {
+      const found = hub.published(id);
+      if (!found) throw new ApiError('not_found', ui('error.noItem', { id }));
+      return found;
+    },
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
     dismissNotice: async ({ id }) => notices.dismiss(id),
@@ -291,6 +298,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 
   return {
     service,
+    items: () => hub.items(),
     ready,
     async dispose() {
       desktop.dispose();

@@ -6,6 +6,7 @@
  */
 import type { ConsoleEvent } from '../../shared/api.js';
 import type { ConsoleState, SliceKey } from '../../shared/state.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { clickNotification, desktopView, openWithDesktop, shownNotifications, withDesktop } from './settings-fixture.js';
 
@@ -115,7 +116,7 @@ test('settings: a long path wraps inside the window, in the header and in Files,
   await page.setViewportSize({ width: 1024, height: 700 });
   const long = `C:\\Users\\${'someone-with-a-very-long-account-name'.repeat(2)}\\AppData\\Roaming\\mcp-approval-console`;
   const base = withDesktop(fixture.state);
-  const state: ConsoleState = {
+  const state: FixtureState = {
     ...base,
     desktop: { ...base.desktop!, path: `${long}\\desktop-settings.json` },
     settings: { ...base.settings, userDataDir: long, serversConfigPath: `${long}\\mcp-servers.json`, historyPath: `${long}\\history.db` },

@@ -8,7 +8,8 @@
  */
 import type { ConsoleApi } from '../../../shared/api';
 import type { DraftInput, FormDraft } from '../../../shared/drafts';
-import { useConsole, type ConsoleStore } from '../../store';
+import type { SamplingItemView } from '../../../shared/state';
+import { cachedItem, useConsole, type ConsoleStore } from '../../store';
 import { initialRequestDraft, initialResponseDraft } from './drafts';
 import { createDraftSaver, type DraftSaver } from './draft-saver';
 import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS, useExtras } from './edits';
@@ -47,12 +48,18 @@ function changedIds(before: [Record<string, unknown>, Record<string, unknown>], 
   return [...ids].filter((id) => before[0][id] !== after[0][id] || before[1][id] !== after[1][id]);
 }
 
+/** The whole sampling item `itemId` when the window has it open (a draft is made on an open item). */
+function samplingItem(itemId: string): SamplingItemView | undefined {
+  const item = cachedItem(itemId);
+  return item && item.kind !== 'elicitation' ? item : undefined;
+}
+
 /** The request part of `itemId`'s draft as the stores hold it, or null when nothing is there. */
 function requestPart(next: Seen, itemId: string): DraftInput | null {
   const draft = next.request[itemId];
   const extras = next.requestExtras[itemId];
   if (!draft && !extras) return null;
-  const item = useConsole.getState().mirror?.items.find((i) => i.id === itemId);
+  const item = samplingItem(itemId);
   const base = draft ?? item?.draft?.request?.draft ?? (item && initialRequestDraft(item));
   return base ? { request: { draft: base, extras: extras ?? item?.draft?.request?.extras ?? NO_REQUEST_EXTRAS } } : null;
 }
@@ -62,7 +69,7 @@ function responsePart(next: Seen, itemId: string): DraftInput | null {
   const draft = next.response[itemId];
   const extras = next.responseExtras[itemId];
   if (!draft && !extras) return null;
-  const item = useConsole.getState().mirror?.items.find((i) => i.id === itemId);
+  const item = samplingItem(itemId);
   return { response: { draft: draft ?? item?.draft?.response?.draft ?? initialResponseDraft(), extras: extras ?? item?.draft?.response?.extras ?? NO_RESPONSE_EXTRAS } };
 }
 
