@@ -145,8 +145,6 @@ export interface AttentionNotification {
 export interface AttentionView {
   /** How many items wait on a person (the badge, the tray and the title show it). */
   count: number;
-  /** The waiting items, oldest first. */
-  waiting: AttentionEntry[];
   /** The latest notifications, oldest first (at most {@link NOTIFICATIONS_KEPT}). */
   notifications: AttentionNotification[];
   /**

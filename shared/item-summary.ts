@@ -72,6 +72,14 @@ function sizeOf(value: object): number {
   return n;
 }
 
+/** The summary's `call` / `candidates` from an item's association. */
+function callOf(association: SamplingItemView['association']): Pick<ItemSummary, 'call' | 'candidates'> {
+  const { exact, calls } = association;
+  if (calls.length === 0) return {};
+  if (exact || calls.length === 1) return { call: calls[0]! };
+  return { candidates: calls.length };
+}
+
 function projectSampling(item: SamplingItemView): ItemSummary {
   const calls = item.response
     ? contentBlocks(item.response.draft.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))
@@ -80,8 +88,7 @@ function projectSampling(item: SamplingItemView): ItemSummary {
     kind: 'sampling',
     id: item.id,
     serverId: item.serverId,
-    era: item.era,
-    association: item.association,
+    ...callOf(item.association),
     status: item.status,
     receivedAt: item.receivedAt,
     updatedAt: item.updatedAt,
@@ -90,13 +97,12 @@ function projectSampling(item: SamplingItemView): ItemSummary {
     sizes: { request: sizeOf(item.original), ...(item.response && { response: sizeOf(item.response.draft) }) },
     ...(item.outcome && { outcome: item.outcome }),
     ...(item.draft && { hasDraft: true as const }),
-    origin: item.origin,
-    conversationId: item.conversationId,
+    ...(item.origin === 'draft' && { origin: 'draft' as const }),
+    ...(item.conversationId !== item.id && { conversationId: item.conversationId }),
     round: item.round,
-    model: { providerId: item.model.providerId, modelId: item.model.modelId, ...(item.model.overridden && { overridden: true }) },
     ...(item.auto && { auto: item.auto }),
     ...(item.error && { error: { at: item.error.at, ...(item.error.failure && { failure: item.error.failure }) } }),
-    policyNotes: item.policy?.notes.length ?? 0,
+    ...(item.policy?.notes.length && { policyNotes: item.policy.notes.length }),
     ...(calls.length > 0 && { toolCalls: calls }),
     ...(item.generation && { generatingSince: item.generation.startedAt }),
   };
@@ -107,8 +113,7 @@ function projectElicitation(item: ElicitationItemView): ItemSummary {
     kind: 'elicitation',
     id: item.id,
     serverId: item.serverId,
-    era: item.era,
-    association: item.association,
+    ...callOf(item.association),
     status: item.status,
     receivedAt: item.receivedAt,
     updatedAt: item.updatedAt,

@@ -238,9 +238,14 @@ export function isElicitationItem<T extends { kind?: 'sampling' | 'elicitation' 
 interface SummaryBase {
   id: string;
   serverId: string;
-  era: ProtocolEra;
-  /** The client request(s) it belongs to (as on the item). */
-  association: { exact: boolean; calls: CallRef[] };
+  /**
+   * The client request it belongs to: the one the protocol names (the item's association is
+   * exact), or the only one in flight when it arrived. Absent when it cannot be told (see
+   * `candidates`) or none was in flight.
+   */
+  call?: CallRef;
+  /** How many client requests it may belong to, when more than one was in flight and none is known (≥ 2). */
+  candidates?: number;
   receivedAt: number;
   updatedAt: number;
   serverWait?: ServerWait;
@@ -265,17 +270,17 @@ export const PREVIEW_MAX = 140;
 export interface SamplingSummary extends SummaryBase {
   kind: 'sampling';
   status: SamplingStatus;
-  origin: 'server' | 'draft';
-  conversationId: string;
+  /** `draft`: re-opened from history (see {@link SamplingItemView.origin}); absent for a server's request. */
+  origin?: 'draft';
+  /** Absent when it is the item's own id (a conversation's first request). */
+  conversationId?: string;
   round: number;
-  /** The model that will be / was used (without the reason). */
-  model: ModelRef & { overridden?: boolean };
   /** Set when an auto-approve rule decided. */
   auto?: SamplingItemView['auto'];
   /** The kind of the last recoverable error (and when), for a badge; the message is on the item. */
   error?: { at: number; failure?: ProviderFailureKind };
-  /** How many policy notes the review shows (0 when none). */
-  policyNotes: number;
+  /** How many policy notes the review shows; absent when none. */
+  policyNotes?: number;
   /** The tools the response (as drafted) calls, by name, in order; absent when it calls none. */
   toolCalls?: string[];
   /** When generation started (the text streams to windows that opened the item). */

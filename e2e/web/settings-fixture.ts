@@ -33,7 +33,7 @@ export function withDesktop(state: FixtureState, settings: Partial<DesktopSettin
     ...state,
     settings: { ...state.settings, host: 'web' },
     desktop,
-    attention: { count: waiting.length, waiting, notifications, doNotDisturb: desktop.settings.doNotDisturb },
+    attention: { count: waiting.length, notifications, doNotDisturb: desktop.settings.doNotDisturb },
   };
 }
 

@@ -100,7 +100,8 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       lastTray = trayKey;
       ports.tray.update(tray);
     }
-    const view: AttentionView = { count, waiting, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
+    // The waiting items themselves are not repeated here: every window has their summaries.
+    const view: AttentionView = { count, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
     if (focus) view.focus = focus;
     const viewKey = JSON.stringify(view);
     if (viewKey !== lastView) {

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useTranslation } from 'react-i18next';
 import { isAwaitingPerson, useConsole, useItems, useServers } from '../store';
 import { elicitationAwaiting } from '../screens/queue/ElicitationModel';
-import { associationLabel, shownPreview } from '../screens/queue/summary';
+import { shownPreview, summaryCallLabel } from '../screens/queue/summary';
 import { Modal } from './Modal';
 import { filterEntries, moveActive, type PaletteEntry } from './palette-model';
 import { runCommand, shortcutText, useAvailableCommands, useKeyboardUi } from './registry';
@@ -47,7 +47,7 @@ function usePaletteEntries(): Runnable[] {
       ...items.filter(isAwaitingPerson).map((item) => ({
         id: `item:${item.id}`,
         group: 'item' as const,
-        label: t('palette.itemLabel', { server: item.serverId, call: associationLabel(item) }),
+        label: t('palette.itemLabel', { server: item.serverId, call: summaryCallLabel(item) }),
         detail: shownPreview(item.preview),
         keywords: item.status,
         run: () => openItem(item.id),
@@ -55,7 +55,7 @@ function usePaletteEntries(): Runnable[] {
       ...elicitations.filter(elicitationAwaiting).map((e) => ({
         id: `item:${e.id}`,
         group: 'item' as const,
-        label: t('palette.itemLabel', { server: e.serverId, call: associationLabel(e) }),
+        label: t('palette.itemLabel', { server: e.serverId, call: summaryCallLabel(e) }),
         detail: e.preview,
         run: () => openItem(e.id),
       })),

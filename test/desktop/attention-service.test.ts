@@ -82,7 +82,7 @@ describe('attention service', () => {
     t.hub.upsertItem(elicitation('e1', 'Pick a colour'));
     t.flush();
     expect(t.rec.shown[0]?.request).toMatchObject({ title: 'forms asks for your input', body: 'ask-user: Pick a colour', itemId: 'e1' });
-    expect(t.attention().waiting.map((w) => w.itemId)).toEqual(['e1']);
+    expect(t.attention().count).toBe(1);
   });
 
   it('do not disturb: no notifications, the badge and count still move; items that came during DND stay quiet', () => {

@@ -23,7 +23,7 @@ export function ConversationTimeline({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
-  const rounds = items.filter((i): i is SamplingSummary => i.kind === 'sampling' && i.conversationId === item.conversationId);
+  const rounds = items.filter((i): i is SamplingSummary => i.kind === 'sampling' && (i.conversationId ?? i.id) === item.conversationId);
   if (rounds.length <= 1 && item.round <= 1) return null;
   const last = Math.max(item.round, ...rounds.map((r) => r.round));
   const byRound = new Map(rounds.map((r) => [r.round, r]));

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ElicitationSummary } from '../../../shared/state';
 import { Pill } from '../../components/common';
 import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
-import { associationLabel } from './summary';
+import { summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
@@ -35,7 +35,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
         {preview}
       </span>
       <span className="queue-row-bottom">
-        <span className="queue-call">{associationLabel(item)}</span>
+        <span className="queue-call">{summaryCallLabel(item)}</span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SamplingSummary } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { associationLabel, isTerminal, shownPreview } from './summary';
+import { isTerminal, shownPreview, summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
@@ -48,7 +48,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       <span className="queue-row-bottom">
         <span className="queue-call">
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
-          {associationLabel(item)}
+          {summaryCallLabel(item)}
         </span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
@@ -60,9 +60,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
 
 /** The arguments of the call a row's request belongs to (one short line), when there is one call. */
 function rowArgs(item: QueueEntry): string | undefined {
-  if (isElicitation(item)) return undefined;
-  const calls = item.association.calls;
-  return calls.length === 1 || item.association.exact ? calls[0]?.args : undefined;
+  return isElicitation(item) ? undefined : item.call?.args;
 }
 
 /** The preview text of a sampling entry, or undefined for an elicitation. */

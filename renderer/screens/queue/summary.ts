@@ -1,7 +1,7 @@
 /** Derived, display-only facts about a sampling item (nothing here is stored). */
 import type { CreateMessageParams } from '../../../shared/sampling';
 import { promptPreview as previewOf } from '../../../shared/item-summary';
-import { TERMINAL_STATUSES, type SamplingItemView, type SamplingStatus } from '../../../shared/state';
+import { TERMINAL_STATUSES, type ItemSummary, type SamplingItemView, type SamplingStatus } from '../../../shared/state';
 import { i18n } from '../../i18n';
 
 /** A summary's preview as shown: the line, or "No messages" in the person's language when it has none. */
@@ -18,6 +18,13 @@ export function associationLabel(item: Pick<SamplingItemView, 'association'>): s
   if (calls.length === 0) return i18n.t('queue:list.noClientRequest');
   if (item.association.exact || calls.length === 1) return `${calls[0]!.kind} ${calls[0]!.name}`;
   return i18n.t('queue:list.oneOfCalls', { n: calls.length });
+}
+
+/** {@link associationLabel} of a summary: its call, "one of 3 calls in flight", or no client request. */
+export function summaryCallLabel(item: Pick<ItemSummary, 'call' | 'candidates'>): string {
+  if (item.call) return `${item.call.kind} ${item.call.name}`;
+  if (item.candidates) return i18n.t('queue:list.oneOfCalls', { n: item.candidates });
+  return i18n.t('queue:list.noClientRequest');
 }
 
 /** Whether an item has finished. */

@@ -12,9 +12,8 @@ import { needsPerson, useConsole, useItemDetail, useItems } from '../../store';
 import { ItemReview } from '../queue/QueueScreen';
 
 /** Whether `item` belongs to one of `callIds` (exactly, or as the only call it could belong to). */
-function belongsTo(item: Pick<ItemSummary, 'association'>, callIds: ReadonlySet<string>): boolean {
-  const { calls, exact } = item.association;
-  return (exact || calls.length === 1) && calls.some((c) => callIds.has(c.callId));
+function belongsTo(item: Pick<ItemSummary, 'call'>, callIds: ReadonlySet<string>): boolean {
+  return item.call !== undefined && callIds.has(item.call.callId);
 }
 
 /** The requests (of either kind) waiting on the person that the running `calls` caused, oldest first. */
