@@ -141,7 +141,7 @@ export interface AttentionNotification {
   at: number;
 }
 
-/** The `attention` slice of the state. */
+/** The `attention` slice of the state (the waiting items themselves are the state's item summaries). */
 export interface AttentionView {
   /** How many items wait on a person (the badge, the tray and the title show it). */
   count: number;

@@ -291,7 +291,9 @@ export interface SamplingSummary extends SummaryBase {
 export interface ElicitationSummary extends SummaryBase {
   kind: 'elicitation';
   status: ElicitationStatus;
+  /** A form to fill in, or a URL to open (the params' `mode`). */
   mode: 'form' | 'url';
+  /** As {@link ElicitationItemView.source}: a server request waits, or it came from a -32042 error. */
   source: 'request' | 'error';
 }
 

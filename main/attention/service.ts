@@ -1,7 +1,7 @@
 /**
  * The attention service: watches the state for items that need a person and gets their attention
  * through the desktop ports — one notification per item (none while "do not disturb" is on), the
- * badge count, the tray icon and menu — and publishes the `attention` slice (count, waiting items,
+ * badge count, the tray icon and menu — and publishes the `attention` slice (count,
  * recent notifications) so the renderer can set the title and, in the web host, show browser
  * notifications for exactly the ones main decided on.
  */
