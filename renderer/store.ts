@@ -9,7 +9,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { ConsoleApi, ConsoleEvent } from '../shared/api.js';
-import type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
+import type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
 import { applyItemChange, applyPatch, patchFits, type DetailChange, type StatePatch } from '../shared/state-patch.js';
 import {
   type CallView,
@@ -28,7 +28,19 @@ export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' 
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /** Edits in progress on a request / response under review (shared/drafts.ts: main keeps them too). */
-export type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
+export type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
+
+/**
+ * Everything the person has changed on one item and not sent, in one place: the request's texts
+ * and fields and its other edits (removed blocks and tools, the tool choice), the response's texts
+ * and its other edits (tool inputs, added tool calls). Each part is absent until first edited.
+ */
+export interface ItemEdits {
+  request?: RequestDraft;
+  requestExtras?: RequestExtras;
+  response?: ResponseDraft;
+  responseExtras?: ResponseExtras;
+}
 
 /** A whole item in the details cache and the state version it is current at. */
 export interface ItemDetail {
@@ -50,8 +62,8 @@ export interface ConsoleStore {
    * (see {@link useItemDetail}); kept current by the patches' `details`.
    */
   details: Record<string, ItemDetail>;
-  requestDrafts: Record<string, RequestDraft>;
-  responseDrafts: Record<string, ResponseDraft>;
+  /** The person's edits, by item id (one entry per item; see {@link ItemEdits}). */
+  drafts: Record<string, ItemEdits>;
   /** Notices the person closed (by id); main keeps them, this view hides them. */
   hiddenNotices: Record<string, true>;
   setScreen(screen: Screen): void;
@@ -62,7 +74,9 @@ export interface ConsoleStore {
   selectTool(name: string | null): void;
   selectHistory(id: string | null): void;
   setRequestDraft(itemId: string, draft: RequestDraft): void;
+  setRequestExtras(itemId: string, extras: RequestExtras): void;
   setResponseDraft(itemId: string, draft: ResponseDraft): void;
+  setResponseExtras(itemId: string, extras: ResponseExtras): void;
   clearDrafts(itemId: string): void;
   hideNotice(id: string): void;
 }
@@ -77,8 +91,7 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   selectedTool: null,
   selectedHistoryId: null,
   details: {},
-  requestDrafts: {},
-  responseDrafts: {},
+  drafts: {},
   hiddenNotices: {},
   setScreen: (screen) => set({ screen }),
   selectItem: (selectedItemId) => set({ selectedItemId }),
@@ -86,33 +99,46 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   selectServer: (selectedServerId) => set({ selectedServerId, selectedTool: null }),
   selectTool: (selectedTool) => set({ selectedTool }),
   selectHistory: (selectedHistoryId) => set({ selectedHistoryId }),
-  setRequestDraft: (itemId, draft) => set((s) => ({ requestDrafts: { ...s.requestDrafts, [itemId]: draft } })),
-  setResponseDraft: (itemId, draft) => set((s) => ({ responseDrafts: { ...s.responseDrafts, [itemId]: draft } })),
+  setRequestDraft: (itemId, request) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], request } } })),
+  setRequestExtras: (itemId, requestExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], requestExtras } } })),
+  setResponseDraft: (itemId, response) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], response } } })),
+  setResponseExtras: (itemId, responseExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], responseExtras } } })),
   clearDrafts: (itemId) =>
     set((s) => {
-      const requestDrafts = { ...s.requestDrafts };
-      const responseDrafts = { ...s.responseDrafts };
-      delete requestDrafts[itemId];
-      delete responseDrafts[itemId];
-      return { requestDrafts, responseDrafts };
+      const drafts = { ...s.drafts };
+      delete drafts[itemId];
+      return { drafts };
     }),
   hideNotice: (id) => set((s) => ({ hiddenNotices: { ...s.hiddenNotices, [id]: true } })),
 }));
 
-/** Drops drafts whose item is no longer in the status the draft was made for. */
+/**
+ * Drops the parts of drafts whose item is no longer in the review they were made for: request
+ * edits outside request review and generation, response edits outside response review.
+ */
 function pruneDrafts(items: ItemSummary[]): void {
   const s = useConsole.getState();
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const keepRequest = (id: string) => byId.get(id)?.status === 'awaiting_request_review' || byId.get(id)?.status === 'generating';
-  const keepResponse = (id: string) => byId.get(id)?.status === 'awaiting_response_review';
-  const req = Object.keys(s.requestDrafts).filter((id) => !keepRequest(id));
-  const res = Object.keys(s.responseDrafts).filter((id) => !keepResponse(id));
-  if (req.length === 0 && res.length === 0) return;
-  const requestDrafts = { ...s.requestDrafts };
-  const responseDrafts = { ...s.responseDrafts };
-  for (const id of req) delete requestDrafts[id];
-  for (const id of res) delete responseDrafts[id];
-  useConsole.setState({ requestDrafts, responseDrafts });
+  const ids = Object.keys(s.drafts);
+  if (ids.length === 0) return;
+  const status = new Map(items.map((i) => [i.id, i.status]));
+  let drafts: Record<string, ItemEdits> | null = null;
+  for (const id of ids) {
+    const at = status.get(id);
+    const keepRequest = at === 'awaiting_request_review' || at === 'generating';
+    const keepResponse = at === 'awaiting_response_review';
+    const d = s.drafts[id]!;
+    const next: ItemEdits = {
+      ...(keepRequest && d.request && { request: d.request }),
+      ...(keepRequest && d.requestExtras && { requestExtras: d.requestExtras }),
+      ...(keepResponse && d.response && { response: d.response }),
+      ...(keepResponse && d.responseExtras && { responseExtras: d.responseExtras }),
+    };
+    if (Object.keys(next).length === Object.keys(d).length) continue;
+    drafts ??= { ...s.drafts };
+    if (Object.keys(next).length === 0) delete drafts[id];
+    else drafts[id] = next;
+  }
+  if (drafts) useConsole.setState({ drafts });
 }
 
 function setMirror(next: ConsoleState, details?: Record<string, ItemDetail>): void {

@@ -56,7 +56,7 @@ function fakeApi(served: ConsoleState[], whole: () => { item: ItemView; version:
 }
 
 describe('renderer mirror', () => {
-  beforeEach(() => useConsole.setState({ mirror: null, details: {} }));
+  beforeEach(() => useConsole.setState({ mirror: null, details: {}, drafts: {} }));
 
   it('applies item changes in order, and fetches the whole state again after a missed patch', async () => {
     const { api, counts, emit } = fakeApi([state(1, [item]), state(4, [{ ...item, status: 'rejected', updatedAt: 4 }])], () => ({ item, version: 1 }));
@@ -115,6 +115,23 @@ describe('renderer mirror', () => {
     await settle();
     expect(useConsole.getState().details.a).toMatchObject({ item: { generation: { text: 'AB' } }, version: 3 });
     close();
+    stop();
+  });
+
+  it("keeps one draft entry per item and drops its parts when the item leaves the review they were made for", async () => {
+    const { api, emit } = fakeApi([state(1, [item])], () => ({ item, version: 1 }));
+    const stop = startMirror(api);
+    await settle();
+    const request = { texts: { '0:0': 'edited' }, editing: {}, systemPrompt: '', maxTokens: '1', temperature: '', model: '' };
+    const { setRequestDraft, setRequestExtras, setResponseDraft } = useConsole.getState();
+    setRequestDraft('a', request);
+    setRequestExtras('a', { removedBlocks: {}, removedTools: { t: true } });
+    expect(useConsole.getState().drafts.a).toEqual({ request, requestExtras: { removedBlocks: {}, removedTools: { t: true } } });
+    setResponseDraft('a', { texts: { '0:0': 'mine' }, editing: {} });
+    emit({ type: 'patch', patch: { version: 2, items: { upsert: [], remove: [], change: [{ id: 'a', set: { status: 'awaiting_response_review' } }] } } });
+    expect(useConsole.getState().drafts.a).toEqual({ response: { texts: { '0:0': 'mine' }, editing: {} } });
+    emit({ type: 'patch', patch: { version: 3, items: { upsert: [], remove: ['a'] } } });
+    expect(useConsole.getState().drafts.a).toBeUndefined();
     stop();
   });
 });
