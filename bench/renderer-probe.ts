@@ -7,8 +7,8 @@
  * MessageChannel task posted from that frame's callback — which runs after the frame was
  * rendered, so a long task that delays the frame delays the figure too.
  *
- * - State arrival: the first WebSocket message over 1 MB (the `getState` reply carrying the queue)
- *   → `stateAt`. From then on, each frame looks for queue rows: `listShownAt` when painted. Then a
+ * - State arrival: the first WebSocket message that is the `getState` reply (a reply whose value
+ *   has the state's `settings`; it carries the queue as summaries) → `stateAt`. From then on, each frame looks for queue rows: `listShownAt` when painted. Then a
  *   task clicks the second row (as an input event arriving right after the list appeared would)
  *   → `respondedAt` once that row is selected and its review is painted.
  * - A click (the scenario's real mouse click) on the row whose preview starts with `bigPrefix` →
@@ -89,7 +89,7 @@ export function installProbe(bigPrefix: string): void {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
       this.addEventListener('message', (e: MessageEvent) => {
-        if (b.stateAt !== undefined || typeof e.data !== 'string' || e.data.length < 1_000_000) return;
+        if (b.stateAt !== undefined || typeof e.data !== 'string' || !e.data.startsWith('{"id":') || !e.data.includes('"settings":{"host":')) return;
         b.stateAt = performance.now();
         b.stateChars = e.data.length;
         performance.mark('bench:state'); // user-timing marks, for a Chrome trace of the run

@@ -8,6 +8,7 @@
  */
 import type { ConsoleEvent, ConsoleService } from '../shared/api.js';
 import { ApiError } from '../shared/api.js';
+import type { ItemView } from '../shared/state.js';
 import { ui } from '../shared/ui-text.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
@@ -23,6 +24,8 @@ export { HISTORY_FILE } from './console/foundation.js';
 /** A running console. `dispose` closes every server connection and the history database. */
 export interface ConsoleHandle {
   service: ConsoleService;
+  /** Every queue item whole (both kinds, arrival order), as main holds it now: for tests and in-process tools. */
+  items(): ItemView[];
   /** Resolves when every enabled server has finished its first connection attempt. */
   ready: Promise<void>;
   dispose(): Promise<void>;
@@ -55,6 +58,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods });
   return {
     service,
+    items: () => f.hub.items(),
     ready,
     async dispose() {
       desktop.dispose();
@@ -72,6 +76,11 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
   hub.subscribe((e) => listeners.forEach((l) => l(e)));
   return {
     getState: async () => hub.snapshot(),
+    getItem: async ({ id }) => {
+      const found = hub.published(id);
+      if (!found) throw new ApiError('not_found', ui('error.noItem', { id }));
+      return found;
+    },
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
     dismissNotice: async ({ id }) => notices.dismiss(id),

@@ -1,47 +1,65 @@
 /**
- * The single owner of {@link ConsoleState} in main. Services change slices through it; it coalesces
- * changes made in the same tick into one {@link StatePatch} (items as a delta, other slices whole)
- * and pushes it to every subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
+ * The single owner of {@link ConsoleState} in main. Services change slices and items through it;
+ * it coalesces changes made in the same tick into one {@link StatePatch} and pushes it to every
+ * subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
+ *
+ * Items (sampling requests and elicitations) are kept whole here; the state and its patches carry
+ * only their summaries (shared/item-summary.ts `projectItem`): a new item as its summary, a
+ * changed one as field-level changes of its summary plus field-level changes of the whole item
+ * (`details`, a growing generation as its new text) for windows that have it open. A window gets
+ * the whole item with {@link StateHub.published} (the `getItem` request).
  */
 import type { ConsoleEvent } from '../shared/api.js';
-import type { ConsoleState, SamplingItemView, SliceKey } from '../shared/state.js';
-import type { ItemChange, StatePatch } from '../shared/state-patch.js';
+import { projectItem } from '../shared/item-summary.js';
+import type { ConsoleState, ItemSummary, ItemView, SliceKey } from '../shared/state.js';
+import { itemChange, type DetailChange, type ItemChange, type StatePatch } from '../shared/state-patch.js';
 
 export type { SliceKey };
 
 /** The hub's API. All setters are synchronous; the patch goes out on the next macrotask. */
 export interface StateHub {
-  /** The current state (a shallow copy; values are immutable by convention). */
+  /** The current state, items as summaries (a shallow copy; values are immutable by convention). */
   snapshot(): ConsoleState;
   set<K extends SliceKey>(key: K, value: ConsoleState[K]): void;
   get<K extends SliceKey>(key: K): ConsoleState[K];
-  /** Adds or replaces an item (matched by id). */
-  upsertItem(item: SamplingItemView): void;
+  /** Adds or replaces an item (matched by id), of either kind. */
+  upsertItem(item: ItemView): void;
   removeItem(id: string): void;
-  getItem(id: string): SamplingItemView | undefined;
+  /** The item as it is now (changes not yet sent included). */
+  getItem(id: string): ItemView | undefined;
+  /** Every item as it is now, whole, in arrival order. */
+  items(): ItemView[];
+  /**
+   * The item as the last patch left it and that patch's version: what a window that mirrors the
+   * state up to `version` may apply later patches' `details` to. Undefined when no patch has
+   * carried it yet (or it was removed).
+   */
+  published(id: string): { item: ItemView; version: number } | undefined;
   /** Subscribes to patches; returns the unsubscribe function. */
   subscribe(listener: (event: ConsoleEvent) => void): () => void;
   /** Sends pending changes now (tests and shutdown). */
   flush(): void;
 }
 
+/** The state a hub starts from: `items` whole (they are projected for the state). */
+export type HubInitial = Omit<ConsoleState, 'version' | 'items'> & { items: ItemView[] };
+
 /**
  * Creates a hub.
- * @param initial the state at start, without `version` (which starts at 0)
+ * @param initial the state at start, without `version` (which starts at 0), items whole
  * @param schedule how to defer a flush; default `setImmediate`
  */
-export function createStateHub(
-  initial: Omit<ConsoleState, 'version'>,
-  schedule: (fn: () => void) => void = (fn) => setImmediate(fn),
-): StateHub {
-  let state: ConsoleState = { ...initial, version: 0 };
+export function createStateHub(initial: HubInitial, schedule: (fn: () => void) => void = (fn) => setImmediate(fn)): StateHub {
   const items = new Map(initial.items.map((i) => [i.id, i]));
+  let state: ConsoleState = { ...initial, items: initial.items.map(projectItem), version: 0 };
   const dirty = new Set<SliceKey>();
   const upserts = new Set<string>();
   const removes = new Set<string>();
   const listeners = new Set<(event: ConsoleEvent) => void>();
   /** Each item as last published: the next patch sends only what differs from it. */
   const published = new Map(initial.items.map((i) => [i.id, i]));
+  /** The summaries as last published, in arrival order. */
+  let summaries: ItemSummary[] = state.items;
   let scheduled = false;
 
   const request = () => {
@@ -56,22 +74,27 @@ export function createStateHub(
     const patch: StatePatch = { version: state.version + 1 };
     for (const key of dirty) (patch as unknown as Record<string, unknown>)[key] = state[key];
     if (upserts.size || removes.size) {
-      const upsert: SamplingItemView[] = [];
+      const upsert: ItemSummary[] = [];
       const change: ItemChange[] = [];
+      const details: DetailChange[] = [];
       for (const id of upserts) {
         const item = items.get(id);
         if (!item) continue;
         const before = published.get(id);
         if (before) {
-          const diff = itemChange(before, item);
+          const diff = itemChange(projectItem(before), projectItem(item), true);
           if (diff) change.push(diff);
-        } else upsert.push(item);
+          const detail = itemChange<ItemView>(before, item);
+          if (detail) details.push(detail);
+        } else upsert.push(projectItem(item));
         published.set(id, item);
       }
       for (const id of removes) published.delete(id);
       patch.items = { upsert, remove: [...removes], ...(change.length ? { change } : {}) };
+      if (details.length) patch.details = details;
+      summaries = [...items.values()].map(projectItem);
     }
-    state = { ...state, version: patch.version, items: [...items.values()] };
+    state = { ...state, version: patch.version, items: summaries };
     dirty.clear();
     upserts.clear();
     removes.clear();
@@ -86,7 +109,7 @@ export function createStateHub(
   }
 
   return {
-    snapshot: () => ({ ...state, items: [...items.values()] }),
+    snapshot: () => ({ ...state, items: [...items.values()].map(projectItem) }),
     set(key, value) {
       state = { ...state, [key]: value };
       dirty.add(key);
@@ -106,36 +129,15 @@ export function createStateHub(
       request();
     },
     getItem: (id) => items.get(id),
+    items: () => [...items.values()],
+    published(id) {
+      const item = published.get(id);
+      return item && items.has(id) ? { item, version: state.version } : undefined;
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     flush,
   };
-}
-
-/**
- * What differs between two states of an item, field by field (by identity: the pipeline replaces
- * a field to change it, so an untouched prompt is never compared or sent). A generation that only
- * grew is sent as the text it grew by. Undefined when nothing differs.
- */
-export function itemChange(before: SamplingItemView, after: SamplingItemView): ItemChange | undefined {
-  const set: Record<string, unknown> = {};
-  const unset: Array<keyof SamplingItemView> = [];
-  let append: string | undefined;
-  for (const key of Object.keys(after) as Array<keyof SamplingItemView>) {
-    if (after[key] === before[key]) continue;
-    if (key === 'generation' && before.generation && after.generation && after.generation.startedAt === before.generation.startedAt) {
-      const [was, now] = [before.generation.text, after.generation.text];
-      if (now.length >= was.length && now.startsWith(was)) {
-        if (now.length > was.length) append = now.slice(was.length);
-        continue;
-      }
-    }
-    if (after[key] === undefined) unset.push(key); // JSON would drop an undefined value
-    else set[key] = after[key];
-  }
-  for (const key of Object.keys(before) as Array<keyof SamplingItemView>) if (!(key in after) && before[key] !== undefined) unset.push(key);
-  if (Object.keys(set).length === 0 && unset.length === 0 && append === undefined) return undefined;
-  return { id: after.id, ...(Object.keys(set).length ? { set: set as Partial<SamplingItemView> } : {}), ...(unset.length ? { unset } : {}), ...(append !== undefined ? { append } : {}) };
 }

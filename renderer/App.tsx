@@ -2,8 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getApi, getConnection } from './api';
-import { useConsole, useElicitations, useItems, useNotices, isAwaitingPerson, type Screen } from './store';
-import { elicitationAwaiting } from './screens/queue/ElicitationModel';
+import { useConsole, useItems, useNotices, needsPerson, type Screen } from './store';
 import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ServersScreen } from './screens/servers/ServersScreen';
@@ -59,8 +58,7 @@ function ConnectionIndicator() {
 function Nav() {
   const { t } = useTranslation('app');
   const items = useItems();
-  const elicitations = useElicitations();
-  const waiting = items.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;
+  const waiting = items.filter(needsPerson).length;
   const host = useConsole((s) => s.mirror?.settings.host);
   return (
     <nav className="nav" aria-label={t('nav.label')}>

@@ -1,20 +1,23 @@
 /**
  * The renderer's one store (zustand). It mirrors main's {@link ConsoleState} exactly as the event
- * stream delivers it and never invents state; besides the mirror it only holds UI selection and
- * edits in progress (drafts), which belong to the person until they press a button. Drafts are
- * also saved to main as they change (screens/queue/autosave.ts), which keeps them on the item.
+ * stream delivers it and never invents state; besides the mirror it holds the whole items this
+ * window has open (`details`: fetched with `getItem` on open, kept current with the patches'
+ * `details`), UI selection and edits in progress (drafts), which belong to the person until they
+ * press a button. Drafts are also saved to main as they change (screens/queue/autosave.ts), which
+ * keeps them on the item.
  */
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { ConsoleApi, ConsoleEvent } from '../shared/api.js';
-import type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
-import { applyPatch, patchFits, type StatePatch } from '../shared/state-patch.js';
+import type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
+import { applyItemChange, applyPatch, patchFits, type DetailChange, type StatePatch } from '../shared/state-patch.js';
 import {
   type CallView,
   type ConsoleState,
-  type ElicitationItemView,
+  type ItemSummary,
+  type ItemView,
   type Notice,
   type ProviderView,
-  type SamplingItemView,
   type ServerView,
 } from '../shared/state.js';
 
@@ -25,7 +28,25 @@ export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' 
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
 /** Edits in progress on a request / response under review (shared/drafts.ts: main keeps them too). */
-export type { RequestDraft, ResponseDraft } from '../shared/drafts.js';
+export type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
+
+/**
+ * Everything the person has changed on one item and not sent, in one place: the request's texts
+ * and fields and its other edits (removed blocks and tools, the tool choice), the response's texts
+ * and its other edits (tool inputs, added tool calls). Each part is absent until first edited.
+ */
+export interface ItemEdits {
+  request?: RequestDraft;
+  requestExtras?: RequestExtras;
+  response?: ResponseDraft;
+  responseExtras?: ResponseExtras;
+}
+
+/** A whole item in the details cache and the state version it is current at. */
+export interface ItemDetail {
+  item: ItemView;
+  version: number;
+}
 
 /** The store's shape: the mirror, selection, drafts and the actions that change them. */
 export interface ConsoleStore {
@@ -36,8 +57,13 @@ export interface ConsoleStore {
   selectedServerId: string | null;
   selectedTool: string | null;
   selectedHistoryId: string | null;
-  requestDrafts: Record<string, RequestDraft>;
-  responseDrafts: Record<string, ResponseDraft>;
+  /**
+   * The whole items this window has open, by id, each with the state version it is current at
+   * (see {@link useItemDetail}); kept current by the patches' `details`.
+   */
+  details: Record<string, ItemDetail>;
+  /** The person's edits, by item id (one entry per item; see {@link ItemEdits}). */
+  drafts: Record<string, ItemEdits>;
   /** Notices the person closed (by id); main keeps them, this view hides them. */
   hiddenNotices: Record<string, true>;
   setScreen(screen: Screen): void;
@@ -48,7 +74,9 @@ export interface ConsoleStore {
   selectTool(name: string | null): void;
   selectHistory(id: string | null): void;
   setRequestDraft(itemId: string, draft: RequestDraft): void;
+  setRequestExtras(itemId: string, extras: RequestExtras): void;
   setResponseDraft(itemId: string, draft: ResponseDraft): void;
+  setResponseExtras(itemId: string, extras: ResponseExtras): void;
   clearDrafts(itemId: string): void;
   hideNotice(id: string): void;
 }
@@ -62,8 +90,8 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   selectedServerId: null,
   selectedTool: null,
   selectedHistoryId: null,
-  requestDrafts: {},
-  responseDrafts: {},
+  details: {},
+  drafts: {},
   hiddenNotices: {},
   setScreen: (screen) => set({ screen }),
   selectItem: (selectedItemId) => set({ selectedItemId }),
@@ -71,60 +99,176 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   selectServer: (selectedServerId) => set({ selectedServerId, selectedTool: null }),
   selectTool: (selectedTool) => set({ selectedTool }),
   selectHistory: (selectedHistoryId) => set({ selectedHistoryId }),
-  setRequestDraft: (itemId, draft) => set((s) => ({ requestDrafts: { ...s.requestDrafts, [itemId]: draft } })),
-  setResponseDraft: (itemId, draft) => set((s) => ({ responseDrafts: { ...s.responseDrafts, [itemId]: draft } })),
+  setRequestDraft: (itemId, request) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], request } } })),
+  setRequestExtras: (itemId, requestExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], requestExtras } } })),
+  setResponseDraft: (itemId, response) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], response } } })),
+  setResponseExtras: (itemId, responseExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], responseExtras } } })),
   clearDrafts: (itemId) =>
     set((s) => {
-      const requestDrafts = { ...s.requestDrafts };
-      const responseDrafts = { ...s.responseDrafts };
-      delete requestDrafts[itemId];
-      delete responseDrafts[itemId];
-      return { requestDrafts, responseDrafts };
+      const drafts = { ...s.drafts };
+      delete drafts[itemId];
+      return { drafts };
     }),
   hideNotice: (id) => set((s) => ({ hiddenNotices: { ...s.hiddenNotices, [id]: true } })),
 }));
 
-/** Drops drafts whose item is no longer in the status the draft was made for. */
-function pruneDrafts(items: SamplingItemView[]): void {
+/**
+ * Drops the parts of drafts whose item is no longer in the review they were made for: request
+ * edits outside request review and generation, response edits outside response review.
+ */
+function pruneDrafts(items: ItemSummary[]): void {
   const s = useConsole.getState();
-  const byId = new Map(items.map((i) => [i.id, i]));
-  const keepRequest = (id: string) => byId.get(id)?.status === 'awaiting_request_review' || byId.get(id)?.status === 'generating';
-  const keepResponse = (id: string) => byId.get(id)?.status === 'awaiting_response_review';
-  const req = Object.keys(s.requestDrafts).filter((id) => !keepRequest(id));
-  const res = Object.keys(s.responseDrafts).filter((id) => !keepResponse(id));
-  if (req.length === 0 && res.length === 0) return;
-  const requestDrafts = { ...s.requestDrafts };
-  const responseDrafts = { ...s.responseDrafts };
-  for (const id of req) delete requestDrafts[id];
-  for (const id of res) delete responseDrafts[id];
-  useConsole.setState({ requestDrafts, responseDrafts });
+  const ids = Object.keys(s.drafts);
+  if (ids.length === 0) return;
+  const status = new Map(items.map((i) => [i.id, i.status]));
+  let drafts: Record<string, ItemEdits> | null = null;
+  for (const id of ids) {
+    const at = status.get(id);
+    const keepRequest = at === 'awaiting_request_review' || at === 'generating';
+    const keepResponse = at === 'awaiting_response_review';
+    const d = s.drafts[id]!;
+    const next: ItemEdits = {
+      ...(keepRequest && d.request && { request: d.request }),
+      ...(keepRequest && d.requestExtras && { requestExtras: d.requestExtras }),
+      ...(keepResponse && d.response && { response: d.response }),
+      ...(keepResponse && d.responseExtras && { responseExtras: d.responseExtras }),
+    };
+    if (Object.keys(next).length === Object.keys(d).length) continue;
+    drafts ??= { ...s.drafts };
+    if (Object.keys(next).length === 0) delete drafts[id];
+    else drafts[id] = next;
+  }
+  if (drafts) useConsole.setState({ drafts });
 }
 
-function setMirror(next: ConsoleState): void {
-  if (next === useConsole.getState().mirror) return;
-  useConsole.setState({ mirror: next, status: { kind: 'ready' } });
+function setMirror(next: ConsoleState, details?: Record<string, ItemDetail>): void {
+  if (next === useConsole.getState().mirror && !details) return;
+  useConsole.setState({ mirror: next, status: { kind: 'ready' }, ...(details && { details }) });
   pruneDrafts(next.items);
+}
+
+/** Patches' item facts kept for a details reply that is older than the mirror (see `fetchDetail`). */
+interface Recent {
+  version: number;
+  details?: DetailChange[];
+  gone: string[];
+}
+/** How many patches {@link Recent} keeps. */
+const RECENT_KEPT = 200;
+/** Open items not in use any more that stay cached (re-opening one needs no fetch). */
+const UNUSED_KEPT = 6;
+
+/** The details machinery of the running mirror (one per page). */
+let detailsIo: { fetch(id: string): void; recent: Recent[] } | null = null;
+/** How many mounted views use each item's details. */
+const inUse = new Map<string, number>();
+/** Ids whose details are cached but not in use, oldest first. */
+const unused: string[] = [];
+
+/** The details cache with `patch` applied (`ids` that must be fetched again are added to `refetch`). */
+function detailsAfter(details: Record<string, ItemDetail>, patch: StatePatch, refetch: Set<string>): Record<string, ItemDetail> {
+  const ids = Object.keys(details);
+  if (ids.length === 0) return details;
+  const next = { ...details };
+  let changed = false;
+  for (const c of patch.details ?? []) {
+    const d = next[c.id];
+    if (!d || d.version >= patch.version) continue;
+    next[c.id] = { item: applyItemChange(d.item, c), version: patch.version };
+    changed = true;
+  }
+  for (const id of patch.items?.remove ?? []) {
+    if (!next[id]) continue;
+    delete next[id];
+    changed = true;
+  }
+  // A summary sent whole for an item this window has open: a new item under that id.
+  for (const s of patch.items?.upsert ?? []) {
+    if (!next[s.id] || next[s.id]!.version >= patch.version) continue;
+    delete next[s.id];
+    refetch.add(s.id);
+    changed = true;
+  }
+  return changed ? next : details;
 }
 
 /**
  * Starts mirroring main's state: subscribes to events first (so nothing is missed), then asks for
  * the full state. Patches that arrive before the first state are kept and applied on top of it
- * (stale ones are ignored by `applyPatch`). Returns a function that stops mirroring.
+ * (stale ones are ignored by `applyPatch`). Whole items are fetched (`getItem`) for the views that
+ * use them ({@link useItemDetail}). Returns a function that stops mirroring.
  */
 export function startMirror(api: ConsoleApi): () => void {
   let pending: StatePatch[] = [];
   let stopped = false;
   let resyncing = false;
+  const recent: Recent[] = [];
+  const inFlight = new Set<string>();
+
+  const remember = (patch: StatePatch) => {
+    recent.push({ version: patch.version, ...(patch.details && { details: patch.details }), gone: [...(patch.items?.remove ?? []), ...(patch.items?.upsert ?? []).map((s) => s.id)] });
+    if (recent.length > RECENT_KEPT) recent.splice(0, recent.length - RECENT_KEPT);
+  };
+
+  /** Applies `patch` to the mirror and the open items. */
+  const apply = (current: ConsoleState, patch: StatePatch) => {
+    const next = applyPatch(current, patch);
+    if (next === current) return current;
+    remember(patch);
+    const refetch = new Set<string>();
+    const before = useConsole.getState().details;
+    const details = detailsAfter(before, patch, refetch);
+    setMirror(next, details === before ? undefined : details);
+    for (const id of refetch) fetchDetail(id);
+    return next;
+  };
+
+  const fetchDetail = (id: string, tries = 0): void => {
+    if (stopped || inFlight.has(id) || !(inUse.get(id) ?? 0)) return;
+    inFlight.add(id);
+    api.getItem({ id }).then(
+      ({ item, version }) => {
+        inFlight.delete(id);
+        if (stopped || !useConsole.getState().mirror?.items.some((s) => s.id === id)) return;
+        const at = useConsole.getState().mirror!.version;
+        let whole = item;
+        if (version < at) {
+          // Patches after `version` reached the mirror before this reply: apply their changes.
+          const after = recent.filter((r) => r.version > version && r.version <= at);
+          const gapless = after.length === at - version && after.every((r, i) => r.version === version + i + 1);
+          if (!gapless || after.some((r) => r.gone.includes(id))) {
+            if (tries < 3) fetchDetail(id, tries + 1);
+            return;
+          }
+          for (const r of after) for (const c of r.details ?? []) if (c.id === id) whole = applyItemChange(whole, c);
+        }
+        useConsole.setState((s) => ({ details: { ...s.details, [id]: { item: whole, version: Math.max(version, at) } } }));
+      },
+      () => {
+        inFlight.delete(id); // gone meanwhile (not_found) or the connection is down: the view shows nothing
+      },
+    );
+  };
+  detailsIo = { fetch: (id) => fetchDetail(id), recent };
+
+  /** After a state fetched whole: open items may have missed changes, so they are fetched again. */
+  const refetchAll = (state: ConsoleState) => {
+    const present = new Set(state.items.map((s) => s.id));
+    useConsole.setState({ details: {} });
+    for (const id of inUse.keys()) if (present.has(id)) fetchDetail(id);
+  };
+
   const onEvent = (event: ConsoleEvent) => {
     if (stopped) return;
     if (event.type === 'snapshot') {
       pending = [];
       setMirror(event.state);
+      refetchAll(event.state);
       return;
     }
     const current = useConsole.getState().mirror;
     if (!current || resyncing) pending.push(event.patch);
-    else if (patchFits(current, event.patch)) setMirror(applyPatch(current, event.patch));
+    else if (patchFits(current, event.patch)) apply(current, event.patch);
     else {
       // A patch was missed (item changes need the version before them): the whole state again,
       // showing the current one meanwhile; patches that arrive meanwhile are applied on top.
@@ -138,8 +282,14 @@ export function startMirror(api: ConsoleApi): () => void {
       (state) => {
         if (stopped) return;
         const current = useConsole.getState().mirror;
-        let next = current && current.version >= state.version ? current : state;
-        for (const p of pending) if (patchFits(next, p)) next = applyPatch(next, p);
+        const fresh = !(current && current.version >= state.version);
+        let next = fresh ? state : current!;
+        if (fresh) {
+          recent.length = 0;
+          setMirror(next);
+          refetchAll(next);
+        }
+        for (const p of pending) if (patchFits(next, p)) next = apply(next, p);
         pending = [];
         resyncing = false;
         setMirror(next);
@@ -155,26 +305,82 @@ export function startMirror(api: ConsoleApi): () => void {
   fetchState();
   return () => {
     stopped = true;
+    if (detailsIo?.recent === recent) detailsIo = null;
     unsubscribe();
   };
 }
 
-/** Items the person has to act on (request or response review). */
-export function isAwaitingPerson(item: SamplingItemView): boolean {
+/** Marks `id`'s details as used by one more view, fetching them when not cached. */
+function acquire(id: string): void {
+  inUse.set(id, (inUse.get(id) ?? 0) + 1);
+  const at = unused.indexOf(id);
+  if (at !== -1) unused.splice(at, 1);
+  if (!useConsole.getState().details[id]) detailsIo?.fetch(id);
+}
+
+/** One view less uses `id`'s details; the oldest unused ones beyond {@link UNUSED_KEPT} leave the cache. */
+function release(id: string): void {
+  const n = (inUse.get(id) ?? 1) - 1;
+  if (n > 0) return void inUse.set(id, n);
+  inUse.delete(id);
+  unused.push(id);
+  const evict = unused.splice(0, Math.max(0, unused.length - UNUSED_KEPT));
+  if (evict.length === 0) return;
+  useConsole.setState((s) => {
+    const details = { ...s.details };
+    for (const e of evict) delete details[e];
+    return { details };
+  });
+}
+
+/**
+ * The whole item `id` (request params, response, draft…) for a view that shows it: fetched with
+ * `getItem` when the view mounts (undefined until it arrives, and when there is no such item),
+ * then kept current by the patches (a streaming response grows by its new text).
+ */
+export function useItemDetail(id: string | null | undefined): ItemView | undefined {
+  useEffect(() => (id ? openItemDetail(id) : undefined), [id]);
+  return useConsole((s) => (id ? s.details[id]?.item : undefined));
+}
+
+/**
+ * Opens `id`'s details outside React (what {@link useItemDetail} does on mount): fetches the whole
+ * item into `details` unless cached; returns the function that closes it again.
+ */
+export function openItemDetail(id: string): () => void {
+  acquire(id);
+  let open = true;
+  return () => {
+    if (open) release(id);
+    open = false;
+  };
+}
+
+/** The cached whole item `id`, if a view has it open (no fetch). */
+export function cachedItem(id: string): ItemView | undefined {
+  return useConsole.getState().details[id]?.item;
+}
+
+/** Sampling items the person has to act on (request or response review); takes a summary or a whole item. */
+export function isAwaitingPerson(item: { status: string }): boolean {
   return item.status === 'awaiting_request_review' || item.status === 'awaiting_response_review';
+}
+
+/** Whether an item of either kind waits on the person (request or response review, or input). */
+export function needsPerson(item: ItemSummary): boolean {
+  return item.kind === 'elicitation' ? item.status === 'awaiting_input' : isAwaitingPerson(item);
 }
 
 // Stable empty lists, so selectors return the same reference while the mirror is empty
 // (zustand re-renders whenever a selector's result changes identity).
-const NO_ITEMS: SamplingItemView[] = [];
+const NO_ITEMS: ItemSummary[] = [];
 const NO_SERVERS: ServerView[] = [];
 const NO_CALLS: CallView[] = [];
 const NO_PROVIDERS: ProviderView[] = [];
 const NO_NOTICES: Notice[] = [];
-const NO_ELICITATIONS: ElicitationItemView[] = [];
 
-/** The mirrored sampling items (oldest first). */
-export const useItems = (): SamplingItemView[] => useConsole((s) => s.mirror?.items ?? NO_ITEMS);
+/** The mirrored item summaries, both kinds (arrival order). */
+export const useItems = (): ItemSummary[] => useConsole((s) => s.mirror?.items ?? NO_ITEMS);
 /** The mirrored servers. */
 export const useServers = (): ServerView[] => useConsole((s) => s.mirror?.servers ?? NO_SERVERS);
 /** The mirrored client requests (newest last). */
@@ -183,5 +389,3 @@ export const useCalls = (): CallView[] => useConsole((s) => s.mirror?.calls ?? N
 export const useProviders = (): ProviderView[] => useConsole((s) => s.mirror?.providers ?? NO_PROVIDERS);
 /** The mirrored notices. */
 export const useNotices = (): Notice[] => useConsole((s) => s.mirror?.notices ?? NO_NOTICES);
-/** The mirrored elicitation requests (form and URL mode), waiting and recently answered. */
-export const useElicitations = (): ElicitationItemView[] => useConsole((s) => s.mirror?.elicitations ?? NO_ELICITATIONS);

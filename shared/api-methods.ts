@@ -5,6 +5,7 @@
  */
 export const API_METHODS = [
   'getState',
+  'getItem',
   'callTool',
   'approveRequest',
   'rejectRequest',

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
-import type { ConsoleState, HistoryEntry } from './state.js';
+import type { ConsoleState, HistoryEntry, ItemView } from './state.js';
 import type { StatePatch } from './state-patch.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
@@ -42,6 +42,7 @@ const ModelRefSchema = z.object({ providerId: id, modelId: z.string().min(1).max
 export const apiRequests = {
   /** The full state, to start mirroring. */
   getState: { input: z.object({}).strict() },
+  getItem: { input: z.object({ id }).strict() },
   /** Start a `tools/call`; resolves at once with its id, the call's progress shows in state. */
   callTool: {
     input: z
@@ -228,6 +229,12 @@ export const apiRequests = {
 /** What each request resolves with. */
 export interface ApiResults {
   getState: ConsoleState;
+  /**
+   * One queue item whole (`getItem({id})`: the request's params, the response, the draft, …) and
+   * the state version it is current at: apply the `details` of later patches only. Rejects with
+   * `not_found` when the state holds no such item.
+   */
+  getItem: { item: ItemView; version: number };
   callTool: { callId: string };
   approveRequest: void;
   rejectRequest: void;

@@ -141,12 +141,10 @@ export interface AttentionNotification {
   at: number;
 }
 
-/** The `attention` slice of the state. */
+/** The `attention` slice of the state (the waiting items themselves are the state's item summaries). */
 export interface AttentionView {
   /** How many items wait on a person (the badge, the tray and the title show it). */
   count: number;
-  /** The waiting items, oldest first. */
-  waiting: AttentionEntry[];
   /** The latest notifications, oldest first (at most {@link NOTIFICATIONS_KEPT}). */
   notifications: AttentionNotification[];
   /**

@@ -127,8 +127,10 @@ export interface ResponseView {
   generatedAt: number;
 }
 
-/** A sampling request as the queue and the review screens show it. */
+/** A sampling request as the review screens show it (the queue list reads its {@link ItemSummary}). */
 export interface SamplingItemView {
+  /** Which kind of item this is; absent means `sampling` (every sampling item main makes). */
+  kind?: 'sampling';
   id: string;
   /**
    * `server`: a server is waiting for the answer. `draft`: re-opened from history to send to an LLM
@@ -191,6 +193,8 @@ export type ElicitationStatus = 'awaiting_input' | 'accepted' | 'declined' | 'ca
 
 /** An elicitation request (form or URL mode) in the queue. */
 export interface ElicitationItemView {
+  /** Tells it from a sampling item in the one items list. */
+  kind: 'elicitation';
   id: string;
   serverId: string;
   era: ProtocolEra;
@@ -217,6 +221,84 @@ export interface ElicitationItemView {
   /** What the person typed in the form and has not sent (`form`); kept when the item ends undelivered. */
   draft?: ItemDraft;
 }
+
+/** Any item of the queue, whole: a sampling request or an elicitation (tell them apart by `kind`). */
+export type ItemView = SamplingItemView | ElicitationItemView;
+
+/** Whether `item` is an elicitation (else a sampling item). */
+export function isElicitationItem<T extends { kind?: 'sampling' | 'elicitation' }>(item: T): item is Extract<T, { kind: 'elicitation' }> {
+  return item.kind === 'elicitation';
+}
+
+/**
+ * What every window mirrors of one item: the fields the queue list, badges, filters and attention
+ * need, never the request's params, the response or a draft's text (a window fetches the whole
+ * item with `getItem` when it opens one). Made by `projectItem` (shared/item-summary.ts).
+ */
+interface SummaryBase {
+  id: string;
+  serverId: string;
+  /**
+   * The client request it belongs to: the one the protocol names (the item's association is
+   * exact), or the only one in flight when it arrived. Absent when it cannot be told (see
+   * `candidates`) or none was in flight.
+   */
+  call?: CallRef;
+  /** How many client requests it may belong to, when more than one was in flight and none is known (≥ 2). */
+  candidates?: number;
+  receivedAt: number;
+  updatedAt: number;
+  serverWait?: ServerWait;
+  /**
+   * The line the row shows: the first line of the prompt's last user text (sampling; else any
+   * text, else the block kinds as "(image, audio)") or of the message (elicitation), at most
+   * {@link PREVIEW_MAX} characters; '' when there is nothing to show.
+   */
+  preview: string;
+  /** Sizes in bytes (characters of their JSON): the request as received, the response once there is one. */
+  sizes: { request: number; response?: number };
+  /** How it ended (terminal statuses); as on the item. */
+  outcome?: { at: number; message: string; ui?: UiText; code?: number; stopped?: StopCause };
+  /** Whether the person's unsent draft is kept on the item. */
+  hasDraft?: true;
+}
+
+/** Longest {@link ItemSummary} preview, in characters (UTF-16 code units, "…" included). */
+export const PREVIEW_MAX = 140;
+
+/** The summary of a sampling item. */
+export interface SamplingSummary extends SummaryBase {
+  kind: 'sampling';
+  status: SamplingStatus;
+  /** `draft`: re-opened from history (see {@link SamplingItemView.origin}); absent for a server's request. */
+  origin?: 'draft';
+  /** Absent when it is the item's own id (a conversation's first request). */
+  conversationId?: string;
+  round: number;
+  /** Set when an auto-approve rule decided. */
+  auto?: SamplingItemView['auto'];
+  /** The kind of the last recoverable error (and when), for a badge; the message is on the item. */
+  error?: { at: number; failure?: ProviderFailureKind };
+  /** How many policy notes the review shows; absent when none. */
+  policyNotes?: number;
+  /** The tools the response (as drafted) calls, by name, in order; absent when it calls none. */
+  toolCalls?: string[];
+  /** When generation started (the text streams to windows that opened the item). */
+  generatingSince?: number;
+}
+
+/** The summary of an elicitation. */
+export interface ElicitationSummary extends SummaryBase {
+  kind: 'elicitation';
+  status: ElicitationStatus;
+  /** A form to fill in, or a URL to open (the params' `mode`). */
+  mode: 'form' | 'url';
+  /** As {@link ElicitationItemView.source}: a server request waits, or it came from a -32042 error. */
+  source: 'request' | 'error';
+}
+
+/** One item of {@link ConsoleState.items}: a sampling request or an elicitation, by `kind`. */
+export type ItemSummary = SamplingSummary | ElicitationSummary;
 
 /** Who decided a request's fate. */
 export type DecidedBy = 'person' | 'console' | 'rule';
@@ -278,15 +360,16 @@ export interface ConsoleState {
   servers: ServerView[];
   /** Recent client requests, newest last; bounded (oldest finished ones drop out). */
   calls: CallView[];
-  /** Sampling items still open, plus recently finished ones until dismissed; oldest first. */
-  items: SamplingItemView[];
+  /**
+   * Every item of the queue (sampling requests and elicitations, by `kind`) as summaries: open
+   * ones plus recently finished ones until dismissed, in arrival order. The whole item: `getItem`.
+   */
+  items: ItemSummary[];
   providers: ProviderView[];
   notices: Notice[];
   settings: SettingsView;
   /** Family table, per-server allowed/default models and the default model (providers issue). */
   modelSettings?: ModelSettings;
-  /** Elicitation requests (form and URL mode) waiting on the person, plus recently answered ones. */
-  elicitations?: ElicitationItemView[];
   /** Auto-approve rules, the pause switch, limits' counters and redaction settings. */
   policy?: PolicyView;
   /** Desktop settings (theme, notifications, do not disturb, launch at login) and what the host supports. */

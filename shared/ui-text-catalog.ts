@@ -174,6 +174,7 @@ export const UI_TEXTS = {
   'error.writeFirst': "Write a response before approving it",
   'error.dismissUnfinished': "Only finished requests can be dismissed",
   'error.noElicitation': "no elicitation {{id}}",
+  'error.noItem': "no item {{id}} in the queue",
   'error.answerEnded': "Cannot answer: it already ended ({{how}}). Nothing was sent.",
   'error.answerMismatch': "The answer does not match the form: {{detail}}",
   'error.fieldProblem': "{{field}} {{why}}",

@@ -5,8 +5,9 @@
  * (the one e2e/support/browser.ts finds, driven by Playwright) opening the page.
  * In-page timing: bench/renderer-probe.ts. Goals: ≤ 100 ms each, no dropped keystrokes.
  *
- * 1. Queue interactive: the state (one WebSocket message of ~3.8 MB) arrived → the list painted →
- *    a click on a row answered (row selected, its review painted).
+ * 1. Queue interactive: the state (the `getState` reply: item summaries, no params) arrived → the
+ *    list painted → a click on a row answered (row selected, its whole item fetched and its review
+ *    painted).
  * 2. Big request: a real mouse click on its row → its review painted (and its image decoded).
  * 3. Typing: the Edit toggle of the 1 MB prompt, caret to the end, 0.5 s, then `BENCH_RENDERER_KEYS`
  *    (default 60) characters typed at 20 per second; per keystroke, keydown → a painted frame
@@ -126,8 +127,8 @@ const scenario: Scenario = {
       const sentText = await waitFor(
         'the approved request in main',
         async () => {
-          const item = (await api.getState({})).items.find((i) => i.id === bigId);
-          const blocks = item?.sent?.messages[0]?.content;
+          const { item } = await api.getItem({ id: bigId });
+          const blocks = item.kind !== 'elicitation' ? item.sent?.messages[0]?.content : undefined;
           const first = Array.isArray(blocks) ? blocks[0] : blocks;
           return first && first.type === 'text' ? first.text : undefined;
         },

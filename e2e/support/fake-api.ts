@@ -5,12 +5,46 @@
  * events with `window.__fake.emit(event)`.
  */
 import type { ConsoleEvent } from '../../shared/api.js';
-import type { ConsoleState, HistoryEntry } from '../../shared/state.js';
+import { projectItem } from '../../shared/item-summary.js';
+import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/state.js';
+import type { StatePatch } from '../../shared/state-patch.js';
+import type { FixtureState } from './fixture-state.js';
 
-/** What the fake serves. */
+/** What the fake serves, as specs write it (items whole). */
 export interface FakeData {
-  state: ConsoleState;
+  state: FixtureState;
   history: HistoryEntry[];
+}
+
+/** What the page gets: the state as main sends it (summaries) and the whole items for `getItem`. */
+export interface FakeWire {
+  state: ConsoleState;
+  items: ItemView[];
+  history: HistoryEntry[];
+}
+
+/** Every item of a fixture state, both kinds: in the fixture's order, merged by time of arrival when there are elicitations (as main would have received them). */
+export function fixtureItems(state: FixtureState): ItemView[] {
+  if (!state.elicitations?.length) return state.items;
+  return [...state.items, ...state.elicitations].sort((a, b) => a.receivedAt - b.receivedAt);
+}
+
+/** `data` as the page's fake serves it. Runs in Node (the page cannot import the projection). */
+export function toWire(data: FakeData): FakeWire {
+  const { elicitations: _elicitations, ...rest } = data.state;
+  const items = fixtureItems(data.state);
+  return { state: { ...rest, items: items.map(projectItem) }, items, history: data.history };
+}
+
+/** An event as a spec writes it: a patch's `upsert` may hold whole items. */
+export type FakeEvent = ConsoleEvent | { type: 'patch'; patch: Omit<StatePatch, 'items'> & { items?: { upsert: ItemView[]; remove: string[] } } };
+
+/** `event` as main would send it (upserts as summaries), and the whole items it upserts. */
+export function wireEvent(event: FakeEvent): { event: ConsoleEvent; whole: ItemView[] } {
+  if (event.type !== 'patch' || !event.patch.items) return { event: event as ConsoleEvent, whole: [] };
+  const whole = event.patch.items.upsert.map((i) => ('preview' in i ? null : i)).filter((i): i is ItemView => i !== null);
+  const upsert = event.patch.items.upsert.map((i) => ('preview' in i ? (i as never) : projectItem(i)));
+  return { event: { type: 'patch', patch: { ...event.patch, items: { ...event.patch.items, upsert } } } as ConsoleEvent, whole };
 }
 
 /** One recorded request. */
@@ -22,13 +56,14 @@ export interface RecordedCall {
 /** The test handle the fake puts on `window.__fake`. */
 export interface FakeHandle {
   calls: RecordedCall[];
-  emit(event: ConsoleEvent): void;
+  /** Pushes `event`; `whole`: the items it upserts, whole, served by `getItem` from then on. */
+  emit(event: ConsoleEvent, whole?: ItemView[]): void;
   /** Makes the next call of `method` reject with this message. */
   failNext(method: string, message: string): void;
 }
 
 /** Installs the fake on `window` (runs in the page). */
-export function installFakeApi(data: FakeData): void {
+export function installFakeApi(data: FakeWire): void {
   const calls: RecordedCall[] = [];
   const listeners = new Set<(event: ConsoleEvent) => void>();
   const failures = new Map<string, string>();
@@ -42,13 +77,21 @@ export function installFakeApi(data: FakeData): void {
     }
     return Promise.resolve(value());
   };
+  const whole = new Map(data.items.map((i) => [i.id, i]));
+  let version = data.state.version;
   const history = [...data.history].sort((a, b) => b.receivedAt - a.receivedAt);
   const api: Record<string, unknown> = {
     onEvent(listener: (event: ConsoleEvent) => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    getState: (input: unknown) => answer('getState', input, () => data.state),
+    getState: (input: unknown) => answer('getState', input, () => ({ ...data.state, version })),
+    getItem: (input: { id: string }) =>
+      answer('getItem', input, () => {
+        const item = whole.get(input.id);
+        if (!item) throw Object.assign(new Error(`no item ${input.id} in the queue`), { code: 'not_found' });
+        return { item, version };
+      }),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),
     setToolEra: (input: unknown) => answer('setToolEra', input, () => undefined),
@@ -141,7 +184,11 @@ export function installFakeApi(data: FakeData): void {
   }
   const handle: FakeHandle = {
     calls,
-    emit: (event) => listeners.forEach((l) => l(event)),
+    emit: (event, items = []) => {
+      for (const item of items) whole.set(item.id, item);
+      if (event.type === 'patch') version = Math.max(version, event.patch.version);
+      listeners.forEach((l) => l(event));
+    },
     failNext: (method, message) => failures.set(method, message),
   };
   Object.assign(window, { api, __fake: handle });

@@ -40,7 +40,7 @@ export const ALL_KINDS_SCHEMA = {
 /** The elicitation items, times relative to `now`. */
 export function buildElicitationItems(now: number): ElicitationItemView[] {
   const ago = (s: number) => now - s * 1000;
-  const base = { serverId: 'everything', era: 'legacy' as const, source: 'request' as const, secretWarning: false };
+  const base = { kind: 'elicitation' as const, serverId: 'everything', era: 'legacy' as const, source: 'request' as const, secretWarning: false };
   const call = (name: string, callId: string) => ({ exact: true, calls: [{ callId, kind: 'tools/call' as const, name }] });
   return [
     {
@@ -108,6 +108,7 @@ export function buildOpenedUrlError(now: number): { item: ElicitationItemView; c
   const args = { url: 'https://pay.example.com/checkout', errorPath: true };
   return {
     item: {
+      kind: 'elicitation',
       id: 'elic-url-opened',
       serverId: 'everything',
       era: 'legacy',

@@ -5,7 +5,7 @@
  * message with Markdown and hostile HTML that the sanitiser must defuse.
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallView, ConsoleState, ProviderView, SamplingItemView, ServerView } from '../../shared/state.js';
+import type { CallView, ConsoleState, ElicitationItemView, ProviderView, SamplingItemView, ServerView } from '../../shared/state.js';
 import { because, said, ui } from '../../shared/ui-text.js';
 
 /** A 32×32 PNG (blue/amber checkerboard). */
@@ -114,7 +114,14 @@ const result = (text: string, model: string, stopReason = 'endTurn'): CreateMess
 });
 
 /** The fixture state, with times relative to `now`. */
-export function buildFixtureState(now: number): ConsoleState {
+/**
+ * A fixture's state as specs write it: the items whole (sampling items in `items`, elicitations in
+ * `elicitations`); the fake API serves their summaries in the state and each whole on `getItem`
+ * (e2e/support/fake-api.ts `toWire`).
+ */
+export type FixtureState = Omit<ConsoleState, 'items'> & { items: SamplingItemView[]; elicitations?: ElicitationItemView[] };
+
+export function buildFixtureState(now: number): FixtureState {
   const ago = (s: number) => now - s * 1000;
   // Reasons and outcomes as main sends them: English for logs, and the message code the renderer translates.
   const chosen = { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini', ...because(ui('model.hintMatched', { hint: 'gpt-4o', model: 'openai/gpt-4o-mini' })) };

@@ -1,8 +1,7 @@
 /** Helpers for UI specs that run the built renderer against the fake API. */
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import type { ConsoleEvent } from '../../shared/api.js';
-import { installFakeApi, type FakeData, type FakeHandle, type RecordedCall } from './fake-api.js';
+import { installFakeApi, toWire, wireEvent, type FakeData, type FakeEvent, type FakeHandle, type RecordedCall } from './fake-api.js';
 import { buildFixtureHistory } from './fixture-history.js';
 import { buildFixtureState } from './fixture-state.js';
 import { serveStatic } from './static-server.js';
@@ -34,7 +33,7 @@ export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
 
 /** Opens the console with the fake API serving `data`, and waits until the state is mirrored. */
 export async function openConsole(page: Page, url: string, data: FakeData): Promise<void> {
-  await page.addInitScript(installFakeApi, data);
+  await page.addInitScript(installFakeApi, toWire(data));
   await page.goto(url);
   await expect(page.getByTestId('nav-queue')).toBeVisible();
   await expect(page.getByTestId('connecting')).toHaveCount(0);
@@ -46,9 +45,13 @@ export async function recorded(page: Page, method: string): Promise<RecordedCall
   return calls.filter((c) => c.method === method).map((c) => c.input);
 }
 
-/** Pushes a state event into the page, as main would. */
-export async function emit(page: Page, event: ConsoleEvent): Promise<void> {
-  await page.evaluate((e) => (window as unknown as { __fake: FakeHandle }).__fake.emit(e), event);
+/**
+ * Pushes a state event into the page, as main would: items in a patch's `upsert` may be whole
+ * (they are sent as summaries, and the fake serves them whole on `getItem`).
+ */
+export async function emit(page: Page, event: FakeEvent): Promise<void> {
+  const { event: e, whole } = wireEvent(event);
+  await page.evaluate(([ev, items]) => (window as unknown as { __fake: FakeHandle }).__fake.emit(ev, items), [e, whole] as const);
 }
 
 /** Makes the next call of `method` fail with `message`. */

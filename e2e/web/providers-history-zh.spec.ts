@@ -8,7 +8,8 @@
  */
 import type { Page } from '@playwright/test';
 import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/providers.js';
-import type { ConsoleState, ProviderView } from '../../shared/state.js';
+import type { ProviderView } from '../../shared/state.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { buildLiveHistory } from '../support/fixture-history.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -42,7 +43,7 @@ const providers: ProviderView[] = [
   },
 ];
 
-function chinese(state: ConsoleState): ConsoleState {
+function chinese(state: FixtureState): FixtureState {
   return withDesktop(
     {
       ...state,

@@ -5,7 +5,8 @@
  */
 import type { Page } from '@playwright/test';
 import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/providers.js';
-import type { ConsoleState, ProviderView, SamplingItemView } from '../../shared/state.js';
+import type { ProviderView, SamplingItemView } from '../../shared/state.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
@@ -99,7 +100,7 @@ function toolsItem(base: SamplingItemView): SamplingItemView {
   };
 }
 
-function stateWith(state: ConsoleState): ConsoleState {
+function stateWith(state: FixtureState): FixtureState {
   const base = state.items.find((i) => i.id === 'item-request')!;
   return {
     ...state,
@@ -110,7 +111,7 @@ function stateWith(state: ConsoleState): ConsoleState {
   };
 }
 
-const open = async (page: Page, appUrl: string, fixture: { state: ConsoleState; history: never[] | unknown[] }) => {
+const open = async (page: Page, appUrl: string, fixture: { state: FixtureState; history: never[] | unknown[] }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
   await openConsole(page, appUrl, { ...fixture, state: stateWith(fixture.state) } as Parameters<typeof openConsole>[2]);
 };

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
-import type { ConsoleState } from '../../shared/state.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
@@ -34,7 +34,7 @@ function policy(): PolicyView {
   };
 }
 
-function chineseState(state: ConsoleState): ConsoleState {
+function chineseState(state: FixtureState): FixtureState {
   return withDesktop({ ...state, policy: policy() }, { language: 'zh-CN' });
 }
 

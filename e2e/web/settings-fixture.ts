@@ -4,10 +4,10 @@
  * fake `window.api` (recorded in `window.__fake.calls` like the others).
  */
 import { expect, type Page } from '@playwright/test';
-import { installFakeApi, type FakeData } from '../support/fake-api.js';
+import { installFakeApi, toWire, type FakeData } from '../support/fake-api.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { waitingEntries } from '../../main/attention/model.js';
 import { DEFAULT_DESKTOP_SETTINGS, type AttentionNotification, type DesktopSettings, type DesktopSupports, type DesktopView } from '../../shared/desktop.js';
-import type { ConsoleState } from '../../shared/state.js';
 
 /** What the web host supports (no native parts). */
 export const WEB_SUPPORTS: DesktopSupports = { nativeNotifications: false, tray: false, badge: false, launchAtLogin: false };
@@ -26,14 +26,14 @@ export function desktopView(settings: Partial<DesktopSettings> = {}, supports: D
  * `state` with the desktop slice and the attention slice computed as main computes it (count and
  * waiting items from the fixture's items and elicitations), as the web host (`host: 'web'`).
  */
-export function withDesktop(state: ConsoleState, settings: Partial<DesktopSettings> = {}, notifications: AttentionNotification[] = []): ConsoleState {
+export function withDesktop(state: FixtureState, settings: Partial<DesktopSettings> = {}, notifications: AttentionNotification[] = []): FixtureState {
   const desktop = desktopView(settings);
   const waiting = waitingEntries(state.items, state.elicitations ?? []);
   return {
     ...state,
     settings: { ...state.settings, host: 'web' },
     desktop,
-    attention: { count: waiting.length, waiting, notifications, doNotDisturb: desktop.settings.doNotDisturb },
+    attention: { count: waiting.length, notifications, doNotDisturb: desktop.settings.doNotDisturb },
   };
 }
 
@@ -90,7 +90,7 @@ export async function clickNotification(page: Page, index: number): Promise<void
  * `notifications` is given, the browser's Notification replaced by a recorder with that permission).
  */
 export async function openWithDesktop(page: Page, url: string, data: FakeData, opts: { notifications?: NotificationPermission } = {}): Promise<void> {
-  await page.addInitScript(installFakeApi, data);
+  await page.addInitScript(installFakeApi, toWire(data));
   await addDesktopMethods(page);
   if (opts.notifications) await recordBrowserNotifications(page, opts.notifications);
   await page.goto(url);

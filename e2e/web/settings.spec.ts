@@ -4,8 +4,10 @@
  * main publishes; in the web host, the browser's Notifications API shows main's notifications and
  * a click opens the item; "do not disturb" shows in the nav.
  */
+import { waitingEntries } from '../../main/attention/model.js';
 import type { ConsoleEvent } from '../../shared/api.js';
 import type { ConsoleState, SliceKey } from '../../shared/state.js';
+import type { FixtureState } from '../support/fixture-state.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { clickNotification, desktopView, openWithDesktop, shownNotifications, withDesktop } from './settings-fixture.js';
 
@@ -19,7 +21,7 @@ test('the title shows how many items wait, and follows main\'s count', async ({ 
   await expect(page).toHaveTitle(`(${count}) MCP Approval Console`);
   await emit(page, patch(state.version + 1, { attention: { ...state.attention!, count: 1 } }));
   await expect(page).toHaveTitle('(1) MCP Approval Console');
-  await emit(page, patch(state.version + 2, { attention: { ...state.attention!, count: 0, waiting: [] } }));
+  await emit(page, patch(state.version + 2, { attention: { ...state.attention!, count: 0 } }));
   await expect(page).toHaveTitle('MCP Approval Console');
 });
 
@@ -75,7 +77,7 @@ test('a refused change is shown, and the control keeps main\'s value', async ({ 
 
 test('web host: browser notifications for exactly the ones main decided; a click opens the item', async ({ page, appUrl, fixture }) => {
   const state = withDesktop(fixture.state);
-  const target = state.attention!.waiting[0]!;
+  const target = waitingEntries(state.items, state.elicitations ?? [])[0]!;
   await openWithDesktop(page, appUrl, { ...fixture, state }, { notifications: 'granted' });
   await page.getByTestId('nav-history').click();
   // Nothing from before the page loaded is replayed.
@@ -103,7 +105,7 @@ test('web host: permission is asked on a click in Settings', async ({ page, appU
 
 test('"Review" on a native notification (Electron) opens the item main names', async ({ page, appUrl, fixture }) => {
   const state = withDesktop(fixture.state);
-  const target = state.attention!.waiting.at(-1)!;
+  const target = waitingEntries(state.items, state.elicitations ?? []).at(-1)!;
   await openWithDesktop(page, appUrl, { ...fixture, state });
   await page.getByTestId('nav-servers').click();
   await emit(page, patch(state.version + 1, { attention: { ...state.attention!, focus: { itemId: target.itemId, seq: 1, at: Date.now() } } }));
@@ -115,7 +117,7 @@ test('settings: a long path wraps inside the window, in the header and in Files,
   await page.setViewportSize({ width: 1024, height: 700 });
   const long = `C:\\Users\\${'someone-with-a-very-long-account-name'.repeat(2)}\\AppData\\Roaming\\mcp-approval-console`;
   const base = withDesktop(fixture.state);
-  const state: ConsoleState = {
+  const state: FixtureState = {
     ...base,
     desktop: { ...base.desktop!, path: `${long}\\desktop-settings.json` },
     settings: { ...base.settings, userDataDir: long, serversConfigPath: `${long}\\mcp-servers.json`, historyPath: `${long}\\history.db` },

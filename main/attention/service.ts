@@ -1,12 +1,13 @@
 /**
  * The attention service: watches the state for items that need a person and gets their attention
  * through the desktop ports — one notification per item (none while "do not disturb" is on), the
- * badge count, the tray icon and menu — and publishes the `attention` slice (count, waiting items,
+ * badge count, the tray icon and menu — and publishes the `attention` slice (count,
  * recent notifications) so the renderer can set the title and, in the web host, show browser
  * notifications for exactly the ones main decided on.
  */
 import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/desktop.js';
 import type { SliceKey, StateHub } from '../state-hub.js';
+import { isElicitationItem, type SamplingItemView } from '../../shared/state.js';
 import { desktopTFor, processLocales } from './messages.js';
 import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
 import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';
@@ -43,7 +44,7 @@ export interface AttentionService {
 }
 
 /** Slices whose change can change what needs a person (or the tray's checkboxes). */
-const WATCHED: ReadonlySet<string> = new Set<SliceKey | 'items'>(['elicitations', 'policy', 'desktop', 'items']);
+const WATCHED: ReadonlySet<string> = new Set<SliceKey | 'items'>(['policy', 'desktop', 'items']);
 
 /** Starts the service; it acts on the current state at once. */
 export function createAttentionService(deps: AttentionDeps): AttentionService {
@@ -71,12 +72,13 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
   const say = (settings: DesktopSettings) => desktopTFor(settings.language, deps.osLocales?.() ?? processLocales());
 
   const refresh = () => {
-    const state = hub.snapshot();
+    const items = hub.items();
+    const sampling = items.filter((i): i is SamplingItemView => !isElicitationItem(i));
     const settings = deps.settings();
     const t = say(settings);
-    const waiting = waitingEntries(state.items, state.elicitations ?? []);
+    const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
     const quiet = settings.doNotDisturb || !settings.notifications;
-    const draftIds = new Set(state.items.filter((i) => i.origin === 'draft').map((i) => i.id));
+    const draftIds = new Set(sampling.filter((i) => i.origin === 'draft').map((i) => i.id));
     for (const entry of waiting) {
       if (notified.has(entry.itemId)) continue;
       notified.add(entry.itemId);
@@ -84,7 +86,7 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       if (!quiet && !draftIds.has(entry.itemId)) emit(notificationFor(entry, settings.sound, t));
     }
     // Forget items that left the state entirely (dismissed / removed), so the set stays small.
-    const present = new Set([...state.items.map((i) => i.id), ...(state.elicitations ?? []).map((e) => e.id)]);
+    const present = new Set(items.map((i) => i.id));
     for (const id of notified) if (!present.has(id)) notified.delete(id);
 
     const count = waiting.length;
@@ -98,7 +100,8 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       lastTray = trayKey;
       ports.tray.update(tray);
     }
-    const view: AttentionView = { count, waiting, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
+    // The waiting items themselves are not repeated here: every window has their summaries.
+    const view: AttentionView = { count, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
     if (focus) view.focus = focus;
     const viewKey = JSON.stringify(view);
     if (viewKey !== lastView) {

@@ -101,7 +101,14 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
   const records = new Map<string, Rec>();
   const { hub, now } = deps;
 
-  const publish = () => hub.set('elicitations', [...records.values()].map((r) => r.item));
+  /** Ids last published to the hub's items, to remove those that left. */
+  let shown = new Set<string>();
+  const publish = () => {
+    const current = new Set(records.keys());
+    for (const id of shown) if (!current.has(id)) hub.removeItem(id);
+    for (const r of records.values()) hub.upsertItem(r.item); // unchanged ones send nothing
+    shown = current;
+  };
 
   const save = (rec: Rec) => {
     const { item } = rec;
@@ -187,6 +194,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       return new Promise<ElicitResult>((resolve, reject) => {
         const rec: Rec = {
           item: {
+            kind: 'elicitation',
             id: randomUUID(),
             serverId: request.serverId,
             era: request.era,
@@ -287,6 +295,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
         const at = now();
         enqueue({
           item: {
+            kind: 'elicitation',
             id: randomUUID(),
             serverId,
             era,

@@ -7,9 +7,9 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isAwaitingPerson, useConsole, useElicitations, useItems, useServers } from '../store';
+import { isAwaitingPerson, useConsole, useItems, useServers } from '../store';
 import { elicitationAwaiting } from '../screens/queue/ElicitationModel';
-import { associationLabel, promptPreview } from '../screens/queue/summary';
+import { shownPreview, summaryCallLabel } from '../screens/queue/summary';
 import { Modal } from './Modal';
 import { filterEntries, moveActive, type PaletteEntry } from './palette-model';
 import { runCommand, shortcutText, useAvailableCommands, useKeyboardUi } from './registry';
@@ -23,8 +23,7 @@ type Runnable = PaletteEntry & { run: () => void };
 function usePaletteEntries(): Runnable[] {
   const { t } = useTranslation('keys');
   const available = useAvailableCommands();
-  const items = useItems();
-  const elicitations = useElicitations();
+  const all = useItems();
   const servers = useServers();
   const openItem = useConsole((s) => s.openItem);
   const selectServer = useConsole((s) => s.selectServer);
@@ -42,20 +41,22 @@ function usePaletteEntries(): Runnable[] {
     const actions = SCOPE_ORDER.filter((s) => s !== 'global').flatMap((scope) => usable.filter((c) => c.scope === scope).map((c) => command(c.id, 'action')));
     const screens = usable.filter((c) => isNav(c.id)).map((c) => command(c.id, 'screen'));
     const globals = usable.filter((c) => c.scope === 'global' && !isNav(c.id)).map((c) => command(c.id, 'action'));
+    const items = all.filter((i) => i.kind === 'sampling');
+    const elicitations = all.filter((i) => i.kind === 'elicitation');
     const waiting: Runnable[] = [
       ...items.filter(isAwaitingPerson).map((item) => ({
         id: `item:${item.id}`,
         group: 'item' as const,
-        label: t('palette.itemLabel', { server: item.serverId, call: associationLabel(item) }),
-        detail: promptPreview(item.original),
+        label: t('palette.itemLabel', { server: item.serverId, call: summaryCallLabel(item) }),
+        detail: shownPreview(item.preview),
         keywords: item.status,
         run: () => openItem(item.id),
       })),
       ...elicitations.filter(elicitationAwaiting).map((e) => ({
         id: `item:${e.id}`,
         group: 'item' as const,
-        label: t('palette.itemLabel', { server: e.serverId, call: associationLabel(e) }),
-        detail: e.params.message,
+        label: t('palette.itemLabel', { server: e.serverId, call: summaryCallLabel(e) }),
+        detail: e.preview,
         run: () => openItem(e.id),
       })),
     ];
@@ -70,7 +71,7 @@ function usePaletteEntries(): Runnable[] {
       },
     }));
     return [...actions, ...waiting, ...screens, ...globals, ...serverRows];
-  }, [t, available, items, elicitations, servers, openItem, selectServer, setScreen]);
+  }, [t, available, all, servers, openItem, selectServer, setScreen]);
 }
 
 function PaletteDialog({ onClose }: { onClose: () => void }) {

@@ -43,8 +43,8 @@ export function onPlainEnter(fn: () => void): (e: KeyboardEvent) => void {
   };
 }
 
-const requestDraft = (item: SamplingItemView): RequestDraft => useConsole.getState().requestDrafts[item.id] ?? initialRequestDraft(item);
-const responseDraft = (item: SamplingItemView): ResponseDraft => useConsole.getState().responseDrafts[item.id] ?? initialResponseDraft();
+const requestDraft = (item: SamplingItemView): RequestDraft => useConsole.getState().drafts[item.id]?.request ?? initialRequestDraft(item);
+const responseDraft = (item: SamplingItemView): ResponseDraft => useConsole.getState().drafts[item.id]?.response ?? initialResponseDraft();
 
 function editRequest(item: SamplingItemView, key: string, text?: string): void {
   const d = requestDraft(item);

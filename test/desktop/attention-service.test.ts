@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createAttentionService } from '../../main/attention/service.js';
-import { createStateHub, type StateHub } from '../../main/state-hub.js';
+import { createStateHub, type HubInitial, type StateHub } from '../../main/state-hub.js';
 import { DEFAULT_DESKTOP_SETTINGS, type DesktopSettings } from '../../shared/desktop.js';
 import type { PolicyView } from '../../shared/rules.js';
-import type { ConsoleState } from '../../shared/state.js';
 import { elicitation, recordingPorts, samplingItem } from './helpers.js';
 
 /** A hub whose patches go out only when the test flushes, and a service on it. */
 function setup(initial: Partial<DesktopSettings> = {}, opts: { paused?: boolean } = {}) {
   const pending: Array<() => void> = [];
-  const state: Omit<ConsoleState, 'version'> = {
+  const state: HubInitial = {
     servers: [],
     calls: [],
     items: [],
@@ -80,10 +79,10 @@ describe('attention service', () => {
 
   it('counts elicitations awaiting input and notifies about them', () => {
     const t = setup();
-    t.hub.set('elicitations', [elicitation('e1', 'Pick a colour')]);
+    t.hub.upsertItem(elicitation('e1', 'Pick a colour'));
     t.flush();
     expect(t.rec.shown[0]?.request).toMatchObject({ title: 'forms asks for your input', body: 'ask-user: Pick a colour', itemId: 'e1' });
-    expect(t.attention().waiting.map((w) => w.itemId)).toEqual(['e1']);
+    expect(t.attention().count).toBe(1);
   });
 
   it('do not disturb: no notifications, the badge and count still move; items that came during DND stay quiet', () => {

@@ -42,7 +42,7 @@ describe('desktop life in createConsole', () => {
     const t = await start({});
     const first = await t.waitFor((s) => !!s.desktop && !!s.attention, 'desktop slices');
     expect(first.desktop).toMatchObject({ supports: { nativeNotifications: true, tray: true, badge: true, launchAtLogin: true }, settings: { theme: 'system' } });
-    expect(first.attention).toMatchObject({ count: 0, waiting: [], notifications: [] });
+    expect(first.attention).toMatchObject({ count: 0, notifications: [] });
     expect(first.notices.map((n) => n.message)).toContain('No Node.js was found on this computer.');
     expect(t.rec.trays.at(-1)?.tooltip).toBe('MCP Approval Console — nothing waiting');
 

@@ -25,6 +25,7 @@ export function samplingItem(id: string, status: SamplingStatus, opts: { prompt?
 /** A form elicitation awaiting input (or in `status`). */
 export function elicitation(id: string, message: string, status: ElicitationItemView['status'] = 'awaiting_input', at = 2000): ElicitationItemView {
   return {
+    kind: 'elicitation',
     id,
     serverId: 'forms',
     era: 'legacy',

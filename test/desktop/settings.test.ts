@@ -4,17 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDesktopSettingsService } from '../../main/settings/service.js';
 import { DESKTOP_SETTINGS_FILE, loadDesktopSettings } from '../../main/settings/store.js';
-import { createStateHub } from '../../main/state-hub.js';
+import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
 import { ApiError } from '../../shared/api-error.js';
 import { DEFAULT_DESKTOP_SETTINGS } from '../../shared/desktop.js';
-import type { ConsoleState } from '../../shared/state.js';
 import { recordingPorts } from './helpers.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'desktop-settings-'));
 
 function start(dir: string, rec = recordingPorts()) {
-  const initial: Omit<ConsoleState, 'version'> = {
+  const initial: HubInitial = {
     servers: [], calls: [], items: [], providers: [], notices: [],
     settings: { host: 'test', userDataDir: dir, serversConfigPath: '', providersConfigPath: '', historyPath: '' },
   };

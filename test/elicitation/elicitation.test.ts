@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { defaultsFor, looksLikeSecretRequest, optionsOf, parseElicitParams, validateElicitationContent, type RequestedSchema } from '../../shared/elicitation.js';
-import type { ElicitationItemView, HistoryEntry } from '../../shared/state.js';
+import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { english } from '../../shared/ui-text.js';
@@ -86,7 +86,7 @@ function setup() {
   const saved: HistoryEntry[] = [];
   const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
   const queue = createElicitationQueue({ hub, history: { save: (e) => saved.push(structuredClone(e)) }, now: Date.now, inFlightCalls: () => [{ callId: 'c1', kind: 'tools/call', name: 'trigger-elicitation-request' }] });
-  const last = (): ElicitationItemView => hub.snapshot().elicitations!.at(-1)!;
+  const last = (): ElicitationItemView => hub.items().filter(isElicitationItem).at(-1)!;
   return { queue, saved, last, hub };
 }
 const form = { message: 'Tell me about you', requestedSchema: schema };
@@ -137,7 +137,7 @@ describe('elicitation queue', () => {
   it('-32042: URL elicitations from the error become items nothing waits on', () => {
     const t = setup();
     t.queue.fromUrlError('s', 'legacy', [{ url: 'https://example.com/consent', message: 'Consent first', elicitationId: 'e2' }, { bogus: true }], { callId: 'c9', kind: 'tools/call', name: 'x' });
-    expect(t.hub.snapshot().elicitations).toHaveLength(1);
+    expect(t.hub.snapshot().items.filter((i) => i.kind === 'elicitation')).toHaveLength(1);
     expect(t.last()).toMatchObject({ source: 'error', params: { mode: 'url', url: 'https://example.com/consent' }, association: { exact: true } });
     t.queue.respond(t.last().id, 'accept');
     expect(t.last()).toMatchObject({ status: 'accepted' });

@@ -60,7 +60,7 @@ describe('runWebConsole', () => {
       print: (l) => lines.push(l),
       createConsole: async (p) => {
         ports = p;
-        return { service: fake.service, ready: Promise.resolve(), dispose: async () => void disposed++ };
+        return { service: fake.service, items: () => [], ready: Promise.resolve(), dispose: async () => void disposed++ };
       },
     });
     expect(ports).toMatchObject({ host: 'web', userDataDir, nodeRuntime: { command: process.execPath } });
@@ -108,7 +108,7 @@ describe('runWebConsole', () => {
       port: 0,
       staticDir: dir.staticDir,
       print: () => {},
-      createConsole: async () => ({ service: fake.service, ready: Promise.resolve(), dispose: async () => {} }),
+      createConsole: async () => ({ service: fake.service, items: () => [], ready: Promise.resolve(), dispose: async () => {} }),
     });
     cleanups.push(() => first.stop());
     let disposed = false;
@@ -118,7 +118,7 @@ describe('runWebConsole', () => {
         port: first.host.port,
         staticDir: dir.staticDir,
         print: () => {},
-        createConsole: async () => ({ service: fake.service, ready: Promise.resolve(), dispose: async () => void (disposed = true) }),
+        createConsole: async () => ({ service: fake.service, items: () => [], ready: Promise.resolve(), dispose: async () => void (disposed = true) }),
       }),
     ).rejects.toThrow(/EADDRINUSE/);
     expect(disposed).toBe(true);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { queueServerConfig } from '../../bench/fixtures/queue-server.js';
+import { wholeState } from '../support/console-harness.js';
 
 const MB = 1 << 20;
 let dir: string;
@@ -57,19 +58,19 @@ describe('a 24 MB request does not hold up other servers', () => {
     await waitFor('the big request at the scan', () => existsSync(path.join(held, 'started')));
 
     const smallCall = await h.service.callTool({ serverId: 'small', name: 'flood', arguments: { count: 1 } });
-    const small = await waitFor('the small request in the queue', async () => (await h.service.getState({})).items.find((i) => i.serverId === 'small' && i.status === 'awaiting_request_review'));
-    expect((await h.service.getState({})).items.some((i) => i.serverId === 'big')).toBe(false);
+    const small = await waitFor('the small request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'small' && i.status === 'awaiting_request_review'));
+    expect((await wholeState(h)).items.some((i) => i.serverId === 'big')).toBe(false);
     await h.service.rejectRequest({ itemId: small.id });
-    const smallDone = await waitFor('the small server to get its answer', async () => (await h.service.getState({})).calls.find((c) => c.id === smallCall.callId && c.status !== 'running'));
+    const smallDone = await waitFor('the small server to get its answer', async () => (await wholeState(h)).calls.find((c) => c.id === smallCall.callId && c.status !== 'running'));
     expect(JSON.stringify(smallDone.result)).toContain('\\"-1\\":1'); // "User rejected sampling request"
-    expect((await h.service.getState({})).items.some((i) => i.serverId === 'big')).toBe(false); // still being processed
+    expect((await wholeState(h)).items.some((i) => i.serverId === 'big')).toBe(false); // still being processed
 
     writeFileSync(path.join(held, 'release'), '');
-    const big = await waitFor('the big request in the queue', async () => (await h.service.getState({})).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review'));
+    const big = await waitFor('the big request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review'));
     const text = (big.original.messages[0]!.content as Array<{ type: string; text?: string }>)[0]!.text!;
     expect(text.length).toBe(24 * MB);
     await h.service.rejectRequest({ itemId: big.id });
-    await waitFor('the big call to end', async () => (await h.service.getState({})).calls.find((c) => c.id === bigCall.callId && c.status !== 'running'));
+    await waitFor('the big call to end', async () => (await wholeState(h)).calls.find((c) => c.id === bigCall.callId && c.status !== 'running'));
 
     // History keeps the whole text, written once to a file beside the database, not into the row.
     const page = await h.service.listHistory({ limit: 10, offset: 0, serverId: 'big' });

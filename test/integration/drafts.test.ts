@@ -17,7 +17,7 @@ import { openHistoryStore } from '../../main/store/history-store.js';
 import type { DraftInput } from '../../shared/drafts.js';
 import type { ElicitationItemView } from '../../shared/state.js';
 import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, wholeState, type Harness } from '../support/console-harness.js';
 import { approveManual, call, ensureReady, finished, itemIn, itemOf, serverLog, SERVER, startSamplingEnv, type SamplingEnv } from './sampling-support.js';
 
 /** A hand-written response being typed (the manual provider's response draft). */
@@ -74,7 +74,7 @@ describe('drafts through the server giving up', () => {
     expect(onDisk(h.dir, item.id)?.draft?.response?.draft.texts['0:0']).toBe(`${text}, and one last line`);
 
     const { itemId } = await h.service.reopenHistoryEntry({ id: item.id });
-    const reopened = (await h.service.getState({})).items.find((i) => i.id === itemId)!;
+    const reopened = (await h.state()).items.find((i) => i.id === itemId)!;
     expect(reopened).toMatchObject({ origin: 'draft', status: 'awaiting_response_review', response: { manual: true } });
     expect(reopened.draft?.response?.draft.texts['0:0']).toBe(`${text}, and one last line`);
   }, 40_000);
@@ -148,7 +148,7 @@ describe('drafts through a console restart', () => {
         expect(entry).toMatchObject({ status: 'interrupted', notDelivered: { cause: 'console_stopped', draft: true } });
         expect(entry?.draft?.response?.draft.texts['0:0']).toBe('Typed just before closing the console');
         const { itemId } = await afterCrash.service.reopenHistoryEntry({ id: item.id });
-        expect((await afterCrash.service.getState({})).items.find((i) => i.id === itemId)?.draft?.response?.draft.texts['0:0']).toBe('Typed just before closing the console');
+        expect((await wholeState(afterCrash)).items.find((i) => i.id === itemId)?.draft?.response?.draft.texts['0:0']).toBe('Typed just before closing the console');
       } finally {
         await afterCrash.dispose();
       }

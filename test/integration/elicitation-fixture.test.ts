@@ -59,7 +59,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
   const { env, call, itemOf, finished, serverLog } = useFixture(transport, 'modern');
 
   it('the fixture speaks 2026-07-28', async () => {
-    const state = await env.h.service.getState({});
+    const state = await env.h.state();
     expect(state.servers.find((s) => s.id === SERVER)).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
   });
 
@@ -75,14 +75,14 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
       params: { message: 'Tell us about **you**.', requestedSchema: { required: ['name'] } },
     });
     // The same queue as sampling: the call lists the item beside its sampling items.
-    const running = (await env.h.service.getState({})).calls.find((c) => c.id === callId)!;
+    const running = (await env.h.state()).calls.find((c) => c.id === callId)!;
     expect(running.samplingItemIds).toContain(item.id);
 
     await env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Ada', age: 36, colour: 'g' } });
     const { call: done, report } = await finished(callId);
     expect(done.status).toBe('succeeded');
     expect(report).toMatchObject({ era: 'modern', requestStateVerified: true, valid: true, answers: { profile: { action: 'accept', content: { name: 'Ada', age: 36, colour: 'g', newsletter: true } } } });
-    const after = (await env.h.service.getState({})).elicitations!.find((e) => e.id === item.id)!;
+    const after = (await env.h.state()).elicitations!.find((e) => e.id === item.id)!;
     expect(after).toMatchObject({ status: 'accepted', answer: { action: 'accept' } });
   });
 
@@ -94,7 +94,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     expect(done.status).toBe('succeeded');
     expect(report).toMatchObject({ requestStateVerified: true, answers: { profile: { action } } });
     expect((report.answers as { profile: Record<string, unknown> }).profile.content).toBeUndefined();
-    expect((await env.h.service.getState({})).elicitations!.find((e) => e.id === item.id)!.status).toBe(action === 'decline' ? 'declined' : 'cancelled');
+    expect((await env.h.state()).elicitations!.find((e) => e.id === item.id)!.status).toBe(action === 'decline' ? 'declined' : 'cancelled');
   });
 
   it('form content that fails the requestedSchema is refused before sending: no retry until a valid answer', async () => {
@@ -111,7 +111,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     ] as const) {
       await expect(env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(why) });
     }
-    const state = await env.h.service.getState({});
+    const state = await env.h.state();
     expect(state.elicitations!.find((e) => e.id === item.id)!.status).toBe('awaiting_input');
     expect(state.calls.find((c) => c.id === callId)!.status).toBe('running');
     expect((await serverLog()).filter((e) => e.tool === 'ask-form' && e.event === 'retry')).toHaveLength(0);
@@ -143,7 +143,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     expect(first.call.status).toBe('succeeded');
     expect(first.report).toMatchObject({ requestStateVerified: true, answers: { roots: { roots: [{ uri: pathToFileURL(a).href }, { uri: pathToFileURL(b).href }] } } });
     // Nothing for the person to answer: roots come from the server's settings.
-    expect((await env.h.service.getState({})).elicitations!.some((e) => e.association.calls.some((c) => c.callId === first.call.id))).toBe(false);
+    expect((await env.h.state()).elicitations!.some((e) => e.association.calls.some((c) => c.callId === first.call.id))).toBe(false);
 
     await env.h.service.setServerRoots({ serverId: SERVER, folders: [b] });
     const second = await finished(await call('ask-roots'));

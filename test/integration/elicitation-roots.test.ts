@@ -89,7 +89,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       expect(text).toContain('- Favorite Integer: 7');
       // A default the person did not touch was sent too.
       expect(text).toContain('- Favorite Number: 3.14');
-      const state = await h.service.getState({});
+      const state = await h.state();
       const done = state.elicitations!.find((e) => e.id === item.id)!;
       expect(done.status).toBe('accepted');
       expect(done.answer?.content?.firstLine).toBe('It was a dark and stormy night.');
@@ -98,13 +98,13 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
     it('form accept with invalid content is refused and nothing is sent; decline then reaches the server', async () => {
       const { callId, item } = await callAndWaitForItem('trigger-elicitation-request');
       await expect(h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { email: 'not-an-address' } })).rejects.toThrow(/name is required/);
-      let state = await h.service.getState({});
+      let state = await h.state();
       expect(state.elicitations!.find((e) => e.id === item.id)!.status).toBe('awaiting_input');
       expect(state.calls.find((c) => c.id === callId)!.status).toBe('running');
       await h.service.respondElicitation({ itemId: item.id, action: 'decline' });
       const { text } = await resultText(callId);
       expect(text).toContain('User declined to provide the requested information');
-      state = await h.service.getState({});
+      state = await h.state();
       expect(state.elicitations!.find((e) => e.id === item.id)!.status).toBe('declined');
     }, 30_000);
 
@@ -144,13 +144,13 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       const item = state.elicitations!.find(fromError)!;
       expect(item.params.mode === 'url' && item.params.url).toBe('https://modelcontextprotocol.io');
       await h.service.respondElicitation({ itemId: item.id, action: 'accept' });
-      expect((await h.service.getState({})).elicitations!.find((e) => e.id === item.id)!.status).toBe('accepted');
+      expect((await h.state()).elicitations!.find((e) => e.id === item.id)!.status).toBe('accepted');
 
       // server-everything recognises the retry of the same call (same arguments) and goes on by the
       // request path: the re-run asks for the original URL.
       const { callId: again } = await h.service.rerunCall({ callId });
       expect(again).not.toBe(callId);
-      const rerun = (await h.service.getState({})).calls.find((c) => c.id === again)!;
+      const rerun = (await h.state()).calls.find((c) => c.id === again)!;
       expect(rerun).toMatchObject({ serverId: 'everything', kind: 'tools/call', name: 'trigger-url-elicitation', arguments: args, rerunOf: callId });
       const next = await itemOf(again);
       expect(next).toMatchObject({ source: 'request', params: { mode: 'url', url: args.url } });
@@ -160,10 +160,10 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       expect(second.text).toContain('User completed the URL elicitation flow');
       expect(second.text).toContain(`URL: ${args.url}`);
       // The first call keeps its own outcome.
-      expect((await h.service.getState({})).calls.find((c) => c.id === callId)).toMatchObject({ status: 'failed', error: { code: -32042 } });
+      expect((await h.state()).calls.find((c) => c.id === callId)).toMatchObject({ status: 'failed', error: { code: -32042 } });
 
       await h.service.dismissItem({ itemId: item.id });
-      expect((await h.service.getState({})).elicitations!.some((e) => e.id === item.id)).toBe(false);
+      expect((await h.state()).elicitations!.some((e) => e.id === item.id)).toBe(false);
     }, 30_000);
   });
 

@@ -19,10 +19,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateMessageResult } from '../../shared/sampling.js';
-import type { CallView, ConsoleState, ElicitationItemView, SamplingItemView } from '../../shared/state.js';
+import type { CallView, ElicitationItemView, SamplingItemView } from '../../shared/state.js';
 import type { StartedFixture } from '../fixtures/launch.js';
 import { PEER_TOOLS, startPeerServer, type PeerKind } from '../fixtures/peer-servers.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
 
 const SERVER = 'peer';
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -98,13 +98,13 @@ describe.each([
     rmSync(root, { recursive: true, force: true });
   });
 
-  function serverReady(s: ConsoleState): boolean {
+  function serverReady(s: WholeState): boolean {
     const server = s.servers.find((x) => x.id === SERVER);
     return server?.status === 'ready' && PEER_TOOLS[kind].every((t) => server.tools.some((x) => x.name === t));
   }
 
   /** Answers one queue item of the call as the person; returns false when there was none. */
-  async function answerNext(s: ConsoleState, callId: string, tool: string, handled: Handled): Promise<boolean> {
+  async function answerNext(s: WholeState, callId: string, tool: string, handled: Handled): Promise<boolean> {
     const sampling = s.items.find((i) => mine(callId)(i) && i.status === 'awaiting_request_review' && !handled.sampling.some((x) => x.id === i.id));
     if (sampling) {
       handled.sampling.push(sampling);
@@ -132,7 +132,7 @@ describe.each([
     const handled: Handled = { sampling: [], elicitations: [], written: [] };
     const until = Date.now() + 45_000;
     for (;;) {
-      const s = await h.service.getState({});
+      const s = await h.state();
       const call = s.calls.find((c) => c.id === callId)!;
       if (call.status !== 'running') {
         const text = (call.result?.content ?? []).map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
@@ -195,10 +195,10 @@ describe.each([
     await h.ready;
     await h.waitFor((s) => serverReady(s), `the ${kind} server ready again`, 40_000);
     const tool = kind === 'mcp' ? 'push_sample_text' : 'push_elicit_form';
-    expect((await h.service.getState({})).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toMatchObject({ needs: 'legacy', learned: 'failure' });
+    expect((await h.state()).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toMatchObject({ needs: 'legacy', learned: 'failure' });
     expectAnswered(tool, await drive(tool));
     // The person can forget (or set) it: it is then learned again from the next failure.
     await h.service.setToolEra({ serverId: SERVER, tool, era: null });
-    expect((await h.service.getState({})).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toBeUndefined();
+    expect((await h.state()).servers.find((x) => x.id === SERVER)?.toolEras?.[tool]).toBeUndefined();
   }, 120_000);
 });

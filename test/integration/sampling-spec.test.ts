@@ -131,7 +131,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const entry = await historyOf(h, 'ask-invalid', since);
     expect(entry).toMatchObject({ status: 'failed', decidedBy: 'console', errorDetail: { code: -32602, rule } });
     if (REASONS[shape]) expect(entry.errorDetail!.message).toMatch(REASONS[shape]);
-    expect((await h.service.getState({})).items.some((i) => i.association.calls.some((c) => c.callId === callId))).toBe(false);
+    expect((await h.state()).items.some((i) => i.association.calls.some((c) => c.callId === callId))).toBe(false);
   });
 
   it('S-SIZE-1: oversized-image (12 MB) is answered -32602 before anyone sees it, recorded with its rule, and the console stays responsive', async () => {

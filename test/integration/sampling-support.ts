@@ -5,10 +5,10 @@
  */
 import { expect } from 'vitest';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallView, ConsoleState, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { CallView, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer, type FixtureEra, type StartedFixture } from '../fixtures/sampling-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
 
 /** The fixture's key in mcp-servers.json. */
 export const SERVER = 'fixture';
@@ -62,7 +62,7 @@ export async function startSamplingEnv(transport: 'stdio' | 'http', era: Fixture
  * closed the transport), so one failure does not cascade into the next tests.
  */
 export async function ensureReady(env: SamplingEnv): Promise<void> {
-  const state = await env.h.service.getState({});
+  const state = await env.h.state();
   if (state.servers.find((s) => s.id === SERVER)?.status === 'ready') return;
   await env.h.service.restartServer({ serverId: SERVER });
   await env.h.waitFor((s) => s.servers.find((x) => x.id === SERVER)?.status === 'ready', 'the fixture ready again');
@@ -78,7 +78,7 @@ const belongsTo = (i: SamplingItemView, callId: string) => i.association.calls.s
 
 /** Waits for the `round`-th item (1-based, by arrival) that belongs to `callId`. */
 export async function itemOf(h: Harness, callId: string, round = 1, timeoutMs?: number): Promise<SamplingItemView> {
-  const pick = (s: ConsoleState) => s.items.filter((i) => belongsTo(i, callId)).sort((a, b) => a.receivedAt - b.receivedAt)[round - 1];
+  const pick = (s: WholeState) => s.items.filter((i) => belongsTo(i, callId)).sort((a, b) => a.receivedAt - b.receivedAt)[round - 1];
   return pick(await h.waitFor((s) => !!pick(s), `item ${round} of call ${callId}`, timeoutMs))!;
 }
 

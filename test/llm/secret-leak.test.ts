@@ -12,8 +12,8 @@ import { serverEverythingEntry } from '../../main/config.js';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import type { Logger } from '../../main/ports.js';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
-import type { ConsoleState } from '../../shared/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
+import { wholeState, type WholeState } from '../support/console-harness.js';
 
 const KEY = 'sk-LEAKTEST-7d3f9a1c5e2b4d6f8a0c';
 let dir: string;
@@ -26,10 +26,10 @@ const logger: Logger = {
   error: (m, d) => void logs.push(JSON.stringify({ m, d })),
 };
 
-async function waitFor(pred: (s: ConsoleState) => boolean, what: string): Promise<ConsoleState> {
+async function waitFor(pred: (s: WholeState) => boolean, what: string): Promise<WholeState> {
   const until = Date.now() + 30_000;
   for (;;) {
-    const s = await handle.service.getState({});
+    const s = await wholeState(handle);
     if (pred(s)) return s;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));

@@ -15,18 +15,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { defaultModelFacts } from '../../shared/providers.js';
 import { RATE_LIMITED_CODE } from '../../shared/rules.js';
-import type { ConsoleState } from '../../shared/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, wholeState, type Harness, type WholeState } from '../support/console-harness.js';
 import { floodServerConfig } from './flood-server.js';
 
 /** $0.001 per token, in and out. */
 const PRICE = { inputPerMTok: 1000, outputPerMTok: 1000 };
 
-async function waitFor(c: ConsoleHandle, pred: (s: ConsoleState) => boolean, what: string, timeoutMs = 20_000): Promise<ConsoleState> {
+async function waitFor(c: ConsoleHandle, pred: (s: WholeState) => boolean, what: string, timeoutMs = 20_000): Promise<WholeState> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const s = await c.service.getState({});
+    const s = await wholeState(c);
     if (pred(s)) return s;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));

@@ -7,18 +7,18 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleState, ElicitationItemView, HistoryEntry } from '../../shared/state.js';
+import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
 
 describe('the queue with a declining policy', () => {
   it('answers decline at once, records it with the rule, and never shows the item as waiting', async () => {
     const saved: HistoryEntry[] = [];
     const seen: ElicitationItemView['status'][] = [];
     const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
-    hub.subscribe(() => seen.push(...(hub.snapshot().elicitations ?? []).map((e) => e.status)));
+    hub.subscribe(() => seen.push(...hub.items().filter(isElicitationItem).map((e) => e.status)));
     const rule = { serverId: 's', ruleId: 'elicitation', version: 3, name: 'always decline elicitation from s' };
     const queue = createElicitationQueue({ hub, history: { save: (e) => saved.push(structuredClone(e)) }, now: Date.now, inFlightCalls: () => [], decide: () => ({ kind: 'decline', rule }) });
     const answer = await queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } }, signal: new AbortController().signal });
@@ -48,7 +48,7 @@ describe.each(['legacy', 'modern'] as const)('elicitation policy on the %s era',
     const s = await h.waitFor((x) => x.calls.some((c) => c.id === callId && c.status !== 'running'), 'the call to end', 30_000);
     return JSON.parse(String(s.calls.find((c) => c.id === callId)!.result?.content[0]?.text)) as { era: string; answers: Record<string, unknown> };
   };
-  const waiting = (s: ConsoleState) => (s.elicitations ?? []).filter((e) => e.status === 'awaiting_input');
+  const waiting = (s: WholeState) => (s.elicitations ?? []).filter((e) => e.status === 'awaiting_input');
 
   it('"always decline": the server gets decline at once; history names the policy and its version', async () => {
     await h.service.saveRules({ rules: { version: 1, servers: { fx: { elicitation: { action: 'decline' } } } } as never });
@@ -56,7 +56,7 @@ describe.each(['legacy', 'modern'] as const)('elicitation policy on the %s era',
     const r = await report(callId);
     expect(r.era).toBe(era);
     expect(r.answers.profile).toEqual({ action: 'decline' });
-    const s = await h.service.getState({});
+    const s = await h.state();
     expect(waiting(s)).toHaveLength(0);
     expect(s.policy!.counters.fx!.elicitationDeclined).toBe(1);
     const page = await h.service.listHistory({ limit: 5, offset: 0 });

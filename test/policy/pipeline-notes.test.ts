@@ -37,7 +37,7 @@ function setup(action: PolicyAction) {
     onRefused: () => undefined,
     policy,
   });
-  const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
+  const item = (): SamplingItemView => hub.items().at(-1) as SamplingItemView;
   const handle = () => pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
   return { pipeline, saved, item, handle };
 }

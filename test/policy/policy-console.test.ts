@@ -11,10 +11,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITED_CODE, type RulesFile } from '../../shared/rules.js';
-import type { ConsoleState } from '../../shared/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer } from '../fixtures/sampling-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
 import { floodServerConfig } from './flood-server.js';
 
 const FLOOD = 1000;
@@ -30,7 +29,7 @@ async function call(h: Harness, serverId: string, name: string, args: Record<str
   };
 }
 const reportOf = (c: { result?: { content: Array<Record<string, unknown>> } }): Record<string, unknown> => JSON.parse(String(c.result?.content[0]?.text)) as Record<string, unknown>;
-const waiting = (s: ConsoleState, serverId: string) => s.items.filter((i) => i.serverId === serverId && i.status === 'awaiting_request_review');
+const waiting = (s: WholeState, serverId: string) => s.items.filter((i) => i.serverId === serverId && i.status === 'awaiting_request_review');
 const rules = (servers: Record<string, unknown>, extra: Partial<RulesFile> = {}) => ({ version: 1, servers, ...extra }) as unknown as RulesFile;
 
 describe('load: a flooding server is held to its limits while another stays responsive', () => {

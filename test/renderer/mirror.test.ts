@@ -1,12 +1,14 @@
 /**
  * The renderer's mirror of main's state (renderer/store.ts `startMirror`): item changes apply on
  * the version right before them; when a patch was missed, the whole state is fetched again and
- * the patches that arrived meanwhile are applied on top.
+ * the patches that arrived meanwhile are applied on top. Whole items are fetched when opened and
+ * kept current by the patches' `details`.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConsoleApi, ConsoleEvent } from '../../shared/api.js';
-import type { ConsoleState, SamplingItemView } from '../../shared/state.js';
-import { startMirror, useConsole } from '../../renderer/store.js';
+import { projectItem } from '../../shared/item-summary.js';
+import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/state.js';
+import { openItemDetail, startMirror, useConsole } from '../../renderer/store.js';
 
 const item: SamplingItemView = {
   id: 'a',
@@ -19,14 +21,14 @@ const item: SamplingItemView = {
   status: 'awaiting_request_review',
   receivedAt: 1,
   updatedAt: 1,
-  original: { messages: [], maxTokens: 1 },
+  original: { messages: [{ role: 'user', content: { type: 'text', text: 'Tell me a story' } }], maxTokens: 1 },
   model: { providerId: 'manual', modelId: 'manual', reason: '' },
 };
-const state = (version: number, items: SamplingItemView[]): ConsoleState => ({
+const state = (version: number, items: ItemView[]): ConsoleState => ({
   version,
   servers: [],
   calls: [],
-  items,
+  items: items.map(projectItem),
   providers: [],
   notices: [],
   settings: { host: 'test', userDataDir: '/u', serversConfigPath: '/u/s', providersConfigPath: '/u/p', historyPath: '/u/h' },
@@ -35,18 +37,29 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve();
 };
 
+/** A fake API: `served` states in turn, `whole` items by id at `version`, and the event emitter. */
+function fakeApi(served: ConsoleState[], whole: () => { item: ItemView; version: number }) {
+  let emit: (e: ConsoleEvent) => void = () => undefined;
+  const counts = { getState: 0, getItem: 0 };
+  const api = {
+    onEvent: (fn: (e: ConsoleEvent) => void) => {
+      emit = fn;
+      return () => undefined;
+    },
+    getState: async () => served[counts.getState++]!,
+    getItem: async () => {
+      counts.getItem++;
+      return structuredClone(whole());
+    },
+  } as unknown as ConsoleApi;
+  return { api, counts, emit: (e: ConsoleEvent) => emit(e) };
+}
+
 describe('renderer mirror', () => {
+  beforeEach(() => useConsole.setState({ mirror: null, details: {}, drafts: {} }));
+
   it('applies item changes in order, and fetches the whole state again after a missed patch', async () => {
-    let emit: (e: ConsoleEvent) => void = () => undefined;
-    const served = [state(1, [item]), state(4, [{ ...item, status: 'rejected', updatedAt: 4 }])];
-    let fetched = 0;
-    const api = {
-      onEvent: (fn: (e: ConsoleEvent) => void) => {
-        emit = fn;
-        return () => undefined;
-      },
-      getState: async () => served[fetched++]!,
-    } as unknown as ConsoleApi;
+    const { api, counts, emit } = fakeApi([state(1, [item]), state(4, [{ ...item, status: 'rejected', updatedAt: 4 }])], () => ({ item, version: 1 }));
     const stop = startMirror(api);
     await settle();
     expect(useConsole.getState().mirror?.version).toBe(1);
@@ -57,11 +70,68 @@ describe('renderer mirror', () => {
     expect(useConsole.getState().mirror?.version).toBe(2); // still shown while fetching
     emit({ type: 'patch', patch: { version: 5, notices: [{ id: 'n', level: 'info', message: 'later', at: 5 }] } });
     await settle();
-    expect(fetched).toBe(2);
+    expect(counts.getState).toBe(2);
     const mirror = useConsole.getState().mirror!;
     expect(mirror.version).toBe(5);
     expect(mirror.items[0]).toMatchObject({ status: 'rejected', updatedAt: 4 });
     expect(mirror.notices).toHaveLength(1);
+    stop();
+  });
+
+  it('holds summaries only; an opened item is fetched whole, and a streaming response reaches it as its new text', async () => {
+    const generating: SamplingItemView = { ...item, status: 'generating', generation: { startedAt: 2, text: 'Once' } };
+    const { api, counts, emit } = fakeApi([state(2, [generating])], () => ({ item: generating, version: 2 }));
+    const stop = startMirror(api);
+    await settle();
+    const mirror = useConsole.getState().mirror!;
+    expect(mirror.items[0]).toMatchObject({ kind: 'sampling', preview: 'Tell me a story', generatingSince: 2 });
+    expect(JSON.stringify(mirror)).not.toContain('"original"');
+    expect(counts.getItem).toBe(0); // nothing open, nothing fetched
+
+    const close = openItemDetail('a');
+    await settle();
+    expect(counts.getItem).toBe(1);
+    expect(useConsole.getState().details.a?.item).toMatchObject({ generation: { text: 'Once' } });
+    emit({ type: 'patch', patch: { version: 3, items: { upsert: [], remove: [] }, details: [{ id: 'a', append: ' upon' }] } });
+    emit({ type: 'patch', patch: { version: 4, items: { upsert: [], remove: [] }, details: [{ id: 'a', append: ' a time' }] } });
+    expect(useConsole.getState().details.a?.item).toMatchObject({ generation: { text: 'Once upon a time' } });
+    expect(useConsole.getState().details.a?.version).toBe(4);
+    expect(counts.getItem).toBe(1); // deltas, not the item again
+    close();
+    stop();
+  });
+
+  it('a reply older than the mirror catches up with the patches that arrived before it', async () => {
+    const generating: SamplingItemView = { ...item, status: 'generating', generation: { startedAt: 2, text: 'A' } };
+    let release: () => void = () => undefined;
+    const { api, emit } = fakeApi([state(2, [generating])], () => ({ item: generating, version: 2 }));
+    const slow = api.getItem;
+    api.getItem = (input) => new Promise((resolve) => (release = () => void slow(input).then(resolve)));
+    const stop = startMirror(api);
+    await settle();
+    const close = openItemDetail('a');
+    emit({ type: 'patch', patch: { version: 3, items: { upsert: [], remove: [] }, details: [{ id: 'a', append: 'B' }] } });
+    release();
+    await settle();
+    expect(useConsole.getState().details.a).toMatchObject({ item: { generation: { text: 'AB' } }, version: 3 });
+    close();
+    stop();
+  });
+
+  it("keeps one draft entry per item and drops its parts when the item leaves the review they were made for", async () => {
+    const { api, emit } = fakeApi([state(1, [item])], () => ({ item, version: 1 }));
+    const stop = startMirror(api);
+    await settle();
+    const request = { texts: { '0:0': 'edited' }, editing: {}, systemPrompt: '', maxTokens: '1', temperature: '', model: '' };
+    const { setRequestDraft, setRequestExtras, setResponseDraft } = useConsole.getState();
+    setRequestDraft('a', request);
+    setRequestExtras('a', { removedBlocks: {}, removedTools: { t: true } });
+    expect(useConsole.getState().drafts.a).toEqual({ request, requestExtras: { removedBlocks: {}, removedTools: { t: true } } });
+    setResponseDraft('a', { texts: { '0:0': 'mine' }, editing: {} });
+    emit({ type: 'patch', patch: { version: 2, items: { upsert: [], remove: [], change: [{ id: 'a', set: { status: 'awaiting_response_review' } }] } } });
+    expect(useConsole.getState().drafts.a).toEqual({ response: { texts: { '0:0': 'mine' }, editing: {} } });
+    emit({ type: 'patch', patch: { version: 3, items: { upsert: [], remove: ['a'] } } });
+    expect(useConsole.getState().drafts.a).toBeUndefined();
     stop();
   });
 });

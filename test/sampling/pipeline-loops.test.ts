@@ -28,7 +28,7 @@ function setup(maxToolRounds = 10, limits?: (serverId: string) => { maxMediaByte
     maxToolRounds: () => maxToolRounds,
     limits,
   });
-  const last = (): SamplingItemView => hub.snapshot().items.at(-1)!;
+  const last = (): SamplingItemView => hub.items().at(-1) as SamplingItemView;
   /** Approves the newest request unchanged with the manual provider and delivers `result`. */
   const answer = async (result: CreateMessageResult) => {
     const item = last();

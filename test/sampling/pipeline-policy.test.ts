@@ -36,7 +36,7 @@ function setup(policy: SamplingPolicy, defaultProvider = 'llm') {
     onRefused: () => undefined,
     policy: { ...policy, settled: (_s, item) => settled.push(item.status) },
   });
-  const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
+  const item = (): SamplingItemView => hub.items().at(-1) as SamplingItemView;
   const handle = () => pipeline.handle({ kind: 'sampling', serverId: 'srv', era: 'legacy', params, signal: new AbortController().signal });
   return { pipeline, saved, settled, item, handle };
 }

@@ -53,7 +53,7 @@ function setup(opts: { inFlight?: number; maxToolRounds?: number } = {}) {
     streamUpdateMs: 0,
     maxToolRounds: () => opts.maxToolRounds ?? 10,
   });
-  const item = (): SamplingItemView => hub.snapshot().items.at(-1)!;
+  const item = (): SamplingItemView => hub.items().at(-1) as SamplingItemView;
   const waitFor = async (pred: () => boolean) => {
     for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 5));
     expect(pred()).toBe(true);

@@ -16,7 +16,7 @@ const finished = async (h: Harness, callId: string) => {
   const s = await h.waitFor((st) => st.calls.some((c) => c.id === callId && c.status !== 'running'), `call ${callId} to finish`);
   return s.calls.find((c) => c.id === callId)!;
 };
-const server = (s: ConsoleState, id = 'everything') => s.servers.find((x) => x.id === id);
+const server = (s: Pick<ConsoleState, 'servers'>, id = 'everything') => s.servers.find((x) => x.id === id);
 
 describe.each(['stdio', 'http'] as const)('prompts and resources over %s', (transport) => {
   let h: Harness;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createStateHub } from '../../main/state-hub.js';
+import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/api.js';
-import type { ConsoleState, SamplingItemView } from '../../shared/state.js';
-import { applyPatch, patchFits, type StatePatch } from '../../shared/state-patch.js';
+import { projectItem } from '../../shared/item-summary.js';
+import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/state.js';
+import { applyItemChange, applyPatch, patchFits, type StatePatch } from '../../shared/state-patch.js';
 
-const base: Omit<ConsoleState, 'version'> = {
+const base: HubInitial = {
   servers: [],
   calls: [],
   items: [],
@@ -56,53 +57,112 @@ describe('state hub → patches → renderer mirror', () => {
   });
 
   it('a stale patch (version not newer) is ignored', () => {
-    const s: ConsoleState = { ...base, version: 5 };
+    const s: ConsoleState = { ...base, items: [], version: 5 };
     expect(applyPatch(s, { version: 5, notices: [] })).toBe(s);
-    expect(applyPatch(s, { version: 6, items: { upsert: [item('x')], remove: [] } }).items).toHaveLength(1);
+    expect(applyPatch(s, { version: 6, items: { upsert: [projectItem(item('x'))], remove: [] } }).items).toHaveLength(1);
   });
 
   it('slices not in the patch keep their identity (cheap re-renders)', () => {
-    const s: ConsoleState = { ...base, version: 1 };
+    const s: ConsoleState = { ...base, items: [], version: 1 };
     const next = applyPatch(s, { version: 2, calls: [] });
     expect(next.servers).toBe(s.servers);
     expect(next.items).toBe(s.items);
   });
 
-  it('after its first patch an item travels as field-level changes: a status change does not resend the prompt, a stream sends its new text', () => {
+  it('the state carries summaries only: a 1 MB prompt is never in the state, its patches or a status change', () => {
+    const { queue, hub, events } = manualHub();
+    const prompt = 'Summarise this\n' + 'x'.repeat(1_048_576);
+    const big: SamplingItemView = { ...item('big'), original: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 9 } };
+    hub.upsertItem(big);
+    queue.shift()!();
+    hub.upsertItem({ ...big, status: 'generating', updatedAt: 2 });
+    queue.shift()!();
+    const wire = JSON.stringify(events);
+    expect(wire.length).toBeLessThan(4_000);
+    expect(wire).not.toContain('xxxx');
+    expect(JSON.stringify(hub.snapshot()).length).toBeLessThan(2_000);
+    const summary = hub.snapshot().items[0]!;
+    expect(summary).toMatchObject({ kind: 'sampling', id: 'big', status: 'generating', preview: 'Summarise this' });
+    expect(summary.sizes.request).toBeGreaterThan(1_048_576);
+    // The whole item is there for a window that opens it, current at the version it was published.
+    expect(hub.published('big')).toEqual({ item: { ...big, status: 'generating', updatedAt: 2 }, version: 2 });
+    expect(hub.published('nope')).toBeUndefined();
+  });
+
+  it('after its first patch an item travels as field-level changes of its summary, and of the whole item in `details` (a stream as its new text)', () => {
     const { queue, hub, events } = manualHub();
     let mirror: ConsoleState = hub.snapshot();
+    let open: ItemView | undefined;
     const tick = () => {
       queue.shift()!();
       const e = events.at(-1)!;
       if (e.type !== 'patch') throw new Error('expected a patch');
-      mirror = applyPatch(mirror, e.patch);
-      return JSON.parse(JSON.stringify(e.patch)) as StatePatch; // as it crosses the boundary
+      const patch = JSON.parse(JSON.stringify(e.patch)) as StatePatch; // as it crosses the boundary
+      mirror = applyPatch(mirror, patch);
+      for (const c of patch.details ?? []) if (open && c.id === open.id) open = applyItemChange(open, c);
+      return patch;
     };
     const prompt = 'a long prompt '.repeat(10_000);
     const first: SamplingItemView = { ...item('a'), original: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 9 }, error: { message: 'old', at: 1 } };
     hub.upsertItem(first);
-    expect(tick().items!.upsert).toHaveLength(1);
+    const arrived = tick();
+    expect(arrived.items!.upsert).toHaveLength(1);
+    expect(JSON.stringify(arrived).length).toBeLessThan(1_000); // the preview line, not the prompt
+    open = hub.published('a')!.item; // the window opens it (getItem)
 
     hub.upsertItem({ ...first, status: 'generating', updatedAt: 2, error: undefined, generation: { startedAt: 2, text: 'Hel' } });
     const started = tick();
     expect(started.items!.upsert).toEqual([]);
     expect(JSON.stringify(started)).not.toContain('a long prompt');
-    expect(started.items!.change).toEqual([{ id: 'a', set: { status: 'generating', updatedAt: 2, generation: { startedAt: 2, text: 'Hel' } }, unset: ['error'] }]);
+    expect(started.items!.change).toEqual([{ id: 'a', set: { status: 'generating', updatedAt: 2, generatingSince: 2 }, unset: ['error'] }]);
+    expect(started.details).toEqual([{ id: 'a', set: { status: 'generating', updatedAt: 2, generation: { startedAt: 2, text: 'Hel' } }, unset: ['error'] }]);
 
-    hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 2, text: 'Hello, wor' } });
-    expect(tick().items!.change).toEqual([{ id: 'a', append: 'lo, wor' }]);
-    hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 3, text: 'Again' } }); // regenerated: whole
-    expect(tick().items!.change).toEqual([{ id: 'a', set: { generation: { startedAt: 3, text: 'Again' } } }]);
-    hub.upsertItem({ ...hub.getItem('a')!, status: 'awaiting_response_review', generation: undefined, response: { result: { role: 'assistant', model: 'm', content: { type: 'text', text: 'Again!' } } } as never });
+    hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 2, text: 'Hello, wor' } } as SamplingItemView);
+    const streamed = tick();
+    expect(streamed.details).toEqual([{ id: 'a', append: 'lo, wor' }]);
+    expect(streamed.items!.change).toBeUndefined(); // the summary did not change
+    expect(open).toMatchObject({ generation: { text: 'Hello, wor' } });
+    hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 3, text: 'Again' } } as SamplingItemView); // regenerated: whole
+    expect(tick().details).toEqual([{ id: 'a', set: { generation: { startedAt: 3, text: 'Again' } } }]);
+    hub.upsertItem({ ...hub.getItem('a')!, status: 'awaiting_response_review', generation: undefined, response: { draft: { role: 'assistant', model: 'm', content: { type: 'text', text: 'Again!' } }, manual: false, generatedAt: 4 } } as SamplingItemView);
     tick();
     expect(mirror).toEqual(hub.snapshot());
-    expect(mirror.items[0]!.generation).toBeUndefined();
+    expect(open).toEqual(hub.getItem('a'));
+    expect(mirror.items[0]).toMatchObject({ status: 'awaiting_response_review', sizes: { response: expect.any(Number) as number } });
     hub.upsertItem({ ...hub.getItem('a')! }); // nothing changed: no change sent
-    expect(tick().items!.change).toBeUndefined();
+    const none = tick();
+    expect(none.items!.change).toBeUndefined();
+    expect(none.details).toBeUndefined();
+  });
+
+  it('elicitations are items of the same slice, by kind', () => {
+    const { queue, hub } = manualHub();
+    const e: ElicitationItemView = {
+      kind: 'elicitation',
+      id: 'e',
+      serverId: 's',
+      era: 'legacy',
+      association: { exact: true, calls: [] },
+      source: 'request',
+      status: 'awaiting_input',
+      receivedAt: 2,
+      updatedAt: 2,
+      params: { message: 'Your name?\nWe need it', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } },
+      secretWarning: false,
+    };
+    hub.upsertItem(item('a'));
+    hub.upsertItem(e);
+    queue.shift()!();
+    expect(hub.snapshot().items.map((i) => [i.kind, i.id])).toEqual([
+      ['sampling', 'a'],
+      ['elicitation', 'e'],
+    ]);
+    expect(hub.snapshot().items[1]).toMatchObject({ kind: 'elicitation', mode: 'form', preview: 'Your name?', status: 'awaiting_input' });
+    expect(hub.published('e')?.item).toBe(e);
   });
 
   it('a patch with item changes fits only the version right before it', () => {
-    const s: ConsoleState = { ...base, version: 3, items: [item('a')] };
+    const s: ConsoleState = { ...base, version: 3, items: [projectItem(item('a'))] };
     const change: StatePatch = { version: 5, items: { upsert: [], remove: [], change: [{ id: 'a', set: { status: 'rejected' } }] } };
     expect(patchFits(s, change)).toBe(false);
     expect(patchFits(s, { ...change, version: 4 })).toBe(true);

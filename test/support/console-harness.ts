@@ -8,13 +8,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { serverEverythingEntry } from '../../main/config.js';
-import type { ConsoleState } from '../../shared/state.js';
+import { isElicitationItem, type ConsoleState, type ElicitationItemView, type SamplingItemView } from '../../shared/state.js';
+
+/** The state with its items whole (main's, not the summaries the state carries), split by kind. */
+export type WholeState = Omit<ConsoleState, 'items'> & { items: SamplingItemView[]; elicitations: ElicitationItemView[] };
+
+/** `getState` with the items whole, from `handle`. */
+export async function wholeState(handle: Pick<ConsoleHandle, 'service' | 'items'>): Promise<WholeState> {
+  const state = await handle.service.getState({});
+  const all = handle.items();
+  return { ...state, items: all.filter((i): i is SamplingItemView => !isElicitationItem(i)), elicitations: all.filter(isElicitationItem) };
+}
 
 /** A running console for a test. */
 export interface Harness extends ConsoleHandle {
   dir: string;
-  /** Polls getState until `pred` holds (default 20 s); returns the matching state. */
-  waitFor(pred: (s: ConsoleState) => boolean, what: string, timeoutMs?: number): Promise<ConsoleState>;
+  /** The state now, items whole. */
+  state(): Promise<WholeState>;
+  /** Polls the state (items whole) until `pred` holds (default 20 s); returns the matching state. */
+  waitFor(pred: (s: WholeState) => boolean, what: string, timeoutMs?: number): Promise<WholeState>;
 }
 
 /**
@@ -29,10 +41,11 @@ export async function startHarness(opts: { servers?: Record<string, unknown>; pr
   return {
     ...handle,
     dir,
+    state: () => wholeState(handle),
     async waitFor(pred, what, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const state = await handle.service.getState({});
+        const state = await wholeState(handle);
         if (pred(state)) return state;
         if (Date.now() > until) throw new Error(`timed out waiting for ${what}; state: ${JSON.stringify({ servers: state.servers, calls: state.calls, items: state.items.map((i) => [i.id, i.status]) }).slice(0, 2000)}`);
         await new Promise((r) => setTimeout(r, 25));

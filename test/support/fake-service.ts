@@ -3,7 +3,7 @@
  * zod-parsed) input it received, answers with canned results (overridable per method), and lets
  * the test push events to every subscriber.
  */
-import type { ApiMethod, ApiParsedInput, ApiResults, ConsoleEvent, ConsoleService } from '../../shared/api.js';
+import { ApiError, type ApiMethod, type ApiParsedInput, type ApiResults, type ConsoleEvent, type ConsoleService } from '../../shared/api.js';
 import type { ConsoleState } from '../../shared/state.js';
 
 /** One recorded call. */
@@ -53,6 +53,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
   const listeners = new Set<(event: ConsoleEvent) => void>();
   const defaults: { [M in ApiMethod]: () => ApiResults[M] } = {
     getState: () => fake.state,
+    getItem: () => {
+      throw new ApiError('not_found', 'no item');
+    },
     callTool: () => ({ callId: 'call-1' }),
     approveRequest: () => undefined,
     rejectRequest: () => undefined,
@@ -114,6 +117,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     };
   const service: ConsoleService = {
     getState: record('getState'),
+    getItem: record('getItem'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),

@@ -4,18 +4,16 @@
  * the model did in each finished round ("called get_weather, get_time").
  */
 import { useTranslation } from 'react-i18next';
-import { contentBlocks } from '../../../shared/sampling';
-import type { SamplingItemView } from '../../../shared/state';
+import type { SamplingItemView, SamplingSummary } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
 import '../../components/review.css';
 import { i18n } from '../../i18n';
 import { useConsole, useItems } from '../../store';
 
-/** What the model did in a round, from its response: the tools it called, or that it answered. */
-export function roundSummary(item: SamplingItemView): string | undefined {
-  const result = item.response?.draft;
-  if (!result) return undefined;
-  const calls = contentBlocks(result.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
+/** What the model did in a round, from its response (as drafted): the tools it called, or that it answered. */
+export function roundSummary(item: SamplingSummary): string | undefined {
+  if (item.sizes.response === undefined) return undefined;
+  const calls = item.toolCalls ?? [];
   if (calls.length > 0) return i18n.t('queue:timeline.called', { names: calls.join(', ') });
   return item.status === 'delivered' ? i18n.t('queue:timeline.answered') : undefined;
 }
@@ -25,7 +23,7 @@ export function ConversationTimeline({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
-  const rounds = items.filter((i) => i.conversationId === item.conversationId);
+  const rounds = items.filter((i): i is SamplingSummary => i.kind === 'sampling' && (i.conversationId ?? i.id) === item.conversationId);
   if (rounds.length <= 1 && item.round <= 1) return null;
   const last = Math.max(item.round, ...rounds.map((r) => r.round));
   const byRound = new Map(rounds.map((r) => [r.round, r]));

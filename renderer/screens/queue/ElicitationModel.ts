@@ -4,7 +4,7 @@
  * validates the answer again before anything reaches the server.
  */
 import { defaultsFor, optionsOf, validateElicitationContent, type Field, type FieldValue, type RequestedSchema } from '../../../shared/elicitation';
-import type { ElicitationItemView, ElicitationStatus, SamplingItemView } from '../../../shared/state';
+import type { ElicitationStatus, ItemSummary } from '../../../shared/state';
 import { i18n } from '../../i18n';
 
 /** A form field's raw value: text for text, number, date and single-select inputs; a flag; a list. */
@@ -128,22 +128,16 @@ export function describeUrl(url: string): { host: string; protocol: string; open
   }
 }
 
-/** Anything in the queue list. */
-export type QueueEntry = SamplingItemView | ElicitationItemView;
+/** Anything in the queue list: an item's summary. */
+export type QueueEntry = ItemSummary;
 
-/** Whether a queue entry is an elicitation (sampling items have no `params`). */
-export function isElicitation(entry: QueueEntry): entry is ElicitationItemView {
-  return 'params' in entry && 'source' in entry;
+/** Whether a queue entry is an elicitation. */
+export function isElicitation(entry: QueueEntry): entry is Extract<ItemSummary, { kind: 'elicitation' }> {
+  return entry.kind === 'elicitation';
 }
 
-/** Whether an elicitation waits on the person (and counts on the Queue badge). */
-export function elicitationAwaiting(item: ElicitationItemView): boolean {
+/** Whether an elicitation (summary or whole) waits on the person (and counts on the Queue badge). */
+export function elicitationAwaiting(item: { status: ElicitationStatus }): boolean {
   return item.status === 'awaiting_input';
-}
-
-/** Sampling items and elicitations in one list, oldest received first (stable for equal times). */
-export function mergeQueue(items: SamplingItemView[], elicitations: ElicitationItemView[]): QueueEntry[] {
-  if (elicitations.length === 0) return items;
-  return [...items, ...elicitations].sort((a, b) => a.receivedAt - b.receivedAt);
 }
 

@@ -12,9 +12,9 @@ import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { Markdown } from '../../markdown';
-import { useConsole, useElicitations, useItems } from '../../store';
+import { useConsole, useItems } from '../../store';
 import { ElicitationForm } from './ElicitationForm';
-import { elicitationStatus, mergeQueue } from './ElicitationModel';
+import { elicitationStatus } from './ElicitationModel';
 import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { ElicitationUrl } from './ElicitationUrl';
 import { RerunCall } from './RerunCall';
@@ -93,12 +93,10 @@ function AnswerView({ item }: { item: ElicitationItemView }) {
 function Finished({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
   const say = useSay();
-  const items = useItems();
-  const elicitations = useElicitations();
+  const entries = useItems();
   const selectItem = useConsole((s) => s.selectItem);
   const look = elicitationStatus(item.status);
   const dismiss = useAction(async () => {
-    const entries = mergeQueue(items, elicitations);
     const index = entries.findIndex((e) => e.id === item.id);
     await getApi().dismissItem({ itemId: item.id });
     const next = entries[index + 1] ?? entries[index - 1];

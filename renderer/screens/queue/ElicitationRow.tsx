@@ -1,18 +1,17 @@
 /** A row of the queue list for an elicitation (form or URL mode), beside the sampling rows. */
 import { useTranslation } from 'react-i18next';
-import type { ElicitationItemView } from '../../../shared/state';
+import type { ElicitationSummary } from '../../../shared/state';
 import { Pill } from '../../components/common';
-import { firstLine } from '../../format';
 import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
-import { associationLabel } from './summary';
+import { summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
-export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationItemView; selected: boolean; onSelect: () => void }) {
+export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationSummary; selected: boolean; onSelect: () => void }) {
   const { t } = useTranslation('queue');
   const waiting = elicitationAwaiting(item);
   const level = useWaitLevel(item.serverWait, waiting);
-  const preview = firstLine(item.params.message) || t('list.noMessage');
+  const preview = item.preview || t('list.noMessage');
   const look = elicitationStatus(item.status);
   return (
     <button
@@ -28,7 +27,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       <span className="queue-row-top">
         <span className="queue-server">{item.serverId}</span>
         <span className="elicitation-row-badges">
-          <span className="badge tone-info">{item.params.mode === 'url' ? t('list.kindUrl') : t('list.kindForm')}</span>
+          <span className="badge tone-info">{item.mode === 'url' ? t('list.kindUrl') : t('list.kindForm')}</span>
           <Pill tone={look.tone}>{look.label}</Pill>
         </span>
       </span>
@@ -36,7 +35,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
         {preview}
       </span>
       <span className="queue-row-bottom">
-        <span className="queue-call">{associationLabel(item)}</span>
+        <span className="queue-call">{summaryCallLabel(item)}</span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>

@@ -31,9 +31,10 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
   const dismiss = useAction(async () => {
-    const index = items.findIndex((i) => i.id === item.id);
+    const sampling = items.filter((i) => i.kind === 'sampling');
+    const index = sampling.findIndex((i) => i.id === item.id);
     await getApi().dismissItem({ itemId: item.id });
-    const next = items[index + 1] ?? items[index - 1];
+    const next = sampling[index + 1] ?? sampling[index - 1];
     selectItem(next && next.id !== item.id ? next.id : null);
   });
   const known = OUTCOME[item.status as keyof typeof OUTCOME] as (typeof OUTCOME)[keyof typeof OUTCOME] | undefined;

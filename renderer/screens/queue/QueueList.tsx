@@ -2,9 +2,9 @@
 import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { SamplingItemView } from '../../../shared/state';
+import type { SamplingSummary } from '../../../shared/state';
 import { StatusBadge } from '../../components/common';
-import { associationLabel, isTerminal, promptPreview } from './summary';
+import { isTerminal, shownPreview, summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
@@ -18,7 +18,7 @@ const ARGS_LINE = 16;
  * One row; re-rendered only when its item or selection changes (selecting a row re-rendered every
  * visible row and its wait clock: ~30 ms of a 1,000-item queue's click, `npm run bench`).
  */
-const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: { item: SamplingItemView; preview: string; selected: boolean; onSelect: (id: string) => void }) {
+const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: { item: SamplingSummary; preview: string; selected: boolean; onSelect: (id: string) => void }) {
   const { t } = useTranslation('queue');
   const waiting = !isTerminal(item);
   const level = useWaitLevel(item.serverWait, waiting);
@@ -37,7 +37,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
         <span className="queue-server">{item.serverId}</span>
         <StatusBadge status={item.status} />
       </span>
-      <span className="queue-preview" title={promptPreview(item.original)} data-testid="queue-preview">
+      <span className="queue-preview" title={shownPreview(item.preview)} data-testid="queue-preview">
         {preview}
       </span>
       {args && (
@@ -48,7 +48,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       <span className="queue-row-bottom">
         <span className="queue-call">
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
-          {associationLabel(item)}
+          {summaryCallLabel(item)}
         </span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
@@ -60,15 +60,13 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
 
 /** The arguments of the call a row's request belongs to (one short line), when there is one call. */
 function rowArgs(item: QueueEntry): string | undefined {
-  if (isElicitation(item)) return undefined;
-  const calls = item.association.calls;
-  return calls.length === 1 || item.association.exact ? calls[0]?.args : undefined;
+  return isElicitation(item) ? undefined : item.call?.args;
 }
 
 /** The preview text of a sampling entry, or undefined for an elicitation. */
 const previewAt = (items: QueueEntry[], index: number): string | undefined => {
   const item = items[index];
-  return item && !isElicitation(item) ? promptPreview(item.original) : undefined;
+  return item && !isElicitation(item) ? shownPreview(item.preview) : undefined;
 };
 
 /** A sampling row's preview, showing where it differs from the rows above and below it. */

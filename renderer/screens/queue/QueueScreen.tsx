@@ -1,9 +1,8 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView } from '../../../shared/state';
+import type { ItemView, SamplingItemView } from '../../../shared/state';
 import { Empty } from '../../components/common';
-import { isAwaitingPerson, useConsole, useElicitations, useItems } from '../../store';
-import { elicitationAwaiting, mergeQueue } from './ElicitationModel';
+import { needsPerson, useConsole, useItemDetail, useItems } from '../../store';
 import { ElicitationReview } from './ElicitationReview';
 import { GeneratingView } from './GeneratingView';
 import { OutcomeView } from './OutcomeView';
@@ -26,18 +25,21 @@ export function Detail({ item }: { item: SamplingItemView }) {
   }
 }
 
+/** The review of a whole item of either kind, keyed by id and status so per-screen local state (reject reason) starts fresh. */
+export function ItemReview({ item }: { item: ItemView }) {
+  return item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />;
+}
+
 /** The Queue screen. */
 export function QueueScreen() {
   const { t } = useTranslation('queue');
-  const samplingItems = useItems();
-  const elicitations = useElicitations();
-  const items = mergeQueue(samplingItems, elicitations);
+  const items = useItems();
   const selectedId = useConsole((s) => s.selectedItemId);
   const selectItem = useConsole((s) => s.selectItem);
   useQueueShortcuts(items.map((i) => i.id), selectedId, selectItem);
-  const selected = samplingItems.find((i) => i.id === selectedId);
-  const selectedElicitation = elicitations.find((e) => e.id === selectedId);
-  const waiting = samplingItems.filter(isAwaitingPerson).length + elicitations.filter(elicitationAwaiting).length;
+  const listed = items.some((i) => i.id === selectedId);
+  const selected = useItemDetail(listed ? selectedId : null);
+  const waiting = items.filter(needsPerson).length;
   return (
     <div className="split" data-testid="queue-screen">
       <div className="split-list">
@@ -52,12 +54,9 @@ export function QueueScreen() {
         )}
       </div>
       <div className="split-detail" data-testid="queue-detail">
-        {selectedElicitation ? (
-          <ElicitationReview key={`${selectedElicitation.id}:${selectedElicitation.status}`} item={selectedElicitation} />
-        ) : selected ? (
-          // Keyed by id and status so per-screen local state (reject reason) starts fresh.
-          <Detail key={`${selected.id}:${selected.status}`} item={selected} />
-        ) : (
+        {selected ? (
+          <ItemReview item={selected} />
+        ) : listed ? null : (
           <Empty>{items.length ? t('screen.selectOne') : t('screen.nothingToReview')}</Empty>
         )}
       </div>

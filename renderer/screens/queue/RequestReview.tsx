@@ -14,7 +14,7 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useProviders, type RequestDraft } from '../../store';
 import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
-import { NO_REQUEST_EXTRAS, useExtras, type RequestExtras } from './edits';
+import { NO_REQUEST_EXTRAS, type RequestExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
@@ -29,15 +29,15 @@ import { ProviderFailure } from '../../components/ProviderFailure';
 export function RequestReview({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const providers = useProviders();
-  const stored = useConsole((s) => s.requestDrafts[item.id]);
+  const stored = useConsole((s) => s.drafts[item.id]?.request);
   const setDraft = useConsole((s) => s.setRequestDraft);
   const initial = useMemo(() => initialRequestDraft(item), [item]);
   // What main kept (e.g. after a reload) until the person types here.
   const draft = stored ?? item.draft?.request?.draft ?? initial;
   const update = (patch: Partial<RequestDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
-  const extras = useExtras((s) => s.request[item.id]) ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS;
-  const setExtras = useExtras((s) => s.setRequest);
+  const extras = useConsole((s) => s.drafts[item.id]?.requestExtras) ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS;
+  const setExtras = useConsole((s) => s.setRequestExtras);
   const updateExtras = (next: RequestExtras) => setExtras(item.id, next);
   const params = baseParams(item);
   // Building (and validating) the draft takes ~10 ms for a megabyte prompt: once per change of
@@ -48,7 +48,8 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const edited = useMemo(() => requestEdited(item, settled, extras, built), [item, settled, extras, built]);
 
   const approve = useAction(async () => {
-    const latest = buildRequest(item, useConsole.getState().requestDrafts[item.id] ?? item.draft?.request?.draft ?? initial, useExtras.getState().request[item.id] ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS);
+    const mine = useConsole.getState().drafts[item.id];
+    const latest = buildRequest(item, mine?.request ?? item.draft?.request?.draft ?? initial, mine?.requestExtras ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS);
     if (!latest.ok) return;
     flushDraft(item.id);
     await getApi().approveRequest({ itemId: item.id, params: latest.params, model: latest.model });

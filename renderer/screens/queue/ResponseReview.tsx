@@ -14,7 +14,7 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
-import { NO_RESPONSE_EXTRAS, useExtras, type ResponseExtras } from './edits';
+import { NO_RESPONSE_EXTRAS, type ResponseExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ItemHeader } from './ItemHeader';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
@@ -26,14 +26,14 @@ import { ProviderFailure } from '../../components/ProviderFailure';
 /** The response review screen of one item. */
 export function ResponseReview({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
-  const stored = useConsole((s) => s.responseDrafts[item.id]);
+  const stored = useConsole((s) => s.drafts[item.id]?.response);
   const setDraft = useConsole((s) => s.setResponseDraft);
   // What main kept (e.g. after a reload) until the person types here.
   const draft = stored ?? item.draft?.response?.draft ?? initialResponseDraft();
   const update = (patch: Partial<ResponseDraft>) => setDraft(item.id, { ...draft, ...patch });
   const [reason, setReason] = useState('');
-  const extras = useExtras((s) => s.response[item.id]) ?? item.draft?.response?.extras ?? NO_RESPONSE_EXTRAS;
-  const setExtras = useExtras((s) => s.setResponse);
+  const extras = useConsole((s) => s.drafts[item.id]?.responseExtras) ?? item.draft?.response?.extras ?? NO_RESPONSE_EXTRAS;
+  const setExtras = useConsole((s) => s.setResponseExtras);
   const updateExtras = (next: ResponseExtras) => setExtras(item.id, next);
   const response = item.response;
   const built = buildResult(item, draft, extras);

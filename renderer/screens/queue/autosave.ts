@@ -1,6 +1,6 @@
 /**
  * Saves what the person types to main as they type (README, "Drafts"): every change of a request
- * or response draft in the stores (store.ts text drafts, edits.ts extras) and of an elicitation
+ * or response draft in the store's per-item `drafts` (store.ts: texts and extras) and of an elicitation
  * form ({@link saveFormDraft}) goes to `saveDraft` through a debounced saver (draft-saver.ts:
  * within a second of the last keystroke). When an item leaves its review (the server stopped
  * waiting, the call ended) the stores drop its drafts; what was still queued is sent at once, and
@@ -8,10 +8,11 @@
  */
 import type { ConsoleApi } from '../../../shared/api';
 import type { DraftInput, FormDraft } from '../../../shared/drafts';
-import { useConsole, type ConsoleStore } from '../../store';
+import type { SamplingItemView } from '../../../shared/state';
+import { cachedItem, useConsole, type ItemEdits } from '../../store';
 import { initialRequestDraft, initialResponseDraft } from './drafts';
 import { createDraftSaver, type DraftSaver } from './draft-saver';
-import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS, useExtras } from './edits';
+import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS } from './edits';
 
 let saver: DraftSaver | null = null;
 
@@ -28,41 +29,28 @@ export function flushDraft(itemId: string): void {
   saver?.flush(itemId);
 }
 
-interface Seen {
-  request: ConsoleStore['requestDrafts'];
-  response: ConsoleStore['responseDrafts'];
-  requestExtras: ReturnType<typeof useExtras.getState>['request'];
-  responseExtras: ReturnType<typeof useExtras.getState>['response'];
+/** The whole sampling item `itemId` when the window has it open (a draft is made on an open item). */
+function samplingItem(itemId: string): SamplingItemView | undefined {
+  const item = cachedItem(itemId);
+  return item && item.kind !== 'elicitation' ? item : undefined;
 }
 
-const seen = (): Seen => {
-  const { requestDrafts, responseDrafts } = useConsole.getState();
-  const { request, response } = useExtras.getState();
-  return { request: requestDrafts, response: responseDrafts, requestExtras: request, responseExtras: response };
-};
-
-/** Item ids whose entry in `a` or `b` differs between two snapshots of the same maps. */
-function changedIds(before: [Record<string, unknown>, Record<string, unknown>], after: [Record<string, unknown>, Record<string, unknown>]): string[] {
-  const ids = new Set([...Object.keys(before[0]), ...Object.keys(before[1]), ...Object.keys(after[0]), ...Object.keys(after[1])]);
-  return [...ids].filter((id) => before[0][id] !== after[0][id] || before[1][id] !== after[1][id]);
-}
-
-/** The request part of `itemId`'s draft as the stores hold it, or null when nothing is there. */
-function requestPart(next: Seen, itemId: string): DraftInput | null {
-  const draft = next.request[itemId];
-  const extras = next.requestExtras[itemId];
+/** The request part of `itemId`'s draft as the store holds it (`edits`), or null when nothing is there. */
+function requestPart(edits: ItemEdits | undefined, itemId: string): DraftInput | null {
+  const draft = edits?.request;
+  const extras = edits?.requestExtras;
   if (!draft && !extras) return null;
-  const item = useConsole.getState().mirror?.items.find((i) => i.id === itemId);
+  const item = samplingItem(itemId);
   const base = draft ?? item?.draft?.request?.draft ?? (item && initialRequestDraft(item));
   return base ? { request: { draft: base, extras: extras ?? item?.draft?.request?.extras ?? NO_REQUEST_EXTRAS } } : null;
 }
 
-/** The response part of `itemId`'s draft as the stores hold it, or null when nothing is there. */
-function responsePart(next: Seen, itemId: string): DraftInput | null {
-  const draft = next.response[itemId];
-  const extras = next.responseExtras[itemId];
+/** The response part of `itemId`'s draft as the store holds it (`edits`), or null when nothing is there. */
+function responsePart(edits: ItemEdits | undefined, itemId: string): DraftInput | null {
+  const draft = edits?.response;
+  const extras = edits?.responseExtras;
   if (!draft && !extras) return null;
-  const item = useConsole.getState().mirror?.items.find((i) => i.id === itemId);
+  const item = samplingItem(itemId);
   return { response: { draft: draft ?? item?.draft?.response?.draft ?? initialResponseDraft(), extras: extras ?? item?.draft?.response?.extras ?? NO_RESPONSE_EXTRAS } };
 }
 
@@ -73,15 +61,19 @@ function responsePart(next: Seen, itemId: string): DraftInput | null {
 export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => void {
   const own = createDraftSaver((input) => api.saveDraft(input));
   saver = own;
-  let before = seen();
+  let before = useConsole.getState().drafts;
   const check = () => {
-    const next = seen();
-    for (const [pick, maps] of [
-      [requestPart, (s: Seen) => [s.request, s.requestExtras]],
-      [responsePart, (s: Seen) => [s.response, s.responseExtras]],
-    ] as const) {
-      for (const id of changedIds(maps(before) as never, maps(next) as never)) {
-        const part = pick(next, id);
+    const next = useConsole.getState().drafts;
+    if (next === before) return;
+    for (const id of new Set([...Object.keys(before), ...Object.keys(next)])) {
+      const [was, now] = [before[id], next[id]];
+      if (was === now) continue;
+      for (const [pick, keys] of [
+        [requestPart, ['request', 'requestExtras']],
+        [responsePart, ['response', 'responseExtras']],
+      ] as const) {
+        if (keys.every((k) => was?.[k] === now?.[k])) continue;
+        const part = pick(now, id);
         if (part) own.queue(id, part);
         else own.flush(id); // dropped: the item left its review; send what it still had queued now
       }
@@ -89,12 +81,10 @@ export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => vo
     before = next;
   };
   const stopConsole = useConsole.subscribe(check);
-  const stopExtras = useExtras.subscribe(check);
   const onHide = () => own.flushAll();
   window.addEventListener('pagehide', onHide);
   return () => {
     stopConsole();
-    stopExtras();
     window.removeEventListener('pagehide', onHide);
     own.flushAll();
     if (saver === own) saver = null;

@@ -1,34 +1,15 @@
 /** Derived, display-only facts about a sampling item (nothing here is stored). */
-import { contentBlocks, type CreateMessageParams } from '../../../shared/sampling';
-import { TERMINAL_STATUSES, type SamplingItemView } from '../../../shared/state';
-import { firstLine } from '../../format';
+import type { CreateMessageParams } from '../../../shared/sampling';
+import { promptPreview as previewOf } from '../../../shared/item-summary';
+import { TERMINAL_STATUSES, type ItemSummary, type SamplingItemView, type SamplingStatus } from '../../../shared/state';
 import { i18n } from '../../i18n';
 
-/** Previews by params object (items keep theirs across state patches; a row renders it often). */
-const previews = new WeakMap<CreateMessageParams, string>();
+/** A summary's preview as shown: the line, or "No messages" in the person's language when it has none. */
+export const shownPreview = (preview: string): string => preview || i18n.t('queue:list.noMessages');
 
-/** First line of the prompt: the last user message that has text, else any text, else a kind. */
+/** First line of the prompt: the last user message that has text, else any text, else a kind (shared/item-summary.ts). */
 export function promptPreview(params: CreateMessageParams): string {
-  const cached = previews.get(params);
-  if (cached !== undefined) return cached;
-  const texts = (role?: string) =>
-    params.messages
-      .filter((m) => !role || m.role === role)
-      .map((m) =>
-        contentBlocks(m.content)
-          .map((b) => (b.type === 'text' ? b.text : ''))
-          .join(' ')
-          .trim(),
-      )
-      .filter((t) => t !== '');
-  const text = texts('user').at(-1) ?? texts().at(-1);
-  if (text) {
-    const line = firstLine(text);
-    previews.set(params, line);
-    return line;
-  }
-  const kinds = params.messages.flatMap((m) => contentBlocks(m.content).map((b) => b.type));
-  return kinds.length ? `(${[...new Set(kinds)].join(', ')})` : i18n.t('queue:list.noMessages');
+  return shownPreview(previewOf(params));
 }
 
 /** "tools/call trigger-sampling-request", or "one of 3 calls in flight" when not exact. */
@@ -39,5 +20,12 @@ export function associationLabel(item: Pick<SamplingItemView, 'association'>): s
   return i18n.t('queue:list.oneOfCalls', { n: calls.length });
 }
 
+/** {@link associationLabel} of a summary: its call, "one of 3 calls in flight", or no client request. */
+export function summaryCallLabel(item: Pick<ItemSummary, 'call' | 'candidates'>): string {
+  if (item.call) return `${item.call.kind} ${item.call.name}`;
+  if (item.candidates) return i18n.t('queue:list.oneOfCalls', { n: item.candidates });
+  return i18n.t('queue:list.noClientRequest');
+}
+
 /** Whether an item has finished. */
-export const isTerminal = (item: SamplingItemView): boolean => TERMINAL_STATUSES.includes(item.status);
+export const isTerminal = (item: { status: SamplingStatus }): boolean => TERMINAL_STATUSES.includes(item.status);

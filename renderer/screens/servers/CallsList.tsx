@@ -1,6 +1,6 @@
 /** The client requests the person started on a server, newest first, with their results. */
 import { useTranslation } from 'react-i18next';
-import type { CallView } from '../../../shared/state';
+import type { CallView, SamplingSummary } from '../../../shared/state';
 import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
 import { useNow } from '../../hooks';
@@ -39,7 +39,7 @@ function SamplingLinks({ ids }: { ids: string[] }) {
     <div className="call-links">
       <span className="muted small">{t('calls.samplingRequests')}</span>
       {ids.map((id, n) => {
-        const item = items.find((i) => i.id === id);
+        const item = items.find((i): i is SamplingSummary => i.id === id && i.kind === 'sampling');
         return (
           <button
             key={id}
