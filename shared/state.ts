@@ -127,6 +127,15 @@ export interface ResponseView {
   generatedAt: number;
 }
 
+/**
+ * The agent host a bridged server runs under (`mcp-approval-console bridge`): the host's
+ * `clientInfo` name and version, shown as "via <host>". Absent for the console's own connections.
+ */
+export interface RequestVia {
+  host: string;
+  version?: string;
+}
+
 /** A sampling request as the queue and the review screens show it. */
 export interface SamplingItemView {
   id: string;
@@ -140,6 +149,8 @@ export interface SamplingItemView {
   /** 1-based round of this request in its conversation (a tool loop's follow-ups count up). */
   round: number;
   serverId: string;
+  /** Set when the server runs through the console's bridge under an agent host. */
+  via?: RequestVia;
   era: ProtocolEra;
   /**
    * The client requests in flight to the server when this arrived. `exact` when the protocol tells
@@ -193,6 +204,8 @@ export type ElicitationStatus = 'awaiting_input' | 'accepted' | 'declined' | 'ca
 export interface ElicitationItemView {
   id: string;
   serverId: string;
+  /** Set when the server runs through the console's bridge under an agent host. */
+  via?: RequestVia;
   era: ProtocolEra;
   association: { exact: boolean; calls: CallRef[] };
   /**
@@ -361,6 +374,8 @@ export function detailed(text: UiText): { detail: string; detailUi: UiText } {
 export interface HistoryEntry extends HistorySummary {
   /** The params as received; for a request that failed validation, the raw params. */
   original: unknown;
+  /** The agent host a bridged server ran under (kept in `extra_json`). */
+  via?: RequestVia;
   sent?: CreateMessageParams;
   modelChoice?: ModelChoice;
   generated?: CreateMessageResult;

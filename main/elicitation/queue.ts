@@ -111,6 +111,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       kind: 'elicitation',
       conversationId: item.id,
       serverId: item.serverId,
+      ...(item.via && { via: item.via }),
       callName: item.association.calls[0] ? `${item.association.calls[0].kind} ${item.association.calls[0].name}` : undefined,
       ...(item.association.calls[0]?.args ? { callArgs: item.association.calls[0].args } : {}),
       status: HISTORY_STATUS[item.status],
@@ -189,6 +190,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
           item: {
             id: randomUUID(),
             serverId: request.serverId,
+            ...(request.via && { via: request.via }),
             era: request.era,
             association: { exact: calls.length === 1, calls },
             source: 'request',
