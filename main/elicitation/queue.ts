@@ -159,7 +159,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
 
   return {
     handle(request) {
-      const calls = request.call ? [request.call] : deps.inFlightCalls(request.serverId);
+      const calls = request.call ? [request.call] : (request.inFlight ?? deps.inFlightCalls(request.serverId));
       const parsed = parseElicitParams(request.params, request.era);
       const at = now();
       if (!parsed.ok) {

@@ -42,7 +42,7 @@ interface NewRecord {
  */
 export function receive(core: PipelineCore, request: IncomingSampling): Promise<CreateMessageResult> {
   try {
-    const checked = core.intake.check(request.serverId, request.params, request.call);
+    const checked = core.intake.check(request.serverId, request.params, request.call ? [request.call] : request.inFlight);
     if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
     const big = core.deps.offload !== undefined && isBigPayload(request.params);
     return begin(core, request, checked, big);
