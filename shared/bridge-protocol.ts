@@ -38,10 +38,23 @@ export const BridgeHelloSchema = z.object({
 });
 export type BridgeHello = z.infer<typeof BridgeHelloSchema>;
 
+/** A client request of the host's (`tools/call`, `prompts/get`, `resources/read`) a server request may belong to. */
+export const BridgeCallSchema = z.object({
+  /** The bridge's id for it (unique per bridge). */
+  callId: z.string().min(1).max(200),
+  kind: z.enum(['tools/call', 'prompts/get', 'resources/read']),
+  /** Tool or prompt name, or resource URI. */
+  name: z.string().max(2000),
+  /** Its arguments as one short line. */
+  args: z.string().max(2000).optional(),
+});
+export type BridgeCall = z.infer<typeof BridgeCallSchema>;
+
 /**
  * A server request the bridge intercepted, for the console to answer. `params` are exactly as the
- * server sent them (the console validates them); `progress`: the server gave a progressToken, so
- * interim notes are welcome.
+ * server sent them (the console validates them); `calls`: the host's client requests in flight
+ * when it arrived — `exact` when the protocol says which one (an input round of 2026-07-28);
+ * `progress`: the server gave a progressToken, so interim notes are welcome.
  */
 export const BridgeRequestSchema = z.object({
   type: z.literal('request'),
@@ -50,6 +63,8 @@ export const BridgeRequestSchema = z.object({
   era,
   params: z.unknown(),
   via: BridgeViaSchema.optional(),
+  calls: z.array(BridgeCallSchema).max(1000).optional(),
+  exact: z.boolean().optional(),
   progress: z.boolean().optional(),
 });
 export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;

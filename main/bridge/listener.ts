@@ -210,6 +210,7 @@ function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerD
     ...(via && { via }),
     serverId: hello.serverId,
     era: message.era,
+    ...(message.calls && (message.exact && message.calls.length === 1 ? { call: message.calls[0] } : { inFlight: message.calls })),
     params: message.params,
     signal: abort.signal,
     ...(message.progress && { progress: (text: string) => send(peer, { type: 'progress', id: message.id, message: text }) }),
