@@ -4,10 +4,13 @@
  * unchanged; its sampling requests reach the console's queue (via the host) and the person's
  * answer — or rejection — reaches the server.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverEverythingEntry } from '../../main/config.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
-import { connectHost, HOST_INFO, newItem, textOf, type FakeHost } from './support.js';
+import { connectHost, HOST_INFO, newElicitation, newItem, tempUserData, textOf, type FakeHost } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
 
@@ -91,5 +94,53 @@ describe('bridge <name> to server-everything', () => {
       (err: unknown) => String(err),
     );
     expect(result).toMatch(/-1|reject|not today/i);
+  });
+});
+
+describe('bridge: elicitation and roots go to the host that declares them, else to the console', () => {
+  let h: Harness;
+  let plain: FakeHost;
+  let capable: FakeHost;
+
+  beforeAll(async () => {
+    const dir = tempUserData({ everything: { command: process.execPath, args: [serverEverythingEntry(), 'stdio'], disabled: true } });
+    writeFileSync(path.join(dir, 'roots.json'), JSON.stringify({ everything: [dir] }));
+    h = await startHarness({ dir });
+    plain = await connectHost({ dir, bridgeArgs: ['everything'] });
+    capable = await connectHost({
+      dir,
+      bridgeArgs: ['everything'],
+      capabilities: { elicitation: { form: {} }, roots: { listChanged: true } },
+      setup: (client) => {
+        client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+        client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///host-root', name: 'host-root' }] }));
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await plain?.close();
+    await capable?.close();
+    await h?.dispose();
+  });
+
+  it('elicitation: to the host when it declares elicitation (the console sees nothing)', async () => {
+    const result = await capable.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    expect(textOf(result)).toMatch(/decline/i);
+    expect((await h.service.getState({})).elicitations ?? []).toHaveLength(0);
+  });
+
+  it("elicitation: to the console's queue, via the host, when the host does not declare it", async () => {
+    const call = plain.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+    const item = await newElicitation(h, 'everything');
+    expect(item.via?.host).toBe(HOST_INFO.name);
+    expect(item.association.calls[0]).toMatchObject({ kind: 'tools/call', name: 'trigger-elicitation-request' });
+    await h.service.respondElicitation({ itemId: item.id, action: 'decline' });
+    expect(textOf(await call)).toMatch(/decline/i);
+  });
+
+  it("roots: the host's when it declares roots, else the console's roots for the server", async () => {
+    expect(textOf(await capable.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain('file:///host-root');
+    expect(textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain(pathToFileURL(h.dir).href);
   });
 });
