@@ -11,6 +11,8 @@ export type JsonRpcId = string | number;
 
 /** `_meta` key of a 2026-07-28 request carrying the client's capabilities. */
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+/** `_meta` key of a 2026-07-28 request carrying the client's clientInfo. */
+export const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
 /** `_meta` key of a 2026-07-28 request carrying the protocol version. */
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 /** First protocol version of the 2026-07-28 era (results embed input requests; no pushed ones expected). */

@@ -22,7 +22,7 @@ import type { Logger } from '../ports.js';
 import { RequestAbort, type ServerRequestKind } from '../requests/incoming.js';
 import type { ConsoleLink } from './console-link.js';
 import { createInputRounds, type InputRounds } from './input-rounds.js';
-import { CLIENT_CAPABILITIES_META, PROTOCOL_VERSION_META, asObject, idKey, isModernVersion, type JsonRpcId, type Loose } from './messages.js';
+import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, PROTOCOL_VERSION_META, asObject, idKey, isModernVersion, type JsonRpcId, type Loose } from './messages.js';
 import { bridgeCapabilities, CALL_METHODS, callOf, consoleKind, type ProxyState } from './routing.js';
 
 /** What the proxy connects. */
@@ -85,8 +85,7 @@ function fromHost(message: Loose, ctx: Ctx): void {
   let out = message;
   if (message.method === 'initialize' && message.id !== undefined && params) {
     state.hostCaps = asObject(params.capabilities) ?? {};
-    const info = asObject(params.clientInfo);
-    if (typeof info?.name === 'string' && info.name) state.via = { host: info.name.slice(0, 200), ...(typeof info.version === 'string' && { version: info.version.slice(0, 100) }) };
+    state.via = viaOf(params.clientInfo) ?? state.via;
     state.initializeId = message.id as JsonRpcId;
     out = { ...message, params: { ...params, capabilities: bridgeCapabilities(state.hostCaps) } };
   } else if (params && message.method !== undefined) {
@@ -102,6 +101,13 @@ function fromHost(message: Loose, ctx: Ctx): void {
   ctx.opts.server.send(out as JSONRPCMessage).catch((err: unknown) => failToHost(message, err, ctx));
 }
 
+/** The host as `via` from a clientInfo object (name and version, trimmed), if it has a name. */
+function viaOf(clientInfo: unknown): BridgeVia | undefined {
+  const info = asObject(clientInfo);
+  if (typeof info?.name !== 'string' || !info.name) return undefined;
+  return { host: info.name.slice(0, 200), ...(typeof info.version === 'string' && { version: info.version.slice(0, 100) }) };
+}
+
 /**
  * A 2026-07-28 request or notification carries the client's capabilities (and version) in
  * `_meta`: the host's are recorded, and the server gets the bridge's.
@@ -111,6 +117,7 @@ function withModernMeta(message: Loose, params: Loose, state: ProxyState): Loose
   const caps = asObject(meta?.[CLIENT_CAPABILITIES_META]);
   const version = meta?.[PROTOCOL_VERSION_META];
   if (typeof version === 'string' && isModernVersion(version)) state.era = 'modern';
+  state.via = viaOf(meta?.[CLIENT_INFO_META]) ?? state.via;
   if (!meta || !caps) return message;
   state.hostCaps = caps;
   return { ...message, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META]: bridgeCapabilities(caps) } } };
