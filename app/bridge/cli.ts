@@ -26,7 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseBridgeArgs, BRIDGE_USAGE } from '../../main/bridge/args.js';
-import { launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
+import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
 import { runBridge } from '../../main/bridge/run.js';
 import type { Logger } from '../../main/ports.js';
 import { defaultUserDataDir } from '../web/options.js';
@@ -47,6 +47,12 @@ const logger: Logger = {
   warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'bridge', message, ...data })}\n`),
   error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', source: 'bridge', message, ...data })}\n`),
 };
+
+/** Starts the web host headless and says so on stderr (with its pid and log). */
+async function launchHeadless(userDataDir: string): Promise<void> {
+  const pid = await launchHeadlessConsole(webHostLaunch(), userDataDir);
+  process.stderr.write(`${JSON.stringify({ level: 'info', source: 'bridge', message: 'started MCP Approval Console headless', pid, log: path.join(userDataDir, HEADLESS_LOG_FILE) })}\n`);
+}
 
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
@@ -69,7 +75,7 @@ async function main(): Promise<void> {
     target: args.target,
     serverId: args.serverId,
     logger,
-    ...(!noLaunch && { launch: () => launchHeadlessConsole(webHostLaunch(), userDataDir) }),
+    ...(!noLaunch && { launch: () => launchHeadless(userDataDir) }),
   });
   const stop = () => void proxy.close();
   process.on('SIGINT', stop);

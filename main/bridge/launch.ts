@@ -40,10 +40,11 @@ export function canConnect(socketPath: string): Promise<boolean> {
 /**
  * Starts the console headless on `userDataDir` (passed as `MCP_CONSOLE_USER_DATA`) and waits
  * until it listens for bridges.
+ * @returns the started console's process id
  * @throws Error naming why: the program could not be run, it exited (with the last line of its
  *   log, e.g. "the renderer is not built …"), or it did not listen within `timeoutMs`
  */
-export async function launchHeadlessConsole(spec: LaunchSpec, userDataDir: string, timeoutMs = LAUNCH_TIMEOUT_MS): Promise<void> {
+export async function launchHeadlessConsole(spec: LaunchSpec, userDataDir: string, timeoutMs = LAUNCH_TIMEOUT_MS): Promise<number | undefined> {
   mkdirSync(userDataDir, { recursive: true });
   const logPath = path.join(userDataDir, HEADLESS_LOG_FILE);
   const fd = openSync(logPath, 'a', 0o600);
@@ -67,7 +68,7 @@ export async function launchHeadlessConsole(spec: LaunchSpec, userDataDir: strin
   while (outcome === undefined) {
     if (await canConnect(socketPath)) {
       child.unref();
-      return;
+      return child.pid;
     }
     if (Date.now() > until) {
       child.unref();

@@ -4,7 +4,10 @@
  * that stops while a request is under review ends it with a clear error, and a console started
  * again is found for the next request.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HEADLESS_LOG_FILE } from '../../main/bridge/launch.js';
 import { serverEverythingEntry } from '../../main/config.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
 import { connectHost, newItem, tempUserData, textOf, type FakeHost } from './support.js';
@@ -47,4 +50,30 @@ describe('bridge without a console', () => {
     await h.service.rejectRequest({ itemId: item.id });
     await again;
   }, 90_000);
+});
+
+describe('bridge starts the console headless', () => {
+  it('when none runs: the web host is started and answers the channel; sampling waits in its queue', async () => {
+    const dir = tempUserData({});
+    const staticDir = path.join(dir, 'renderer');
+    mkdirSync(staticDir);
+    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>test</title>');
+    const host = await connectHost({ dir, bridgeArgs: everything, env: { MCP_CONSOLE_BRIDGE_NO_LAUNCH: '', MCP_CONSOLE_STATIC_DIR: staticDir } });
+    let pid: number | undefined;
+    try {
+      await expect.poll(() => /"pid":(\d+)/.exec(host.stderr())?.[1], { timeout: 60_000, interval: 200 }).toBeDefined();
+      pid = Number(/"pid":(\d+)/.exec(host.stderr())![1]);
+      await expect.poll(() => readFileSync(path.join(dir, HEADLESS_LOG_FILE), 'utf8'), { timeout: 20_000 }).toContain('MCP Approval Console is running at');
+      let settled = false;
+      const call = host.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'queued headless', maxTokens: 8 } }).finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(settled).toBe(false); // waiting on a person in the headless console
+      process.kill(pid, 'SIGTERM'); // the console stops: the request ends with a clear error
+      pid = undefined;
+      expect(textOf(await call)).toMatch(/shutting down|stopped/i);
+    } finally {
+      if (pid) process.kill(pid, 'SIGTERM');
+      await host.close();
+    }
+  }, 120_000);
 });
