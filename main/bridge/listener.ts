@@ -203,7 +203,9 @@ function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerD
   const hello = peer.hello!;
   if (peer.open.has(message.id)) return send(peer, { type: 'error', id: message.id, code: -32600, message: `request id ${message.id} is already in use` });
   const abort = new AbortController();
-  const via = message.via ?? hello.via;
+  // The host is known once it initialized, which may be after the hello: the latest one names it.
+  if (message.via) hello.via = message.via;
+  const via = hello.via;
   const answer = deps.requests.receive({
     kind: message.kind,
     source: 'bridge',
