@@ -11,6 +11,7 @@ import { ApiError } from '../shared/api.js';
 import type { ItemView } from '../shared/state.js';
 import { ui } from '../shared/ui-text.js';
 import { createDesktopLife } from './attention/desktop-life.js';
+import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
@@ -52,6 +53,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   servers = srv;
   srv.publishServers();
   const ready = srv.feature.start();
+  // Bridged servers (agent hosts run them through `mcp-approval-console bridge`) ask through the same door.
+  const bridges = await startBridgeSide(f, req);
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
   const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });
@@ -62,7 +65,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     ready,
     async dispose() {
       desktop.dispose();
-      await shutDown(f, req, srv, () => historyService.dispose());
+      await shutDown(f, req, srv, bridges, () => historyService.dispose());
     },
   };
 }
@@ -135,13 +138,14 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
 
 /**
  * Stops in order: every request a server waits on is answered (a clear error) before its
- * connection closes; connections close within a bound; the history service, then the database
- * are closed last.
+ * connection closes — a bridged server's through its bridge; connections close within a bound;
+ * the history service, then the database are closed last.
  */
-async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, disposeHistoryService: () => void): Promise<void> {
+async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: BridgeSide, disposeHistoryService: () => void): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();
+  await bridges.close();
   req.policy.close();
   const pids = [...srv.connections.values(), ...srv.eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
   await closeWithin(Promise.all([srv.eraSessions.closeAll(), srv.feature.dispose()]), pids);

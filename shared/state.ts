@@ -127,6 +127,15 @@ export interface ResponseView {
   generatedAt: number;
 }
 
+/**
+ * The agent host a bridged server runs under (`mcp-approval-console bridge`): the host's
+ * `clientInfo` name and version, shown as "via <host>". Absent for the console's own connections.
+ */
+export interface RequestVia {
+  host: string;
+  version?: string;
+}
+
 /** A sampling request as the review screens show it (the queue list reads its {@link ItemSummary}). */
 export interface SamplingItemView {
   /** Which kind of item this is; absent means `sampling` (every sampling item main makes). */
@@ -142,6 +151,8 @@ export interface SamplingItemView {
   /** 1-based round of this request in its conversation (a tool loop's follow-ups count up). */
   round: number;
   serverId: string;
+  /** Set when the server runs through the console's bridge under an agent host. */
+  via?: RequestVia;
   era: ProtocolEra;
   /**
    * The client requests in flight to the server when this arrived. `exact` when the protocol tells
@@ -197,6 +208,8 @@ export interface ElicitationItemView {
   kind: 'elicitation';
   id: string;
   serverId: string;
+  /** Set when the server runs through the console's bridge under an agent host. */
+  via?: RequestVia;
   era: ProtocolEra;
   association: { exact: boolean; calls: CallRef[] };
   /**
@@ -444,6 +457,8 @@ export function detailed(text: UiText): { detail: string; detailUi: UiText } {
 export interface HistoryEntry extends HistorySummary {
   /** The params as received; for a request that failed validation, the raw params. */
   original: unknown;
+  /** The agent host a bridged server ran under (kept in `extra_json`). */
+  via?: RequestVia;
   sent?: CreateMessageParams;
   modelChoice?: ModelChoice;
   generated?: CreateMessageResult;

@@ -118,6 +118,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
       kind: 'elicitation',
       conversationId: item.id,
       serverId: item.serverId,
+      ...(item.via && { via: item.via }),
       callName: item.association.calls[0] ? `${item.association.calls[0].kind} ${item.association.calls[0].name}` : undefined,
       ...(item.association.calls[0]?.args ? { callArgs: item.association.calls[0].args } : {}),
       status: HISTORY_STATUS[item.status],
@@ -165,7 +166,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
 
   return {
     handle(request) {
-      const calls = request.call ? [request.call] : deps.inFlightCalls(request.serverId);
+      const calls = request.call ? [request.call] : (request.inFlight ?? deps.inFlightCalls(request.serverId));
       const parsed = parseElicitParams(request.params, request.era);
       const at = now();
       if (!parsed.ok) {
@@ -197,6 +198,7 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
             kind: 'elicitation',
             id: randomUUID(),
             serverId: request.serverId,
+            ...(request.via && { via: request.via }),
             era: request.era,
             association: { exact: calls.length === 1, calls },
             source: 'request',

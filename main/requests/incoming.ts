@@ -5,7 +5,7 @@
  * the router (router.ts) hands it to the handler of its kind; the handler validates it once and
  * answers through the promise it returns. Leaf module: it imports only shared types.
  */
-import type { CallRef, ProtocolEra } from '../../shared/state.js';
+import type { CallRef, ProtocolEra, RequestVia } from '../../shared/state.js';
 
 /** What a server asks of the console: an LLM completion, input from the person, or the roots. */
 export type ServerRequestKind = 'sampling' | 'elicitation' | 'roots';
@@ -47,6 +47,9 @@ export function abortCauseOf(reason: unknown): AbortCause {
  * - `call`: the client request of the person's it belongs to, when the protocol says so (an
  *   input request embedded in a 2026-07-28 `input_required` result); a pushed request leaves it
  *   unset and the handler infers it from the calls in flight (S-ASSOC-1);
+ * - `inFlight`: for a source that knows the client requests in flight better than the console
+ *   (a bridge: its host's `tools/call`, `prompts/get`, `resources/read`), those candidates, used
+ *   instead of the console's own calls;
  * - `signal`: aborts, with a {@link RequestAbort} reason, when the server stops waiting;
  * - the reply: the handler's returned promise is the answer (a result, or a ProtocolError with
  *   its JSON-RPC code); `progress` sends interim notes where the server asked for them (it gave a
@@ -57,11 +60,12 @@ export interface IncomingServerRequest<K extends ServerRequestKind = ServerReque
   /** Absent means `mcp`. */
   source?: RequestSource;
   /** For a bridged server: the agent host that runs it (its `clientInfo`). */
-  via?: { host: string; version?: string };
+  via?: RequestVia;
   serverId: string;
   era: ProtocolEra;
   params: unknown;
   call?: CallRef;
+  inFlight?: CallRef[];
   signal: AbortSignal;
   progress?(message: string): void;
 }

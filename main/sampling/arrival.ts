@@ -24,6 +24,8 @@ import { applyPolicy, type QueuedDecision } from './steps.js';
 /** What a new record is made of. */
 interface NewRecord {
   serverId: string;
+  /** The agent host of a bridged server. */
+  via?: SamplingItemView['via'];
   era: SamplingItemView['era'];
   origin: SamplingItemView['origin'];
   params: CreateMessageParams;
@@ -40,7 +42,7 @@ interface NewRecord {
  */
 export function receive(core: PipelineCore, request: IncomingSampling): Promise<CreateMessageResult> {
   try {
-    const checked = core.intake.check(request.serverId, request.params, request.call);
+    const checked = core.intake.check(request.serverId, request.params, request.call ? [request.call] : request.inFlight);
     if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
     const big = core.deps.offload !== undefined && isBigPayload(request.params);
     return begin(core, request, checked, big);
@@ -58,7 +60,7 @@ function begin(core: PipelineCore, request: IncomingSampling, checked: Accepted,
   let settle: SamplingRecord['settle'] = { resolve: () => undefined, reject: () => undefined };
   const answer = new Promise<CreateMessageResult>((resolve, reject) => (settle = { resolve, reject }));
   const { params, association, conversationId, round } = checked;
-  const rec = newRecord(core, { serverId: request.serverId, era: request.era, origin: 'server', params, association, conversationId, round }, settle);
+  const rec = newRecord(core, { serverId: request.serverId, ...(request.via && { via: request.via }), era: request.era, origin: 'server', params, association, conversationId, round }, settle);
   const decideAndQueue = () => {
     const action = consultPolicy(core, rec);
     if (action.kind === 'refuse') {
@@ -134,6 +136,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
       conversationId: what.conversationId ?? id,
       round: what.round,
       serverId: what.serverId,
+      ...(what.via && { via: what.via }),
       era: what.era,
       association: what.association,
       status: 'awaiting_request_review',

@@ -57,9 +57,10 @@ export interface Intake {
   /**
    * Checks a raw request. On failure the refusal is recorded in history, the person is told (a
    * notice), and the JSON-RPC error to answer with is returned.
-   * @param call the exact call it belongs to, when the protocol says so (MRTR)
+   * @param calls the calls it may belong to as its source knows them (one exact call when the
+   *   protocol says so, MRTR; a bridge's host's calls in flight); absent: the console's own in flight
    */
-  check(serverId: string, raw: unknown, call?: CallRef): IntakeVerdict;
+  check(serverId: string, raw: unknown, calls?: CallRef[]): IntakeVerdict;
   /** Records a refusal decided elsewhere (the SDK's own validation; a limit, with `kind` 'rate_limited'). */
   recordRefusal(serverId: string, raw: unknown, error: RefusalError, kind?: SamplingRefusal['kind']): void;
   /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
@@ -147,8 +148,8 @@ export function createIntake(deps: IntakeDeps): Intake {
   };
 
   return {
-    check(serverId, raw, call) {
-      const calls = call ? [call] : deps.inFlightCalls(serverId);
+    check(serverId, raw, known) {
+      const calls = known ?? deps.inFlightCalls(serverId);
       return conclude(serverId, raw, calls, validateSamplingRequest(raw, contextOf(serverId, calls)));
     },
     recordRefusal: (serverId, raw, error, kind) => recordRefusal(serverId, raw, error, kind),

@@ -67,6 +67,7 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     id: item.id,
     conversationId: item.conversationId,
     serverId: item.serverId,
+    ...(item.via && { via: item.via }),
     callName: callNameOf(item),
     ...callArgsOf(item),
     status: item.status,

@@ -1,0 +1,225 @@
+/**
+ * The bridge's end of the channel to the running console (shared/bridge-protocol.ts): connects
+ * to the socket of the user-data folder with the token from its owner-only file, says hello, and
+ * forwards the server requests the bridge intercepts. Connects lazily and again after the console
+ * went away; when nobody listens it asks `launch` to start the console (at most once per
+ * {@link RELAUNCH_AFTER_MS}). Every failure reaches the caller as a JSON-RPC error:
+ * {@link CONSOLE_UNAVAILABLE_CODE} "MCP Approval Console is not running: …" when it cannot be
+ * reached, the same code "… stopped while the request was under review" when it goes away with a
+ * request open — nothing waits forever.
+ */
+import { ProtocolError } from '@modelcontextprotocol/client';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import {
+  BRIDGE_MAX_LINE_BYTES,
+  BRIDGE_PROTOCOL_VERSION,
+  ConsoleToBridgeSchema,
+  parseChannelLine,
+  type BridgeCall,
+  type BridgeToConsole,
+  type BridgeVia,
+  type ConsoleToBridge,
+} from '../../shared/bridge-protocol.js';
+import type { ProtocolEra } from '../../shared/primitives.js';
+import { protocolError } from '../mcp/protocol.js';
+import { abortCauseOf, RequestAbort, type ServerRequestKind } from '../requests/incoming.js';
+import { createLineSplitter } from './lines.js';
+import { bridgeSocketPath, bridgeTokenPath } from './paths.js';
+
+/** JSON-RPC code of a request the console could not be reached for, or that it dropped. */
+export const CONSOLE_UNAVAILABLE_CODE = -32603;
+/** Prefix of the error message when the console cannot be reached. */
+export const NOT_RUNNING_MESSAGE = 'MCP Approval Console is not running';
+/** How long connecting and the hello may take, in ms. */
+export const CONNECT_TIMEOUT_MS = 5000;
+/** After a launch attempt, how long until another may be made, in ms. */
+export const RELAUNCH_AFTER_MS = 30_000;
+
+/** What the link needs. */
+export interface ConsoleLinkOptions {
+  /** The console's user-data folder (socket and token). */
+  dir: string;
+  /** The bridged server's id in the console. */
+  serverId: string;
+  platform?: NodeJS.Platform;
+  /** Starts the console headless; resolves once it listens, rejects with why it could not start. */
+  launch?(): Promise<void>;
+  now?(): number;
+}
+
+/** One request's options. */
+export interface LinkRequestOptions {
+  era: ProtocolEra;
+  via?: BridgeVia;
+  /** The host's client requests in flight (`exact`: the one it belongs to). */
+  calls?: BridgeCall[];
+  exact?: boolean;
+  /** Aborts when the server stops waiting; its reason (a RequestAbort) is sent as the cancel cause. */
+  signal?: AbortSignal;
+  /** Interim notes from the console (present only when the server gave a progressToken). */
+  onProgress?(message: string): void;
+}
+
+/** The link to the console. */
+export interface ConsoleLink {
+  /**
+   * Asks the console to answer one server request.
+   * @returns the JSON-RPC result for the server
+   * @throws ProtocolError with the console's code (-1 rejected by the person, -32602 invalid …),
+   *   or {@link CONSOLE_UNAVAILABLE_CODE} when the console cannot be reached or went away;
+   *   the signal's reason when the server stopped waiting
+   */
+  request(kind: ServerRequestKind, params: unknown, opts: LinkRequestOptions): Promise<Record<string, unknown>>;
+  /** Connects now (launching the console if needed) without sending anything; never throws. */
+  warmUp(): Promise<void>;
+  close(): void;
+}
+
+/** A connected, greeted channel. */
+interface Channel {
+  socket: net.Socket;
+  pending: Map<number, { resolve(result: Record<string, unknown>): void; reject(err: Error): void; onProgress?(message: string): void }>;
+}
+
+/** Creates the link (nothing is connected until {@link ConsoleLink.warmUp} or a request). */
+export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
+  const now = opts.now ?? Date.now;
+  let channel: Promise<Channel> | undefined;
+  let lastLaunch = -Infinity;
+  let nextId = 1;
+  let closed = false;
+  let launchFailure: string | undefined;
+  const open = async (): Promise<Channel> => {
+    try {
+      return await connectChannel(opts, () => (channel = undefined));
+    } catch (first) {
+      if (!opts.launch) throw first;
+      if (now() - lastLaunch < RELAUNCH_AFTER_MS) throw launchFailure ? new Error(`${(first as Error).message}; ${launchFailure}`) : first;
+      lastLaunch = now();
+      try {
+        await opts.launch();
+        launchFailure = undefined;
+      } catch (err) {
+        launchFailure = err instanceof Error ? err.message : String(err);
+        throw err;
+      }
+      return connectChannel(opts, () => (channel = undefined));
+    }
+  };
+  const ensure = () => {
+    if (closed) return Promise.reject(new Error('the bridge is closing'));
+    channel ??= open().catch((err: unknown) => {
+      channel = undefined;
+      throw err;
+    });
+    return channel;
+  };
+  return {
+    async request(kind, params, ro) {
+      let ch: Channel;
+      try {
+        ch = await ensure();
+      } catch (err) {
+        throw protocolError(CONSOLE_UNAVAILABLE_CODE, `${NOT_RUNNING_MESSAGE}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      return sendRequest(ch, nextId++, { kind, params, ...ro });
+    },
+    warmUp: () => ensure().then(() => undefined, () => undefined),
+    close() {
+      closed = true;
+      void channel?.then((ch) => ch.socket.end(), () => undefined);
+    },
+  };
+}
+
+/** Sends one request on `ch` and settles with the console's answer, or on abort or a lost channel. */
+function sendRequest(ch: Channel, id: number, r: { kind: ServerRequestKind; params: unknown } & LinkRequestOptions): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const signal = r.signal;
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      ch.pending.delete(id);
+      const reason = signal!.reason;
+      const serverReason = reason instanceof RequestAbort ? reason.serverReason : undefined;
+      write(ch.socket, { type: 'cancel', id, cause: abortCauseOf(reason), ...(serverReason && { reason: serverReason.slice(0, 2000) }) });
+      reject(reason instanceof Error ? reason : new RequestAbort('server_cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    ch.pending.set(id, {
+      resolve: (result) => (done(), resolve(result)),
+      reject: (err) => (done(), reject(err)),
+      ...(r.onProgress && { onProgress: r.onProgress }),
+    });
+    write(ch.socket, { type: 'request', id, kind: r.kind, era: r.era, params: r.params, ...(r.via && { via: r.via }), ...(r.calls && { calls: r.calls }), ...(r.exact && { exact: true }), ...(r.onProgress && { progress: true }) });
+  });
+}
+
+/** Writes one message line. */
+function write(socket: net.Socket, message: BridgeToConsole): void {
+  if (socket.writable) socket.write(`${JSON.stringify(message)}\n`);
+}
+
+/**
+ * Connects, says hello and waits for the welcome.
+ * @param onGone called once the channel closed (after its pending requests were rejected)
+ * @throws Error why the console cannot be reached (no token file, nobody listening, refused, timeout)
+ */
+async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Promise<Channel> {
+  let token: string;
+  try {
+    token = readFileSync(bridgeTokenPath(opts.dir), 'utf8').trim();
+  } catch {
+    throw new Error(`no console uses ${opts.dir} (its bridge token file is missing)`);
+  }
+  const socket = net.connect(bridgeSocketPath(opts.dir, opts.platform));
+  const ch: Channel = { socket, pending: new Map() };
+  return new Promise<Channel>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`the console did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+    let greeted = false;
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(err);
+    };
+    const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
+      const message = parseChannelLine(ConsoleToBridgeSchema, line);
+      if (!message) return socket.destroy(new Error('the console sent a message that does not parse'));
+      if (greeted) return deliver(ch, message);
+      if (message.type === 'welcome') {
+        greeted = true;
+        clearTimeout(timer);
+        resolve(ch);
+      } else fail(new Error(message.type === 'refused' ? `the console refused the bridge: ${message.message}` : 'the console did not greet the bridge'));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        splitter.push(chunk);
+      } catch (err) {
+        socket.destroy(err as Error);
+      }
+    });
+    socket.once('connect', () => write(socket, { type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token, serverId: opts.serverId, pid: process.pid }));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (!greeted) fail(new Error(err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? `nothing listens on ${bridgeSocketPath(opts.dir, opts.platform)}` : err.message));
+    });
+    socket.once('close', () => {
+      if (!greeted) return fail(new Error('the console closed the connection'));
+      for (const p of ch.pending.values()) p.reject(protocolError(CONSOLE_UNAVAILABLE_CODE, 'MCP Approval Console stopped while the request was under review; ask again once it runs'));
+      ch.pending.clear();
+      onGone();
+    });
+  });
+}
+
+/** Routes one console message to its pending request. */
+function deliver(ch: Channel, message: ConsoleToBridge): void {
+  if (message.type === 'welcome' || message.type === 'refused') return;
+  const p = ch.pending.get(message.id);
+  if (!p) return; // cancelled meanwhile
+  if (message.type === 'progress') return p.onProgress?.(message.message);
+  ch.pending.delete(message.id);
+  if (message.type === 'result') p.resolve(message.result);
+  else p.reject(new ProtocolError(message.code, message.message, message.data));
+}

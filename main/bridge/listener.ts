@@ -1,0 +1,254 @@
+/**
+ * The console's end of the bridge channel (shared/bridge-protocol.ts): a local socket in the
+ * user-data folder (main/bridge/paths.ts; a named pipe on Windows), owner-only, plus a random
+ * token written to an owner-only file beside it. Each bridge connection says hello with the token
+ * and the bridged server's id; each server request it forwards becomes an
+ * {@link IncomingServerRequest} with source `bridge` and the host it came `via`, handed to the
+ * console's one door (`requests.receive`) — the same review, rules, limits and history as any
+ * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, lstatSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import {
+  BRIDGE_MAX_LINE_BYTES,
+  BRIDGE_PROTOCOL_VERSION,
+  BridgeToConsoleSchema,
+  parseChannelLine,
+  type BridgeHello,
+  type BridgeRequest,
+  type ConsoleToBridge,
+} from '../../shared/bridge-protocol.js';
+import type { Logger } from '../ports.js';
+import { RequestAbort } from '../requests/incoming.js';
+import type { ServerRequestRouter } from '../requests/router.js';
+import { settlesWithin } from '../shutdown.js';
+import { createLineSplitter } from './lines.js';
+import { bridgeSocketPath, bridgeTokenPath } from './paths.js';
+
+/** How long a new connection may take to say hello, in ms. */
+export const HELLO_TIMEOUT_MS = 5000;
+/** How long closing waits for the answers of requests already settled to be written, in ms. */
+const CLOSE_ANSWER_WAIT_MS = 500;
+
+/** JSON-RPC code sent to a bridge for a request the console could not finish (it stopped). */
+export const CONSOLE_STOPPED_CODE = -32603;
+
+/** The console's end of the channel, listening. */
+export interface BridgeListener {
+  /** The socket (or pipe) path. */
+  path: string;
+  /** The bridges connected now: the server each runs and its host. */
+  connected(): Array<{ serverId: string; via?: BridgeHello['via'] }>;
+  /**
+   * Stops listening: requests still unanswered end with a -32603 "MCP Approval Console stopped"
+   * error to their bridge, connections close, the socket and token files are removed.
+   */
+  close(): Promise<void>;
+}
+
+/** What the listener needs. */
+export interface BridgeListenerDeps {
+  /** The user-data folder (the socket and token live here). */
+  dir: string;
+  requests: ServerRequestRouter;
+  logger: Logger;
+  platform?: NodeJS.Platform;
+}
+
+/** One accepted bridge connection. */
+interface Peer {
+  socket: net.Socket;
+  hello?: BridgeHello;
+  /** Requests being handled, by the bridge's request id. */
+  open: Map<number, { abort: AbortController; done: Promise<void> }>;
+}
+
+/**
+ * Starts listening.
+ * @returns the listener, or `undefined` when another console already listens on this user-data
+ *   folder's socket (that one answers the bridges)
+ * @throws Error when a file that is not a socket is at the socket path (it is left alone), or the
+ *   socket cannot be created
+ */
+export async function startBridgeListener(deps: BridgeListenerDeps): Promise<BridgeListener | undefined> {
+  const platform = deps.platform ?? process.platform;
+  const path = bridgeSocketPath(deps.dir, platform);
+  if (platform !== 'win32' && (await socketInUse(path))) {
+    deps.logger.warn('another console listens for bridges on this user-data folder; this one does not', { path });
+    return undefined;
+  }
+  const token = randomBytes(32).toString('hex');
+  writeOwnerOnly(bridgeTokenPath(deps.dir), token);
+  const peers = new Set<Peer>();
+  const server = net.createServer((socket) => accept(socket, { deps, token, peers }));
+  await listenOwnerOnly(server, path, platform);
+  deps.logger.info('listening for bridges', { path });
+  return {
+    path,
+    connected: () => [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }) }] : [])),
+    close: () => closeListener(server, peers, { path, tokenPath: bridgeTokenPath(deps.dir), platform }),
+  };
+}
+
+/**
+ * Whether a console answers on the socket at `path`. A socket file nobody answers on is stale
+ * (a console that crashed) and is removed.
+ * @throws Error when a file that is not a socket is there
+ */
+async function socketInUse(path: string): Promise<boolean> {
+  let isSocket: boolean;
+  try {
+    isSocket = lstatSync(path).isSocket();
+  } catch {
+    return false; // nothing there
+  }
+  if (!isSocket) throw new Error(`${path} exists and is not a socket: the bridge channel is not started (move the file away)`);
+  const alive = await new Promise<boolean>((resolve) => {
+    const probe = net.connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (!alive) unlinkSync(path);
+  return alive;
+}
+
+/** Writes `text` to `file` readable and writable by the owner only (atomically, by rename). */
+function writeOwnerOnly(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+/** Listens on `path` with the socket created owner-only (umask while binding, chmod after). */
+async function listenOwnerOnly(server: net.Server, path: string, platform: NodeJS.Platform): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    const previous = platform === 'win32' ? undefined : process.umask(0o177);
+    try {
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    } finally {
+      if (previous !== undefined) process.umask(previous);
+    }
+  });
+  if (platform !== 'win32') chmodSync(path, 0o600);
+}
+
+/** Takes a new connection: reads its lines, expects hello first, then requests and cancels. */
+function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: string; peers: Set<Peer> }): void {
+  const peer: Peer = { socket, open: new Map() };
+  ctx.peers.add(peer);
+  const helloTimer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
+  const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
+    const message = parseChannelLine(BridgeToConsoleSchema, line);
+    if (!message) {
+      ctx.deps.logger.warn('bridge sent a message that does not parse; closing its connection', { server: peer.hello?.serverId });
+      socket.destroy();
+      return;
+    }
+    if (!peer.hello) {
+      clearTimeout(helloTimer);
+      greet(peer, message, ctx);
+      return;
+    }
+    if (message.type === 'request') handleRequest(peer, message, ctx.deps);
+    else if (message.type === 'cancel') peer.open.get(message.id)?.abort.abort(new RequestAbort(message.cause, message.reason));
+  });
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      splitter.push(chunk);
+    } catch {
+      socket.destroy();
+    }
+  });
+  socket.on('error', () => undefined); // 'close' follows
+  socket.on('close', () => {
+    clearTimeout(helloTimer);
+    ctx.peers.delete(peer);
+    for (const { abort } of peer.open.values()) abort.abort(new RequestAbort('connection_closed'));
+  });
+}
+
+/** Checks the first message: a hello of this version with the right token, else refuses and closes. */
+function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.parse>, ctx: { deps: BridgeListenerDeps; token: string }): void {
+  const refuse = (why: string) => {
+    ctx.deps.logger.warn('bridge refused', { why });
+    send(peer, { type: 'refused', message: why });
+    peer.socket.end();
+  };
+  if (message.type !== 'hello') return refuse('the first message must be hello');
+  if (!sameToken(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
+  if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
+  peer.hello = message;
+  ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid });
+  send(peer, { type: 'welcome', protocol: BRIDGE_PROTOCOL_VERSION });
+}
+
+/** Compares tokens in constant time. */
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Hands one forwarded request to the console's door; its answer or error goes back to the bridge. */
+function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerDeps): void {
+  const hello = peer.hello!;
+  if (peer.open.has(message.id)) return send(peer, { type: 'error', id: message.id, code: -32600, message: `request id ${message.id} is already in use` });
+  const abort = new AbortController();
+  // The host is known once it initialized, which may be after the hello: the latest one names it.
+  if (message.via) hello.via = message.via;
+  const via = hello.via;
+  const answer = deps.requests.receive({
+    kind: message.kind,
+    source: 'bridge',
+    ...(via && { via }),
+    serverId: hello.serverId,
+    era: message.era,
+    ...(message.calls && (message.exact && message.calls.length === 1 ? { call: message.calls[0] } : { inFlight: message.calls })),
+    params: message.params,
+    signal: abort.signal,
+    ...(message.progress && { progress: (text: string) => send(peer, { type: 'progress', id: message.id, message: text }) }),
+  });
+  const done = answer.then(
+    (result) => send(peer, { type: 'result', id: message.id, result: result as Record<string, unknown> }),
+    (err: unknown) => send(peer, { type: 'error', id: message.id, ...errorOf(err) }),
+  ).finally(() => peer.open.delete(message.id));
+  peer.open.set(message.id, { abort, done });
+}
+
+/** The JSON-RPC code and message of a handler's rejection (-32603 when it carries no code). */
+function errorOf(err: unknown): { code: number; message: string; data?: unknown } {
+  const e = err as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof e?.code === 'number' && Number.isInteger(e.code) ? e.code : -32603;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  return { code, message, ...(e?.data !== undefined && { data: e.data }) };
+}
+
+/** Writes one message line (dropped when the connection is gone). */
+function send(peer: Peer, message: ConsoleToBridge): void {
+  if (peer.socket.writable) peer.socket.write(`${JSON.stringify(message)}\n`);
+}
+
+/** See {@link BridgeListener.close}. */
+async function closeListener(server: net.Server, peers: Set<Peer>, at: { path: string; tokenPath: string; platform: NodeJS.Platform }): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const pending = [...peers].flatMap((p) => [...p.open.values()].map((o) => o.done));
+  await settlesWithin(Promise.allSettled(pending), CLOSE_ANSWER_WAIT_MS);
+  for (const peer of peers) {
+    for (const id of peer.open.keys()) send(peer, { type: 'error', id, code: CONSOLE_STOPPED_CODE, message: 'MCP Approval Console stopped before the request was answered' });
+    peer.open.clear();
+    peer.socket.end();
+  }
+  await settlesWithin(closed, CLOSE_ANSWER_WAIT_MS);
+  for (const peer of peers) peer.socket.destroy();
+  if (at.platform !== 'win32') rmSync(at.path, { force: true });
+  rmSync(at.tokenPath, { force: true });
+}

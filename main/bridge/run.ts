@@ -1,0 +1,78 @@
+/**
+ * Runs one bridge: finds the real server's config (the console's mcp-servers.json for a named
+ * server, or the command line), opens the client transport to it (stdio, Streamable HTTP or
+ * legacy SSE, as the console's own connections do), links to the console, and proxies between the
+ * host's stdio and the server until either side closes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Transport } from '@modelcontextprotocol/client';
+import { isStdio, parseServersConfig, SERVERS_CONFIG_FILE, type ServerConfig } from '../config.js';
+import { ServerLog } from '../mcp/protocol-log.js';
+import { buildTransport } from '../mcp/transport.js';
+import type { Logger } from '../ports.js';
+import type { BridgeTarget } from './args.js';
+import { createConsoleLink } from './console-link.js';
+import { createHostStdioTransport } from './host-stdio.js';
+import { startBridgeProxy, type BridgeProxy } from './proxy.js';
+
+/** What a bridge runs with. */
+export interface RunBridgeOptions {
+  /** The console's user-data folder (its mcp-servers.json, the channel's socket and token). */
+  userDataDir: string;
+  target: BridgeTarget;
+  /** The server's id in the console. */
+  serverId: string;
+  logger: Logger;
+  /** Starts the console headless when nobody listens (absent: never started). */
+  launch?(): Promise<void>;
+  /** Toward the host; default the process's stdin/stdout. */
+  host?: Transport;
+  /** Environment the server inherits (default the bridge's own: a host passes the server's env to it). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The server's config for `target`.
+ * @throws Error when mcp-servers.json cannot be read or parsed, or has no entry `name`
+ */
+export function serverConfigFor(target: BridgeTarget, userDataDir: string): ServerConfig {
+  if (target.kind === 'command') return { command: target.command, args: target.args };
+  if (target.kind === 'url') return { url: target.url, ...(target.sse && { type: 'sse' as const }) };
+  const file = path.join(userDataDir, SERVERS_CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  const { servers, problems } = parseServersConfig(text, SERVERS_CONFIG_FILE);
+  const config = servers[target.name];
+  if (config) return config;
+  throw new Error(`no server "${target.name}" in ${file}${problems.length > 0 ? ` (${problems.join('; ')})` : ''}`);
+}
+
+/** Only the string values of an environment. */
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * Starts the bridge. The console is contacted in the background (and started when it is not
+ * running); a failure there only affects the requests the console answers.
+ * @throws Error when the server's config cannot be found, or its transport cannot start
+ */
+export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
+  const base = serverConfigFor(opts.target, opts.userDataDir);
+  const config: ServerConfig = isStdio(base) ? { ...base, env: { ...stringEnv(opts.env ?? process.env), ...base.env } } : base;
+  const built = buildTransport(config, {
+    log: new ServerLog(),
+    nodeRuntime: { command: process.execPath },
+    onStderr: (chunk) => process.stderr.write(chunk),
+  });
+  const server = built.stdio ?? built.http ?? built.transport;
+  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }) });
+  const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger });
+  void link.warmUp();
+  return proxy;
+}

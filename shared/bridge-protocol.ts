@@ -1,0 +1,121 @@
+/**
+ * The local channel between a bridge process (`mcp-approval-console bridge …`, main/bridge/) and
+ * the running console (main/bridge/listener.ts): newline-delimited JSON, one message a line, over
+ * a Unix domain socket (a named pipe on Windows). Every line either side reads is parsed with
+ * these schemas; a line that does not parse closes the connection.
+ *
+ * The conversation: the bridge sends {@link BridgeHello} (with the token the console wrote to an
+ * owner-only file) and waits for `welcome` or `refused`. Then, per server request it intercepted:
+ * `request` → (`progress`)* → `result` | `error`; the bridge may send `cancel` meanwhile. Request
+ * ids are the bridge's own counter, unrelated to any JSON-RPC id.
+ */
+import { z } from 'zod';
+
+/** Version of this channel's messages; a console refuses a hello of another version. */
+export const BRIDGE_PROTOCOL_VERSION = 1;
+
+/** Largest line either side accepts, in bytes (above the console's 60 MB sampling cap). */
+export const BRIDGE_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const era = z.enum(['legacy', 'modern']);
+const requestId = z.number().int().nonnegative();
+
+/** The agent host a bridged server runs under: its `clientInfo` from `initialize`. */
+export const BridgeViaSchema = z.object({ host: z.string().min(1).max(200), version: z.string().max(100).optional() });
+export type BridgeVia = z.infer<typeof BridgeViaSchema>;
+
+/** First message of the bridge: who it is, for which server, and the token that proves it may ask. */
+export const BridgeHelloSchema = z.object({
+  type: z.literal('hello'),
+  protocol: z.number().int(),
+  token: z.string().min(1).max(200),
+  /** The bridged server's id in the console (its name in mcp-servers.json, or `--name`). */
+  serverId: z.string().min(1).max(200),
+  /** The host's clientInfo; absent until the host initialized. */
+  via: BridgeViaSchema.optional(),
+  /** The bridge's process id, for the console's log. */
+  pid: z.number().int().optional(),
+});
+export type BridgeHello = z.infer<typeof BridgeHelloSchema>;
+
+/** A client request of the host's (`tools/call`, `prompts/get`, `resources/read`) a server request may belong to. */
+export const BridgeCallSchema = z.object({
+  /** The bridge's id for it (unique per bridge). */
+  callId: z.string().min(1).max(200),
+  kind: z.enum(['tools/call', 'prompts/get', 'resources/read']),
+  /** Tool or prompt name, or resource URI. */
+  name: z.string().max(2000),
+  /** Its arguments as one short line. */
+  args: z.string().max(2000).optional(),
+});
+export type BridgeCall = z.infer<typeof BridgeCallSchema>;
+
+/**
+ * A server request the bridge intercepted, for the console to answer. `params` are exactly as the
+ * server sent them (the console validates them); `calls`: the host's client requests in flight
+ * when it arrived — `exact` when the protocol says which one (an input round of 2026-07-28);
+ * `progress`: the server gave a progressToken, so interim notes are welcome.
+ */
+export const BridgeRequestSchema = z.object({
+  type: z.literal('request'),
+  id: requestId,
+  kind: z.enum(['sampling', 'elicitation', 'roots']),
+  era,
+  params: z.unknown(),
+  via: BridgeViaSchema.optional(),
+  calls: z.array(BridgeCallSchema).max(1000).optional(),
+  exact: z.boolean().optional(),
+  progress: z.boolean().optional(),
+});
+export type BridgeRequest = z.infer<typeof BridgeRequestSchema>;
+
+/** The server stopped waiting for request `id`: it cancelled, timed out, or its connection closed. */
+export const BridgeCancelSchema = z.object({
+  type: z.literal('cancel'),
+  id: requestId,
+  cause: z.enum(['server_cancelled', 'server_timeout', 'connection_closed']),
+  reason: z.string().max(2000).optional(),
+});
+export type BridgeCancel = z.infer<typeof BridgeCancelSchema>;
+
+/** Every message the bridge sends. */
+export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema]);
+export type BridgeToConsole = z.infer<typeof BridgeToConsoleSchema>;
+
+/** The console accepted the hello. */
+export const BridgeWelcomeSchema = z.object({ type: z.literal('welcome'), protocol: z.number().int() });
+
+/** The console refused the hello (wrong token, other version); it closes the connection next. */
+export const BridgeRefusedSchema = z.object({ type: z.literal('refused'), message: z.string() });
+
+/** The answer to request `id`, to send to the server as the JSON-RPC result. */
+export const BridgeResultSchema = z.object({ type: z.literal('result'), id: requestId, result: z.record(z.string(), z.unknown()) });
+
+/**
+ * Request `id` failed: the JSON-RPC error to send to the server (-1 rejected by the person,
+ * -32602 invalid params, -32601 not available, -32603 the console stopped, …).
+ */
+export const BridgeErrorSchema = z.object({ type: z.literal('error'), id: requestId, code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+export type BridgeError = z.infer<typeof BridgeErrorSchema>;
+
+/** An interim note for request `id` (sent to the server as `notifications/progress`). */
+export const BridgeProgressSchema = z.object({ type: z.literal('progress'), id: requestId, message: z.string() });
+
+/** Every message the console sends. */
+export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema]);
+export type ConsoleToBridge = z.infer<typeof ConsoleToBridgeSchema>;
+
+/**
+ * Parses one line of the channel with `schema`.
+ * @returns the message, or `undefined` when the line is not JSON or does not match
+ */
+export function parseChannelLine<T>(schema: z.ZodType<T>, line: string): T | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
