@@ -6,6 +6,7 @@
  * exits 0 after a clean shutdown on SIGINT/SIGTERM (every request a server waits on answered,
  * every server closed; forced after 2 s), 1 when it cannot start.
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createConsole } from '../../main/console.js';
@@ -35,6 +36,17 @@ function webSecretStore(userDataDir: string) {
   return createFileSecretStore({ dir: userDataDir, ...(passphrase ? { passphrase } : {}) });
 }
 
+/**
+ * How an agent host launches this installation's sampling bridge ("Route through the console"):
+ * this Node executable and the package's `mcp-approval-console` script, by absolute path (two
+ * folders up from app/web/cli.ts and from out/web/cli.js alike). Absent when the script is not
+ * there (routing is then refused with a clear error).
+ */
+function bridgeLauncher(): { command: string; args: string[] } | undefined {
+  const script = fileURLToPath(new URL('../../scripts/mcp-approval-console.mjs', import.meta.url));
+  return existsSync(script) ? { command: process.execPath, args: [script] } : undefined;
+}
+
 async function main(): Promise<void> {
   const options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
   const running = await runWebConsole({
@@ -42,7 +54,7 @@ async function main(): Promise<void> {
     staticDir,
     createConsole,
     print: (line) => process.stdout.write(`${line}\n`),
-    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir), offloadWorker: bundledWorkerSpec(import.meta.url) },
+    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir), offloadWorker: bundledWorkerSpec(import.meta.url), bridgeLauncher: bridgeLauncher() },
   });
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {

@@ -2,7 +2,8 @@
  * The Servers screen through the real web host: add a server with the editor (validation messages
  * first), watch it connect, get a prompt with arguments, read a templated resource, look at the
  * protocol log, then import from Claude Desktop and VS Code config files placed where those hosts
- * keep them (a temp HOME), with a duplicate skipped and a VS Code `${input:…}` filled in; a server
+ * keep them (a temp HOME), with a duplicate skipped and a VS Code `${input:…}` filled in; an entry
+ * routed through the console's bridge in the host's own file and the route undone; a server
  * that keeps crashing shows its reconnect attempts and "Retry now"; an OAuth-protected HTTP server
  * (test/fixtures/oauth-server.ts) is signed in to through a new tab and then signed out of.
  * Screenshots land in e2e/artifacts/servers-*.png.
@@ -151,6 +152,34 @@ test('import from Claude Desktop and VS Code: preview, duplicate skipped, input 
   await page.getByTestId('server-item').filter({ hasText: 'vscode-everything' }).click();
   await expect(page.getByTestId('server-detail').getByTestId('server-status')).toHaveText('ready', { timeout: 30_000 });
   await shot(page, 'servers-imported');
+});
+
+test("route a Claude Desktop entry through the console's bridge, then undo it", async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const configPath = path.join(home, '.config', 'Claude', 'claude_desktop_config.json');
+  const before = readFileSync(configPath, 'utf8');
+  await page.goto(host.url);
+  await page.getByTestId('nav-servers').click();
+  await page.getByTestId('import-servers').click();
+  const panel = page.getByTestId('import-panel');
+  await panel.getByTestId('import-scan').click();
+  const entry = panel.getByTestId('import-source').filter({ hasText: 'Claude Desktop' }).locator('[data-name="everything-from-claude"]');
+  await entry.getByTestId('import-route-run').click();
+  await expect(entry.getByTestId('import-unroute')).toBeVisible();
+  await expect(entry).toContainText('routed through the console');
+  const routed = JSON.parse(readFileSync(configPath, 'utf8')).mcpServers['everything-from-claude'];
+  expect(routed.command).toMatch(/node/);
+  expect(routed.args.slice(-5)).toEqual(['bridge', '--', 'node', everything, 'stdio']);
+  expect(routed.args[0]).toMatch(/scripts[\\/]mcp-approval-console\.mjs$/);
+  expect(routed.env).toEqual({ API_TOKEN: 'not-for-screens' });
+  expect(readFileSync(`${configPath}.bak`, 'utf8')).toBe(before);
+  await expect(panel).not.toContainText('not-for-screens');
+  await shot(page, 'servers-import-routed');
+
+  await entry.getByTestId('import-unroute').click();
+  await expect(entry.getByTestId('import-route-run')).toBeVisible();
+  expect(JSON.parse(readFileSync(configPath, 'utf8'))).toEqual(JSON.parse(before));
 });
 
 test('a crashing server shows its reconnect attempts; Retry now tries at once', async ({ page }) => {

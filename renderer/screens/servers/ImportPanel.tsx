@@ -57,7 +57,7 @@ function CandidateRow({ c, picked, onPick, inputs, onInput, routing }: {
       <label className="import-pick">
         <input type="checkbox" disabled={!importable} checked={importable && picked} onChange={(e) => onPick(e.target.checked)} aria-label={t('import.pickAria', { name: c.name })} data-testid="import-pick" />
         <span className="mono strong">{c.name}</span>
-        <Pill tone={importable ? 'ok' : c.status === 'duplicate' ? 'muted' : 'error'}>{importable ? c.transport : c.status === 'duplicate' ? t('import.statusDuplicate') : t('import.statusInvalid')}</Pill>
+        <Pill tone={importable ? 'ok' : c.status === 'duplicate' ? 'muted' : 'error'}>{importable ? c.transport : c.routed ? t('import.statusRouted') : c.status === 'duplicate' ? t('import.statusDuplicate') : t('import.statusInvalid')}</Pill>
       </label>
       <div className="mono small break muted">{c.target || '—'}</div>
       {c.reason && (
