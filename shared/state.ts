@@ -251,6 +251,8 @@ export function isElicitationItem<T extends { kind?: 'sampling' | 'elicitation' 
 interface SummaryBase {
   id: string;
   serverId: string;
+  /** The agent host a bridged server runs under ("via <host>"); absent for the console's own servers. */
+  via?: RequestVia;
   /**
    * The client request it belongs to: the one the protocol names (the item's association is
    * exact), or the only one in flight when it arrived. Absent when it cannot be told (see

@@ -176,6 +176,7 @@ export function buildFixtureState(now: number): FixtureState {
       origin: 'server',
       round: 1,
       serverId: 'everything',
+      via: { host: 'claude-ai', version: '0.14.2' },
       association: {
         exact: false,
         calls: [

@@ -113,10 +113,13 @@ test('reject sends the optional reason', async ({ page, appUrl, fixture }) => {
   await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request', reason: 'Not while on call' }]);
 });
 
-test('tool loop request: association candidates, tool_use/tool_result, audio, last error', async ({ page, appUrl, fixture }) => {
+test('tool loop request of a bridged server: via its host, association candidates, tool_use/tool_result, audio, last error', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
+  await expect(page.locator('[data-item-id="item-request-2"]').getByTestId('via-host')).toHaveText('via claude-ai');
+  await expect(page.locator('[data-item-id="item-request"]').getByTestId('via-host')).toHaveCount(0);
   await select(page, 'item-request-2');
   const review = page.getByTestId('request-review');
+  await expect(page.getByTestId('item-header').getByTestId('via-host')).toHaveText('via claude-ai');
   await expect(review.getByTestId('item-association')).toContainText('one of 2 calls in flight');
   await expect(review.getByTestId('item-association')).toContainText('long-running-operation');
   await expect(page.getByTestId('item-error')).toContainText('HTTP 429 Too Many Requests');

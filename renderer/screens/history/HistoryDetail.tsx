@@ -23,6 +23,7 @@ import { useConsole } from '../../store';
 import { RequestDiff, ResponseDiff } from './HistoryDiffs';
 import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
 import { useSay } from '../../i18n/say';
+import { ViaHost } from '../../components/ViaHost';
 
 /**
  * Whether "Re-open as draft" is offered: only for a request that is valid as it would be re-opened
@@ -116,7 +117,7 @@ export function HistoryDetail({ id }: { id: string }) {
         </div>
         <Facts
           rows={[
-            [t('detail.server'), entry.serverId],
+            [t('detail.server'), entry.via ? <>{entry.serverId} <ViaHost via={entry.via} /></> : entry.serverId],
             [t('detail.received'), dateTime(entry.receivedAt)],
             entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
             entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],

@@ -21,6 +21,7 @@ import { RerunCall } from './RerunCall';
 import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
 import './elicitation.css';
 import { useSay } from '../../i18n/say';
+import { ViaHost } from '../../components/ViaHost';
 
 function ElicitationHeader({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
@@ -29,7 +30,7 @@ function ElicitationHeader({ item }: { item: ElicitationItemView }) {
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
         <h2>
-          <ServerLink serverId={item.serverId} className="btn-link strong elicitation-asker" testId="elicitation-server" title={t('elicitation.openServer')} />{' '}
+          <ServerLink serverId={item.serverId} className="btn-link strong elicitation-asker" testId="elicitation-server" title={t('elicitation.openServer')} /> <ViaHost via={item.via} />{' '}
           {item.params.mode === 'url' ? t('elicitation.asksOpen') : t('elicitation.asksInfo')}
         </h2>
         <Pill tone={look.tone} testId="elicitation-status">

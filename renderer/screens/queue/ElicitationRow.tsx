@@ -5,6 +5,7 @@ import { Pill } from '../../components/common';
 import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
 import { summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
+import { ViaHost } from '../../components/ViaHost';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
 export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationSummary; selected: boolean; onSelect: () => void }) {
@@ -25,7 +26,9 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       onClick={onSelect}
     >
       <span className="queue-row-top">
-        <span className="queue-server">{item.serverId}</span>
+        <span className="queue-server">
+          {item.serverId} <ViaHost via={item.via} />
+        </span>
         <span className="elicitation-row-badges">
           <span className="badge tone-info">{item.mode === 'url' ? t('list.kindUrl') : t('list.kindForm')}</span>
           <Pill tone={look.tone}>{look.label}</Pill>

@@ -9,6 +9,7 @@ import { ConversationTimeline } from './ConversationTimeline';
 import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { PolicyNotes } from './PolicyNotes';
 import { isTerminal } from './summary';
+import { ViaHost } from '../../components/ViaHost';
 
 /** Header of the selected item. */
 export function ItemHeader({ item, title }: { item: SamplingItemView; title: string }) {
@@ -27,7 +28,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
       <div className="item-header-facts">
         <span>
           <span className="muted">{t('header.server')} </span>
-          <ServerLink serverId={item.serverId} />
+          <ServerLink serverId={item.serverId} /> <ViaHost via={item.via} />
           <EraFact era={item.era} />
         </span>
         <AssociationFact item={item} />

@@ -9,6 +9,7 @@ import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
 import { distinctPreview } from '../../distinct-preview';
+import { ViaHost } from '../../components/ViaHost';
 
 const ROW_HEIGHT = 74;
 /** The extra line of a row whose call had arguments. */
@@ -34,7 +35,9 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       onClick={() => onSelect(item.id)}
     >
       <span className="queue-row-top">
-        <span className="queue-server">{item.serverId}</span>
+        <span className="queue-server">
+          {item.serverId} <ViaHost via={item.via} />
+        </span>
         <StatusBadge status={item.status} />
       </span>
       <span className="queue-preview" title={shownPreview(item.preview)} data-testid="queue-preview">
