@@ -7,7 +7,6 @@ import type { SecretStore } from './secrets/secret-store.js';
 import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
 import type { WorkerSpec } from './offload/offload.js';
-import type { BridgeLauncher } from './host-config/route.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -25,6 +24,12 @@ export const stderrLogger: Logger = {
   warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...data })}\n`),
   error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...data })}\n`),
 };
+
+/** What launches the bridge on this machine: an absolute executable and the arguments before `bridge`. */
+export interface BridgeLauncher {
+  command: string;
+  args: string[];
+}
 
 /** Everything `createConsole` needs from its host. */
 export interface ConsolePorts {

@@ -13,6 +13,7 @@ import { buildTransport } from '../mcp/transport.js';
 import type { Logger } from '../ports.js';
 import type { BridgeTarget } from './args.js';
 import { createConsoleLink } from './console-link.js';
+import { headersFromEnv } from './headers.js';
 import { createHostStdioTransport } from './host-stdio.js';
 import { startBridgeProxy, type BridgeProxy } from './proxy.js';
 
@@ -33,12 +34,15 @@ export interface RunBridgeOptions {
 }
 
 /**
- * The server's config for `target`.
- * @throws Error when mcp-servers.json cannot be read or parsed, or has no entry `name`
+ * The server's config for `target` (an HTTP server with the headers of {@link BRIDGE_HEADERS_ENV} in `env`).
+ * @throws Error when mcp-servers.json cannot be read or parsed, or has no entry `name`; when the headers variable is malformed
  */
-export function serverConfigFor(target: BridgeTarget, userDataDir: string): ServerConfig {
+export function serverConfigFor(target: BridgeTarget, userDataDir: string, env: NodeJS.ProcessEnv = {}): ServerConfig {
   if (target.kind === 'command') return { command: target.command, args: target.args };
-  if (target.kind === 'url') return { url: target.url, ...(target.sse && { type: 'sse' as const }) };
+  if (target.kind === 'url') {
+    const headers = headersFromEnv(env);
+    return { url: target.url, ...(target.sse && { type: 'sse' as const }), ...(headers && { headers }) };
+  }
   const file = path.join(userDataDir, SERVERS_CONFIG_FILE);
   let text: string;
   try {
@@ -63,7 +67,7 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
  * @throws Error when the server's config cannot be found, or its transport cannot start
  */
 export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
-  const base = serverConfigFor(opts.target, opts.userDataDir);
+  const base = serverConfigFor(opts.target, opts.userDataDir, opts.env ?? process.env);
   const config: ServerConfig = isStdio(base) ? { ...base, env: { ...stringEnv(opts.env ?? process.env), ...base.env } } : base;
   const built = buildTransport(config, {
     log: new ServerLog(),

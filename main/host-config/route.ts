@@ -15,13 +15,11 @@ import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 
 import { ApiError } from '../../shared/api.js';
 import type { ImportFormat } from '../../shared/servers.js';
 import { ui } from '../../shared/ui-text.js';
+import { BRIDGE_HEADERS_ENV } from '../bridge/headers.js';
+import type { BridgeLauncher } from '../ports.js';
 import { writeFileAtomic } from '../user-file.js';
 
-/** What launches the bridge on this machine: an absolute executable and the arguments before `bridge`. */
-export interface BridgeLauncher {
-  command: string;
-  args: string[];
-}
+export type { BridgeLauncher } from '../ports.js';
 
 /** The word that marks a routed entry's arguments (after the launcher's own). */
 const BRIDGE = 'bridge';
@@ -39,8 +37,9 @@ export function serversKey(format: ImportFormat): 'servers' | 'mcpServers' {
 /**
  * The entry that launches the bridge in place of `entry`: a stdio entry keeps its `env`, `cwd`
  * and `envFile` (the host still provides them) and moves its command line after `--`; an HTTP or
- * SSE entry (`url`, or Windsurf's `serverUrl`) becomes `--url` (and `--sse` for SSE) with each
- * header as `--header "Name: value"`.
+ * SSE entry (`url`, or Windsurf's `serverUrl`) becomes `--url` (and `--sse` for SSE), its headers
+ * moved into the environment as JSON (`MCP_CONSOLE_BRIDGE_HEADERS`: a command line is visible to
+ * every user of the machine, an environment is not).
  * @throws ApiError invalid_input for an entry with neither `command` nor `url`, or one already routed
  */
 export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLauncher): Record<string, unknown> {
@@ -52,10 +51,10 @@ export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLaun
   }
   const url = typeof entry.url === 'string' ? entry.url : entry.serverUrl; // Windsurf: serverUrl
   if (typeof url === 'string') {
-    const headers = typeof entry.headers === 'object' && entry.headers !== null ? Object.entries(entry.headers as Record<string, unknown>) : [];
+    const headers = typeof entry.headers === 'object' && entry.headers !== null ? Object.fromEntries(Object.entries(entry.headers as Record<string, unknown>).map(([k, v]) => [k, String(v)])) : {};
+    const env = Object.keys(headers).length ? { env: { ...(keep.env as Record<string, unknown> | undefined), [BRIDGE_HEADERS_ENV]: JSON.stringify(headers) } } : {};
     const sse = entry.type === 'sse';
-    const headerArgs = headers.flatMap(([name, value]) => ['--header', `${name}: ${String(value)}`]);
-    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--url', url, ...(sse ? ['--sse'] : []), ...headerArgs], ...keep };
+    return { ...(typeof entry.type === 'string' ? { type: 'stdio' } : {}), command: launcher.command, args: [...launcher.args, BRIDGE, '--url', url, ...(sse ? ['--sse'] : [])], ...keep, ...env };
   }
   throw new ApiError('invalid_input', ui('route.noTarget'));
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverConfigFor } from '../../main/bridge/run.js';
 import { isRouted, routedEntry, routeServer, textDigest, unrouteServer } from '../../main/host-config/route.js';
 
 const launcher = { command: '/opt/console/node', args: ['/opt/console/bridge.js'] };
@@ -41,12 +42,16 @@ describe('the routed entry', () => {
     });
   });
 
-  it('an HTTP entry: --url with each header; SSE says so; VS Code entries keep a type (stdio)', () => {
+  it('an HTTP entry: --url, its headers in the environment (never on the command line); SSE says so; VS Code entries keep a type (stdio)', () => {
     expect(routedEntry({ type: 'sse', url: 'http://127.0.0.1:9/sse', headers: { 'X-Key': 'k' } }, launcher)).toEqual({
       type: 'stdio',
       command: '/opt/console/node',
-      args: ['/opt/console/bridge.js', 'bridge', '--url', 'http://127.0.0.1:9/sse', '--sse', '--header', 'X-Key: k'],
+      args: ['/opt/console/bridge.js', 'bridge', '--url', 'http://127.0.0.1:9/sse', '--sse'],
+      env: { MCP_CONSOLE_BRIDGE_HEADERS: '{"X-Key":"k"}' },
     });
+    // The bridge reads them back for the HTTP transport.
+    expect(serverConfigFor({ kind: 'url', url: 'http://127.0.0.1:9/sse', sse: true }, '/nowhere', { MCP_CONSOLE_BRIDGE_HEADERS: '{"X-Key":"k"}' })).toEqual({ url: 'http://127.0.0.1:9/sse', type: 'sse', headers: { 'X-Key': 'k' } });
+    expect(() => serverConfigFor({ kind: 'url', url: 'http://x', sse: false }, '/nowhere', { MCP_CONSOLE_BRIDGE_HEADERS: '[1]' })).toThrow(/JSON object/);
   });
 
   it('an entry already routed, or with nothing to run, is refused', () => {
