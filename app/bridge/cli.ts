@@ -8,6 +8,9 @@
  *   mcp-approval-console bridge <name>                       the entry <name> of the console's mcp-servers.json
  *   mcp-approval-console bridge [--name <id>] -- <command> [args…]    a stdio server
  *   mcp-approval-console bridge [--name <id>] --url <url> [--sse]     a Streamable HTTP (or legacy SSE) server
+ *   mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>]
+ *                        route a host's entry through the console in the host's own file, or undo it
+ *                        (main/host-config/route-cli.ts)
  *
  * The server is named in the console by `<name>`, `--name`, or a name derived from the command
  * (package or script name) or the URL (host name): main/bridge/args.ts.
@@ -28,7 +31,8 @@ import { fileURLToPath } from 'node:url';
 import { parseBridgeArgs, BRIDGE_USAGE } from '../../main/bridge/args.js';
 import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
 import { runBridge } from '../../main/bridge/run.js';
-import type { Logger } from '../../main/ports.js';
+import type { BridgeLauncher, Logger } from '../../main/ports.js';
+import { parseRouteCommand, ROUTE_USAGE, runRouteCommand } from '../../main/host-config/route-cli.js';
 import { defaultUserDataDir } from '../web/options.js';
 
 /** Whether this file runs as the built bundle (out/web/bridge.js) rather than from sources. */
@@ -54,12 +58,39 @@ async function launchHeadless(userDataDir: string): Promise<void> {
   process.stderr.write(`${JSON.stringify({ level: 'info', source: 'bridge', message: 'started MCP Approval Console headless', pid, log: path.join(userDataDir, HEADLESS_LOG_FILE) })}\n`);
 }
 
+/** The package's `mcp-approval-console` script (two folders up from app/bridge/cli.ts and from out/web/bridge.js alike): what a host is told to launch. */
+function bridgeLauncher(): BridgeLauncher {
+  return { command: process.execPath, args: [fileURLToPath(new URL('../../scripts/mcp-approval-console.mjs', import.meta.url))] };
+}
+
+/** `bridge install|uninstall …`: routes a host's entry through the console, or undoes it. */
+async function routeCommand(argv: string[], userDataDir: string): Promise<never> {
+  let command: ReturnType<typeof parseRouteCommand>;
+  try {
+    command = parseRouteCommand(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const env = { home: os.homedir(), platform: process.platform, env: process.env };
+  try {
+    process.stdout.write(`${await runRouteCommand(command, env, { dir: userDataDir, now: Date.now, logger, launcher: bridgeLauncher() })}\n`);
+    process.exit(0);
+  } catch (err) {
+    process.stderr.write(`mcp-approval-console bridge ${command.action}: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   if (command !== 'bridge') {
-    process.stderr.write(`${BRIDGE_USAGE}\n`);
+    process.stderr.write(`${BRIDGE_USAGE}\n${ROUTE_USAGE}\n`);
     process.exit(2);
   }
+  const env = process.env;
+  const userDataDir = env.MCP_CONSOLE_USER_DATA ? path.resolve(env.MCP_CONSOLE_USER_DATA) : defaultUserDataDir(process.platform, env, os.homedir());
+  if (rest[0] === 'install' || rest[0] === 'uninstall') await routeCommand(rest, userDataDir);
   let args: ReturnType<typeof parseBridgeArgs>;
   try {
     args = parseBridgeArgs(rest);
@@ -67,8 +98,6 @@ async function main(): Promise<void> {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(2);
   }
-  const env = process.env;
-  const userDataDir = env.MCP_CONSOLE_USER_DATA ? path.resolve(env.MCP_CONSOLE_USER_DATA) : defaultUserDataDir(process.platform, env, os.homedir());
   const noLaunch = env.MCP_CONSOLE_BRIDGE_NO_LAUNCH === '1';
   const proxy = await runBridge({
     userDataDir,
