@@ -8,7 +8,22 @@
  * `undefined`, functions and symbols are skipped in objects and `null` in arrays, non-finite
  * numbers are `null`. Values with `toJSON`, bigints and cycles are measured by `JSON.stringify`
  * itself (so a cycle throws its TypeError).
+ *
+ * The length of a big string measured elsewhere ({@link rememberJsonLength}) is not measured again.
  */
+import { createStringMemo, MEMO_MAX_CHARS, MEMO_MIN_CHARS } from './string-memo.js';
+
+/** JSON lengths of big strings measured elsewhere (see ./string-memo.ts). */
+const remembered = createStringMemo<number>(MEMO_MIN_CHARS, MEMO_MAX_CHARS);
+
+/**
+ * Remembers `length`, which must be `jsonLength(text)` measured elsewhere (the offload worker
+ * measures the big strings it parses), so {@link jsonLength} of a value holding `text` does not
+ * scan it. Strings under 64 KiB are not remembered.
+ */
+export function rememberJsonLength(text: string, length: number): void {
+  remembered.set(text, length);
+}
 
 /**
  * Candidates for escaping: `"`, `\`, control characters (C0 are escaped; DEL and C1 are not) and
@@ -36,7 +51,7 @@ export function jsonLength(value: unknown): number {
   if (value === null) return 4;
   switch (typeof value) {
     case 'string':
-      return value.length + 2 + escapeExtra(value);
+      return remembered.get(value) ?? value.length + 2 + escapeExtra(value);
     case 'number':
       return Number.isFinite(value) ? String(value).length : 4;
     case 'boolean':

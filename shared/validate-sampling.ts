@@ -8,6 +8,7 @@
  *
  * No Node, DOM or Electron imports: used by main (intake) and renderer (re-checking edits).
  */
+import { base64DecodedBytes, isBase64 } from './base64.js';
 import { jsonLength } from './json-length.js';
 import { english, ui, type UiText } from './ui-text.js';
 import {
@@ -17,6 +18,8 @@ import {
   type CreateMessageParams,
   type SamplingContent,
 } from './sampling.js';
+
+export { base64DecodedBytes, isBase64 } from './base64.js';
 
 /** Ids of the rules this validator enforces; SPEC ids where the spec names one. */
 export type SamplingRuleId =
@@ -72,20 +75,6 @@ const fail = (rule: SamplingRuleId, text: UiText): SamplingValidationResult => (
   ok: false,
   error: { code: ErrorCodes.INVALID_PARAMS, message: english(text), rule, ui: text },
 });
-
-/** One character class and no groups: linear on multi-megabyte strings (no backtracking stack). */
-const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decoded size in bytes of a valid base64 string. */
-export function base64DecodedBytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return (data.length / 4) * 3 - padding;
-}
-
-/** Whether `data` is strict (RFC 4648, padded, no whitespace) base64. Linear time. */
-export function isBase64(data: string): boolean {
-  return data.length % 4 === 0 && BASE64_CHARS.test(data);
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,12 +5,17 @@
  * work to one worker thread (./worker.ts running ./tasks.ts) and goes on; small payloads stay
  * inline, where a thread hop would cost more than the work.
  *
+ * An answer's big strings come back as moved bytes, each decoded in a turn of the event loop of
+ * its own, with what validation reads of them measured on the worker (./strings.ts).
+ *
  * Without a worker (no {@link WorkerSpec}, or the worker failed to start or died) every task runs
  * inline after a `setImmediate`, so behaviour is the same, only the event loop is not spared.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { Answer } from './protocol.js';
+import { unpackStrings } from './strings.js';
 import { bigStringsOf, TASKS, type OffloadTasks, type TaskName, type TextInput } from './tasks.js';
 
 export type { OffloadTasks, TaskName, TextInput } from './tasks.js';
@@ -78,9 +83,6 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** The worker's answer to one task. */
-type Answer = { id: number; ok: true; output: unknown } | { id: number; ok: false; error: { name: string; message: string; code?: unknown } };
-
 const runInline = async (task: TaskName, input: unknown): Promise<unknown> => {
   await new Promise((resolve) => setImmediate(resolve));
   return (TASKS[task] as (input: unknown) => unknown)(input);
@@ -133,7 +135,8 @@ export function createOffload(spec: WorkerSpec | undefined, logger?: OffloadLogg
       if (!p) return;
       pending.delete(answer.id);
       if (pending.size === 0) w.unref();
-      if (answer.ok) p.resolve(answer.output);
+      if (answer.ok && answer.strings.length === 0) p.resolve(answer.output);
+      else if (answer.ok) unpackStrings(answer.output, answer.strings).then(p.resolve, p.reject);
       else p.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
     });
     w.on('error', (err) => fail(String(err)));

@@ -5,6 +5,7 @@ import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOffload, sourceWorkerSpec, type Offload } from '../../main/offload/offload.js';
 import { HELD_MIN_CHARS } from '../../main/offload/tasks.js';
+import { jsonLength } from '../../shared/json-length.js';
 
 const open: Offload[] = [];
 const offload = (...args: [] | [Parameters<typeof createOffload>[0]]) => {
@@ -69,6 +70,17 @@ describe('offload: big-payload work on a worker thread', () => {
     await o.run('parseJsonLine', Buffer.from('1'));
     await o.close();
     expect(await o.run('parseJsonLine', Buffer.from('2'))).toEqual({ ok: true, value: 2, held: [] });
+  });
+
+  it("a parsed line's big strings come back from the worker unit for unit, and measured", async () => {
+    const o = offload();
+    const wide = `${'中文 😀 '.repeat(HELD_MIN_CHARS / 6)}\ud800 lone \udfff`;
+    const plain = `${'ü "quoted" \\ '.repeat(HELD_MIN_CHARS / 12)}\n`;
+    const line = Buffer.from(JSON.stringify({ params: { texts: [wide, plain], small: 'é' } }));
+    const parsed = await o.run('parseJsonLine', line);
+    expect(parsed).toEqual({ ok: true, value: JSON.parse(line.toString('utf8')), held: [expect.any(Number), expect.any(Number)] });
+    const texts = (parsed as { value: { params: { texts: string[] } } }).value.params.texts;
+    expect(texts.map((t) => jsonLength(t))).toEqual([JSON.stringify(wide).length, JSON.stringify(plain).length]);
   });
 
   it('big strings of a parsed line stay on the worker: later tasks name them; a dropped one is sent again', async () => {
