@@ -4,8 +4,8 @@
  * Zipf-like distribution (a few words everywhere, most words rare), edits, rejections, errors,
  * token usage, and an occasional image. Same seed, same corpus.
  */
-import type { SamplingMessage } from '../shared/sampling.js';
-import type { HistoryEntry, SamplingStatus } from '../shared/state.js';
+import type { SamplingMessage } from '../shared/contract/sampling.js';
+import type { HistoryEntry, SamplingStatus } from '../shared/contract/state.js';
 
 const COMMON =
   `the of and to a in is you that it for on with as this be at by from or have an they which one can

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import type { ConsoleApi } from '../shared/api.js';
+import type { ConsoleApi } from '../shared/contract/api.js';
 import { createWsClient } from '../renderer/api/ws-client.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

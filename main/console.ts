@@ -6,10 +6,10 @@
  * Hosts (app/electron, app/web) and tests call this; the same core runs under every host (like
  * MCP Inspector v2's environment split).
  */
-import type { ConsoleEvent, ConsoleService } from '../shared/api.js';
-import { ApiError } from '../shared/api.js';
-import type { ItemView } from '../shared/state.js';
-import { ui } from '../shared/ui-text.js';
+import type { ConsoleEvent, ConsoleService } from '../shared/contract/api.js';
+import { ApiError } from '../shared/contract/api.js';
+import type { ItemView } from '../shared/contract/state.js';
+import { ui } from '../shared/contract/ui-text.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';

@@ -4,9 +4,9 @@
  * goes by itself after {@link INFO_NOTICE_MS}, warnings and errors stay until dismissed; a dismissal
  * removes it for every window.
  */
-import type { Notice } from '../shared/state.js';
+import type { Notice } from '../shared/contract/state.js';
 import type { StateHub } from './state-hub.js';
-import { english, type UiText } from '../shared/ui-text.js';
+import { english, type UiText } from '../shared/contract/ui-text.js';
 
 /** Notices kept at most (the oldest go first). */
 export const NOTICES_KEPT = 20;

@@ -11,9 +11,9 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { ApiError } from '../shared/api.js';
+import { ApiError } from '../shared/contract/api.js';
 import { brokenFileError, readUserFile, writeUserFile, type UserFileSpec } from './user-file.js';
-import { ui } from '../shared/ui-text.js';
+import { ui } from '../shared/contract/ui-text.js';
 
 /** File in the user-data folder. */
 export const ROOTS_FILE = 'roots.json';

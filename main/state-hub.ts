@@ -4,15 +4,15 @@
  * subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  *
  * Items (sampling requests and elicitations) are kept whole here; the state and its patches carry
- * only their summaries (shared/item-summary.ts `projectItem`): a new item as its summary, a
+ * only their summaries (shared/domain/item-summary.ts `projectItem`): a new item as its summary, a
  * changed one as field-level changes of its summary plus field-level changes of the whole item
  * (`details`, a growing generation as its new text) for windows that have it open. A window gets
  * the whole item with {@link StateHub.published} (the `getItem` request).
  */
-import type { ConsoleEvent } from '../shared/api.js';
-import { projectItem } from '../shared/item-summary.js';
-import type { ConsoleState, ItemSummary, ItemView, SliceKey } from '../shared/state.js';
-import { itemChange, type DetailChange, type ItemChange, type StatePatch } from '../shared/state-patch.js';
+import type { ConsoleEvent } from '../shared/contract/api.js';
+import { projectItem } from '../shared/domain/item-summary.js';
+import type { ConsoleState, ItemSummary, ItemView, SliceKey } from '../shared/contract/state.js';
+import { itemChange, type DetailChange, type ItemChange, type StatePatch } from '../shared/contract/state-patch.js';
 
 export type { SliceKey };
 

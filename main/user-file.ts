@@ -18,10 +18,10 @@ import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, read
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { ApiError } from '../shared/api-error.js';
+import { ApiError } from '../shared/contract/api-error.js';
 import { describeJsonError } from './config.js';
 import { jsonSyntaxError, locateJsonPath } from './policy/json-locate.js';
-import { ui } from '../shared/ui-text.js';
+import { ui } from '../shared/contract/ui-text.js';
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

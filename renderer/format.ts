@@ -4,7 +4,7 @@
  * an en-GB system keeps its 24-hour clock), else the language itself; duration units are
  * translated (`common:duration.*`).
  */
-import { HISTORY_STATUSES } from '../shared/history.js';
+import { HISTORY_STATUSES } from '../shared/contract/history.js';
 import i18n from 'i18next'; // the shared instance renderer/i18n initialises (imported directly so this module stays pure)
 
 /**
@@ -98,7 +98,7 @@ export function firstLine(text: string, max = 140): string {
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
 }
 
-/** Every status, sampling and history alike (one list: shared/history.ts). */
+/** Every status, sampling and history alike (one list: shared/contract/history.ts). */
 const STATUS_KEYS = HISTORY_STATUSES;
 
 /** The readable label of a sampling (or history) status in the active language; unknown ones as they are. */

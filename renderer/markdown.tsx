@@ -14,7 +14,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
-import { formatBytes } from '../shared/validate-sampling.js';
+import { formatBytes } from '../shared/domain/validate-sampling.js';
 import { markdownPreview } from './components/big-text.js';
 
 const escapeHtml = (text: string): string =>

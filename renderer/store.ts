@@ -8,9 +8,9 @@
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import type { ConsoleApi, ConsoleEvent } from '../shared/api.js';
-import type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
-import { applyItemChange, applyPatch, patchFits, type DetailChange, type StatePatch } from '../shared/state-patch.js';
+import type { ConsoleApi, ConsoleEvent } from '../shared/contract/api.js';
+import type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
+import { applyItemChange, applyPatch, patchFits, type DetailChange, type StatePatch } from '../shared/contract/state-patch.js';
 import {
   type CallView,
   type ConsoleState,
@@ -19,7 +19,7 @@ import {
   type Notice,
   type ProviderView,
   type ServerView,
-} from '../shared/state.js';
+} from '../shared/contract/state.js';
 
 /** The three screens of the left nav. */
 export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' | 'rules';
@@ -27,8 +27,8 @@ export type Screen = 'settings' | 'queue' | 'servers' | 'providers' | 'history' 
 /** The connection to main, as the mirror sees it. */
 export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 'error'; message: string };
 
-/** Edits in progress on a request / response under review (shared/drafts.ts: main keeps them too). */
-export type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/drafts.js';
+/** Edits in progress on a request / response under review (shared/contract/drafts.ts: main keeps them too). */
+export type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
 
 /**
  * Everything the person has changed on one item and not sent, in one place: the request's texts

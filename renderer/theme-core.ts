@@ -2,7 +2,7 @@
  * The pure part of theming (no store, no React), shared by renderer/theme.ts and unit tests: the
  * `data-theme` override on <html> and the theme in effect.
  */
-import type { ThemePreference } from '../shared/desktop.js';
+import type { ThemePreference } from '../shared/contract/desktop.js';
 
 /** The attribute on <html> that forces a theme. */
 export const THEME_ATTRIBUTE = 'data-theme';

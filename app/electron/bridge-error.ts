@@ -4,7 +4,7 @@
  * when main worded the failure. renderer/api/bridge-errors.ts decodes it back into an
  * `ApiError`; test/hosts/bridge-errors.test.ts checks that the two agree. No `electron` import.
  */
-import { ApiError, BRIDGE_UI_MARK } from '../../shared/api-error.js';
+import { ApiError, BRIDGE_UI_MARK } from '../../shared/contract/api-error.js';
 
 /**
  * Turns a rejection of the preload's API client into an Error that survives contextBridge.

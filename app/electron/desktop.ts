@@ -7,7 +7,7 @@
 import { app, Menu, nativeImage, nativeTheme, Notification, Tray, type BrowserWindow, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import type { DesktopPorts, TrayActionId, TrayModel } from '../../main/attention/ports.js';
 import { autostartPath, setLinuxAutostart } from '../../main/settings/autostart-linux.js';
-import { APP_TITLE } from '../../shared/desktop.js';
+import { APP_TITLE } from '../../shared/contract/desktop.js';
 import { appIconPixels, badgeDotPixels, encodePng, trayIconPixels } from './icon-art.js';
 
 /** What the ports need from the host's window management. */

@@ -6,8 +6,8 @@
  * No runtime `electron` import (only structural types), so it is unit-tested with a fake ipcMain
  * in test/hosts/ipc.test.ts.
  */
-import { API_METHODS, EVENT_CHANNEL, requestChannel } from '../../shared/api-methods.js';
-import type { ApiReply, ConsoleService } from '../../shared/api.js';
+import { API_METHODS, EVENT_CHANNEL, requestChannel } from '../../shared/contract/api-methods.js';
+import type { ApiReply, ConsoleService } from '../../shared/contract/api.js';
 import { dispatch } from '../../main/api/dispatch.js';
 import type { SenderEventLike } from './sender-check.js';
 

@@ -9,9 +9,9 @@
  * keeps only an Error's message; renderer/api/index.ts turns it back into an `ApiError`.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { createApiClient } from '../../shared/api-client.js';
-import { API_METHODS, EVENT_CHANNEL, requestChannel, type ApiMethod } from '../../shared/api-methods.js';
-import type { ApiReply, ConsoleApi, ConsoleEvent } from '../../shared/api.js';
+import { createApiClient } from '../../shared/contract/api-client.js';
+import { API_METHODS, EVENT_CHANNEL, requestChannel, type ApiMethod } from '../../shared/contract/api-methods.js';
+import type { ApiReply, ConsoleApi, ConsoleEvent } from '../../shared/contract/api.js';
 import { encodeBridgeError } from './bridge-error.js';
 
 const client = createApiClient({

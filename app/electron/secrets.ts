@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { SecretStoreError, type SecretStore } from '../../main/secrets/secret-store.js';
-import { english, ui, type UiText } from '../../shared/ui-text.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 
 /** The part of Electron's `safeStorage` this uses. */
 export interface SafeStorageLike {

@@ -15,7 +15,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { ConsoleService } from '../../shared/api.js';
+import type { ConsoleService } from '../../shared/contract/api.js';
 import { rendererCsp } from '../csp.js';
 import { generateToken, isAllowedHost, isAllowedOrigin, tokenFromUrl, tokenMatches, TOKEN_PARAM } from './security.js';
 import { resolveStaticFile, sendFile } from './static-files.js';

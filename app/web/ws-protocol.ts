@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import type { WebSocket } from 'ws';
-import type { ApiReply, ConsoleEvent, ConsoleService } from '../../shared/api.js';
+import type { ApiReply, ConsoleEvent, ConsoleService } from '../../shared/contract/api.js';
 import { dispatch } from '../../main/api/dispatch.js';
 
 /** Schema of one client → server frame. */

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { percentile, type Figure, type Scenario } from '../figures.js';
 import { historyCorpus, rng } from '../history-corpus.js';
 

@@ -4,10 +4,10 @@
  * given state and history, records every request in `window.__fake.calls`, and lets the spec push
  * events with `window.__fake.emit(event)`.
  */
-import type { ConsoleEvent } from '../../shared/api.js';
-import { projectItem } from '../../shared/item-summary.js';
-import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/state.js';
-import type { StatePatch } from '../../shared/state-patch.js';
+import type { ConsoleEvent } from '../../shared/contract/api.js';
+import { projectItem } from '../../shared/domain/item-summary.js';
+import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/contract/state.js';
+import type { StatePatch } from '../../shared/contract/state-patch.js';
 import type { FixtureState } from './fixture-state.js';
 
 /** What the fake serves, as specs write it (items whole). */

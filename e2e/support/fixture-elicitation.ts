@@ -4,8 +4,8 @@
  * that asks for a secret, a URL request, a URL from a -32042 error, and an answered form.
  * Add them with `state.elicitations = buildElicitationItems(now)`.
  */
-import type { CallView, ElicitationItemView } from '../../shared/state.js';
-import { said, ui } from '../../shared/ui-text.js';
+import type { CallView, ElicitationItemView } from '../../shared/contract/state.js';
+import { said, ui } from '../../shared/contract/ui-text.js';
 
 /** The form with one field of every kind (as server-everything's trigger-elicitation-request, trimmed). */
 export const ALL_KINDS_SCHEMA = {

@@ -1,6 +1,6 @@
 /** History entries for UI specs: an edited and delivered request, a rejection, and two refusals. */
-import { detailed, type HistoryEntry } from '../../shared/state.js';
-import { because, english, ui } from '../../shared/ui-text.js';
+import { detailed, type HistoryEntry } from '../../shared/contract/state.js';
+import { because, english, ui } from '../../shared/contract/ui-text.js';
 
 // Reasons as main records them: the English, and the message code the renderer translates.
 const maxTokensRequired = ui('validate.maxTokensRequired');

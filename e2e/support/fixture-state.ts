@@ -4,9 +4,9 @@
  * every status; one sampling item in every status; manual + openai-compatible providers; and a
  * message with Markdown and hostile HTML that the sanitiser must defuse.
  */
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallView, ConsoleState, ElicitationItemView, ProviderView, SamplingItemView, ServerView } from '../../shared/state.js';
-import { because, said, ui } from '../../shared/ui-text.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { CallView, ConsoleState, ElicitationItemView, ProviderView, SamplingItemView, ServerView } from '../../shared/contract/state.js';
+import { because, said, ui } from '../../shared/contract/ui-text.js';
 
 /** A 32×32 PNG (blue/amber checkerboard). */
 export const PNG_B64 =

@@ -4,7 +4,7 @@
  * as separate tests: the queue's review screens, the other screens, the keyboard dialogs.
  */
 import type { Page } from '@playwright/test';
-import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
+import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/contract/rules.js';
 import { expect } from './ui.js';
 
 /** A policy slice so the Rules screen has content: one rule for `everything`, its counters. */

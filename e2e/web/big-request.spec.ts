@@ -3,7 +3,7 @@
  * with "Show all", editing happens in parts, and what is approved is exactly the whole text with
  * the person's edit — nothing hidden is lost.
  */
-import type { SamplingItemView } from '../../shared/state.js';
+import type { SamplingItemView } from '../../shared/contract/state.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const LINE = (i: number) => `${String(i).padStart(6, '0')} ${'log line '.repeat(8)}\n`;

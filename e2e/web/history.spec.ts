@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { openHistoryStore } from '../../main/store/history-store.js';
-import { HISTORY_STATUSES } from '../../shared/history.js';
+import { HISTORY_STATUSES } from '../../shared/contract/history.js';
 import { parseJsonl } from '../../main/history/export.js';
 import { HOSTILE, buildLiveHistory } from '../support/fixture-history.js';
 import { shot } from '../support/ui.js';

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
-import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/rules.js';
+import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/contract/rules.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
 
 const row = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`);

@@ -7,9 +7,9 @@
  * languages and no key is asked for that the locales lack (`window.__i18nMissing()`).
  */
 import type { Page } from '@playwright/test';
-import type { ConsoleEvent } from '../../shared/api.js';
-import type { LanguagePreference } from '../../shared/desktop.js';
-import type { ConsoleState, SliceKey } from '../../shared/state.js';
+import type { ConsoleEvent } from '../../shared/contract/api.js';
+import type { LanguagePreference } from '../../shared/contract/desktop.js';
+import type { ConsoleState, SliceKey } from '../../shared/contract/state.js';
 import type { FakeData } from '../support/fake-api.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { walkPolicy } from '../support/walk.js';

@@ -7,8 +7,8 @@
  * Screenshots land in e2e/artifacts/zh-*.png.
  */
 import type { Page } from '@playwright/test';
-import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/providers.js';
-import type { ProviderView } from '../../shared/state.js';
+import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/contract/providers.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { buildLiveHistory } from '../support/fixture-history.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';

@@ -4,8 +4,8 @@
  * response review, and exactly what the Providers screen and the model-selection panel send.
  */
 import type { Page } from '@playwright/test';
-import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/providers.js';
-import type { ProviderView, SamplingItemView } from '../../shared/state.js';
+import { defaultModelFacts, DEFAULT_FAMILY_RULES } from '../../shared/contract/providers.js';
+import type { ProviderView, SamplingItemView } from '../../shared/contract/state.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
 

@@ -3,7 +3,7 @@
  * renderer sends when they approve, edit, reject, cancel or dismiss.
  */
 import type { Page } from '@playwright/test';
-import type { SamplingItemView } from '../../shared/state.js';
+import type { SamplingItemView } from '../../shared/contract/state.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../support/fixture-state.js';
 import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 

@@ -6,7 +6,7 @@
  * smallest supported window (900×600). Screenshots go to e2e/artifacts/zh-*.png.
  */
 import type { Page } from '@playwright/test';
-import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/rules.js';
+import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/contract/rules.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';

@@ -7,7 +7,7 @@ import { expect, type Page } from '@playwright/test';
 import { installFakeApi, toWire, type FakeData } from '../support/fake-api.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { waitingEntries } from '../../main/attention/model.js';
-import { DEFAULT_DESKTOP_SETTINGS, type AttentionNotification, type DesktopSettings, type DesktopSupports, type DesktopView } from '../../shared/desktop.js';
+import { DEFAULT_DESKTOP_SETTINGS, type AttentionNotification, type DesktopSettings, type DesktopSupports, type DesktopView } from '../../shared/contract/desktop.js';
 
 /** What the web host supports (no native parts). */
 export const WEB_SUPPORTS: DesktopSupports = { nativeNotifications: false, tray: false, badge: false, launchAtLogin: false };

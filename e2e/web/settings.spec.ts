@@ -5,8 +5,8 @@
  * a click opens the item; "do not disturb" shows in the nav.
  */
 import { waitingEntries } from '../../main/attention/model.js';
-import type { ConsoleEvent } from '../../shared/api.js';
-import type { ConsoleState, SliceKey } from '../../shared/state.js';
+import type { ConsoleEvent } from '../../shared/contract/api.js';
+import type { ConsoleState, SliceKey } from '../../shared/contract/state.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { clickNotification, desktopView, openWithDesktop, shownNotifications, withDesktop } from './settings-fixture.js';

@@ -2,7 +2,7 @@
  * Time made visible: each waiting item shows how long it has waited and how long its
  * server will still wait; items about to expire and items past their server's wait stand out.
  */
-import type { SamplingItemView } from '../../shared/state.js';
+import type { SamplingItemView } from '../../shared/contract/state.js';
 import { expect, openConsole, shot, test } from '../support/ui.js';
 
 const row = (page: import('@playwright/test').Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`);

@@ -1,9 +1,9 @@
 /**
  * The one place host input enters main: look up the method, parse the input with its zod schema
- * from `shared/api.ts`, call the service, and wrap the outcome in an {@link ApiReply}.
+ * from `shared/contract/api.ts`, call the service, and wrap the outcome in an {@link ApiReply}.
  * Both hosts (Electron IPC, web WebSocket) call this, so validation cannot differ between them.
  */
-import { API_METHODS, ApiError, apiRequests, type ApiMethod, type ApiReply, type ConsoleService } from '../../shared/api.js';
+import { API_METHODS, ApiError, apiRequests, type ApiMethod, type ApiReply, type ConsoleService } from '../../shared/contract/api.js';
 
 /** Whether `name` is a known API method. */
 export function isApiMethod(name: unknown): name is ApiMethod {

@@ -2,7 +2,7 @@
  * Desktop life wired together for `createConsole`: the desktop settings service and the attention
  * service, and the two API methods they serve (`setDesktopSettings`, `sendTestNotification`).
  */
-import type { ApiParsedInput, ApiResults } from '../../shared/api.js';
+import type { ApiParsedInput, ApiResults } from '../../shared/contract/api.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 import { createDesktopSettingsService, type DesktopSettingsService } from '../settings/service.js';

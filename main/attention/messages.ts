@@ -5,7 +5,7 @@
  * catalogue is typed as the English one, so a missing key fails the typecheck.
  */
 import { createInstance, type TFunction } from 'i18next';
-import { resolveLanguage, type LanguagePreference, type UiLanguage } from '../../shared/desktop.js';
+import { resolveLanguage, type LanguagePreference, type UiLanguage } from '../../shared/contract/desktop.js';
 
 const en = {
   askCompletion: '{{server}} asks for a completion',

@@ -2,10 +2,10 @@
  * The pure part of "attention": which items wait on a person, what their notification says, and
  * what the tray shows. No I/O; main/attention/service.ts drives the ports with these.
  */
-import { APP_TITLE, type AttentionEntry } from '../../shared/desktop.js';
+import { APP_TITLE, type AttentionEntry } from '../../shared/contract/desktop.js';
 import { desktopT, type DesktopT } from './messages.js';
-import type { CallRef, ElicitationItemView, SamplingItemView } from '../../shared/state.js';
-import type { SamplingContent, SamplingMessage } from '../../shared/sampling.js';
+import type { CallRef, ElicitationItemView, SamplingItemView } from '../../shared/contract/state.js';
+import type { SamplingContent, SamplingMessage } from '../../shared/contract/sampling.js';
 import type { NotificationRequest, TrayMenuEntry, TrayModel } from './ports.js';
 
 /** Longest first line kept for a notification or the tray. */

@@ -4,7 +4,7 @@
  * none (its renderer uses the browser's Notifications API and the tab title instead); tests pass
  * recording fakes.
  */
-import type { ThemePreference } from '../../shared/desktop.js';
+import type { ThemePreference } from '../../shared/contract/desktop.js';
 
 /** What one native notification shows. */
 export interface NotificationRequest {

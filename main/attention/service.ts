@@ -5,9 +5,9 @@
  * recent notifications) so the renderer can set the title and, in the web host, show browser
  * notifications for exactly the ones main decided on.
  */
-import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/desktop.js';
+import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/contract/desktop.js';
 import type { SliceKey, StateHub } from '../state-hub.js';
-import { isElicitationItem, type SamplingItemView } from '../../shared/state.js';
+import { isElicitationItem, type SamplingItemView } from '../../shared/contract/state.js';
 import { desktopTFor, processLocales } from './messages.js';
 import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
 import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';

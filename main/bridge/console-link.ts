@@ -1,5 +1,5 @@
 /**
- * The bridge's end of the channel to the running console (shared/bridge-protocol.ts): connects
+ * The bridge's end of the channel to the running console (shared/contract/bridge-protocol.ts): connects
  * to the socket of the user-data folder with the token from its owner-only file, says hello, and
  * forwards the server requests the bridge intercepts. Connects lazily and again after the console
  * went away; when nobody listens it asks `launch` to start the console (at most once per
@@ -20,8 +20,8 @@ import {
   type BridgeToConsole,
   type BridgeVia,
   type ConsoleToBridge,
-} from '../../shared/bridge-protocol.js';
-import type { ProtocolEra } from '../../shared/primitives.js';
+} from '../../shared/contract/bridge-protocol.js';
+import type { ProtocolEra } from '../../shared/contract/primitives.js';
 import { protocolError } from '../mcp/protocol.js';
 import { abortCauseOf, RequestAbort, type ServerRequestKind } from '../requests/incoming.js';
 import { createLineSplitter } from './lines.js';

@@ -6,7 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { BRIDGE_MAX_LINE_BYTES } from '../../shared/bridge-protocol.js';
+import { BRIDGE_MAX_LINE_BYTES } from '../../shared/contract/bridge-protocol.js';
 import { createLineSplitter } from './lines.js';
 
 /**

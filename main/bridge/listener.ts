@@ -1,5 +1,5 @@
 /**
- * The console's end of the bridge channel (shared/bridge-protocol.ts): a local socket in the
+ * The console's end of the bridge channel (shared/contract/bridge-protocol.ts): a local socket in the
  * user-data folder (main/bridge/paths.ts; a named pipe on Windows), owner-only, plus a random
  * token written to an owner-only file beside it. Each bridge connection says hello with the token
  * and the bridged server's id; each server request it forwards becomes an
@@ -18,7 +18,7 @@ import {
   type BridgeHello,
   type BridgeRequest,
   type ConsoleToBridge,
-} from '../../shared/bridge-protocol.js';
+} from '../../shared/contract/bridge-protocol.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';

@@ -16,7 +16,7 @@
  * as they are, and host request ids to the server.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import type { BridgeVia } from '../../shared/bridge-protocol.js';
+import type { BridgeVia } from '../../shared/contract/bridge-protocol.js';
 import { typedAbort } from '../mcp/server-requests.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type ServerRequestKind } from '../requests/incoming.js';

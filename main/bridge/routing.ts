@@ -3,10 +3,10 @@
  * on the host's behalf: the rules the proxy (./proxy.ts) and the input rounds (./input-rounds.ts)
  * share.
  */
-import type { BridgeCall, BridgeVia } from '../../shared/bridge-protocol.js';
-import type { ProtocolEra } from '../../shared/primitives.js';
+import type { BridgeCall, BridgeVia } from '../../shared/contract/bridge-protocol.js';
+import type { ProtocolEra } from '../../shared/contract/primitives.js';
 import type { ServerRequestKind } from '../requests/incoming.js';
-import { argumentsLine } from '../../shared/call-args.js';
+import { argumentsLine } from '../../shared/domain/call-args.js';
 import { asObject, type JsonRpcId, type Loose } from './messages.js';
 
 /** What the proxy knows while it runs. */

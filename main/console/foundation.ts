@@ -4,9 +4,9 @@
  * offload worker, the state hub with its first slices, and the notices.
  */
 import { join } from 'node:path';
-import type { ModelSettings } from '../../shared/providers.js';
-import type { ProviderView } from '../../shared/state.js';
-import { ui, type UiText } from '../../shared/ui-text.js';
+import type { ModelSettings } from '../../shared/contract/providers.js';
+import type { ProviderView } from '../../shared/contract/state.js';
+import { ui, type UiText } from '../../shared/contract/ui-text.js';
 import { loadServersConfig, type LoadedServers } from '../config.js';
 import { PROVIDERS_CONFIG_FILE } from '../llm/providers-config.js';
 import { openProviderRegistry } from '../llm/registry.js';

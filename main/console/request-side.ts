@@ -3,9 +3,9 @@
  * limits, prices, redaction), the sampling pipeline, the elicitation queue, and the one door every
  * server request enters through (main/requests/router.ts), answered once history is durable.
  */
-import type { CallRef } from '../../shared/state.js';
-import { ui } from '../../shared/ui-text.js';
-import { serverWaitFor } from '../../shared/wait.js';
+import type { CallRef } from '../../shared/contract/state.js';
+import { ui } from '../../shared/contract/ui-text.js';
+import { serverWaitFor } from '../../shared/domain/wait.js';
 import type { ServerConfig } from '../config.js';
 import { createElicitationQueue, type ElicitationQueue } from '../elicitation/queue.js';
 import { createPolicyService } from '../policy/policy.js';

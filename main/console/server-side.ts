@@ -12,7 +12,7 @@ import { openEraNeeds, recogniseEraMismatch } from '../mcp/era-needs.js';
 import { createEraSessions, type EraSessions } from '../mcp/era-sessions.js';
 import { createServersFeature } from '../servers/feature.js';
 import { openProcessRegistry, systemProcessProbe, type ProcessRegistry } from '../servers/leftover-processes.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide } from './request-side.js';
 

@@ -12,7 +12,7 @@
  * `withdrawn` with `outcome.stopped` saying why, and the typed values stay.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../shared/api.js';
+import { ApiError } from '../../shared/contract/api.js';
 import {
   ElicitUrlParamsSchema,
   looksLikeSecretRequest,
@@ -20,12 +20,12 @@ import {
   validateElicitationContent,
   type ElicitResult,
   type FieldValue,
-} from '../../shared/elicitation.js';
-import { ErrorCodes } from '../../shared/sampling.js';
-import type { FormDraft } from '../../shared/drafts.js';
-import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type SamplingStatus, type StopCause } from '../../shared/state.js';
-import { english, ui, type UiText } from '../../shared/ui-text.js';
-import { withServerWait, type ServerWait } from '../../shared/wait.js';
+} from '../../shared/contract/elicitation.js';
+import { ErrorCodes } from '../../shared/contract/sampling.js';
+import type { FormDraft } from '../../shared/contract/drafts.js';
+import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type SamplingStatus, type StopCause } from '../../shared/contract/state.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
+import { withServerWait, type ServerWait } from '../../shared/domain/wait.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
 import type { IncomingElicitation } from '../requests/incoming.js';
@@ -40,7 +40,7 @@ export interface ElicitationDeps {
   history: { save(entry: HistoryEntry): void };
   now: () => number;
   inFlightCalls(serverId: string): CallRef[];
-  /** How long `serverId` waits for answers (shared/wait.ts `serverWaitFor`); absent = unknown. */
+  /** How long `serverId` waits for answers (shared/domain/wait.ts `serverWaitFor`); absent = unknown. */
   serverWait?(serverId: string, era: ProtocolEra, receivedAt: number): ServerWait | undefined;
   /** Optional rule hook: may only decline automatically, never accept. */
   decide?(serverId: string, item: ElicitationItemView): ElicitationDecision;

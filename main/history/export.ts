@@ -3,7 +3,7 @@
  * format documented in the README) or a readable Markdown / HTML report. Also the JSONL reader,
  * which the round-trip test (and a future import) uses.
  */
-import { ApiError } from '../../shared/api-error.js';
+import { ApiError } from '../../shared/contract/api-error.js';
 import {
   EXPORT_FORMATS,
   HistorySessionSchema,
@@ -14,12 +14,12 @@ import {
   type ExportedFile,
   type HistoryFilter,
   type HistorySession,
-} from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+} from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { isoTime, reportSessions } from './report-model.js';
 import { reportHtml, reportMarkdown, type ReportHeader } from './report-writers.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** What to export: the sessions of the given entry ids, or of the entries matching a filter. */
 export interface ExportRequest {

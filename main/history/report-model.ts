@@ -3,9 +3,9 @@
  * format: the Markdown and HTML writers walk this model, so both say the same things. Everything
  * here is plain text; escaping is the writers' job (server-supplied text is untrusted).
  */
-import { CreateMessageParamsSchema, contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import type { HistorySession } from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import { CreateMessageParamsSchema, contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { HistorySession } from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { base64Bytes } from '../store/media.js';
 
 /** A piece of content: text (rendered as a preformatted block) or a one-line note. */

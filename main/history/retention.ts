@@ -5,7 +5,7 @@
  * console (requests, streaming) for more than one batch. Sessions with an unfinished request are
  * never pruned.
  */
-import type { HistorySettings } from '../../shared/history.js';
+import type { HistorySettings } from '../../shared/contract/history.js';
 import type { Logger } from '../ports.js';
 import type { HistoryStore } from '../store/history-store.js';
 

@@ -1,17 +1,17 @@
 /**
  * The history part of the {@link ConsoleService}: counters, facets, export, delete, retention
  * settings and re-opening a past request as a draft. `createConsole` spreads `methods` into its
- * service; inputs arrive already parsed by the hosts (shared/api.ts schemas).
+ * service; inputs arrive already parsed by the hosts (shared/contract/api.ts schemas).
  */
-import { ApiError, type ApiParsedInput, type ApiResults } from '../../shared/api.js';
-import { HistorySettingsSchema, type HistorySettings } from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import { ApiError, type ApiParsedInput, type ApiResults } from '../../shared/contract/api.js';
+import { HistorySettingsSchema, type HistorySettings } from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { exportHistory } from './export.js';
 import { createRetention, type Retention } from './retention.js';
 import { loadHistorySettings, saveHistorySettings } from './settings.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** The methods this module implements. */
 export type HistoryMethod =

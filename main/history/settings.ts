@@ -6,7 +6,7 @@
  * is written over it until it is fixed; writes are atomic and keep `history-settings.json.bak`.
  */
 import { join } from 'node:path';
-import { DEFAULT_HISTORY_SETTINGS, HistorySettingsSchema, type HistorySettings } from '../../shared/history.js';
+import { DEFAULT_HISTORY_SETTINGS, HistorySettingsSchema, type HistorySettings } from '../../shared/contract/history.js';
 import { describeIgnored, readUserFile, writeUserFile, type UserFileSpec } from '../user-file.js';
 
 /** File name inside the user-data folder. */

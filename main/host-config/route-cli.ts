@@ -5,8 +5,8 @@
  * vscode); the file is the host's standard one on this machine (main/servers/import/locations.ts),
  * or `--file`.
  */
-import type { ImportFormat } from '../../shared/servers.js';
-import { ApiError } from '../../shared/api.js';
+import type { ImportFormat } from '../../shared/contract/servers.js';
+import { ApiError } from '../../shared/contract/api.js';
 import { standardLocations, type ImportEnvironment } from '../servers/import/locations.js';
 import { createHostRouting, type HostRoutingDeps } from './routes.js';
 

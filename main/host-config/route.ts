@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { ApiError } from '../../shared/api.js';
-import type { ImportFormat } from '../../shared/servers.js';
-import { ui } from '../../shared/ui-text.js';
+import { ApiError } from '../../shared/contract/api.js';
+import type { ImportFormat } from '../../shared/contract/servers.js';
+import { ui } from '../../shared/contract/ui-text.js';
 import { BRIDGE_HEADERS_ENV } from '../bridge/headers.js';
 import type { BridgeLauncher } from '../ports.js';
 import { writeFileAtomic } from '../user-file.js';

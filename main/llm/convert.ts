@@ -1,6 +1,6 @@
 /**
  * Pure conversion between MCP sampling (`sampling/createMessage` params and CreateMessageResult,
- * shared/sampling.ts) and the AI SDK 7 call options and results (the options `streamText` and
+ * shared/contract/sampling.ts) and the AI SDK 7 call options and results (the options `streamText` and
  * `experimental_streamLanguageModelCall` share).
  *
  * No I/O and no provider specifics: the OpenAI-compatible provider (openai-compatible.ts) and any
@@ -15,7 +15,7 @@ import {
   type SamplingContent,
   type SamplingMessage,
   type ToolResultContent,
-} from '../../shared/sampling.js';
+} from '../../shared/contract/sampling.js';
 
 /**
  * The prompt and settings part of the AI SDK call options derived from sampling params.

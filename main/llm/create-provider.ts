@@ -2,8 +2,8 @@
  * One configured provider → a running {@link LlmProvider} of its kind, with the full view the
  * renderer mirrors (model facts resolved, a key hint, never the key).
  */
-import { defaultModelFacts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/providers.js';
-import type { ProviderView } from '../../shared/state.js';
+import { defaultModelFacts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/contract/providers.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 import { apiKeyHint } from '../secrets/secret-store.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider, hostedBaseURL } from './hosted-providers.js';
 import { createOpenAICompatibleProvider } from './openai-compatible.js';

@@ -6,7 +6,7 @@
  * The API key is never part of a message: any occurrence (servers sometimes echo it) is replaced by `***`.
  */
 import { APICallError, InvalidResponseDataError, JSONParseError, NoOutputGeneratedError, StreamProviderError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
-import type { ProviderFailureKind } from '../../shared/providers.js';
+import type { ProviderFailureKind } from '../../shared/contract/providers.js';
 
 /** What went wrong, for callers that branch (e.g. offer "retry" only for transient kinds); see the shared type. */
 export type ProviderErrorKind = ProviderFailureKind;

@@ -16,8 +16,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { experimental_streamLanguageModelCall as streamLanguageModelCall, type LanguageModel } from 'ai';
-import type { ToolSupport } from '../../shared/providers.js';
-import type { CreateMessageResult, SamplingContent } from '../../shared/sampling.js';
+import type { ToolSupport } from '../../shared/contract/providers.js';
+import type { CreateMessageResult, SamplingContent } from '../../shared/contract/sampling.js';
 import { fromAiSdkResult, toAiSdkCall } from './convert.js';
 import { abortError, ProviderError, toProviderError, type ErrorContext } from './errors.js';
 import { parsePromptToolReply, PROMPT_TOOL_META_KEY, toPromptToolParams } from './prompt-tools.js';

@@ -15,9 +15,9 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { defaultBaseURL, type OpenAIApi, type ProviderKind, type ToolSupport } from '../../shared/providers.js';
-import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/sampling.js';
-import type { ProviderView } from '../../shared/state.js';
+import { defaultBaseURL, type OpenAIApi, type ProviderKind, type ToolSupport } from '../../shared/contract/providers.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/contract/sampling.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
 import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
@@ -27,7 +27,7 @@ export interface HostedProviderConfig {
   id: string;
   /** Display name (also prefixes error messages); default: the id. */
   label?: string;
-  /** API root; default the official one (shared/providers.ts PROVIDER_PRESETS). */
+  /** API root; default the official one (shared/contract/providers.ts PROVIDER_PRESETS). */
   baseURL?: string;
   apiKey?: string;
   models: string[];

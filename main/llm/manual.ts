@@ -4,7 +4,7 @@
  * the response before it is delivered). Always present, and the default when nothing else is
  * configured (providers-config.ts).
  */
-import { MANUAL_PROVIDER_ID } from '../../shared/primitives.js';
+import { MANUAL_PROVIDER_ID } from '../../shared/contract/primitives.js';
 import type { LlmProvider } from './provider.js';
 
 export { MANUAL_PROVIDER_ID };

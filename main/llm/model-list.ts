@@ -13,11 +13,11 @@
  * Every message is key-free (errors.ts redacts).
  */
 import { generateText } from 'ai';
-import type { ProviderKind, ProviderTestResult } from '../../shared/providers.js';
+import type { ProviderKind, ProviderTestResult } from '../../shared/contract/providers.js';
 import { toProviderError, type ErrorContext } from './errors.js';
 import { sdkModelFactory, type ProviderConnection } from './hosted-providers.js';
-import { english, ui } from '../../shared/ui-text.js';
-import type { ProviderFailureKind } from '../../shared/providers.js';
+import { english, ui } from '../../shared/contract/ui-text.js';
+import type { ProviderFailureKind } from '../../shared/contract/providers.js';
 
 /** One listed model. `contextWindow` in tokens, when the list says. */
 export interface ListedModel {

@@ -7,8 +7,8 @@
  * shared with the other providers in generate-stream.ts.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { ToolSupport } from '../../shared/providers.js';
-import type { ProviderView } from '../../shared/state.js';
+import type { ToolSupport } from '../../shared/contract/providers.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
 import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';

@@ -9,10 +9,10 @@
  *
  * Pure: MCP params in, MCP params out (then converted by convert.ts like any request).
  */
-import { PROMPT_TOOL_META_KEY } from '../../shared/providers.js';
-import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage, type SamplingTool } from '../../shared/sampling.js';
+import { PROMPT_TOOL_META_KEY } from '../../shared/contract/providers.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage, type SamplingTool } from '../../shared/contract/sampling.js';
 
-/** `_meta` key of a text block whose tool-call reply could not be used: `{problem, message}` (defined in shared/providers.ts for the renderer). */
+/** `_meta` key of a text block whose tool-call reply could not be used: `{problem, message}` (defined in shared/contract/providers.ts for the renderer). */
 export { PROMPT_TOOL_META_KEY };
 
 /** Why a prompt-based tool reply was not turned into a tool call. */

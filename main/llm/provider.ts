@@ -3,8 +3,8 @@
  * the AI SDK (one streamed model call, generate-stream.ts); "manual" has no `generate` (the
  * person writes the response).
  */
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { ProviderView, TokenUsage } from '../../shared/state.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { ProviderView, TokenUsage } from '../../shared/contract/state.js';
 
 /** One generation request: the approved (edited) params and the model to use. */
 export interface GenerateInput {

@@ -35,8 +35,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/providers.js';
-import type { ModelRef } from '../../shared/state.js';
+import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/contract/providers.js';
+import type { ModelRef } from '../../shared/contract/state.js';
 import { createProvider, type ResolvedProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
 import type { LlmProvider } from './provider.js';

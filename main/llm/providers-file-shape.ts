@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { ServerModelSettingsSchema } from '../../shared/providers.js';
+import { ServerModelSettingsSchema } from '../../shared/contract/providers.js';
 import { describeJsonError } from '../config.js';
 import { brokenFileError, indentOf, shapeLike, type JsonPath } from '../user-file.js';
 import { ProviderEntrySchema, ProvidersFileSchema } from './providers-config.js';

@@ -4,24 +4,24 @@
  * Providers screen makes — persisted to providers.json (keys excluded) and published as state.
  *
  * It satisfies the sampling pipeline's ProviderRegistry (`list`, `get`, `defaultModel`) and adds
- * `select(params, serverId)`: the explainable ranking of shared/model-selection.ts with the
+ * `select(params, serverId)`: the explainable ranking of shared/domain/model-selection.ts with the
  * server's allowed/default models and the family table.
  */
 import { writeFileAtomic } from '../user-file.js';
 import { readProvidersText, shapeProvidersFile } from './providers-file-shape.js';
-import { ApiError } from '../../shared/api-error.js';
-import { defaultModelPrice, type ModelPrice } from '../../shared/model-prices.js';
-import { selectModel, type ModelSelection } from '../../shared/model-selection.js';
-import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ProviderSettings, type ProviderTestResult, type ServerModelSettings } from '../../shared/providers.js';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import type { ModelRef, ProviderView } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import { defaultModelPrice, type ModelPrice } from '../../shared/domain/model-prices.js';
+import { selectModel, type ModelSelection } from '../../shared/domain/model-selection.js';
+import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ProviderSettings, type ProviderTestResult, type ServerModelSettings } from '../../shared/contract/providers.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { ModelRef, ProviderView } from '../../shared/contract/state.js';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.js';
 import { baseURLOf, createProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
 import { listProviderModels, ModelListError, testProviderConnection, type ListedModel, type ListOptions } from './model-list.js';
 import type { LlmProvider } from './provider.js';
 import { allEntries, chooseDefaultModel, readProvidersFile, serializeProvidersFile, type ConfiguredProvider, type Env, type ProvidersFileModel } from './providers-config.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** What the registry needs. `onChange` is called after every change with the new views and settings. */
 export interface RegistryDeps {
@@ -54,11 +54,11 @@ export interface ProviderRegistryService {
   list(): LlmProvider[];
   get(id: string): LlmProvider | undefined;
   defaultModel(): ModelRef;
-  /** Ranks the models for a request from `serverId` (see shared/model-selection.ts). */
+  /** Ranks the models for a request from `serverId` (see shared/domain/model-selection.ts). */
   select(params: CreateMessageParams, serverId: string): ModelSelection;
   /**
    * A model's price in USD per million tokens: the `price` in its facts, else the built-in one
-   * (shared/model-prices.ts: list prices of known hosted models, 0 on a loopback endpoint and for
+   * (shared/domain/model-prices.ts: list prices of known hosted models, 0 on a loopback endpoint and for
    * the manual provider); undefined when unknown (e.g. a remote OpenAI-compatible endpoint).
    */
   priceOf(model: ModelRef): ModelPrice | undefined;

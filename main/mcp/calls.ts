@@ -3,13 +3,13 @@
  * their outcomes. A sampling request always belongs to one of these (S-ASSOC-1): this tracker
  * answers "what is in flight to server X right now" and links items to their calls.
  */
-import { argumentsLine } from '../../shared/call-args.js';
+import { argumentsLine } from '../../shared/domain/call-args.js';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../shared/api.js';
-import type { CallRef, CallView, ClientRequestKind } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api.js';
+import type { CallRef, CallView, ClientRequestKind } from '../../shared/contract/state.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** Finished calls kept in state (the newest). */
 const CALLS_KEPT = 100;

@@ -5,7 +5,7 @@
  * `notifications/resources/list_changed` (the SDK's `listChanged` handlers, which debounce).
  */
 import type { ListChangedHandlers, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
-import type { PromptView, ResourceTemplateView, ResourceView, ToolView } from '../../shared/state.js';
+import type { PromptView, ResourceTemplateView, ResourceView, ToolView } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import type { Client } from '@modelcontextprotocol/client';
 

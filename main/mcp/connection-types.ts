@@ -4,7 +4,7 @@
  * main/requests/incoming.ts) and what it offers (ServerConnection).
  */
 import type { AuthProvider } from '@modelcontextprotocol/client';
-import type { CallRef, CallView, ServerAuthView, ServerView } from '../../shared/state.js';
+import type { CallRef, CallView, ServerAuthView, ServerView } from '../../shared/contract/state.js';
 import type { Offload } from '../offload/offload.js';
 import type { ConsolePorts, Logger } from '../ports.js';
 import type { ServerRequestRouter } from '../requests/router.js';

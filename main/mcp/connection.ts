@@ -8,7 +8,7 @@
  * console (sampling, elicitation, roots) to its one door, in the envelope of server-requests.ts.
  */
 import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
-import type { CallView, ReconnectView, ServerStatus, ServerView } from '../../shared/state.js';
+import type { CallView, ReconnectView, ServerStatus, ServerView } from '../../shared/contract/state.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
 import { createCatalogKeeper, emptyCatalog, type Catalog } from './catalog.js';
@@ -20,7 +20,7 @@ import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 import { embeddedRequestHandlers, handlePushedRequests } from './server-requests.js';
 import { RequestAbort } from '../requests/incoming.js';
-import { english, ui } from '../../shared/ui-text.js';
+import { english, ui } from '../../shared/contract/ui-text.js';
 
 /** The warning on a legacy HTTP+SSE entry. */
 const SSE_DEPRECATED = ui('server.sseDeprecated');

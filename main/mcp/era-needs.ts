@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ProtocolEra } from '../../shared/primitives.js';
+import type { ProtocolEra } from '../../shared/contract/primitives.js';
 import { writeFileAtomic } from '../user-file.js';
 
 /** File in the user-data folder (the console's own; a broken one is simply replaced). */

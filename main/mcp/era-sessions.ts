@@ -4,7 +4,7 @@
  * and never shown apart — its requests carry the server's id, so the Queue, History and the
  * Servers screen see one server. The server's own connection stays as it is.
  */
-import type { ProtocolEra } from '../../shared/primitives.js';
+import type { ProtocolEra } from '../../shared/contract/primitives.js';
 import type { Logger } from '../ports.js';
 import type { ServerConnection } from './connection.js';
 import type { EraNeeds } from './era-needs.js';

@@ -7,7 +7,7 @@
  * the byte-exact `requestState`.
  */
 import { isInputRequiredResult } from '@modelcontextprotocol/client';
-import type { CallRef } from '../../shared/state.js';
+import type { CallRef } from '../../shared/contract/state.js';
 
 /** Most `input_required` rounds one call may take before the console gives up (MRTR). */
 export const MAX_INPUT_ROUNDS = 10;

@@ -4,8 +4,8 @@
  * anything), and the stderr log of a stdio server.
  */
 import type { Transport } from '@modelcontextprotocol/client';
-import type { ProtocolLogEntry, ServerLogPage, StderrEntry } from '../../shared/servers.js';
-import { SERVER_LOG_CAPACITY } from '../../shared/servers.js';
+import type { ProtocolLogEntry, ServerLogPage, StderrEntry } from '../../shared/contract/servers.js';
+import { SERVER_LOG_CAPACITY } from '../../shared/contract/servers.js';
 
 /** A fixed-capacity FIFO: pushing past `capacity` drops the oldest entry. */
 export class RingBuffer<T> {

@@ -8,7 +8,7 @@
  * thing the protocol has no code for — that the server timed out.
  */
 import { SdkError, SdkErrorCode, type Client, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
-import type { CallRef, ProtocolEra } from '../../shared/state.js';
+import type { CallRef, ProtocolEra } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type IncomingServerRequest, type ServerRequestKind } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';

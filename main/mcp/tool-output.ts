@@ -10,7 +10,7 @@
  * SDK would have: same codes, same messages.
  */
 import { fromJsonSchema, type JsonSchemaType, ProtocolError } from '@modelcontextprotocol/client';
-import type { ToolView } from '../../shared/server-views.js';
+import type { ToolView } from '../../shared/contract/server-views.js';
 
 /** The definition each round of a call is sent with: the tool as listed, without its output schema. */
 export function roundDefinition(tool: ToolView | undefined, name: string): { name: string; inputSchema: { type: 'object' } & Record<string, unknown> } {

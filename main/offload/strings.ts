@@ -9,11 +9,11 @@
  * event loop of its own.
  *
  * What the console's validation reads of a whole string — its JSON length, whether it is base64 —
- * is measured on the worker as well and remembered with the string (shared/json-length.ts,
- * shared/base64.ts), so validating the request in the main thread does not scan it.
+ * is measured on the worker as well and remembered with the string (shared/domain/json-length.ts,
+ * shared/domain/base64.ts), so validating the request in the main thread does not scan it.
  */
-import { jsonLength, rememberJsonLength } from '../../shared/json-length.js';
-import { isBase64, rememberBase64 } from '../../shared/base64.js';
+import { jsonLength, rememberJsonLength } from '../../shared/domain/json-length.js';
+import { isBase64, rememberBase64 } from '../../shared/domain/base64.js';
 
 /** Strings at least this long (characters) cross as bytes: 64 KiB. Shorter ones clone in well under 1 ms. */
 export const SENT_AS_BYTES_MIN_CHARS = 64 * 1024;
@@ -25,9 +25,9 @@ export interface SentString {
   encoding: 'latin1' | 'utf16le';
   /** Its characters in `encoding`; the buffer is this string's alone (transferred). */
   bytes: Uint8Array;
-  /** `jsonLength` of the string (shared/json-length.ts). */
+  /** `jsonLength` of the string (shared/domain/json-length.ts). */
   jsonLength: number;
-  /** `isBase64` of the string (shared/base64.ts). */
+  /** `isBase64` of the string (shared/domain/base64.ts). */
   base64: boolean;
 }
 

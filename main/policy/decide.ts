@@ -1,5 +1,5 @@
 /**
- * How an engine decision (shared/rules-engine.ts) becomes what the sampling pipeline does with a
+ * How an engine decision (shared/domain/rules-engine.ts) becomes what the sampling pipeline does with a
  * queued request, with the notes the person sees on the review screen:
  *
  * - `reject` rules always apply (also while auto-approval is paused);
@@ -13,9 +13,9 @@
  * Every action carries the estimate (input tokens from the request's size + maxTokens, and USD
  * at the model's price when known), shown where the decision is explained.
  */
-import { redactRequest, type PlacedFinding } from '../../shared/redaction.js';
-import { estimateInputTokens, type ModelPrice } from '../../shared/model-prices.js';
-import { evaluateRules, requestFacts, serverPolicyOf, type PolicyNote, type RulesFile } from '../../shared/rules.js';
+import { redactRequest, type PlacedFinding } from '../../shared/domain/redaction.js';
+import { estimateInputTokens, type ModelPrice } from '../../shared/domain/model-prices.js';
+import { evaluateRules, requestFacts, serverPolicyOf, type PolicyNote, type RulesFile } from '../../shared/contract/rules.js';
 import type { PolicyAction, PolicyFacts } from '../sampling/types.js';
 import type { Today } from './limits.js';
 

@@ -1,12 +1,12 @@
 /**
- * The sensitive-data detectors (shared/redaction.ts) with a small memo by text, so one request's
+ * The sensitive-data detectors (shared/domain/redaction.ts) with a small memo by text, so one request's
  * texts are scanned once although two steps read them: the history filter on the first save
  * (./history-scrub.ts) and the rule decision right after (./decide.ts) — the per-request hot path. The
  * memo holds the last {@link DETECT_MEMO_MAX} distinct texts for one set of detect options (an
  * options object that differs by identity clears it).
  */
-import { detectSensitive, requestTexts, type DetectOptions, type Finding, type PlacedFinding } from '../../shared/redaction.js';
-import type { CreateMessageParams } from '../../shared/sampling.js';
+import { detectSensitive, requestTexts, type DetectOptions, type Finding, type PlacedFinding } from '../../shared/domain/redaction.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 
 /** Distinct texts remembered. */
 export const DETECT_MEMO_MAX = 64;
@@ -20,7 +20,7 @@ const BIG_MEMO_MAX = 2;
 export interface DetectCache {
   /** {@link detectSensitive} of one text. */
   detect(text: string, options: DetectOptions): Finding[];
-  /** shared/redaction.ts `detectInRequest`, through {@link DetectCache.detect}. */
+  /** shared/domain/redaction.ts `detectInRequest`, through {@link DetectCache.detect}. */
   inRequest(params: CreateMessageParams, options: DetectOptions): PlacedFinding[];
   /** Remembers findings made elsewhere (the offload worker) for `text` under `options`. */
   seed(text: string, options: DetectOptions, found: Finding[]): void;

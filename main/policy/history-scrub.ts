@@ -9,9 +9,9 @@
  * their findings are cached by entry id, for the same `original` object and the same rules file,
  * until the entry's terminal save. Only the cheap "was it sent?" filter runs per save.
  */
-import { detectSensitive, redactText, type DetectOptions, type Finding } from '../../shared/redaction.js';
-import type { RulesFile } from '../../shared/rules.js';
-import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/state.js';
+import { detectSensitive, redactText, type DetectOptions, type Finding } from '../../shared/domain/redaction.js';
+import type { RulesFile } from '../../shared/contract/rules.js';
+import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
 
 /** Entries whose findings are remembered at most (the oldest are dropped first). */
 const MEMO_MAX = 1000;
@@ -22,7 +22,7 @@ export interface ScrubDeps {
   file(): RulesFile;
   /** Whether the person chose to keep this request's unredacted original. */
   keeps(entryId: string): boolean;
-  /** The detectors (the policy passes its memo, ./detect-cache.ts); default shared/redaction.ts `detectSensitive`. */
+  /** The detectors (the policy passes its memo, ./detect-cache.ts); default shared/domain/redaction.ts `detectSensitive`. */
   detect?: (text: string, options: DetectOptions) => Finding[];
   /** The detect options of a rules file (the same object for the same file, so memos stay valid). */
   optionsOf?: (file: RulesFile) => DetectOptions;

@@ -16,7 +16,7 @@
  * A refused request is answered with {@link RATE_LIMITED_CODE} and a message that says which limit.
  * Pure bookkeeping: the clock comes in as an argument.
  */
-import { DEFAULT_GLOBAL_LIMITS, DEFAULT_SERVER_LIMITS, RATE_LIMITED_CODE, type Limits, type RulesFile, type ServerCounters } from '../../shared/rules.js';
+import { DEFAULT_GLOBAL_LIMITS, DEFAULT_SERVER_LIMITS, RATE_LIMITED_CODE, type Limits, type RulesFile, type ServerCounters } from '../../shared/contract/rules.js';
 
 /** A refusal: the JSON-RPC error and the limit's id (recorded in history as the rule). */
 export interface LimitRefusal {

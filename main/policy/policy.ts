@@ -1,16 +1,16 @@
 /**
- * The console's policy: per-server auto-approve rules (shared/rules-engine.ts), the
+ * The console's policy: per-server auto-approve rules (shared/domain/rules-engine.ts), the
  * global pause switch, rate limits and budgets (./limits.ts) with model prices, redaction
- * (shared/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
+ * (shared/domain/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
  * per-server elicitation policy (always ask / always decline). It plugs into the sampling
  * pipeline's {@link SamplingPolicy} seam and the elicitation queue's `decide` hook, publishes the
  * `policy` state slice, and serves the rules API.
  */
-import { ApiError } from '../../shared/api.js';
-import { costOfUsage, type ModelPrice } from '../../shared/model-prices.js';
-import { requestTexts, type DetectOptions } from '../../shared/redaction.js';
-import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/rules.js';
-import type { HistoryEntry, ModelRef } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { costOfUsage, type ModelPrice } from '../../shared/domain/model-prices.js';
+import { requestTexts, type DetectOptions } from '../../shared/domain/redaction.js';
+import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/contract/rules.js';
+import type { HistoryEntry, ModelRef } from '../../shared/contract/state.js';
 import type { ElicitationDecision } from '../elicitation/queue.js';
 import { BIG_PAYLOAD, type Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
@@ -22,7 +22,7 @@ import { createDetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
 import { createLimiter, utcDayOf, utcDayStart, type DayUsage } from './limits.js';
 import { openRulesStore, RULES_FILE } from './rules-store.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** What the policy needs. */
 export interface PolicyDeps {

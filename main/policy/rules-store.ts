@@ -1,5 +1,5 @@
 /**
- * The rules file, `rules.json` in the user-data folder (format: shared/rules.ts
+ * The rules file, `rules.json` in the user-data folder (format: shared/contract/rules.ts
  * {@link RulesFileSchema}). A missing file means "no rules" (every request asks, default limits).
  *
  * A bad file — JSON syntax or a known field of the wrong type — is reported with its line and
@@ -13,12 +13,12 @@
  * "rule X (vN)" always names a rule as it was.
  */
 import { existsSync, mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
-import { ApiError } from '../../shared/api.js';
+import { ApiError } from '../../shared/contract/api.js';
 import { join } from 'node:path';
-import { bumpVersions, emptyRulesFile, RulesFileSchema, type RulesFile } from '../../shared/rules.js';
+import { bumpVersions, emptyRulesFile, RulesFileSchema, type RulesFile } from '../../shared/contract/rules.js';
 import type { Logger } from '../ports.js';
 import { describeIgnored, parseUserFile, writeUserFile, type JsonPath, type UserFileSpec } from '../user-file.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** File name of the rules file inside the user-data folder. */
 export const RULES_FILE = 'rules.json';

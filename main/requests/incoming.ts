@@ -5,7 +5,7 @@
  * the router (router.ts) hands it to the handler of its kind; the handler validates it once and
  * answers through the promise it returns. Leaf module: it imports only shared types.
  */
-import type { CallRef, ProtocolEra, RequestVia } from '../../shared/state.js';
+import type { CallRef, ProtocolEra, RequestVia } from '../../shared/contract/state.js';
 
 /** What a server asks of the console: an LLM completion, input from the person, or the roots. */
 export type ServerRequestKind = 'sampling' | 'elicitation' | 'roots';

@@ -17,7 +17,7 @@
  * nothing. `failed` (refused at intake) and `interrupted` (the console died) are only written to
  * history, never reached by an event.
  */
-import type { ElicitationStatus, SamplingStatus } from '../../shared/state.js';
+import type { ElicitationStatus, SamplingStatus } from '../../shared/contract/state.js';
 
 /** What can happen to a sampling item. */
 export type SamplingEvent =

@@ -3,8 +3,8 @@
  * whatever its source, enters through {@link ServerRequestRouter.receive} and goes to the handler
  * of its kind.
  */
-import type { ElicitResult } from '../../shared/elicitation.js';
-import type { CreateMessageResult } from '../../shared/sampling.js';
+import type { ElicitResult } from '../../shared/contract/elicitation.js';
+import type { CreateMessageResult } from '../../shared/contract/sampling.js';
 import { protocolError } from '../mcp/protocol.js';
 import type { Root } from '../roots.js';
 import type { IncomingElicitation, IncomingSampling, IncomingServerRequest } from './incoming.js';

@@ -5,13 +5,13 @@
  * giving up wired — and a past request re-opened from history as a draft.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../shared/api.js';
-import { chooseModel } from '../../shared/model-selection.js';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { HistoryEntry, SamplingItemView } from '../../shared/state.js';
-import { ui } from '../../shared/ui-text.js';
-import { validateSamplingRequest } from '../../shared/validate-sampling.js';
-import { withServerWait } from '../../shared/wait.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { chooseModel } from '../../shared/domain/model-selection.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
+import { ui } from '../../shared/contract/ui-text.js';
+import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
+import { withServerWait } from '../../shared/domain/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { isBigPayload } from '../offload/offload.js';
 import { abortCauseOf, RequestAbort, type IncomingSampling } from '../requests/incoming.js';

@@ -5,10 +5,10 @@
  * review.ts (the person's actions), steps.ts (generation, delivery, the policy's decision).
  * Status changes go only through the state machine table (main/requests/machine.ts).
  */
-import { ApiError } from '../../shared/api.js';
-import { ErrorCodes, USER_REJECTED_MESSAGE, type CreateMessageResult } from '../../shared/sampling.js';
-import { detailed, type SamplingItemView, type SamplingStatus, type StopCause } from '../../shared/state.js';
-import { english, ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { ErrorCodes, USER_REJECTED_MESSAGE, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import { detailed, type SamplingItemView, type SamplingStatus, type StopCause } from '../../shared/contract/state.js';
+import { english, ui, type UiText, type UiTextCode } from '../../shared/contract/ui-text.js';
 import { protocolError } from '../mcp/protocol.js';
 import { nextSamplingStatus, samplingAllows, type SamplingEvent } from '../requests/machine.js';
 import { createIntake, DEFAULT_MAX_TOOL_ROUNDS, type Intake } from './intake.js';

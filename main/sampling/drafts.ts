@@ -7,9 +7,9 @@
  * - {@link callHasEnded}: whether an item's client request is over (it then ends at once);
  * - {@link resumeDraft}: a history entry's draft put back on a re-opened item, where the person left off.
  */
-import type { DraftInput, ItemDraft } from '../../shared/drafts.js';
-import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
-import { ui, type UiText, type UiTextCode } from '../../shared/ui-text.js';
+import type { DraftInput, ItemDraft } from '../../shared/contract/drafts.js';
+import type { CallRef, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/contract/state.js';
+import { ui, type UiText, type UiTextCode } from '../../shared/contract/ui-text.js';
 import type { AbortCause } from '../requests/incoming.js';
 import { nextSamplingStatus } from '../requests/machine.js';
 

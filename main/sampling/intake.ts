@@ -1,7 +1,7 @@
 /**
  * Intake: everything decided about a sampling request before a person sees it.
  *
- * - validation against the MCP sampling spec (shared/validate-sampling.ts), answered -32602 with the
+ * - validation against the MCP sampling spec (shared/domain/validate-sampling.ts), answered -32602 with the
  *   rule and a readable message, and recorded in history (nothing is lost);
  * - which client request it belongs to (S-ASSOC-1): exact on MRTR, inferred from the calls in
  *   flight on the legacy push path;
@@ -10,10 +10,10 @@
  *   is ended with {@link ErrorCodes.LOOP_LIMIT} (S-LOOP-1).
  */
 import { randomUUID } from 'node:crypto';
-import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import { detailed, type CallRef, type HistoryEntry } from '../../shared/state.js';
-import { english, ui, type UiText } from '../../shared/ui-text.js';
-import { validateSamplingRequest, type SamplingValidationError, type SamplingValidationResult } from '../../shared/validate-sampling.js';
+import { contentBlocks, ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import { detailed, type CallRef, type HistoryEntry } from '../../shared/contract/state.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
+import { validateSamplingRequest, type SamplingValidationError, type SamplingValidationResult } from '../../shared/domain/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import type { SamplingRefusal } from './types.js';
 

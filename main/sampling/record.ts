@@ -2,8 +2,8 @@
  * The pipeline's private record of one sampling request, and how it maps to a history entry.
  * Kept apart from the state machine so the mapping (what history remembers) is readable alone.
  */
-import { contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
+import { contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
 
 /** Everything main knows about one request, beyond what the renderer sees. */
 export interface SamplingRecord {

@@ -3,12 +3,12 @@
  * core (core.ts). Each action is allowed only where the state machine table allows its event
  * (main/requests/machine.ts); otherwise it fails with an `invalid_state` ApiError saying why.
  */
-import { ApiError } from '../../shared/api.js';
-import type { DraftInput } from '../../shared/drafts.js';
-import { ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/sampling.js';
-import type { ModelChoice, ModelRef } from '../../shared/state.js';
-import { because, ui, type UiText } from '../../shared/ui-text.js';
-import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import { ApiError } from '../../shared/contract/api.js';
+import type { DraftInput } from '../../shared/contract/drafts.js';
+import { ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { ModelChoice, ModelRef } from '../../shared/contract/state.js';
+import { because, ui, type UiText } from '../../shared/contract/ui-text.js';
+import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { finish, logCrash, openRecord, record, recordOf, save, stopReview, update, type PipelineCore } from './core.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft } from './drafts.js';
@@ -100,7 +100,7 @@ export function dismiss(core: PipelineCore, itemId: string): void {
 }
 
 /**
- * Keeps what the person typed (shared/drafts.ts); history commits it before this returns. Ignored
+ * Keeps what the person typed (shared/contract/drafts.ts); history commits it before this returns. Ignored
  * once delivered. @throws ApiError not_found
  */
 export function saveDraft(core: PipelineCore, itemId: string, draft: DraftInput): void {

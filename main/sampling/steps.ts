@@ -7,10 +7,10 @@
  *   empty draft of "Write the response myself"), with its usage and cost;
  * - {@link deliver}: ends a request with a result (history first, then the server).
  */
-import { noteText, type PolicyNote } from '../../shared/rules.js';
-import { ui, type UiText } from '../../shared/ui-text.js';
-import { ErrorCodes, type CreateMessageResult } from '../../shared/sampling.js';
-import type { RuleRef } from '../../shared/state.js';
+import { noteText, type PolicyNote } from '../../shared/contract/rules.js';
+import { ui, type UiText } from '../../shared/contract/ui-text.js';
+import { ErrorCodes, type CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { RuleRef } from '../../shared/contract/state.js';
 import { nextSamplingStatus } from '../requests/machine.js';
 import { ProviderError } from '../llm/errors.js';
 import type { LlmProvider } from '../llm/provider.js';

@@ -2,13 +2,13 @@
  * The sampling pipeline's seams: what it needs (history, providers, calls in flight) and what it
  * offers (the review operations the ConsoleService methods call).
  */
-import type { DraftInput } from '../../shared/drafts.js';
-import type { ModelSelection } from '../../shared/model-selection.js';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { PolicyNote } from '../../shared/rules.js';
-import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/state.js';
-import type { ServerWait } from '../../shared/wait.js';
-import type { UiText } from '../../shared/ui-text.js';
+import type { DraftInput } from '../../shared/contract/drafts.js';
+import type { ModelSelection } from '../../shared/domain/model-selection.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { PolicyNote } from '../../shared/contract/rules.js';
+import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
+import type { ServerWait } from '../../shared/domain/wait.js';
+import type { UiText } from '../../shared/contract/ui-text.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingSampling } from '../requests/incoming.js';
 import type { Offload } from '../offload/offload.js';
@@ -62,13 +62,13 @@ export interface PipelineDeps {
   streamUpdateMs?: number;
   /** Rounds allowed per tool loop (S-LOOP-1); default 10 (DEFAULT_MAX_TOOL_ROUNDS). */
   maxToolRounds?(serverId: string): number;
-  /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/validate-sampling.ts. */
+  /** Request / media size caps in bytes (S-SIZE-1); defaults in shared/domain/validate-sampling.ts. */
   limits?(serverId: string): { maxRequestBytes?: number; maxMediaBytes?: number } | undefined;
   /** Where big requests are scanned and their history texts written (main/offload); absent: inline. */
   offload?: Offload;
   /** Auto-approve rules and rate limits; absent = the person decides everything. */
   policy?: SamplingPolicy;
-  /** How long `serverId` waits for answers (shared/wait.ts `serverWaitFor`); absent = unknown. */
+  /** How long `serverId` waits for answers (shared/domain/wait.ts `serverWaitFor`); absent = unknown. */
   serverWait?(serverId: string, era: ProtocolEra, receivedAt: number): ServerWait | undefined;
 }
 
@@ -87,7 +87,7 @@ export interface SamplingPipeline {
    */
   reopenDraft(entry: HistoryEntry): string;
   /**
-   * Keeps what the person typed on an item (shared/drafts.ts): each part given replaces the stored
+   * Keeps what the person typed on an item (shared/contract/drafts.ts): each part given replaces the stored
    * one; the item carries it and history commits it before this returns. Accepted while the item
    * waits and after it ended undelivered; ignored once delivered.
    * @throws ApiError not_found for an unknown item (or one no longer kept)

@@ -6,7 +6,7 @@
  * Rules every implementation keeps: a secret is never written in plaintext, never
  * logged, never part of an error message, and `describe()` never reveals it.
  */
-import type { UiText } from '../../shared/ui-text.js';
+import type { UiText } from '../../shared/contract/ui-text.js';
 
 /** A place to keep secrets by name. Names are short ASCII ids such as "provider:anthropic:apiKey". */
 export interface SecretStore {

@@ -11,7 +11,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ApiError } from '../../shared/api-error.js';
+import { ApiError } from '../../shared/contract/api-error.js';
 import {
   looksLikeSecretName,
   SECRET_PLACEHOLDER,
@@ -19,10 +19,10 @@ import {
   ServerNameSchema,
   type ServerEntry,
   type ServerEntryInput,
-} from '../../shared/servers.js';
+} from '../../shared/contract/servers.js';
 import { describeJsonError, ServersFileSchema } from '../config.js';
 import { indentOf, writeFileAtomic } from '../user-file.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** Entry fields the console owns; anything else in an entry is kept as the person wrote it. */
 export const KNOWN_ENTRY_KEYS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'maxToolRounds', 'protocol'] as const;

@@ -4,8 +4,8 @@
  * logs, import, sign-in / sign-out). Keeps main/console.ts to a few lines for all of it.
  */
 import { homedir } from 'node:os';
-import { ApiError, type ConsoleService } from '../../shared/api.js';
-import type { Notice, ServerView } from '../../shared/state.js';
+import { ApiError, type ConsoleService } from '../../shared/contract/api.js';
+import type { Notice, ServerView } from '../../shared/contract/state.js';
 import type { LoadedServers, ServerConfig } from '../config.js';
 import type { CallTracker } from '../mcp/calls.js';
 import type { ConnectionAuth, ServerConnection } from '../mcp/connection.js';
@@ -15,7 +15,7 @@ import type { StateHub } from '../state-hub.js';
 import { planImport, scanImports, type ImportDeps } from './import/scan.js';
 import { createServerManager } from './manager.js';
 import { createOAuthService } from './oauth/service.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** The API methods this feature implements. */
 export type ServersMethods = Pick<

@@ -6,9 +6,9 @@
  * closed, an added one connected; a disabled entry is listed without a connection. A broken file
  * is reported with its line and the last good config stays in force.
  */
-import { ApiError } from '../../shared/api-error.js';
-import type { ServerEntryInput } from '../../shared/servers.js';
-import type { ServerView } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import type { ServerEntryInput } from '../../shared/contract/servers.js';
+import type { ServerView } from '../../shared/contract/state.js';
 import { isStdio, parseServersConfig, SERVERS_CONFIG_FILE, type ServerConfig } from '../config.js';
 import { describeTarget, type ServerConnection } from '../mcp/connection.js';
 import type { Logger } from '../ports.js';
@@ -25,7 +25,7 @@ import {
   renameKey,
 } from './config-file.js';
 import { watchConfigFile, type ConfigWatch } from './watcher.js';
-import { english, ui, type UiText } from '../../shared/ui-text.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 
 /** What the manager needs. */
 export interface ServerManagerDeps {

@@ -2,13 +2,13 @@
  * The desktop settings service: loads `desktop-settings.json`, applies the settings to the host
  * (native theme, login item), publishes the `desktop` slice, and saves changes the person makes.
  */
-import { ApiError } from '../../shared/api-error.js';
-import { DesktopSettingsSchema, type DesktopSettings, type DesktopSettingsChange, type DesktopSupports, type DesktopView } from '../../shared/desktop.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import { DesktopSettingsSchema, type DesktopSettings, type DesktopSettingsChange, type DesktopSupports, type DesktopView } from '../../shared/contract/desktop.js';
 import type { DesktopPorts } from '../attention/ports.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 import { loadDesktopSettings, saveDesktopSettings } from './store.js';
-import { ui } from '../../shared/ui-text.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** What {@link createDesktopSettingsService} needs. */
 export interface DesktopSettingsDeps {

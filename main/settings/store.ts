@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { DEFAULT_DESKTOP_SETTINGS, DesktopSettingsSchema, type DesktopSettings } from '../../shared/desktop.js';
+import { DEFAULT_DESKTOP_SETTINGS, DesktopSettingsSchema, type DesktopSettings } from '../../shared/contract/desktop.js';
 import { describeIgnored, readUserFile, writeFileAtomic, writeUserFile, type UserFileSpec } from '../user-file.js';
 
 /** File name of the desktop settings inside the user-data folder. */

@@ -12,7 +12,7 @@
  */
 import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import type { Offload } from '../offload/offload.js';
 import { writeText } from '../offload/tasks.js';
 import { bigStrings, BIG_TEXT_CHARS, type TextRef } from './media.js';

@@ -19,8 +19,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createGroupSync, type GroupSync } from './group-sync.js';
 import Database from 'libsql';
-import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/history.js';
-import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/state.js';
+import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/contract/history.js';
+import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
 import * as maintenance from './maintenance.js';
 import { migrate, readSchemaVersion, HistorySchemaTooNewError, LATEST_SCHEMA_VERSION, type Db } from './migrations.js';
 import type { Offload } from '../offload/offload.js';
@@ -39,7 +39,7 @@ export type { UsageRow } from './usage.js';
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Options of {@link HistoryStore.list}: the filters (shared/history.ts) plus paging.
+ * Options of {@link HistoryStore.list}: the filters (shared/contract/history.ts) plus paging.
  *
  * `query` is free text matched with FTS5 against the prompt text (every text block of every
  * message, including text inside `tool_result`, as received and as sent), the system prompt, the

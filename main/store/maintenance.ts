@@ -5,7 +5,7 @@
  * and is called by `history-store.ts`, which owns the transactions' boundaries and checks.
  */
 import type Database from 'libsql';
-import type { HistoryFacets, HistoryStats } from '../../shared/history.js';
+import type { HistoryFacets, HistoryStats } from '../../shared/contract/history.js';
 import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
 import { seqBase } from './rows.js';

@@ -12,7 +12,7 @@
  * row stays small and saving the entry again does not write the text again.
  */
 import { createHash } from 'node:crypto';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 
 /** One payload taken out of an entry. */
 export interface MediaBlob {

@@ -10,7 +10,7 @@
  * renumber. Every v1 row is read with the v1 column names, turned back into its entry, and written
  * with {@link writeEntry}; the FTS text is derived from the entry, so nothing is lost.
  */
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { statementCache } from './maintenance.js';
 import type { Db } from './db.js';
 import { writeEntry } from './write.js';

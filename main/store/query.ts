@@ -3,8 +3,8 @@
  * parameters. Values are always bound, never spliced into the SQL, so the SQL text depends only on
  * which filters are present; the store caches one prepared statement per distinct text.
  */
-import type { HistoryFilter } from '../../shared/history.js';
-import { TERMINAL_STATUSES } from '../../shared/state.js';
+import type { HistoryFilter } from '../../shared/contract/history.js';
+import { TERMINAL_STATUSES } from '../../shared/contract/state.js';
 import { LIST_SELECT, seqBase } from './rows.js';
 import { toFtsQuery } from './search-text.js';
 

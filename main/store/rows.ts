@@ -14,9 +14,9 @@
  * `sent_json = '='` means "same as original_json", `delivered_json = '='` "same as
  * generated_json" ('=' is not JSON, so it cannot be mistaken for a value).
  */
-import type { HistoryListItem } from '../../shared/history.js';
-import type { HistoryEntry, HistorySummary, SamplingStatus } from '../../shared/state.js';
-import type { UiText } from '../../shared/ui-text.js';
+import type { HistoryListItem } from '../../shared/contract/history.js';
+import type { HistoryEntry, HistorySummary, SamplingStatus } from '../../shared/contract/state.js';
+import type { UiText } from '../../shared/contract/ui-text.js';
 
 /** `seq` values one millisecond of `receivedAt` spans. */
 export const SEQ_PER_MS = 1000;

@@ -2,8 +2,8 @@
  * What the history's full-text index holds for an entry, and how a person's search box text becomes
  * a safe FTS5 query. Pure functions; no database.
  */
-import { typedTexts } from '../../shared/drafts.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import { typedTexts } from '../../shared/contract/drafts.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 
 /** The text of one entry in the FTS5 columns of `history_fts` (same order as the table). */
 export interface FtsColumns {

@@ -4,7 +4,7 @@
  * caller's transaction. Used by the store's `save` and by migration 2 (which copies v1 rows); a
  * later migration that changes these tables must freeze a copy of this for migration 2.
  */
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { collectBlobs, type Prepare } from './maintenance.js';
 import { TEXT_FILE_MIME } from './big-texts.js';
 import { externalizeMedia, type TextRef } from './media.js';

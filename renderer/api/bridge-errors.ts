@@ -4,8 +4,8 @@
  * rejects with `Error("[code] message")`; this module turns that back into an {@link ApiError}.
  * The two formats are checked against each other in test/hosts/bridge-errors.test.ts.
  */
-import { ApiError, BRIDGE_UI_MARK, type ApiErrorCode } from '../../shared/api.js';
-import { isUiText } from '../../shared/ui-text.js';
+import { ApiError, BRIDGE_UI_MARK, type ApiErrorCode } from '../../shared/contract/api.js';
+import { isUiText } from '../../shared/contract/ui-text.js';
 
 /** `[code] message`, found anywhere in the message (a bridge may prefix it). */
 const PATTERN = /\[(invalid_input|unknown_method|not_found|invalid_state|internal)\] ([\s\S]*)$/;

@@ -6,7 +6,7 @@
  *
  * Not imported by renderer/api/index.ts (that would make a cycle through i18n → store → api).
  */
-import { ApiError } from '../../shared/api.js';
+import { ApiError } from '../../shared/contract/api.js';
 import { i18n } from '../i18n';
 import { CONNECTION_LOST } from './ws-client.js';
 import { sayWith } from '../i18n/say';

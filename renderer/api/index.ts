@@ -10,8 +10,8 @@
  *
  * Only shared/ and DOM: this file runs in the renderer.
  */
-import { createApiClient } from '../../shared/api-client.js';
-import type { ConsoleApi } from '../../shared/api.js';
+import { createApiClient } from '../../shared/contract/api-client.js';
+import type { ConsoleApi } from '../../shared/contract/api.js';
 import { decodeBridgeError } from './bridge-errors.js';
 import { takeToken } from './token.js';
 import { createWsClient, type ConnectionStatus } from './ws-client.js';

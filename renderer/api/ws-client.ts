@@ -17,9 +17,9 @@
  *
  * Only shared/ and DOM: this file runs in the renderer.
  */
-import { createApiClient } from '../../shared/api-client.js';
-import type { ApiMethod } from '../../shared/api-methods.js';
-import { ApiError, type ApiReply, type ConsoleApi, type ConsoleEvent } from '../../shared/api.js';
+import { createApiClient } from '../../shared/contract/api-client.js';
+import type { ApiMethod } from '../../shared/contract/api-methods.js';
+import { ApiError, type ApiReply, type ConsoleApi, type ConsoleEvent } from '../../shared/contract/api.js';
 
 /** The part of the WebSocket interface the client uses (DOM `WebSocket` and `ws` both fit). */
 export interface SocketLike {

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SamplingContent } from '../../shared/sampling';
+import type { SamplingContent } from '../../shared/contract/sampling';
 import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
 import { PARTS_FROM_CHARS } from './big-text';

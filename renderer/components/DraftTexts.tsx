@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { typedTexts, type DraftInput, type StopCause, type TypedText } from '../../shared/drafts';
+import { typedTexts, type DraftInput, type StopCause, type TypedText } from '../../shared/contract/drafts';
 import { clockTime } from '../format';
 import { Banner, Section } from './common';
 import { CopyButton } from './CopyButton';

@@ -1,6 +1,6 @@
 /** A request's messages, system prompt and limits, read-only. */
 import { useTranslation } from 'react-i18next';
-import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
+import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling';
 import { ReadOnlyBlocks } from './Blocks';
 import { Facts } from './common';
 

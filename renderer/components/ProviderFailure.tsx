@@ -2,7 +2,7 @@
  * A provider call that failed: a headline in the person's language for its kind, then the
  * technical detail as it came (English, with the provider's own words; not translated).
  */
-import { failureText, type ProviderFailureKind } from '../../shared/providers';
+import { failureText, type ProviderFailureKind } from '../../shared/contract/providers';
 import { useSay } from '../i18n/say';
 
 /** The headline (when the kind is known) and the detail. */

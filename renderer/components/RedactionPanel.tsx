@@ -1,5 +1,5 @@
 /**
- * Sensitive data in a request under review (shared/redaction.ts detectors plus the person's own
+ * Sensitive data in a request under review (shared/domain/redaction.ts detectors plus the person's own
  * patterns): each finding highlighted in its context, with one-click redaction (a typed placeholder
  * such as `[REDACTED:email]`) per finding or all at once. Redacting edits the request draft, so the
  * person sees and can revert it like any edit. History keeps what was sent; the unredacted original
@@ -7,9 +7,9 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { placeholderFor, redactText, type Finding } from '../../shared/redaction';
-import { contentBlocks, type CreateMessageParams } from '../../shared/sampling';
-import type { SamplingItemView } from '../../shared/state';
+import { placeholderFor, redactText, type Finding } from '../../shared/domain/redaction';
+import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling';
+import type { SamplingItemView } from '../../shared/contract/state';
 import { getApi } from '../api';
 import { useAction } from '../hooks';
 import { i18n } from '../i18n';

@@ -3,7 +3,7 @@
  * name wherever an item or a history entry names its server. Nothing for the console's own servers.
  */
 import { useTranslation } from 'react-i18next';
-import type { RequestVia } from '../../shared/state';
+import type { RequestVia } from '../../shared/contract/state';
 
 /** The "via <host>" mark, or nothing. */
 export function ViaHost({ via }: { via?: RequestVia }) {

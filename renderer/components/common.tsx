@@ -1,7 +1,7 @@
 /** Small presentational building blocks shared by the screens. */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SamplingStatus } from '../../shared/state';
+import type { SamplingStatus } from '../../shared/contract/state';
 import { prettyJson, statusLabel } from '../format';
 
 /** A coloured pill for a sampling status. */

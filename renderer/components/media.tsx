@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '../../shared/validate-sampling';
+import { formatBytes } from '../../shared/domain/validate-sampling';
 import { i18n } from '../i18n';
 import './review.css';
 

@@ -11,14 +11,14 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useEffect } from 'react';
-import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop';
+import { resolveLanguage, UI_LANGUAGES } from '../../shared/contract/desktop';
 import { useConsole } from '../store';
 import { NAMESPACES, resources } from './resources';
 import { PSEUDO_LANGUAGE, pseudoTree } from './pseudo';
 import { reportMissingWith } from './say';
 import { applyZodLanguage } from './zod-language';
 
-export { resolveLanguage } from '../../shared/desktop';
+export { resolveLanguage } from '../../shared/contract/desktop';
 
 const missing = new Set<string>();
 

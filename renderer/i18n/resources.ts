@@ -6,10 +6,10 @@
  * Namespaces: `common` (shared components), `app` (shell, nav, notices), `queue` (sampling and
  * elicitation review), `servers`, `history`, `providers`, `rules`, `settings`, `keys` (shortcuts,
  * command palette, cheat-sheet), `messages` (texts main and shared send as message codes: its
- * English is shared/ui-text-catalog.ts, nested on the code's first dot).
+ * English is shared/contract/ui-text-catalog.ts, nested on the code's first dot).
  */
-import type { UiLanguage } from '../../shared/desktop';
-import { nestOnFirstDot, UI_TEXTS } from '../../shared/ui-text';
+import type { UiLanguage } from '../../shared/contract/desktop';
+import { nestOnFirstDot, UI_TEXTS } from '../../shared/contract/ui-text';
 import enCommon from './locales/en/common.json';
 import enApp from './locales/en/app.json';
 import enQueue from './locales/en/queue.json';

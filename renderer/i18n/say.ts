@@ -1,11 +1,11 @@
 /**
- * Translating texts main and shared send as message codes ({@link UiText}, shared/ui-text.ts):
+ * Translating texts main and shared send as message codes ({@link UiText}, shared/contract/ui-text.ts):
  * the code is a key of the `messages` namespace; nested texts among the parameters are translated
  * too, data parameters shown as they are.
  */
 import { useTranslation } from 'react-i18next';
 import type { i18n as I18n } from 'i18next';
-import { codeOfEnglish, english, fillTemplate, isUiText, type UiText } from '../../shared/ui-text.js';
+import { codeOfEnglish, english, fillTemplate, isUiText, type UiText } from '../../shared/contract/ui-text.js';
 
 /** Called with `"<lang>:messages:<code>"` when the language lacks a code (see missingKeys in ./index). */
 let onMissing: (key: string) => void = () => {};

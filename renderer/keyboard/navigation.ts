@@ -2,7 +2,7 @@
  * Pure helpers of the review shortcuts (unit-tested on plain Node): which text block "the prompt"
  * is, and stepping through the queue.
  */
-import { contentBlocks, type CreateMessageParams } from '../../shared/sampling.js';
+import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling.js';
 
 /**
  * The text block a reviewer most likely wants to edit: the first text block of the last user

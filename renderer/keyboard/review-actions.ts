@@ -5,8 +5,8 @@
  * drafts are read fresh from the store, so a handler never writes an outdated draft.
  */
 import type { KeyboardEvent } from 'react';
-import { contentBlocks, contentText } from '../../shared/sampling';
-import type { SamplingItemView } from '../../shared/state';
+import { contentBlocks, contentText } from '../../shared/contract/sampling';
+import type { SamplingItemView } from '../../shared/contract/state';
 import { i18n } from '../i18n';
 import { useConsole, type RequestDraft, type ResponseDraft } from '../store';
 import { baseParams, blockKey, initialRequestDraft, initialResponseDraft, isAllText, MANUAL_KEY } from '../screens/queue/drafts';

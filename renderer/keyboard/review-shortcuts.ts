@@ -5,7 +5,7 @@
  * (and, for the reject-reason field, Enter to reject).
  */
 import type { KeyboardEvent } from 'react';
-import type { SamplingItemView } from '../../shared/state';
+import type { SamplingItemView } from '../../shared/contract/state';
 import { clickButton, focusLater, focusRequestEditor, focusResponseEditor, onPlainEnter, openRequestFullScreen, openResponseFullScreen } from './review-actions';
 import { useShortcutHint, useShortcuts } from './registry';
 

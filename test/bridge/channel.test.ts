@@ -9,7 +9,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BRIDGE_PROTOCOL_VERSION } from '../../shared/bridge-protocol.js';
+import { BRIDGE_PROTOCOL_VERSION } from '../../shared/contract/bridge-protocol.js';
 import { CONSOLE_UNAVAILABLE_CODE, createConsoleLink } from '../../main/bridge/console-link.js';
 import { startBridgeListener, type BridgeListener } from '../../main/bridge/listener.js';
 import { bridgeSocketPath, bridgeTokenPath } from '../../main/bridge/paths.js';

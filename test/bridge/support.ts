@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { ElicitationItemView, SamplingItemView } from '../../shared/state.js';
+import type { ElicitationItemView, SamplingItemView } from '../../shared/contract/state.js';
 import type { Harness, WholeState } from '../support/console-harness.js';
 
 /** The repository root. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
-import { RULES_FILE_VERSION } from '../../shared/rules.js';
+import { RULES_FILE_VERSION } from '../../shared/contract/rules.js';
 
 type Service = ConsoleHandle['service'];
 

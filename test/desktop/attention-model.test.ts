@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTrayModel, callLabel, firstLine, notificationFor, promptLine, waitingEntries } from '../../main/attention/model.js';
 import { DESKTOP_MESSAGES, desktopT, desktopTFor } from '../../main/attention/messages.js';
-import { attentionTitle } from '../../shared/desktop.js';
+import { attentionTitle } from '../../shared/contract/desktop.js';
 import { elicitation, samplingItem } from './helpers.js';
 
 describe('firstLine', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAttentionService } from '../../main/attention/service.js';
 import { createStateHub, type HubInitial, type StateHub } from '../../main/state-hub.js';
-import { DEFAULT_DESKTOP_SETTINGS, type DesktopSettings } from '../../shared/desktop.js';
-import type { PolicyView } from '../../shared/rules.js';
+import { DEFAULT_DESKTOP_SETTINGS, type DesktopSettings } from '../../shared/contract/desktop.js';
+import type { PolicyView } from '../../shared/contract/rules.js';
 import { elicitation, recordingPorts, samplingItem } from './helpers.js';
 
 /** A hub whose patches go out only when the test flushes, and a service on it. */

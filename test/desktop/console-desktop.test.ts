@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
-import type { ConsoleState } from '../../shared/state.js';
+import type { ConsoleState } from '../../shared/contract/state.js';
 import { everythingStdio } from '../support/console-harness.js';
 import { recordingPorts } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /** Builders and fakes for the desktop-life tests: sampling/elicitation items and recording desktop ports. */
 import type { DesktopPorts, NotificationRequest, TrayActionId, TrayModel } from '../../main/attention/ports.js';
-import type { ThemePreference } from '../../shared/desktop.js';
-import type { ElicitationItemView, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { ThemePreference } from '../../shared/contract/desktop.js';
+import type { ElicitationItemView, SamplingItemView, SamplingStatus } from '../../shared/contract/state.js';
 
 /** A sampling item from server `serverId` with one user message `prompt`, in `status`. */
 export function samplingItem(id: string, status: SamplingStatus, opts: { prompt?: string; serverId?: string; tool?: string; at?: number; origin?: 'server' | 'draft' } = {}): SamplingItemView {

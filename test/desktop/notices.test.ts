@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNotices, INFO_NOTICE_MS, NOTICES_KEPT } from '../../main/notices.js';
-import type { Notice } from '../../shared/state.js';
+import type { Notice } from '../../shared/contract/state.js';
 
 /** A hub with only the notices slice, and a clock whose timers the test fires. */
 function setup() {

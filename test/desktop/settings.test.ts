@@ -6,8 +6,8 @@ import { createDesktopSettingsService } from '../../main/settings/service.js';
 import { DESKTOP_SETTINGS_FILE, loadDesktopSettings } from '../../main/settings/store.js';
 import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
-import { ApiError } from '../../shared/api-error.js';
-import { DEFAULT_DESKTOP_SETTINGS } from '../../shared/desktop.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import { DEFAULT_DESKTOP_SETTINGS } from '../../shared/contract/desktop.js';
 import { recordingPorts } from './helpers.js';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'desktop-settings-'));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { notificationsToShow } from '../../renderer/screens/settings/notifications.js';
 import { applyThemePreference, effectiveTheme, THEME_ATTRIBUTE } from '../../renderer/theme-core.js';
-import type { AttentionNotification } from '../../shared/desktop.js';
+import type { AttentionNotification } from '../../shared/contract/desktop.js';
 
 const note = (seq: number): AttentionNotification => ({ seq, itemId: `i${seq}`, title: 't', body: 'b', silent: true, at: seq });
 

@@ -1,14 +1,14 @@
 /**
- * Elicitation: the form logic (shared/elicitation.ts) and the queue (main/elicitation/queue.ts):
+ * Elicitation: the form logic (shared/contract/elicitation.ts) and the queue (main/elicitation/queue.ts):
  * accept / decline / cancel answered as the spec says, content validated before sending, defaults
  * applied, URL mode, completion notifications, -32042 items, and history for each.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultsFor, looksLikeSecretRequest, optionsOf, parseElicitParams, validateElicitationContent, type RequestedSchema } from '../../shared/elicitation.js';
-import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/state.js';
+import { defaultsFor, looksLikeSecretRequest, optionsOf, parseElicitParams, validateElicitationContent, type RequestedSchema } from '../../shared/contract/elicitation.js';
+import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/contract/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
-import { english } from '../../shared/ui-text.js';
+import { english } from '../../shared/contract/ui-text.js';
 
 const schema: RequestedSchema = {
   type: 'object',

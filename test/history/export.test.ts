@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportHistory, parseJsonl, toJsonl, toSession } from '../../main/history/export.js';
 import { escapeHtml, escapeMarkdownInline } from '../../main/history/report-writers.js';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
-import { ApiError } from '../../shared/api-error.js';
-import { SESSION_FORMAT } from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import { SESSION_FORMAT } from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry } from '../store/fixtures/entries.js';
 
 let store: HistoryStore;

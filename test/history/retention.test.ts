@@ -6,9 +6,9 @@ import { createHistoryService, type HistoryService } from '../../main/history/se
 import { HISTORY_SETTINGS_FILE, loadHistorySettings, saveHistorySettings } from '../../main/history/settings.js';
 import { silentLogger } from '../../main/ports.js';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
-import { ApiError } from '../../shared/api-error.js';
-import { DEFAULT_HISTORY_SETTINGS, type HistorySettings } from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api-error.js';
+import { DEFAULT_HISTORY_SETTINGS, type HistorySettings } from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry, tempDir } from '../store/fixtures/entries.js';
 
 let tmp: ReturnType<typeof tempDir>;

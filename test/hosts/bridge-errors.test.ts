@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, BRIDGE_UI_MARK, type ConsoleApi } from '../../shared/api.js';
-import { ui } from '../../shared/ui-text.js';
-import { API_METHODS } from '../../shared/api-methods.js';
+import { ApiError, BRIDGE_UI_MARK, type ConsoleApi } from '../../shared/contract/api.js';
+import { ui } from '../../shared/contract/ui-text.js';
+import { API_METHODS } from '../../shared/contract/api-methods.js';
 import { encodeBridgeError } from '../../app/electron/bridge-error.js';
 import { decodeBridgeError } from '../../renderer/api/bridge-errors.js';
 import { fromElectronBridge } from '../../renderer/api/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { API_METHODS, EVENT_CHANNEL, requestChannel } from '../../shared/api-methods.js';
-import type { ApiReply } from '../../shared/api.js';
+import { API_METHODS, EVENT_CHANNEL, requestChannel } from '../../shared/contract/api-methods.js';
+import type { ApiReply } from '../../shared/contract/api.js';
 import { forwardEvents, registerIpcHandlers, UNTRUSTED_SENDER_MESSAGE, type IpcMainLike } from '../../app/electron/ipc.js';
 import type { SenderEventLike } from '../../app/electron/sender-check.js';
 import { createFakeService, makeState } from '../support/fake-service.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { ConsoleApi } from '../../shared/api.js';
+import type { ConsoleApi } from '../../shared/contract/api.js';
 import { createWsClient } from '../../renderer/api/ws-client.js';
 import { makeStaticDir } from './helpers.js';
 

@@ -2,7 +2,7 @@ import os from 'node:os';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ApiError, type ConsoleEvent } from '../../shared/api.js';
+import { ApiError, type ConsoleEvent } from '../../shared/contract/api.js';
 import { startWebHost, type WebHost } from '../../app/web/server.js';
 import { createFakeService, makeState, type FakeService } from '../support/fake-service.js';
 import { get, makeStaticDir, rawUpgrade } from './helpers.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ApiError, type ConsoleEvent } from '../../shared/api.js';
+import { ApiError, type ConsoleEvent } from '../../shared/contract/api.js';
 import { startWebHost, type WebHost } from '../../app/web/server.js';
 import { createWsClient, type ConnectionStatus, type SocketEvent, type SocketLike, type WsClient } from '../../renderer/api/ws-client.js';
 import { createFakeService, makeState } from '../support/fake-service.js';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallView, ElicitationItemView } from '../../shared/state.js';
+import type { CallView, ElicitationItemView } from '../../shared/contract/state.js';
 import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';
 import type { FixtureEra } from '../fixtures/sampling/http.js';
 import { startHarness, type Harness } from '../support/console-harness.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ElicitationItemView } from '../../shared/state.js';
+import type { ElicitationItemView } from '../../shared/contract/state.js';
 import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
 import { startEverythingHttp } from '../support/everything-http.js';
 

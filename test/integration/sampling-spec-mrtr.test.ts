@@ -5,7 +5,7 @@
  * whether the retry carried the exact state (`requestStateVerified`) and what came back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contentBlocks } from '../../shared/sampling.js';
+import { contentBlocks } from '../../shared/contract/sampling.js';
 import { FIXTURE_PNG_B64 } from '../fixtures/sampling-server.js';
 import {
   answerManually,

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contentBlocks } from '../../shared/sampling.js';
+import { contentBlocks } from '../../shared/contract/sampling.js';
 import { FIXTURE_PNG_B64, FIXTURE_WAV_B64, INVALID_SHAPES, SHAPE_RULES, type InvalidShape } from '../fixtures/sampling-server.js';
 import {
   answerManually,

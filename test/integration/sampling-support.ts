@@ -4,8 +4,8 @@
  * and history entries they produce, and read the fixture's JSON report (what the SERVER got back).
  */
 import { expect } from 'vitest';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { CallView, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/state.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { CallView, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/contract/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer, type FixtureEra, type StartedFixture } from '../fixtures/sampling-server.js';
 import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';

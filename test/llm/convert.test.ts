@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
-import { CreateMessageResultSchema, type CreateMessageParams, type SamplingMessage } from '../../shared/sampling.js';
+import { CreateMessageResultSchema, type CreateMessageParams, type SamplingMessage } from '../../shared/contract/sampling.js';
 import {
   fromAiSdkResult,
   INVALID_TOOL_INPUT_META_KEY,

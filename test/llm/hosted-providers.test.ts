@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider, openAIEndpointFor } from '../../main/llm/hosted-providers.js';
 import type { GenerateOutput, LlmProvider } from '../../main/llm/provider.js';
-import { CreateMessageResultSchema, type CreateMessageParams, type SamplingTool } from '../../shared/sampling.js';
+import { CreateMessageResultSchema, type CreateMessageParams, type SamplingTool } from '../../shared/contract/sampling.js';
 import { startAnthropicServer, type AnthropicRequest } from '../fixtures/anthropic-server.js';
 import { startGeminiServer, type GeminiRequest } from '../fixtures/gemini-server.js';
 import { startOpenAIServer, type ResponsesRequest } from '../fixtures/openai-server.js';

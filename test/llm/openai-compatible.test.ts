@@ -1,7 +1,7 @@
 // The OpenAI-compatible provider through the real AI SDK, against the loopback wire-protocol server.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CreateMessageResultSchema, type CreateMessageParams } from '../../shared/sampling.js';
+import { CreateMessageResultSchema, type CreateMessageParams } from '../../shared/contract/sampling.js';
 import { INVALID_TOOL_INPUT_META_KEY } from '../../main/llm/convert.js';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createOpenAICompatibleProvider } from '../../main/llm/openai-compatible.js';

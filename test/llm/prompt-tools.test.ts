@@ -6,7 +6,7 @@ import { ProviderError } from '../../main/llm/errors.js';
 import { createOpenAICompatibleProvider } from '../../main/llm/openai-compatible.js';
 import { formatToolForPrompt, parsePromptToolReply, PROMPT_TOOL_META_KEY, promptToolsInstructions, toPromptToolParams } from '../../main/llm/prompt-tools.js';
 import type { LlmProvider } from '../../main/llm/provider.js';
-import type { CreateMessageParams, SamplingTool } from '../../shared/sampling.js';
+import type { CreateMessageParams, SamplingTool } from '../../shared/contract/sampling.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 
 const weather: SamplingTool = {

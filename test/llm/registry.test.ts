@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PROVIDERS_CONFIG_FILE } from '../../main/llm/providers-config.js';
 import { openProviderRegistry, type ProviderRegistryService } from '../../main/llm/registry.js';
 import { apiKeySecretName, createMemorySecretStore, type SecretStore } from '../../main/secrets/secret-store.js';
-import { defaultModelFacts, type ModelSettings, type ProviderSettings } from '../../shared/providers.js';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import type { ProviderView } from '../../shared/state.js';
+import { defaultModelFacts, type ModelSettings, type ProviderSettings } from '../../shared/contract/providers.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 import { startAnthropicServer, type AnthropicServer } from '../fixtures/anthropic-server.js';
 import { startGeminiServer, type GeminiServer } from '../fixtures/gemini-server.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';

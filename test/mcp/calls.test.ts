@@ -5,8 +5,8 @@
  * it was asked and answers from a script.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError, apiRequests } from '../../shared/api.js';
-import type { CallView } from '../../shared/state.js';
+import { ApiError, apiRequests } from '../../shared/contract/api.js';
+import type { CallView } from '../../shared/contract/state.js';
 import { createCallTracker } from '../../main/mcp/calls.js';
 import type { ServerConnection } from '../../main/mcp/connection.js';
 import { createStateHub } from '../../main/state-hub.js';

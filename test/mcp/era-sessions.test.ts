@@ -3,7 +3,7 @@ import type { ServerConnection } from '../../main/mcp/connection.js';
 import type { EraNeed, EraNeeds } from '../../main/mcp/era-needs.js';
 import { createEraSessions, ERA_SESSION_IDLE_MS } from '../../main/mcp/era-sessions.js';
 import { silentLogger } from '../../main/ports.js';
-import type { ProtocolEra } from '../../shared/primitives.js';
+import type { ProtocolEra } from '../../shared/contract/primitives.js';
 
 /** A connection that only knows its era, status and in-flight count. */
 function fakeConnection(era: ProtocolEra, status: 'ready' | 'error' = 'ready') {

@@ -5,7 +5,7 @@ import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOffload, sourceWorkerSpec, type Offload } from '../../main/offload/offload.js';
 import { HELD_MIN_CHARS } from '../../main/offload/tasks.js';
-import { jsonLength } from '../../shared/json-length.js';
+import { jsonLength } from '../../shared/domain/json-length.js';
 
 const open: Offload[] = [];
 const offload = (...args: [] | [Parameters<typeof createOffload>[0]]) => {

@@ -1,8 +1,8 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packStrings, SENT_AS_BYTES_MIN_CHARS, unpackStrings, type SentString } from '../../main/offload/strings.js';
-import { isBase64 } from '../../shared/base64.js';
-import { jsonLength } from '../../shared/json-length.js';
+import { isBase64 } from '../../shared/domain/base64.js';
+import { jsonLength } from '../../shared/domain/json-length.js';
 
 const BIG = SENT_AS_BYTES_MIN_CHARS;
 const latin1 = `${'plain text, ü and ÿ. '.repeat(BIG / 20)}"quoted"\n`;

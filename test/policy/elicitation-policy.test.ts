@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/state.js';
+import { isElicitationItem, type ElicitationItemView, type HistoryEntry } from '../../shared/contract/state.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { startElicitationServer, type StartedFixture } from '../fixtures/elicitation-server.js';

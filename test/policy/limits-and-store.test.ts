@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITED_CODE, RulesFileSchema, type RulesFile } from '../../shared/rules.js';
+import { RATE_LIMITED_CODE, RulesFileSchema, type RulesFile } from '../../shared/contract/rules.js';
 import { createLimiter } from '../../main/policy/limits.js';
 import { openRulesStore, RULES_FILE } from '../../main/policy/rules-store.js';
 import { silentLogger } from '../../main/ports.js';

@@ -4,14 +4,14 @@
  * from the changed request; the generation's cost is recorded in history; drafts are marked.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import type { HistoryEntry, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, RuleRef, SamplingItemView } from '../../shared/contract/state.js';
 import type { LlmProvider } from '../../main/llm/provider.js';
 import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
 import type { PolicyAction, SamplingPolicy } from '../../main/sampling/types.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
-import { english } from '../../shared/ui-text.js';
+import { english } from '../../shared/contract/ui-text.js';
 
 const rule: RuleRef = { serverId: 'srv', ruleId: 'r', version: 2, name: 'Redact' };
 const params: CreateMessageParams = { messages: [{ role: 'user', content: { type: 'text', text: 'mail jane@example.com' } }], maxTokens: 50 };

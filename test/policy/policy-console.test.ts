@@ -10,7 +10,7 @@
  * - auto-redact: the LLM receives placeholders, and history keeps the original only when asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMITED_CODE, type RulesFile } from '../../shared/rules.js';
+import { RATE_LIMITED_CODE, type RulesFile } from '../../shared/contract/rules.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer } from '../fixtures/sampling-server.js';
 import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';

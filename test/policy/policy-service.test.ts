@@ -7,13 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import type { HistoryEntry, SamplingItemView } from '../../shared/state.js';
-import { conditionFailures, RuleSchema } from '../../shared/rules.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
+import { conditionFailures, RuleSchema } from '../../shared/contract/rules.js';
 import { createPolicyService } from '../../main/policy/policy.js';
 import { silentLogger } from '../../main/ports.js';
 import { createStateHub } from '../../main/state-hub.js';
-import { ruleFromRequest } from '../../shared/rule-prefill.js';
+import { ruleFromRequest } from '../../shared/domain/rule-prefill.js';
 
 const params = (text: string, extra: Partial<CreateMessageParams> = {}): CreateMessageParams => ({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 100, ...extra });
 const item = (p: CreateMessageParams): SamplingItemView => ({

@@ -6,9 +6,9 @@
  * found. (Times are measured by `npm run bench`, ids redaction.scan_ms_1mb / _25mb.)
  */
 import { describe, expect, it } from 'vitest';
-import { CustomPatternSchema, detectSensitive, type DetectOptions } from '../../shared/redaction.js';
-import { RulesFileSchema } from '../../shared/rules.js';
-import { userPatternFound, userPatternProblem, userPatternProblemKind } from '../../shared/user-pattern.js';
+import { CustomPatternSchema, detectSensitive, type DetectOptions } from '../../shared/domain/redaction.js';
+import { RulesFileSchema } from '../../shared/contract/rules.js';
+import { userPatternFound, userPatternProblem, userPatternProblemKind } from '../../shared/domain/user-pattern.js';
 
 const MB = 1 << 20;
 const fill = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);

@@ -1,5 +1,5 @@
 /**
- * The rule engine (shared/rules.ts), table-driven: every condition with cases that hold and cases
+ * The rule engine (shared/contract/rules.ts), table-driven: every condition with cases that hold and cases
  * that do not, first-match ordering, disabled rules, the default action, and versioning.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,10 +19,10 @@ import {
   type Conditions,
   type RuleFacts,
   type RuleInput,
-} from '../../shared/rules.js';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import { costOfUsage, defaultModelPrice, estimateInputTokens, imageTokens, isLoopbackURL } from '../../shared/model-prices.js';
-import { defaultModelFacts, ModelFactsSchema } from '../../shared/providers.js';
+} from '../../shared/contract/rules.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import { costOfUsage, defaultModelPrice, estimateInputTokens, imageTokens, isLoopbackURL } from '../../shared/domain/model-prices.js';
+import { defaultModelFacts, ModelFactsSchema } from '../../shared/contract/providers.js';
 
 const base: RuleFacts = {
   callNames: ['summarise'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubJson } from '../../shared/redaction.js';
+import { scrubJson } from '../../shared/domain/redaction.js';
 
 describe('history scrubbing leaves media payloads alone', () => {
   it('does not scan or change image/audio data, but still redacts text beside it', () => {

@@ -5,7 +5,7 @@
  * recorded costs are summed and tokens without a recorded cost are reported apart.
  */
 import { describe, expect, it } from 'vitest';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { openHistoryStore } from '../../main/store/history-store.js';
 
 const DAY = Date.UTC(2026, 10, 22);

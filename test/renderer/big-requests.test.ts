@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_PREVIEW_CHARS, PART_CHARS, markdownPreview, splitParts } from '../../renderer/components/big-text.js';
 import { checkDraftParams, sameJson, withoutReceivedMedia } from '../../renderer/screens/queue/draft-check.js';
-import type { CreateMessageParams, SamplingContent } from '../../shared/sampling.js';
-import { DEFAULT_MAX_REQUEST_BYTES } from '../../shared/validate-sampling.js';
+import type { CreateMessageParams, SamplingContent } from '../../shared/contract/sampling.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from '../../shared/domain/validate-sampling.js';
 
 const lines = (n: number, width = 79) => Array.from({ length: n }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(width - 7)}`).join('\n');
 

@@ -4,7 +4,7 @@
  * merge, a flush sends at once, and a failed save is tried again unless the item is gone.
  */
 import { describe, expect, it } from 'vitest';
-import type { DraftInput } from '../../shared/drafts.js';
+import type { DraftInput } from '../../shared/contract/drafts.js';
 import { createDraftSaver, DRAFT_TIMING, type SaverClock } from '../../renderer/screens/queue/draft-saver.js';
 
 /** Lets pending promise callbacks run. */

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveLanguage, UI_LANGUAGES } from '../../shared/desktop.js';
-import { UI_TEXTS } from '../../shared/ui-text.js';
+import { resolveLanguage, UI_LANGUAGES } from '../../shared/contract/desktop.js';
+import { UI_TEXTS } from '../../shared/contract/ui-text.js';
 import { pseudoText } from '../../renderer/i18n/pseudo.js';
 
 const LOCALES = join(import.meta.dirname, '../../renderer/i18n/locales');
@@ -44,7 +44,7 @@ function base(key: string): string {
   return key.replace(/_(zero|one|two|few|many|other)$/, '');
 }
 
-/** English: the locale files, and the `messages` namespace from shared/ui-text-catalog.ts. */
+/** English: the locale files, and the `messages` namespace from shared/contract/ui-text-catalog.ts. */
 const english = load('en');
 english.set('messages', new Map(Object.entries(UI_TEXTS)));
 

@@ -5,9 +5,9 @@
  * kept current by the patches' `details`.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ConsoleApi, ConsoleEvent } from '../../shared/api.js';
-import { projectItem } from '../../shared/item-summary.js';
-import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/state.js';
+import type { ConsoleApi, ConsoleEvent } from '../../shared/contract/api.js';
+import { projectItem } from '../../shared/domain/item-summary.js';
+import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/contract/state.js';
 import { openItemDetail, startMirror, useConsole } from '../../renderer/store.js';
 
 const item: SamplingItemView = {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ELICITATION_TRANSITIONS, elicitationMayBecome, nextSamplingStatus, SAMPLING_TRANSITIONS, samplingAllows, TransitionError } from '../../main/requests/machine.js';
-import { TERMINAL_STATUSES } from '../../shared/state.js';
+import { TERMINAL_STATUSES } from '../../shared/contract/state.js';
 
 describe('sampling state machine', () => {
   it('terminal statuses allow nothing; every open status can time out or stop', () => {

@@ -4,8 +4,8 @@
  * gate that records refusals before the SDK answers, and drafts re-opened from history.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { HistoryEntry, SamplingItemView } from '../../shared/state.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
 import type { LlmProvider } from '../../main/llm/provider.js';
 import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
 import { createStateHub } from '../../main/state-hub.js';

@@ -3,8 +3,8 @@
  * with each decision, and that history records which rule, and which version of it, decided.
  */
 import { describe, expect, it } from 'vitest';
-import type { CreateMessageParams } from '../../shared/sampling.js';
-import type { HistoryEntry, RuleRef, SamplingItemView } from '../../shared/state.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, RuleRef, SamplingItemView } from '../../shared/contract/state.js';
 import type { LlmProvider } from '../../main/llm/provider.js';
 import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
 import type { PolicyAction, SamplingPolicy } from '../../main/sampling/types.js';

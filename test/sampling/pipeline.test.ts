@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../shared/api.js';
-import type { CreateMessageParams, CreateMessageResult } from '../../shared/sampling.js';
-import type { HistoryEntry, SamplingItemView } from '../../shared/state.js';
+import { ApiError } from '../../shared/contract/api.js';
+import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
 import type { GenerateInput, LlmProvider } from '../../main/llm/provider.js';
 import { createSamplingPipeline, type SamplingPipeline } from '../../main/sampling/pipeline.js';
 import { createStateHub } from '../../main/state-hub.js';
 import { silentLogger } from '../../main/ports.js';
-import { english } from '../../shared/ui-text.js';
+import { english } from '../../shared/contract/ui-text.js';
 import { ProviderError } from '../../main/llm/errors.js';
 import { RequestAbort } from '../../main/requests/incoming.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSamplingRequest, type SamplingValidationContext } from '../../shared/validate-sampling.js';
+import { validateSamplingRequest, type SamplingValidationContext } from '../../shared/domain/validate-sampling.js';
 
 const ctx: SamplingValidationContext = { toolsDeclared: true, inFlightClientRequests: 1 };
 const text = (t: string) => ({ type: 'text', text: t });

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { entryFromInput } from '../../main/servers/config-file.js';
-import { SECRET_PLACEHOLDER, ServerEntryInputSchema } from '../../shared/servers.js';
+import { SECRET_PLACEHOLDER, ServerEntryInputSchema } from '../../shared/contract/servers.js';
 import { startManager } from './support.js';
 
 const FILE = {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServerConnection, type ServerConnection } from '../../main/mcp/connection.js';
-import type { ServerView } from '../../shared/state.js';
+import type { ServerView } from '../../shared/contract/state.js';
 import { everythingStdio } from '../support/console-harness.js';
 
 const call = (name: string, kind: 'prompts/get' | 'resources/read' | 'tools/call' = 'tools/call') => ({ call: { callId: `c-${name}`, kind, name } });

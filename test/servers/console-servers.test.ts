@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConsoleState } from '../../shared/state.js';
+import type { ConsoleState } from '../../shared/contract/state.js';
 import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
 import { startEverythingHttp } from '../support/everything-http.js';
 

@@ -16,7 +16,7 @@ import { createCallbackServer } from '../../main/servers/oauth/callback-server.j
 import { createOAuthService, type OAuthService } from '../../main/servers/oauth/service.js';
 import { oauthSecretNames } from '../../main/servers/oauth/provider.js';
 import { createMemorySecretStore, type SecretStore } from '../../main/secrets/secret-store.js';
-import type { ServerView } from '../../shared/state.js';
+import type { ServerView } from '../../shared/contract/state.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-server.js';
 
 async function until(conn: ServerConnection, pred: (v: ServerView) => boolean, what: string): Promise<ServerView> {

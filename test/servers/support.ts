@@ -10,7 +10,7 @@ import { loadServersConfig, type ServerConfig } from '../../main/config.js';
 import type { ServerConnection } from '../../main/mcp/connection.js';
 import { ServerLog } from '../../main/mcp/protocol-log.js';
 import { createServerManager, type ServerManager } from '../../main/servers/manager.js';
-import { english } from '../../shared/ui-text.js';
+import { english } from '../../shared/contract/ui-text.js';
 
 /** A fake connection's record. */
 export interface FakeConn {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentsLine } from '../../shared/call-args.js';
+import { argumentsLine } from '../../shared/domain/call-args.js';
 
 describe('argumentsLine: a call\'s arguments as one short line', () => {
   it('lists key: value in order, strings quoted, objects as compact JSON', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLength } from '../../shared/json-length.js';
+import { jsonLength } from '../../shared/domain/json-length.js';
 
 const cases: Array<[string, unknown]> = [
   ['null', null],

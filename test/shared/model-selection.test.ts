@@ -1,11 +1,11 @@
 // Model selection: hints (substring, same name other version, family mapping), priorities,
 // server allowed/default models, capability mismatches, the manual provider. Table-driven.
 import { describe, expect, it } from 'vitest';
-import { capabilityIssues, modelsThatCan, requestNeeds } from '../../shared/capabilities.js';
-import { chooseModel, selectModel, type SelectionInput } from '../../shared/model-selection.js';
-import { defaultModelFacts, familyOf, DEFAULT_FAMILY_RULES, type FamilyRule, type ServerModelSettings } from '../../shared/providers.js';
-import type { CreateMessageParams, ModelPreferences } from '../../shared/sampling.js';
-import type { ProviderView } from '../../shared/state.js';
+import { capabilityIssues, modelsThatCan, requestNeeds } from '../../shared/domain/capabilities.js';
+import { chooseModel, selectModel, type SelectionInput } from '../../shared/domain/model-selection.js';
+import { defaultModelFacts, familyOf, DEFAULT_FAMILY_RULES, type FamilyRule, type ServerModelSettings } from '../../shared/contract/providers.js';
+import type { CreateMessageParams, ModelPreferences } from '../../shared/contract/sampling.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 
 const manual: ProviderView = { id: 'manual', kind: 'manual', label: 'Write the response myself', models: ['manual'], hasApiKey: false };
 const anthropic: ProviderView = { id: 'anthropic', kind: 'anthropic', label: 'Anthropic', models: ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1'], hasApiKey: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_SOURCES, priceWithOrigin } from '../../shared/model-prices.js';
+import { PRICE_SOURCES, priceWithOrigin } from '../../shared/domain/model-prices.js';
 
 describe('priceWithOrigin: the price in force and where it comes from', () => {
   it('yours wins; else the list price with its page and date; 0 on this machine; unknown elsewhere', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createStateHub, type HubInitial } from '../../main/state-hub.js';
-import type { ConsoleEvent } from '../../shared/api.js';
-import { projectItem } from '../../shared/item-summary.js';
-import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/state.js';
-import { applyItemChange, applyPatch, patchFits, type StatePatch } from '../../shared/state-patch.js';
+import type { ConsoleEvent } from '../../shared/contract/api.js';
+import { projectItem } from '../../shared/domain/item-summary.js';
+import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/contract/state.js';
+import { applyItemChange, applyPatch, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
 
 const base: HubInitial = {
   servers: [],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isBase64, rememberBase64 } from '../../shared/base64.js';
-import { jsonLength, rememberJsonLength } from '../../shared/json-length.js';
-import { createStringMemo, MEMO_MIN_CHARS } from '../../shared/string-memo.js';
+import { isBase64, rememberBase64 } from '../../shared/domain/base64.js';
+import { jsonLength, rememberJsonLength } from '../../shared/domain/json-length.js';
+import { createStringMemo, MEMO_MIN_CHARS } from '../../shared/domain/string-memo.js';
 
 describe('string memo: answers for big strings measured elsewhere', () => {
   it('remembers by content, never short strings, and drops the oldest past the size bound', () => {

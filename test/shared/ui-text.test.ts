@@ -1,20 +1,20 @@
 /**
- * Texts as message codes (shared/ui-text.ts): the English main keeps for logs is exactly what the
+ * Texts as message codes (shared/contract/ui-text.ts): the English main keeps for logs is exactly what the
  * code and its parameters say, nested texts included; and the renderer's `sayWith` translates a
  * nested text as a whole, keeps data parameters as they are, and falls back to the English (and
  * reports the code) when a language lacks it.
  */
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { codeOfEnglish, english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/ui-text.js';
-import { detectSensitive } from '../../shared/redaction.js';
-import { ServerEntryInputSchema, ServerNameSchema } from '../../shared/servers.js';
-import { selectModel } from '../../shared/model-selection.js';
-import { validateSamplingRequest } from '../../shared/validate-sampling.js';
+import { codeOfEnglish, english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/contract/ui-text.js';
+import { detectSensitive } from '../../shared/domain/redaction.js';
+import { ServerEntryInputSchema, ServerNameSchema } from '../../shared/contract/servers.js';
+import { selectModel } from '../../shared/domain/model-selection.js';
+import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { reportMissingWith, sayEnglish, sayWith } from '../../renderer/i18n/say.js';
 import { applyZodLanguage } from '../../renderer/i18n/zod-language.js';
 import { z } from 'zod';
-import type { ProviderView } from '../../shared/state.js';
+import type { ProviderView } from '../../shared/contract/state.js';
 
 describe('english', () => {
   it('fills parameters, nested texts in English too', () => {

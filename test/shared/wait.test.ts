@@ -1,6 +1,6 @@
 /** Time made visible: the server's wait per era and config, and the expiry levels. */
 import { describe, expect, it } from 'vitest';
-import { SDK_DEFAULT_REQUEST_TIMEOUT_MS, serverWaitFor, waitLevel, withServerWait } from '../../shared/wait.js';
+import { SDK_DEFAULT_REQUEST_TIMEOUT_MS, serverWaitFor, waitLevel, withServerWait } from '../../shared/domain/wait.js';
 
 describe('serverWaitFor', () => {
   it('a legacy push request: the SDK default (60 s) unless the server is configured', () => {

@@ -4,7 +4,7 @@ import Database from 'libsql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../main/store/history-store.js';
 import { BIG_TEXT_CHARS, TEXTS_DIR } from '../../main/store/big-texts.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { minimalEntry, tempDir } from './fixtures/entries.js';
 
 const cleanups: Array<() => void> = [];

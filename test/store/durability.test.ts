@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openHistoryStore } from '../../main/store/history-store.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

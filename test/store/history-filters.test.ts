@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
-import type { HistoryFilter } from '../../shared/history.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryFilter } from '../../shared/contract/history.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry } from './fixtures/entries.js';
 
 let store: HistoryStore;

@@ -3,7 +3,7 @@ import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_DETAIL, openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
 import { base64Bytes } from '../../main/store/media.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
 
 let tmp: ReturnType<typeof tempDir>;

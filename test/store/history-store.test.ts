@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistoryStore, type HistoryStore } from '../../main/store/history-store.js';
 import { listSql, whereOf } from '../../main/store/query.js';
 import { SQL } from '../../main/store/rows.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { WORDS, fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
-import { english, ui } from '../../shared/ui-text.js';
+import { english, ui } from '../../shared/contract/ui-text.js';
 
 let tmp: ReturnType<typeof tempDir>;
 let dbPath: string;

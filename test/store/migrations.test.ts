@@ -13,7 +13,7 @@ import {
 } from '../../main/store/migrations.js';
 import { statementCache } from '../../main/store/maintenance.js';
 import { writeEntry } from '../../main/store/write.js';
-import type { HistoryEntry } from '../../shared/state.js';
+import type { HistoryEntry } from '../../shared/contract/state.js';
 import { fullEntry, minimalEntry, tempDir } from './fixtures/entries.js';
 
 let tmp: ReturnType<typeof tempDir>;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { serverEverythingEntry } from '../../main/config.js';
-import { isElicitationItem, type ConsoleState, type ElicitationItemView, type SamplingItemView } from '../../shared/state.js';
+import { isElicitationItem, type ConsoleState, type ElicitationItemView, type SamplingItemView } from '../../shared/contract/state.js';
 
 /** The state with its items whole (main's, not the summaries the state carries), split by kind. */
 export type WholeState = Omit<ConsoleState, 'items'> & { items: SamplingItemView[]; elicitations: ElicitationItemView[] };

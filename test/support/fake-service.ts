@@ -3,8 +3,8 @@
  * zod-parsed) input it received, answers with canned results (overridable per method), and lets
  * the test push events to every subscriber.
  */
-import { ApiError, type ApiMethod, type ApiParsedInput, type ApiResults, type ConsoleEvent, type ConsoleService } from '../../shared/api.js';
-import type { ConsoleState } from '../../shared/state.js';
+import { ApiError, type ApiMethod, type ApiParsedInput, type ApiResults, type ConsoleEvent, type ConsoleService } from '../../shared/contract/api.js';
+import type { ConsoleState } from '../../shared/contract/state.js';
 
 /** One recorded call. */
 export interface RecordedCall {

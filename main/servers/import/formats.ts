@@ -15,9 +15,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import type { ImportFormat, ImportInput } from '../../../shared/servers.js';
+import type { ImportFormat, ImportInput } from '../../../shared/contract/servers.js';
 import { ServerConfigSchema, type ServerConfig } from '../../config.js';
-import { ui, type UiText } from '../../../shared/ui-text.js';
+import { ui, type UiText } from '../../../shared/contract/ui-text.js';
 import { isRouted } from '../../host-config/route.js';
 
 /** What variable expansion needs. */

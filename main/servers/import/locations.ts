@@ -12,8 +12,8 @@
  * | Windsurf | `~/.codeium/windsurf/mcp_config.json` | same | same |
  */
 import path from 'node:path';
-import type { ImportFormat } from '../../../shared/servers.js';
-import { english, ui, type UiText, type UiTextCode } from '../../../shared/ui-text.js';
+import type { ImportFormat } from '../../../shared/contract/servers.js';
+import { english, ui, type UiText, type UiTextCode } from '../../../shared/contract/ui-text.js';
 
 /** The machine facts the locations depend on. */
 export interface ImportEnvironment {

@@ -8,11 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { textDigest } from '../../host-config/route.js';
 import { describeJsonError, isStdio, type ServerConfig } from '../../config.js';
-import { looksLikeSecretName, type ImportCandidate, type ImportOutcome, type ImportScan, type ImportSource } from '../../../shared/servers.js';
+import { looksLikeSecretName, type ImportCandidate, type ImportOutcome, type ImportScan, type ImportSource } from '../../../shared/contract/servers.js';
 import { inputKey, readServers, type RawCandidate } from './formats.js';
 import { parseJsonc } from './jsonc.js';
 import { guessFormat, standardLocations, type ImportEnvironment, type ImportLocation } from './locations.js';
-import { because, english, ui, type UiText } from '../../../shared/ui-text.js';
+import { because, english, ui, type UiText } from '../../../shared/contract/ui-text.js';
 
 /** Where to look besides the standard places. */
 export interface ScanOptions {

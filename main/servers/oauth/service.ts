@@ -15,15 +15,15 @@
  * - "Sign out" deletes the server's tokens and registration, then reconnects (→ `needs_auth`).
  */
 import { auth, extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } from '@modelcontextprotocol/client';
-import { ApiError } from '../../../shared/api-error.js';
-import type { ServerAuthView } from '../../../shared/state.js';
+import { ApiError } from '../../../shared/contract/api-error.js';
+import type { ServerAuthView } from '../../../shared/contract/state.js';
 import { isStdio, type ServerConfig } from '../../config.js';
 import type { ConnectionAuth } from '../../mcp/connection.js';
 import type { Logger } from '../../ports.js';
 import type { SecretStore } from '../../secrets/secret-store.js';
 import { createCallbackServer, type CallbackServer } from './callback-server.js';
 import { ConsoleOAuthProvider } from './provider.js';
-import { ui } from '../../../shared/ui-text.js';
+import { ui } from '../../../shared/contract/ui-text.js';
 
 /** What the OAuth service needs. */
 export interface OAuthServiceDeps {

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EXPORT_FORMATS, type ExportFormat, type ExportedFile, type HistoryFilter } from '../../../shared/history';
+import { EXPORT_FORMATS, type ExportFormat, type ExportedFile, type HistoryFilter } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';

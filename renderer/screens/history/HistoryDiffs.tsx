@@ -1,8 +1,8 @@
 /** Readable diffs of one history entry: the request (asked → sent) and the response (generated → delivered). */
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../../i18n/say';
-import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/sampling';
-import type { HistoryEntry } from '../../../shared/state';
+import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/contract/sampling';
+import type { HistoryEntry } from '../../../shared/contract/state';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { Facts } from '../../components/common';
 import { FieldChanges, TextDiff, type FieldChange } from './DiffView';

@@ -5,7 +5,7 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DECIDERS, HISTORY_STATUSES, type HistoryFacets } from '../../../shared/history';
+import { DECIDERS, HISTORY_STATUSES, type HistoryFacets } from '../../../shared/contract/history';
 import { activeFilterCount, useHistoryUi, type FilterInputs } from './history-ui';
 
 function Field({ label, id, children }: { label: string; id: string; children: ReactNode }) {

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { HistoryListItem } from '../../../shared/history';
+import type { HistoryListItem } from '../../../shared/contract/history';
 import { StatusBadge } from '../../components/common';
 import { dateTime, shortDateTime } from '../../format';
 import { formatBytes } from './format-bytes';

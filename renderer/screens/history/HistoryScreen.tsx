@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistoryFacets, HistoryFilter } from '../../../shared/history';
+import type { HistoryFacets, HistoryFilter } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
 import { useConsole, useItems, useNotices } from '../../store';

@@ -1,7 +1,7 @@
 /** Per-server counters for a chosen period (`historyStats`), in a collapsible panel. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistoryStats as Stats } from '../../../shared/history';
+import type { HistoryStats as Stats } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';

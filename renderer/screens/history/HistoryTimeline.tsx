@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistoryListItem } from '../../../shared/history';
-import type { HistoryEntry } from '../../../shared/state';
+import type { HistoryListItem } from '../../../shared/contract/history';
+import type { HistoryEntry } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 import { ActionError, Section, StatusBadge } from '../../components/common';

@@ -1,7 +1,7 @@
 /** Retention settings: keep N days and/or N sessions (empty = no limit); saving prunes at once. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HistorySettings } from '../../../shared/history';
+import type { HistorySettings } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';

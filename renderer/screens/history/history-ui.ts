@@ -4,8 +4,8 @@
  * they ticked. It survives switching screens. Nothing here is main's state.
  */
 import { create } from 'zustand';
-import type { DECIDERS, HistoryFilter } from '../../../shared/history';
-import type { SamplingStatus } from '../../../shared/state';
+import type { DECIDERS, HistoryFilter } from '../../../shared/contract/history';
+import type { SamplingStatus } from '../../../shared/contract/state';
 
 /** Filter inputs as the controls hold them ('' = any). Dates are `YYYY-MM-DD` in local time. */
 export interface FilterInputs {

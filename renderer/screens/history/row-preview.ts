@@ -3,8 +3,8 @@
  * request has no text to show — a malformed one may have none at all — and its reason is what
  * the person needs), else nothing.
  */
-import type { HistorySummary } from '../../../shared/state';
-import type { UiText } from '../../../shared/ui-text';
+import type { HistorySummary } from '../../../shared/contract/state';
+import type { UiText } from '../../../shared/contract/ui-text';
 
 /** A row's preview: the request's text, the reason it ended in error, or none. */
 export type RowPreview = { kind: 'text'; text: string } | { kind: 'reason'; text: string; ui?: UiText } | { kind: 'none' };

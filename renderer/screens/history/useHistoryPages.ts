@@ -5,7 +5,7 @@
  * fetched, so a history of 100,000 entries scrolls without loading them all.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryFilter, HistoryListItem } from '../../../shared/history';
+import type { HistoryFilter, HistoryListItem } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
 

@@ -2,14 +2,14 @@
  * The capability-mismatch banner of the request review ("a request with audio sent to a
  * provider that can't take audio, tools to a model without tool support, an image too large — the
  * review screen says so before sending and offers the models that can"). Pure display: the
- * checks are shared/capabilities.ts against the picked model's facts.
+ * checks are shared/domain/capabilities.ts against the picked model's facts.
  */
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../../i18n/say';
-import { capabilityIssues, factsFor, modelsThatCan, requestNeeds } from '../../../shared/capabilities';
-import type { ModelSettings } from '../../../shared/providers';
-import type { CreateMessageParams } from '../../../shared/sampling';
-import type { ModelRef, ProviderView } from '../../../shared/state';
+import { capabilityIssues, factsFor, modelsThatCan, requestNeeds } from '../../../shared/domain/capabilities';
+import type { ModelSettings } from '../../../shared/contract/providers';
+import type { CreateMessageParams } from '../../../shared/contract/sampling';
+import type { ModelRef, ProviderView } from '../../../shared/contract/state';
 import { Banner } from '../../components/common';
 import './providers.css';
 

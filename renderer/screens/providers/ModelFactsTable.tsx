@@ -5,9 +5,9 @@
  * person changed is kept as theirs ("custom"); Reset returns it to the defaults.
  */
 import { useTranslation } from 'react-i18next';
-import { priceWithOrigin, type ModelPrice } from '../../../shared/model-prices';
-import { TOOL_SUPPORT, type FamilyRule, type ModelFacts } from '../../../shared/providers';
-import type { ProviderView } from '../../../shared/state';
+import { priceWithOrigin, type ModelPrice } from '../../../shared/domain/model-prices';
+import { TOOL_SUPPORT, type FamilyRule, type ModelFacts } from '../../../shared/contract/providers';
+import type { ProviderView } from '../../../shared/contract/state';
 import { shownFacts, type ProviderDraft } from './provider-draft';
 
 const TIERS = [1, 2, 3, 4, 5];

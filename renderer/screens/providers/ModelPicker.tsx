@@ -9,8 +9,8 @@
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../../i18n/say';
 import type { TFunction } from 'i18next';
-import type { CreateMessageParams } from '../../../shared/sampling';
-import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from '../../../shared/state';
+import type { CreateMessageParams } from '../../../shared/contract/sampling';
+import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from '../../../shared/contract/state';
 import { useConsole } from '../../store';
 import { modelValue, parseModelValue } from '../queue/drafts';
 import { CapabilityBanner } from './CapabilityBanner';

@@ -6,8 +6,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ServerModelSettings } from '../../../shared/providers';
-import type { ModelRef, ProviderView } from '../../../shared/state';
+import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ServerModelSettings } from '../../../shared/contract/providers';
+import type { ModelRef, ProviderView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
 import { useAction } from '../../hooks';

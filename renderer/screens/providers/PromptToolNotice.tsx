@@ -5,8 +5,8 @@
  * answer. Reads `_meta[PROMPT_TOOL_META_KEY]` of the generated blocks.
  */
 import { useTranslation } from 'react-i18next';
-import { PROMPT_TOOL_META_KEY } from '../../../shared/providers';
-import { contentBlocks, type CreateMessageResult } from '../../../shared/sampling';
+import { PROMPT_TOOL_META_KEY } from '../../../shared/contract/providers';
+import { contentBlocks, type CreateMessageResult } from '../../../shared/contract/sampling';
 import { Banner } from '../../components/common';
 
 /** The problems with a title of their own (`providers:promptTool.<problem>`); others get a general one. */

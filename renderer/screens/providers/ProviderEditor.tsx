@@ -5,8 +5,8 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FamilyRule, ProviderTestResult } from '../../../shared/providers';
-import type { ProviderView } from '../../../shared/state';
+import type { FamilyRule, ProviderTestResult } from '../../../shared/contract/providers';
+import type { ProviderView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';

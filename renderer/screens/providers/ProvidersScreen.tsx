@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ProviderPreset } from '../../../shared/providers';
+import type { ProviderPreset } from '../../../shared/contract/providers';
 import { Banner, Empty, Pill } from '../../components/common';
 import { useConsole, useProviders, useServers } from '../../store';
 import { ModelSettingsPanel } from './ModelSettingsPanel';

@@ -3,8 +3,8 @@
  * provider, and turned back into the {@link ProviderSettings} the API takes. The typed API key is
  * kept in the editor's local state only until it is sent; it never enters the store.
  */
-import { defaultModelFacts, PROVIDER_PRESETS, type FamilyRule, type ModelFacts, type OpenAIApi, type ProviderKind, type ProviderPreset, type ProviderSettings } from '../../../shared/providers';
-import type { ProviderView } from '../../../shared/state';
+import { defaultModelFacts, PROVIDER_PRESETS, type FamilyRule, type ModelFacts, type OpenAIApi, type ProviderKind, type ProviderPreset, type ProviderSettings } from '../../../shared/contract/providers';
+import type { ProviderView } from '../../../shared/contract/state';
 
 /** The editor's form state. `facts` holds the facts of models the person edited (the rest are defaults). */
 export interface ProviderDraft {

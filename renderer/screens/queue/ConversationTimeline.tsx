@@ -4,7 +4,7 @@
  * the model did in each finished round ("called get_weather, get_time").
  */
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView, SamplingSummary } from '../../../shared/state';
+import type { SamplingItemView, SamplingSummary } from '../../../shared/contract/state';
 import { StatusBadge } from '../../components/common';
 import '../../components/review.css';
 import { i18n } from '../../i18n';

@@ -5,7 +5,7 @@
  * name), the description, a required marker and its error.
  */
 import { useTranslation } from 'react-i18next';
-import { optionsOf, type Field } from '../../../shared/elicitation';
+import { optionsOf, type Field } from '../../../shared/contract/elicitation';
 import { i18n } from '../../i18n';
 import { fieldKind, type RawValue } from './ElicitationModel';
 

@@ -5,9 +5,9 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ElicitFormParams } from '../../../shared/elicitation';
-import type { ElicitationItemView } from '../../../shared/state';
-import type { UiText } from '../../../shared/ui-text';
+import type { ElicitFormParams } from '../../../shared/contract/elicitation';
+import type { ElicitationItemView } from '../../../shared/contract/state';
+import type { UiText } from '../../../shared/contract/ui-text';
 import { useSay } from '../../i18n/say';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';

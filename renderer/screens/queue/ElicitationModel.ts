@@ -3,8 +3,8 @@
  * the content they become, labels of the statuses, and how a URL is shown. Display-only: main
  * validates the answer again before anything reaches the server.
  */
-import { defaultsFor, optionsOf, validateElicitationContent, type Field, type FieldValue, type RequestedSchema } from '../../../shared/elicitation';
-import type { ElicitationStatus, ItemSummary } from '../../../shared/state';
+import { defaultsFor, optionsOf, validateElicitationContent, type Field, type FieldValue, type RequestedSchema } from '../../../shared/contract/elicitation';
+import type { ElicitationStatus, ItemSummary } from '../../../shared/contract/state';
 import { i18n } from '../../i18n';
 
 /** A form field's raw value: text for text, number, date and single-select inputs; a flag; a list. */

@@ -5,7 +5,7 @@
  * (ElicitationUrl) or, once answered, the outcome and the answer sent, with Dismiss.
  */
 import { Trans, useTranslation } from 'react-i18next';
-import type { ElicitationItemView } from '../../../shared/state';
+import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill, RawJson, Section } from '../../components/common';
 import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';

@@ -1,6 +1,6 @@
 /** A row of the queue list for an elicitation (form or URL mode), beside the sampling rows. */
 import { useTranslation } from 'react-i18next';
-import type { ElicitationSummary } from '../../../shared/state';
+import type { ElicitationSummary } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
 import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
 import { summaryCallLabel } from './summary';

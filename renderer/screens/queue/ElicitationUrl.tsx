@@ -5,8 +5,8 @@
  * answer without opening. Items from a -32042 error have nothing waiting: opening is all there is.
  */
 import { Trans, useTranslation } from 'react-i18next';
-import type { ElicitUrlParams } from '../../../shared/elicitation';
-import type { ElicitationItemView } from '../../../shared/state';
+import type { ElicitUrlParams } from '../../../shared/contract/elicitation';
+import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';

@@ -1,7 +1,7 @@
 /** `generating`: the model's text as it streams in, the model, elapsed time and Cancel. */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView } from '../../../shared/state';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Facts, RawJson } from '../../components/common';
 import { duration } from '../../format';

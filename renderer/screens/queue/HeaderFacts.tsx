@@ -4,9 +4,9 @@
  * (with the candidates when that is not certain), when it arrived and how long it has waited.
  */
 import { useTranslation } from 'react-i18next';
-import type { ProtocolEra } from '../../../shared/primitives';
-import type { SamplingItemView } from '../../../shared/state';
-import type { ServerWait } from '../../../shared/wait';
+import type { ProtocolEra } from '../../../shared/contract/primitives';
+import type { SamplingItemView } from '../../../shared/contract/state';
+import type { ServerWait } from '../../../shared/domain/wait';
 import { clockTime } from '../../format';
 import { useConsole } from '../../store';
 import { associationLabel } from './summary';

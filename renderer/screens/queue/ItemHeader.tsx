@@ -3,7 +3,7 @@
  * to, timing, status, and (for tool loops) the conversation timeline with the round counter.
  */
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView } from '../../../shared/state';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { StatusBadge } from '../../components/common';
 import { ConversationTimeline } from './ConversationTimeline';
 import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';

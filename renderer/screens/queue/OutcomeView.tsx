@@ -4,8 +4,8 @@
  * it says so and shows everything the person typed, copyable, with "Re-open as draft".
  */
 import { useTranslation } from 'react-i18next';
-import { contentBlocks } from '../../../shared/sampling';
-import type { SamplingItemView } from '../../../shared/state';
+import { contentBlocks } from '../../../shared/contract/sampling';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { ParamsView } from '../../components/ParamsView';

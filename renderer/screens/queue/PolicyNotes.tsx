@@ -6,8 +6,8 @@
  * `queue` namespace (`policy.*`); the facts from main (`item.policy`).
  */
 import { useTranslation } from 'react-i18next';
-import type { PolicyNote } from '../../../shared/rules';
-import type { SamplingItemView } from '../../../shared/state';
+import type { PolicyNote } from '../../../shared/contract/rules';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { formatNumber } from '../../format';
 import './policy-notes.css';
 

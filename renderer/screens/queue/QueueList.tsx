@@ -2,7 +2,7 @@
 import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { SamplingSummary } from '../../../shared/state';
+import type { SamplingSummary } from '../../../shared/contract/state';
 import { StatusBadge } from '../../components/common';
 import { isTerminal, shownPreview, summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';

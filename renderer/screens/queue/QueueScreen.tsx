@@ -1,6 +1,6 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
 import { useTranslation } from 'react-i18next';
-import type { ItemView, SamplingItemView } from '../../../shared/state';
+import type { ItemView, SamplingItemView } from '../../../shared/contract/state';
 import { Empty } from '../../components/common';
 import { needsPerson, useConsole, useItemDetail, useItems } from '../../store';
 import { ElicitationReview } from './ElicitationReview';

@@ -4,8 +4,8 @@
  * parameters that are passed on unchanged.
  */
 import { useTranslation } from 'react-i18next';
-import type { CreateMessageParams, ModelPreferences } from '../../../shared/sampling';
-import type { ModelCandidate, ModelChoice, ProviderView } from '../../../shared/state';
+import type { CreateMessageParams, ModelPreferences } from '../../../shared/contract/sampling';
+import type { ModelCandidate, ModelChoice, ProviderView } from '../../../shared/contract/state';
 import { compactJson } from '../../format';
 import { i18n } from '../../i18n';
 import type { RequestDraft } from '../../store';

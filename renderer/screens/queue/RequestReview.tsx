@@ -5,8 +5,8 @@
  */
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contentBlocks } from '../../../shared/sampling';
-import type { SamplingItemView } from '../../../shared/state';
+import { contentBlocks } from '../../../shared/contract/sampling';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { MessageBlocks } from '../../components/Blocks';
 import { Banner, RawJson, Section } from '../../components/common';

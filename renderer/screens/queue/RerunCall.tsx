@@ -5,7 +5,7 @@
  * Renders nothing for other items.
  */
 import { useTranslation } from 'react-i18next';
-import type { ElicitationItemView } from '../../../shared/state';
+import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
 import { clockTime } from '../../format';

@@ -5,8 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { contentBlocks, contentText } from '../../../shared/sampling';
-import type { SamplingItemView } from '../../../shared/state';
+import { contentBlocks, contentText } from '../../../shared/contract/sampling';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { EditableText } from '../../components/Blocks';
 import { Banner, Facts, RawJson, Section } from '../../components/common';

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { SamplingContent, SamplingTool, ToolUseContent } from '../../../shared/sampling';
+import type { SamplingContent, SamplingTool, ToolUseContent } from '../../../shared/contract/sampling';
 import { BlockView, EditableText } from '../../components/Blocks';
 import { Section } from '../../components/common';
 import { ToolUseView } from '../../components/ToolBlocks';

@@ -4,7 +4,7 @@
  * (auto / required / none). Edits flow into the approved params through {@link RequestExtras}.
  */
 import { useTranslation } from 'react-i18next';
-import type { SamplingTool, ToolChoice } from '../../../shared/sampling';
+import type { SamplingTool, ToolChoice } from '../../../shared/contract/sampling';
 import { Section } from '../../components/common';
 import { prettyJson } from '../../format';
 import '../../components/review.css';

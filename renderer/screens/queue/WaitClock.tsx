@@ -1,10 +1,10 @@
 /**
  * Time made visible: how long an item has waited and, where known, how long its server
- * will still wait (shared/wait.ts). Ticks once a second (useNow); items about to expire get the
+ * will still wait (shared/domain/wait.ts). Ticks once a second (useNow); items about to expire get the
  * `wait-soon` class, items past their server's wait `wait-expired` (the row and header use them).
  */
 import { useTranslation } from 'react-i18next';
-import { waitLevel, type ServerWait, type WaitLevel } from '../../../shared/wait';
+import { waitLevel, type ServerWait, type WaitLevel } from '../../../shared/domain/wait';
 import { duration } from '../../format';
 import { useNow } from '../../hooks';
 

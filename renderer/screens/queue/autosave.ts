@@ -6,9 +6,9 @@
  * waiting, the call ended) the stores drop its drafts; what was still queued is sent at once, and
  * main keeps it on the ended item and in history. Queued drafts are also sent when the page closes.
  */
-import type { ConsoleApi } from '../../../shared/api';
-import type { DraftInput, FormDraft } from '../../../shared/drafts';
-import type { SamplingItemView } from '../../../shared/state';
+import type { ConsoleApi } from '../../../shared/contract/api';
+import type { DraftInput, FormDraft } from '../../../shared/contract/drafts';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { cachedItem, useConsole, type ItemEdits } from '../../store';
 import { initialRequestDraft, initialResponseDraft } from './drafts';
 import { createDraftSaver, type DraftSaver } from './draft-saver';

@@ -2,8 +2,8 @@
  * Checking an edited request quickly enough to do it on every keystroke (renderer
  * scale). Pure: shared/ only, unit-tested on Node.
  */
-import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../../shared/sampling.js';
-import { DEFAULT_MAX_REQUEST_BYTES, formatBytes, validateSamplingRequest } from '../../../shared/validate-sampling.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../../shared/contract/sampling.js';
+import { DEFAULT_MAX_REQUEST_BYTES, formatBytes, validateSamplingRequest } from '../../../shared/domain/validate-sampling.js';
 
 /**
  * The shared validator's verdict on `params` (built from `base`, the params the review started

@@ -8,7 +8,7 @@
  * (`not_found`) is tried again later, unless newer text was queued meanwhile.
  * No DOM and no store: timers and the send function are injected, so tests drive it with fake timers.
  */
-import type { DraftInput } from '../../../shared/drafts.js';
+import type { DraftInput } from '../../../shared/contract/drafts.js';
 
 /** When saves go out, in ms. */
 export interface DraftTiming {

@@ -3,9 +3,9 @@
  * edited `sampling/createMessage` params and an edited `CreateMessageResult`. Every field the
  * person did not edit is kept exactly as the server (or the provider) sent it.
  */
-import type { CreateMessageParams, CreateMessageResult, SamplingContent, SamplingMessage } from '../../../shared/sampling';
-import { contentBlocks } from '../../../shared/sampling';
-import type { ModelRef, SamplingItemView } from '../../../shared/state';
+import type { CreateMessageParams, CreateMessageResult, SamplingContent, SamplingMessage } from '../../../shared/contract/sampling';
+import { contentBlocks } from '../../../shared/contract/sampling';
+import type { ModelRef, SamplingItemView } from '../../../shared/contract/state';
 import { checkDraftParams, sameJson } from './draft-check';
 import { i18n } from '../../i18n';
 import type { RequestDraft, ResponseDraft } from '../../store';

@@ -6,10 +6,10 @@
  * main as they change (autosave.ts), and are dropped when the item leaves the review they were
  * made for.
  */
-import type { RequestExtras, ResponseExtras } from '../../../shared/drafts';
+import type { RequestExtras, ResponseExtras } from '../../../shared/contract/drafts';
 
-/** The shapes of the extras (shared/drafts.ts: main keeps them with the text drafts). */
-export type { AddedToolCall, RequestExtras, ResponseExtras, ToolChoiceMode } from '../../../shared/drafts';
+/** The shapes of the extras (shared/contract/drafts.ts: main keeps them with the text drafts). */
+export type { AddedToolCall, RequestExtras, ResponseExtras, ToolChoiceMode } from '../../../shared/contract/drafts';
 
 /** Empty request extras. */
 export const NO_REQUEST_EXTRAS: RequestExtras = { removedBlocks: {}, removedTools: {} };

@@ -1,13 +1,13 @@
 /** Derived, display-only facts about a sampling item (nothing here is stored). */
-import type { CreateMessageParams } from '../../../shared/sampling';
-import { promptPreview as previewOf } from '../../../shared/item-summary';
-import { TERMINAL_STATUSES, type ItemSummary, type SamplingItemView, type SamplingStatus } from '../../../shared/state';
+import type { CreateMessageParams } from '../../../shared/contract/sampling';
+import { promptPreview as previewOf } from '../../../shared/domain/item-summary';
+import { TERMINAL_STATUSES, type ItemSummary, type SamplingItemView, type SamplingStatus } from '../../../shared/contract/state';
 import { i18n } from '../../i18n';
 
 /** A summary's preview as shown: the line, or "No messages" in the person's language when it has none. */
 export const shownPreview = (preview: string): string => preview || i18n.t('queue:list.noMessages');
 
-/** First line of the prompt: the last user message that has text, else any text, else a kind (shared/item-summary.ts). */
+/** First line of the prompt: the last user message that has text, else any text, else a kind (shared/domain/item-summary.ts). */
 export function promptPreview(params: CreateMessageParams): string {
   return shownPreview(previewOf(params));
 }

@@ -4,7 +4,7 @@
  * person saves it.
  */
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView } from '../../../shared/state';
+import type { SamplingItemView } from '../../../shared/contract/state';
 import { useConsole } from '../../store';
 import { ruleFromRequest, useRuleDraft } from './rule-draft';
 import './rules.css';

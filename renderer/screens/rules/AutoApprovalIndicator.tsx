@@ -3,7 +3,7 @@
  * plus how many requests limits refused), and the global pause switch on the Rules screen.
  */
 import { useTranslation } from 'react-i18next';
-import { autoApprovalConfigured } from '../../../shared/rules';
+import { autoApprovalConfigured } from '../../../shared/contract/rules';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { useAction } from '../../hooks';

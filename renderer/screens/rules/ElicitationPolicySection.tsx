@@ -5,7 +5,7 @@
  * declines.
  */
 import { useTranslation } from 'react-i18next';
-import type { ServerPolicy } from '../../../shared/rules';
+import type { ServerPolicy } from '../../../shared/contract/rules';
 import { Section } from '../../components/common';
 
 /** The "Elicitation" section: ask me (default) / always decline, with the policy's version and how many it declined. */

@@ -4,7 +4,7 @@
  * refused, and this says so in the person's language, with the engine's own words as detail.
  */
 import { useTranslation } from 'react-i18next';
-import { userPatternProblemKind } from '../../../shared/user-pattern';
+import { userPatternProblemKind } from '../../../shared/domain/user-pattern';
 
 /** The translated problem with `source`, or undefined when the pattern can be used. */
 export function usePatternProblem(source: string): string | undefined {

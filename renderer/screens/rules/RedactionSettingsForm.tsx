@@ -5,8 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CustomPatternSchema, type CustomPattern } from '../../../shared/redaction';
-import type { RulesFile } from '../../../shared/rules';
+import { CustomPatternSchema, type CustomPattern } from '../../../shared/domain/redaction';
+import type { RulesFile } from '../../../shared/contract/rules';
 import { Section } from '../../components/common';
 import { PatternProblem, usePatternProblem } from './PatternProblem';
 

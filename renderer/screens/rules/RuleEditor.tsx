@@ -5,8 +5,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RuleSchema, type Conditions, type RuleAction, type RuleInput } from '../../../shared/rules';
-import type { ProviderView } from '../../../shared/state';
+import { RuleSchema, type Conditions, type RuleAction, type RuleInput } from '../../../shared/contract/rules';
+import type { ProviderView } from '../../../shared/contract/state';
 import { PatternProblem, usePatternProblem } from './PatternProblem';
 import { i18n } from '../../i18n';
 import { sayEnglish } from '../../i18n/say';

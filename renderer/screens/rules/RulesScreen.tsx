@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RuleInput, RulesFile } from '../../../shared/rules';
+import type { RuleInput, RulesFile } from '../../../shared/contract/rules';
 import { getApi } from '../../api';
 import { ActionError, Banner, Empty, Section } from '../../components/common';
 import { clockTime } from '../../format';

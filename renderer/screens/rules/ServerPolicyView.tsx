@@ -15,7 +15,7 @@ import {
   type RulesFile,
   type ServerCounters,
   type ServerPolicy,
-} from '../../../shared/rules';
+} from '../../../shared/contract/rules';
 import { Facts, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useRuleDraft, newRuleId } from './rule-draft';
@@ -44,7 +44,7 @@ function conditionSummary(rule: Rule, t: TFunction<'rules'>): string {
   return parts.length ? parts.join(' · ') : t('summary.every');
 }
 
-/** What an action does, in the UI language (the words of shared/rules.ts describeAction). */
+/** What an action does, in the UI language (the words of shared/contract/rules.ts describeAction). */
 function actionText(a: RuleAction, t: TFunction<'rules'>): string {
   switch (a.kind) {
     case 'reject':

@@ -1,11 +1,11 @@
 /**
  * The rule being edited on the Rules screen (UI state only: nothing is in force until the person
- * saves). The one-click prefill from a request lives in shared/rule-prefill.ts.
+ * saves). The one-click prefill from a request lives in shared/domain/rule-prefill.ts.
  */
 import { create } from 'zustand';
-import type { RuleInput } from '../../../shared/rules';
+import type { RuleInput } from '../../../shared/contract/rules';
 
-export { newRuleId, ruleFromRequest } from '../../../shared/rule-prefill';
+export { newRuleId, ruleFromRequest } from '../../../shared/domain/rule-prefill';
 
 /** A rule open in the editor: for `serverId`, replacing the rule at `index` (absent = a new rule, added first). */
 export interface RuleDraft {

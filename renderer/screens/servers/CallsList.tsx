@@ -1,6 +1,6 @@
 /** The client requests the person started on a server, newest first, with their results. */
 import { useTranslation } from 'react-i18next';
-import type { CallView, SamplingSummary } from '../../../shared/state';
+import type { CallView, SamplingSummary } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
 import { useNow } from '../../hooks';

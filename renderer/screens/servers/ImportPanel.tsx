@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HostRouteView, ImportCandidate, ImportOutcome, ImportScan, ImportSource } from '../../../shared/servers';
+import type { HostRouteView, ImportCandidate, ImportOutcome, ImportScan, ImportSource } from '../../../shared/contract/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner, Pill } from '../../components/common';
 import { useAction } from '../../hooks';

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CallView, ItemSummary } from '../../../shared/state';
+import type { CallView, ItemSummary } from '../../../shared/contract/state';
 import { needsPerson, useConsole, useItemDetail, useItems } from '../../store';
 import { ItemReview } from '../queue/QueueScreen';
 

@@ -5,8 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ServerLogPage } from '../../../shared/servers';
-import type { ServerView } from '../../../shared/state';
+import type { ServerLogPage } from '../../../shared/contract/servers';
+import type { ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { clockTime } from '../../format';

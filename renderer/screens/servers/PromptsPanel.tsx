@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PromptView, ServerView } from '../../../shared/state';
+import type { PromptView, ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
 import { useAction } from '../../hooks';

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ResourceTemplateView, ResourceView, ServerView } from '../../../shared/state';
+import type { ResourceTemplateView, ResourceView, ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { useAction } from '../../hooks';

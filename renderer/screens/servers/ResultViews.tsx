@@ -4,7 +4,7 @@
  * pretty-printed when JSON — or base64 blobs shown as images / audio, else as their size and type).
  */
 import { useTranslation } from 'react-i18next';
-import type { CallView } from '../../../shared/state';
+import type { CallView } from '../../../shared/contract/state';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
 import { prettyJson } from '../../format';

@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import type { ServerView } from '../../../shared/state';
+import type { ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
 import { useAction } from '../../hooks';

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SECRET_PLACEHOLDER } from '../../../shared/servers';
+import { SECRET_PLACEHOLDER } from '../../../shared/contract/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner } from '../../components/common';
 import { useAction } from '../../hooks';

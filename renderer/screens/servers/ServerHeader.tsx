@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ServerStatus, ServerView } from '../../../shared/state';
+import type { ServerStatus, ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill } from '../../components/common';
 import { clockTime, duration } from '../../format';

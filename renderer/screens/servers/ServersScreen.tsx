@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ServerView } from '../../../shared/state';
+import type { ServerView } from '../../../shared/contract/state';
 import { Banner, Empty } from '../../components/common';
 import { useCalls, useConsole, useServers } from '../../store';
 import { CallsList } from './CallsList';

@@ -6,8 +6,8 @@
  * so plainly with "Call again".
  */
 import { useTranslation } from 'react-i18next';
-import type { ProtocolEra } from '../../../shared/primitives';
-import type { CallView, ServerView } from '../../../shared/state';
+import type { ProtocolEra } from '../../../shared/contract/primitives';
+import type { CallView, ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError, Banner } from '../../components/common';
 import { useAction } from '../../hooks';

@@ -4,7 +4,7 @@
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ServerView, ToolView } from '../../../shared/state';
+import type { ServerView, ToolView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
 import { prettyJson } from '../../format';

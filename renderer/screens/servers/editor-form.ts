@@ -6,7 +6,7 @@
  * schema's messages are the shared contract's, in English).
  */
 import i18next from 'i18next';
-import { ServerEntryInputSchema, ServerNameSchema, type ServerEntryInput } from '../../../shared/servers.js';
+import { ServerEntryInputSchema, ServerNameSchema, type ServerEntryInput } from '../../../shared/contract/servers.js';
 import { sayEnglish } from '../../i18n/say.js';
 
 /** What the form holds. */

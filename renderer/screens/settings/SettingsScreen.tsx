@@ -6,7 +6,7 @@
  */
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type LanguagePreference } from '../../../shared/desktop';
+import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type LanguagePreference } from '../../../shared/contract/desktop';
 import { getApi } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { Banner, Section } from '../../components/common';

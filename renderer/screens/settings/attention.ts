@@ -6,7 +6,7 @@
  * disturb" and notifies once per item), once permission was granted on a click.
  */
 import { useEffect } from 'react';
-import { attentionTitle, type AttentionNotification } from '../../../shared/desktop';
+import { attentionTitle, type AttentionNotification } from '../../../shared/contract/desktop';
 import { useConsole } from '../../store';
 import { notificationsToShow } from './notifications';
 

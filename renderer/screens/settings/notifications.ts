@@ -1,5 +1,5 @@
 /** Which of main's attention notifications a web page shows (pure; used by attention.ts and tests). */
-import type { AttentionNotification } from '../../../shared/desktop.js';
+import type { AttentionNotification } from '../../../shared/contract/desktop.js';
 
 /**
  * Which of `list` to show: those newer than `lastSeq`. `lastSeq` null (the first state seen) shows

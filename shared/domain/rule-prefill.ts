@@ -4,9 +4,9 @@
  * Pure.
  */
 import { detectInRequest } from './redaction.js';
-import type { Conditions, RuleInput } from './rules.js';
-import { contentBlocks } from './sampling.js';
-import type { SamplingItemView } from './state.js';
+import type { Conditions, RuleInput } from '../contract/rules.js';
+import { contentBlocks } from '../contract/sampling.js';
+import type { SamplingItemView } from '../contract/state.js';
 
 /** A fresh rule id (letters, digits and dashes). */
 export const newRuleId = (): string => `rule-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;

@@ -1,5 +1,5 @@
 /**
- * The `servers` slice of the console state (shared/state.ts re-exports everything here): each
+ * The `servers` slice of the console state (shared/contract/state.ts re-exports everything here): each
  * configured MCP server, its live connection and what it offers. Plain JSON data; times are epoch
  * ms. Kept apart from state.ts only to keep files small; state.ts is still the one contract.
  */

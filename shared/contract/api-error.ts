@@ -1,6 +1,6 @@
 /**
  * How a failed `ConsoleApi` request is reported, in a file of its own (no zod) so the sandboxed
- * Electron preload can bundle it without the schema table. Re-exported by `shared/api.ts`.
+ * Electron preload can bundle it without the schema table. Re-exported by `shared/contract/api.ts`.
  */
 import { english, type UiText } from './ui-text.js';
 

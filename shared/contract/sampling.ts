@@ -4,7 +4,7 @@
  * These mirror MCP 2025-11-25 "Sampling" (schema.ts: SamplingMessage, CreateMessageRequestParams,
  * CreateMessageResult). They are deliberately *structural* (they check shapes and types); the
  * protocol rules that span several fields (S-TR-1, S-TR-2, S-CAP-2, …) live in
- * `shared/validate-sampling.ts` so each can report its rule id and a readable message.
+ * `shared/domain/validate-sampling.ts` so each can report its rule id and a readable message.
  *
  * Imports nothing but zod: this file is bundled into main, preload and renderer alike.
  */

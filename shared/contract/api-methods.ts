@@ -1,6 +1,6 @@
 /**
  * The names of every `ConsoleApi` request, with no dependencies, so the sandboxed Electron preload
- * can enumerate them without bundling zod. `shared/api.ts` checks at compile time that its schema
+ * can enumerate them without bundling zod. `shared/contract/api.ts` checks at compile time that its schema
  * table has exactly these keys.
  */
 export const API_METHODS = [

@@ -6,14 +6,14 @@
  * are advisory and MAY map across providers), and per-server model settings.
  *
  * Zod schemas here parse the config file (main/llm/providers-config.ts) and the renderer's input
- * (shared/api.ts). Pure: imports nothing runtime-specific.
+ * (shared/contract/api.ts). Pure: imports nothing runtime-specific.
  */
 import { z } from 'zod';
 import type { ModelRef, ProviderKind } from './primitives.js';
 
 export { PROVIDER_KINDS, type ProviderKind } from './primitives.js';
-import { ModelPriceSchema } from './model-prices.js';
-import { globMatches } from './user-pattern.js';
+import { ModelPriceSchema } from '../domain/model-prices.js';
+import { globMatches } from '../domain/user-pattern.js';
 import { ui, type UiText } from './ui-text.js';
 
 /** How a model calls tools: the API's own tool calling, tools described in the system prompt, or not at all. */
@@ -44,7 +44,7 @@ export const ModelFactsSchema = z.object({
   audio: z.boolean(),
   /** Largest image accepted, in decoded bytes; no limit known when absent. */
   maxImageBytes: z.number().int().positive().optional(),
-  /** USD per million input / output tokens; absent = the built-in price (shared/model-prices.ts), if any. */
+  /** USD per million input / output tokens; absent = the built-in price (shared/domain/model-prices.ts), if any. */
   price: ModelPriceSchema.optional(),
 });
 /** See {@link ModelFactsSchema}. */

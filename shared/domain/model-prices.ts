@@ -15,8 +15,8 @@
  * imports this file).
  */
 import { z } from 'zod';
-import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
-import type { ProviderKind, TokenUsage } from './primitives.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../contract/sampling.js';
+import type { ProviderKind, TokenUsage } from '../contract/primitives.js';
 import { globMatches } from './user-pattern.js';
 
 /** A model's price: USD per million input tokens and per million output tokens. */

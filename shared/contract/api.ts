@@ -67,7 +67,7 @@ export const apiRequests = {
   dismissItem: { input: z.object({ itemId: id }).strict() },
   /**
    * Keep what the person typed on a sampling item (request / response edits) or an elicitation
-   * (form values) and has not sent: on the item, and in history at once (shared/drafts.ts). Each
+   * (form values) and has not sent: on the item, and in history at once (shared/contract/drafts.ts). Each
    * part given replaces the stored one. Accepted while the item waits and after it ended without
    * delivering (a late save after the server stopped waiting); ignored once delivered.
    * not_found for an unknown item.
@@ -75,7 +75,7 @@ export const apiRequests = {
   saveDraft: { input: z.object({ itemId: id, draft: DraftInputSchema }).strict() },
   /** Close and reconnect a server. */
   restartServer: { input: z.object({ serverId: id }).strict() },
-  /** History list, newest first, filtered (shared/history.ts HistoryFilterShape; `query` = full text). */
+  /** History list, newest first, filtered (shared/contract/history.ts HistoryFilterShape; `query` = full text). */
   listHistory: {
     input: z
       .object({
@@ -111,7 +111,7 @@ export const apiRequests = {
       })
       .strict(),
   },
-  /** Save the whole rules file (shared/rules.ts); rules that changed get a new version. */
+  /** Save the whole rules file (shared/contract/rules.ts); rules that changed get a new version. */
   saveRules: { input: z.object({ rules: RulesFileSchema }).strict() },
   /** The global "pause all auto-approval" switch (reject rules still apply). */
   setAutoApprovalPaused: { input: z.object({ paused: z.boolean() }).strict() },

@@ -1,5 +1,5 @@
 /**
- * The English of every text main and shared produce for people (see shared/ui-text.ts), by message
+ * The English of every text main and shared produce for people (see shared/contract/ui-text.ts), by message
  * code. `{{name}}` is a parameter. This is also the renderer's English `messages` namespace; every
  * other language translates each code (test/renderer/i18n.test.ts checks they have the same keys
  * and placeholders).
@@ -220,7 +220,7 @@ export const UI_TEXTS = {
   'error.cwdMissing': "cwd: Working directory \"{{cwd}}\" does not exist or is not a folder",
   'error.fileInvalid': "{{file}}: {{why}}; fix the file first — the console will not overwrite it",
 
-  // A server entry's problems (zod messages of shared/servers.ts: the same English, translated by codeOfEnglish).
+  // A server entry's problems (zod messages of shared/contract/servers.ts: the same English, translated by codeOfEnglish).
   'schema.nameRequired': "Name is required",
   'schema.nameMax': "Name must be at most 100 characters",
   'schema.nameSpaces': "Name must not start or end with a space",
@@ -250,7 +250,7 @@ export const UI_TEXTS = {
   'schema.ruleId': 'use 1–64 letters, digits, ".", "_" or "-"',
   'schema.phoneRegion': 'a two-letter region code such as "US"',
 
-  // Built-in sensitive-data detectors (labels of shared/redaction.ts).
+  // Built-in sensitive-data detectors (labels of shared/domain/redaction.ts).
   'detector.anthropic': "Anthropic API key",
   'detector.openai': "OpenAI API key",
   'detector.github': "GitHub token",

@@ -5,6 +5,6 @@
  * no import cycle.
  */
 export * from './rules-schema.js';
-export * from './rules-engine.js';
+export * from '../domain/rules-engine.js';
 export * from './rules-view.js';
-export { estimateCostUsd, type ModelPrice } from './model-prices.js';
+export { estimateCostUsd, type ModelPrice } from '../domain/model-prices.js';

@@ -6,10 +6,10 @@
  *
  * Pure: no Node, DOM or Electron.
  */
-import { DEFAULT_FAMILY_RULES, defaultModelFacts, type FamilyRule, type ModelFacts } from './providers.js';
-import { contentBlocks, type CreateMessageParams, type SamplingContent } from './sampling.js';
-import type { ModelRef, ProviderView } from './state.js';
-import { said, ui, type UiText } from './ui-text.js';
+import { DEFAULT_FAMILY_RULES, defaultModelFacts, type FamilyRule, type ModelFacts } from '../contract/providers.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../contract/sampling.js';
+import type { ModelRef, ProviderView } from '../contract/state.js';
+import { said, ui, type UiText } from '../contract/ui-text.js';
 
 /** What a request needs from a model. Sizes in bytes (decoded), tokens estimated at 4 characters each. */
 export interface RequestNeeds {

@@ -5,9 +5,9 @@
  *
  * Pure: imports only types from the shared contract (plus the sampling block reader).
  */
-import { contentBlocks, type CreateMessageParams } from './sampling.js';
-import type { ModelRef, RuleRef } from './primitives.js';
-import type { Conditions, RuleAction, ServerPolicy, TextCondition } from './rules-schema.js';
+import { contentBlocks, type CreateMessageParams } from '../contract/sampling.js';
+import type { ModelRef, RuleRef } from '../contract/primitives.js';
+import type { Conditions, RuleAction, ServerPolicy, TextCondition } from '../contract/rules-schema.js';
 import { globMatches as globMatchesText, userPatternFound } from './user-pattern.js';
 
 /** What the engine knows about a request. */

@@ -10,14 +10,14 @@
  */
 import { base64DecodedBytes, isBase64 } from './base64.js';
 import { jsonLength } from './json-length.js';
-import { english, ui, type UiText } from './ui-text.js';
+import { english, ui, type UiText } from '../contract/ui-text.js';
 import {
   CreateMessageParamsSchema,
   ErrorCodes,
   SAMPLING_CONTENT_TYPES,
   type CreateMessageParams,
   type SamplingContent,
-} from './sampling.js';
+} from '../contract/sampling.js';
 
 export { base64DecodedBytes, isBase64 } from './base64.js';
 

@@ -1,6 +1,6 @@
 /**
  * Strict base64 (RFC 4648, padded, no whitespace) as the sampling validation checks image and
- * audio data (S-B64-1, shared/validate-sampling.ts). No imports beyond ./string-memo.ts, so the
+ * audio data (S-B64-1, shared/domain/validate-sampling.ts). No imports beyond ./string-memo.ts, so the
  * offload worker can check big strings without loading the validator.
  */
 import { createStringMemo, MEMO_MAX_CHARS, MEMO_MIN_CHARS } from './string-memo.js';

@@ -14,7 +14,7 @@
  * 4. otherwise the priorities (cost / speed / intelligence against the model's tiers) or, with no
  *    priorities, the server's default model, then the console's default.
  * Within one level, priorities break ties. Models that cannot take the request (audio, images,
- * image size, tools, context window: shared/capabilities.ts) rank last with score 0 and are only
+ * image size, tools, context window: shared/domain/capabilities.ts) rank last with score 0 and are only
  * chosen when no model can. Models outside the server's allowed list are never candidates. The
  * manual provider ("Write the response myself") is never matched by a hint; it is always the last
  * candidate, and chosen when it is the default or when no model is configured.
@@ -22,10 +22,10 @@
  * Pure: no Node, DOM or Electron.
  */
 import { capabilityIssues, factsFor, requestNeeds } from './capabilities.js';
-import { DEFAULT_FAMILY_RULES, familyOf, type FamilyRule, type ModelFacts, type ServerModelSettings } from './providers.js';
-import type { CreateMessageParams, ModelPreferences } from './sampling.js';
-import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from './state.js';
-import { because, english, ui, type UiText } from './ui-text.js';
+import { DEFAULT_FAMILY_RULES, familyOf, type FamilyRule, type ModelFacts, type ServerModelSettings } from '../contract/providers.js';
+import type { CreateMessageParams, ModelPreferences } from '../contract/sampling.js';
+import type { ModelCandidate, ModelChoice, ModelRef, ProviderView } from '../contract/state.js';
+import { because, english, ui, type UiText } from '../contract/ui-text.js';
 
 /** Every selectable model of every provider, in provider order. */
 export function listModels(providers: readonly ProviderView[]): ModelRef[] {

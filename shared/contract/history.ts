@@ -1,5 +1,5 @@
 /**
- * The history contract beyond `HistoryEntry` (shared/state.ts): list filters, per-server counters,
+ * The history contract beyond `HistoryEntry` (shared/contract/state.ts): list filters, per-server counters,
  * export formats and the JSONL session line, retention settings. zod schemas for every input that
  * crosses a boundary (API calls, the settings file, an exported JSONL file read back).
  *

@@ -17,9 +17,9 @@
  */
 import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
-import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from './sampling.js';
+import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from '../contract/sampling.js';
 import { userPatternMatches, userPatternProblem } from './user-pattern.js';
-import { UI_TEXTS } from './ui-text-catalog.js';
+import { UI_TEXTS } from '../contract/ui-text-catalog.js';
 
 /** Kinds of sensitive data. `custom` findings carry the pattern id in `detector`. */
 export const SENSITIVE_KINDS = ['api_key', 'token', 'private_key', 'password', 'email', 'phone', 'card', 'custom'] as const;

@@ -5,8 +5,8 @@
  * once per params object).
  */
 import { jsonLength } from './json-length.js';
-import { contentBlocks, type CreateMessageParams } from './sampling.js';
-import { PREVIEW_MAX, type ElicitationItemView, type ItemSummary, type ItemView, type SamplingItemView } from './state.js';
+import { contentBlocks, type CreateMessageParams } from '../contract/sampling.js';
+import { PREVIEW_MAX, type ElicitationItemView, type ItemSummary, type ItemView, type SamplingItemView } from '../contract/state.js';
 
 /** Characters of one line read when looking for the first line (64 Ki). */
 const LINE_WINDOW = 64 * 1024;

@@ -12,8 +12,8 @@
  * Pure: imports only zod and the shared contract.
  */
 import { z } from 'zod';
-import { CustomPatternSchema } from './redaction.js';
-import { userPatternProblem } from './user-pattern.js';
+import { CustomPatternSchema } from '../domain/redaction.js';
+import { userPatternProblem } from '../domain/user-pattern.js';
 import { UI_TEXTS } from './ui-text-catalog.js';
 
 /**

@@ -3,7 +3,7 @@
  * all state"). Plain data only: every value here crosses IPC / WebSocket as JSON.
  * Times are epoch milliseconds unless a name says otherwise.
  */
-import type { ServerWait } from './wait.js';
+import type { ServerWait } from '../domain/wait.js';
 import type { ModelFacts, ModelSettings, OpenAIApi, ProviderKind } from './providers.js';
 import type { ElicitParams, ElicitResult } from './elicitation.js';
 import type { PolicyExplanation, PolicyView } from './rules.js';
@@ -65,7 +65,7 @@ export interface CallRef {
   callId: string;
   kind: ClientRequestKind;
   name: string;
-  /** Its arguments as one short line (shared/call-args.ts `argumentsLine`); absent when it had none. */
+  /** Its arguments as one short line (shared/domain/call-args.ts `argumentsLine`); absent when it had none. */
   args?: string;
 }
 
@@ -100,7 +100,7 @@ export interface ModelChoice extends ModelRef {
 }
 
 /**
- * One ranked candidate of model selection (shared/model-selection.ts): `score` 0..100 (higher is
+ * One ranked candidate of model selection (shared/domain/model-selection.ts): `score` 0..100 (higher is
  * better), `reason` one readable line, `issues` what it cannot do for this request (audio, tools,
  * image size, context) — a candidate with issues is only chosen when no model can.
  */
@@ -162,7 +162,7 @@ export interface SamplingItemView {
   status: SamplingStatus;
   receivedAt: number;
   updatedAt: number;
-  /** How long the server waits for the answer, where known (legacy push requests); see shared/wait.ts. */
+  /** How long the server waits for the answer, where known (legacy push requests); see shared/domain/wait.ts. */
   serverWait?: ServerWait;
   /** The params exactly as the server sent them. */
   original: CreateMessageParams;
@@ -187,7 +187,7 @@ export interface SamplingItemView {
    * why no answer was delivered when the server stopped waiting, the call ended or the console stopped.
    */
   outcome?: { at: number; message: string; ui?: UiText; code?: number; stopped?: StopCause };
-  /** What the person typed and has not sent (shared/drafts.ts); kept when the item ends undelivered. */
+  /** What the person typed and has not sent (shared/contract/drafts.ts); kept when the item ends undelivered. */
   draft?: ItemDraft;
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
@@ -221,7 +221,7 @@ export interface ElicitationItemView {
   status: ElicitationStatus;
   receivedAt: number;
   updatedAt: number;
-  /** How long the server waits for the answer, where known (legacy push requests); see shared/wait.ts. */
+  /** How long the server waits for the answer, where known (legacy push requests); see shared/domain/wait.ts. */
   serverWait?: ServerWait;
   /** The params as the server sent them (`mode` "form" with requestedSchema, or "url" with url). */
   params: ElicitParams;
@@ -246,7 +246,7 @@ export function isElicitationItem<T extends { kind?: 'sampling' | 'elicitation' 
 /**
  * What every window mirrors of one item: the fields the queue list, badges, filters and attention
  * need, never the request's params, the response or a draft's text (a window fetches the whole
- * item with `getItem` when it opens one). Made by `projectItem` (shared/item-summary.ts).
+ * item with `getItem` when it opens one). Made by `projectItem` (shared/domain/item-summary.ts).
  */
 interface SummaryBase {
   id: string;
@@ -405,7 +405,7 @@ export interface HistorySummary {
   serverId: string;
   /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */
   callName?: string;
-  /** That request's arguments as one short line (shared/call-args.ts), to tell entries of one tool apart. */
+  /** That request's arguments as one short line (shared/domain/call-args.ts), to tell entries of one tool apart. */
   callArgs?: string;
   status: SamplingStatus;
   /** Who decided: the person, a rule, or the console itself (validation, timeouts, limits). */
