@@ -8,6 +8,7 @@
 import { startBridgeListener, type BridgeListener } from '../bridge/listener.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide } from './request-side.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** The bridge side's handle. */
 export interface BridgeSide {
@@ -28,7 +29,7 @@ export async function startBridgeSide(f: Foundation, req: RequestSide): Promise<
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     f.logger.warn('bridges cannot reach this console', { error: message });
-    f.notify('warning', `Bridged servers cannot reach this console: ${message}`);
+    f.notify('warning', ui('notice.bridgeUnreachable', { why: message }));
     return { close: async () => undefined };
   }
 }

@@ -140,6 +140,7 @@ export const UI_TEXTS = {
   'notice.endedLeftovers': 'Ended {{count}} server process(es) a previous run of the console left running ({{names}}).',
   'notice.configRemoved': '{{file}} was removed; the last good config stays in force until it is back.',
   'notice.configKept': '{{problem}} — the last good config stays in force.',
+  'notice.bridgeUnreachable': "Bridged servers cannot reach this console: {{why}}",
   'notice.refused': 'Refused a sampling request from "{{server}}": {{why}}',
 
   // History events.
