@@ -80,20 +80,27 @@ function callOf(association: SamplingItemView['association']): Pick<ItemSummary,
   return { candidates: calls.length };
 }
 
+/** What every summary carries, whatever the item's kind. */
+function common(item: ItemView) {
+  return {
+    id: item.id,
+    serverId: item.serverId,
+    ...(item.via && { via: item.via }),
+    ...callOf(item.association),
+    receivedAt: item.receivedAt,
+    updatedAt: item.updatedAt,
+    ...(item.serverWait && { serverWait: item.serverWait }),
+  };
+}
+
 function projectSampling(item: SamplingItemView): ItemSummary {
   const calls = item.response
     ? contentBlocks(item.response.draft.content).flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))
     : [];
   return {
     kind: 'sampling',
-    id: item.id,
-    serverId: item.serverId,
-    ...(item.via && { via: item.via }),
-    ...callOf(item.association),
+    ...common(item),
     status: item.status,
-    receivedAt: item.receivedAt,
-    updatedAt: item.updatedAt,
-    ...(item.serverWait && { serverWait: item.serverWait }),
     preview: promptPreview(item.original),
     sizes: { request: sizeOf(item.original), ...(item.response && { response: sizeOf(item.response.draft) }) },
     ...(item.outcome && { outcome: item.outcome }),
@@ -112,14 +119,8 @@ function projectSampling(item: SamplingItemView): ItemSummary {
 function projectElicitation(item: ElicitationItemView): ItemSummary {
   return {
     kind: 'elicitation',
-    id: item.id,
-    serverId: item.serverId,
-    ...(item.via && { via: item.via }),
-    ...callOf(item.association),
+    ...common(item),
     status: item.status,
-    receivedAt: item.receivedAt,
-    updatedAt: item.updatedAt,
-    ...(item.serverWait && { serverWait: item.serverWait }),
     preview: previewLine(item.params.message),
     sizes: { request: sizeOf(item.params), ...(item.answer && { response: sizeOf(item.answer) }) },
     ...(item.outcome && { outcome: item.outcome }),
