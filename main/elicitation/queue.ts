@@ -96,226 +96,263 @@ interface Rec {
   events: HistoryEntry['events'];
 }
 
-/** Creates the queue. */
-export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue {
-  const records = new Map<string, Rec>();
-  const { hub, now } = deps;
-
+/** The queue's shared state: the deps, the records by item id, and the ids last published. */
+interface QueueCore {
+  deps: ElicitationDeps;
+  records: Map<string, Rec>;
   /** Ids last published to the hub's items, to remove those that left. */
-  let shown = new Set<string>();
-  const publish = () => {
-    const current = new Set(records.keys());
-    for (const id of shown) if (!current.has(id)) hub.removeItem(id);
-    for (const r of records.values()) hub.upsertItem(r.item); // unchanged ones send nothing
-    shown = current;
-  };
+  shown: Set<string>;
+}
 
-  const save = (rec: Rec) => {
-    const { item } = rec;
-    const text = item.params.message;
-    deps.history.save({
-      id: item.id,
-      kind: 'elicitation',
-      conversationId: item.id,
-      serverId: item.serverId,
-      ...(item.via && { via: item.via }),
-      callName: item.association.calls[0] ? `${item.association.calls[0].kind} ${item.association.calls[0].name}` : undefined,
-      ...(item.association.calls[0]?.args ? { callArgs: item.association.calls[0].args } : {}),
-      status: HISTORY_STATUS[item.status],
-      decidedBy: rec.decidedBy,
-      rule: rec.rule,
-      receivedAt: item.receivedAt,
-      endedAt: item.outcome?.at,
-      edited: false,
-      preview: text.replace(/\s+/g, ' ').slice(0, 200),
-      original: item.params,
-      answer: item.answer,
-      ...(item.draft && item.status !== 'accepted' && item.status !== 'completed' ? { draft: item.draft } : {}),
-      ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
-      timings: { totalMs: (item.outcome?.at ?? now()) - item.receivedAt },
-      events: rec.events,
-    });
-  };
-
-  const finish = (rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause) => {
-    const message = english(why);
-    rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, status), answer, updatedAt: now(), outcome: { at: now(), message, ui: why, ...(stopped && { stopped }) } };
-    rec.events.push({ at: now(), kind: status, ...detailed(why) });
-    save(rec); // committed before the answer reaches the server
-    if (answer) rec.settle?.resolve(answer);
-    else rec.settle?.reject(new Error(message));
-    const finished = [...records.values()].filter((r) => r.item.outcome);
-    for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) records.delete(r.item.id);
-    publish();
-  };
-
-  const enqueue = (rec: Rec) => {
-    records.set(rec.item.id, rec);
-    deps.onQueued?.(rec.item);
-    // The server's elicitation policy first: a declined one is never shown as waiting (no attention, no flash in the queue).
-    const decision = deps.decide?.(rec.item.serverId, rec.item);
-    if (decision?.kind === 'decline') {
-      rec.decidedBy = 'rule';
-      rec.rule = decision.rule;
-      finish(rec, 'declined', ui('outcome.declinedByRule', { rule: decision.rule.name, version: decision.rule.version }), { action: 'decline' });
-      return;
-    }
-    save(rec);
-    publish();
-  };
-
+/** Creates the queue: its core, bound to the operations below. */
+export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue {
+  const core: QueueCore = { deps, records: new Map(), shown: new Set() };
   return {
-    handle(request) {
-      const calls = request.call ? [request.call] : (request.inFlight ?? deps.inFlightCalls(request.serverId));
-      const parsed = parseElicitParams(request.params, request.era);
-      const at = now();
-      if (!parsed.ok) {
-        const { message } = parsed;
-        const id = randomUUID();
-        deps.history.save({
-          id,
-          kind: 'elicitation',
-          conversationId: id,
-          serverId: request.serverId,
-          status: 'failed',
-          decidedBy: 'console',
-          receivedAt: at,
-          endedAt: at,
-          edited: false,
-          error: message,
-          preview: '',
-          original: request.params,
-          errorDetail: { code: ErrorCodes.INVALID_PARAMS, message },
-          timings: { totalMs: 0 },
-          events: [{ at, kind: 'refused', detail: message }],
-        });
-        return Promise.reject(protocolError(ErrorCodes.INVALID_PARAMS, message));
-      }
-      const params = parsed.params;
-      return new Promise<ElicitResult>((resolve, reject) => {
-        const rec: Rec = {
-          item: {
-            kind: 'elicitation',
-            id: randomUUID(),
-            serverId: request.serverId,
-            ...(request.via && { via: request.via }),
-            era: request.era,
-            association: { exact: calls.length === 1, calls },
-            source: 'request',
-            status: 'awaiting_input',
-            receivedAt: at,
-            updatedAt: at,
-            ...withServerWait(deps.serverWait?.(request.serverId, request.era, at)),
-            params,
-            secretWarning: params.mode !== 'url' && looksLikeSecretRequest(params),
-          },
-          settle: { resolve, reject },
-          events: [{ at, kind: 'received', ...detailed(params.mode === 'url' ? ui('event.urlReceived', { url: params.url }) : ui('event.formReceived', { count: Object.keys(params.requestedSchema.properties).length })) }],
-        };
-        const onAbort = () => {
-          if (rec.item.outcome) return;
-          rec.decidedBy = 'console';
-          finish(rec, 'withdrawn', ui('outcome.withdrawn'), undefined, 'server_stopped_waiting');
-        };
-        if (request.signal.aborted) return onAbort();
-        request.signal.addEventListener('abort', onAbort, { once: true });
-        enqueue(rec);
-      });
-    },
-
-    respond(itemId, action, content) {
-      const rec = records.get(itemId);
-      if (!rec) throw new ApiError('not_found', ui('error.noElicitation', { id: itemId }));
-      if (rec.item.outcome) throw new ApiError('invalid_state', ui('error.answerEnded', { how: rec.item.outcome.ui ?? rec.item.outcome.message }));
-      rec.decidedBy = 'person';
-      const { params } = rec.item;
-      if (action !== 'accept') return finish(rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action });
-      if (params.mode === 'url') {
-        if (rec.item.source === 'error') return finish(rec, 'accepted', ui('outcome.opened'));
-        return finish(rec, 'accepted', ui('outcome.agreedToOpen'), { action: 'accept' });
-      }
-      const checked = validateElicitationContent(params.requestedSchema, content ?? {});
-      if (!checked.ok) {
-        const fields = Object.entries(checked.errors).map(([field, why]) => ui('error.fieldProblem', { field, why }));
-        throw new ApiError('invalid_input', ui('error.answerMismatch', { detail: fields.slice(1).reduce((a, b) => ui('join.semicolon', { a, b }), fields[0]!) }));
-      }
-      finish(rec, 'accepted', ui('outcome.answered'), { action: 'accept', content: checked.content });
-    },
-
-    dismiss(itemId) {
-      const rec = records.get(itemId);
-      if (!rec) return false;
-      if (!rec.item.outcome) throw new ApiError('invalid_state', ui('error.dismissElicitation'));
-      records.delete(itemId);
-      publish();
-      return true;
-    },
-
-    saveDraft(itemId, form) {
-      const rec = records.get(itemId);
-      if (!rec) return false;
-      if (rec.item.status === 'accepted' || rec.item.status === 'completed') return true; // the answer sent is the final word
-      rec.item = { ...rec.item, draft: { ...rec.item.draft, form, savedAt: now() }, updatedAt: now() };
-      save(rec); // committed when it returns
-      publish();
-      return true;
-    },
-
-    callEnded(callId) {
-      for (const rec of records.values()) {
-        const calls = rec.item.association.calls;
-        if (rec.item.outcome || rec.item.source !== 'request' || !calls.some((c) => c.callId === callId)) continue;
-        const running = new Set(deps.inFlightCalls(rec.item.serverId).map((c) => c.callId));
-        if (calls.some((c) => running.has(c.callId))) continue;
-        const ended = calls.find((c) => c.callId === callId)!;
-        rec.decidedBy = 'console';
-        finish(rec, 'withdrawn', ui('outcome.callEndedElicitation', { call: `${ended.kind} ${ended.name}` }), undefined, 'call_ended');
-      }
-    },
-
-    complete(serverId, elicitationId) {
-      for (const rec of records.values()) {
-        const p = rec.item.params;
-        if (rec.item.serverId !== serverId || p.mode !== 'url' || p.elicitationId !== elicitationId) continue;
-        rec.events.push({ at: now(), kind: 'completed', detail: 'notifications/elicitation/complete' });
-        if (!rec.item.outcome) {
-          rec.decidedBy = rec.decidedBy ?? 'console';
-          finish(rec, 'completed', ui('outcome.urlComplete'), { action: 'accept' });
-        } else if (rec.item.status !== 'completed') {
-          const why = ui('outcome.urlComplete');
-          rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, 'completed'), updatedAt: now(), outcome: { at: now(), message: english(why), ui: why } };
-          save(rec);
-          publish();
-        }
-      }
-    },
-
-    fromUrlError(serverId, era, elicitations, call) {
-      for (const raw of elicitations) {
-        const parsed = ElicitUrlParamsSchema.safeParse({ mode: 'url', ...(raw as object) });
-        if (!parsed.success) continue;
-        const at = now();
-        enqueue({
-          item: {
-            kind: 'elicitation',
-            id: randomUUID(),
-            serverId,
-            era,
-            association: { exact: !!call, calls: call ? [call] : [] },
-            source: 'error',
-            status: 'awaiting_input',
-            receivedAt: at,
-            updatedAt: at,
-            params: parsed.data,
-            secretWarning: false,
-          },
-          events: [{ at, kind: 'received', detail: `URL elicitation required (-32042): ${parsed.data.url}` }],
-        });
-      }
-    },
-
-    cancelAll(message) {
-      for (const rec of records.values()) if (!rec.item.outcome) finish(rec, 'withdrawn', message, undefined, 'console_stopped');
+    handle: (request) => handle(core, request),
+    respond: (itemId, action, content) => respond(core, itemId, action, content),
+    dismiss: (itemId) => dismiss(core, itemId),
+    saveDraft: (itemId, form) => saveDraft(core, itemId, form),
+    callEnded: (callId) => callEnded(core, callId),
+    complete: (serverId, elicitationId) => complete(core, serverId, elicitationId),
+    fromUrlError: (serverId, era, elicitations, call) => fromUrlError(core, serverId, era, elicitations, call),
+    cancelAll: (why) => {
+      for (const rec of core.records.values()) if (!rec.item.outcome) finish(core, rec, 'withdrawn', why, undefined, 'console_stopped');
     },
   };
+}
+
+/** Publishes the records to the hub's items (unchanged ones send nothing) and removes those that left. */
+function publish(core: QueueCore): void {
+  const { hub } = core.deps;
+  const current = new Set(core.records.keys());
+  for (const id of core.shown) if (!current.has(id)) hub.removeItem(id);
+  for (const r of core.records.values()) hub.upsertItem(r.item);
+  core.shown = current;
+}
+
+/** The history entry of a record as it is now (`now`: epoch ms, for the running total). */
+function historyEntryOf(rec: Rec, now: number): HistoryEntry {
+  const { item } = rec;
+  const call = item.association.calls[0];
+  return {
+    id: item.id,
+    kind: 'elicitation',
+    conversationId: item.id,
+    serverId: item.serverId,
+    ...(item.via && { via: item.via }),
+    callName: call ? `${call.kind} ${call.name}` : undefined,
+    ...(call?.args ? { callArgs: call.args } : {}),
+    status: HISTORY_STATUS[item.status],
+    decidedBy: rec.decidedBy,
+    rule: rec.rule,
+    receivedAt: item.receivedAt,
+    endedAt: item.outcome?.at,
+    edited: false,
+    preview: item.params.message.replace(/\s+/g, ' ').slice(0, 200),
+    original: item.params,
+    answer: item.answer,
+    ...(item.draft && item.status !== 'accepted' && item.status !== 'completed' ? { draft: item.draft } : {}),
+    ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
+    timings: { totalMs: (item.outcome?.at ?? now) - item.receivedAt },
+    events: rec.events,
+  };
+}
+
+/** Commits the record's history entry. */
+function save(core: QueueCore, rec: Rec): void {
+  core.deps.history.save(historyEntryOf(rec, core.deps.now()));
+}
+
+/**
+ * Ends a record in `status` (checked against the state machine table), commits history, then
+ * settles the server's request: with `answer`, or rejected with `why` in English.
+ */
+function finish(core: QueueCore, rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause): void {
+  const now = core.deps.now();
+  const message = english(why);
+  rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, status), answer, updatedAt: now, outcome: { at: now, message, ui: why, ...(stopped && { stopped }) } };
+  rec.events.push({ at: now, kind: status, ...detailed(why) });
+  save(core, rec); // committed before the answer reaches the server
+  if (answer) rec.settle?.resolve(answer);
+  else rec.settle?.reject(new Error(message));
+  const finished = [...core.records.values()].filter((r) => r.item.outcome);
+  for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) core.records.delete(r.item.id);
+  publish(core);
+}
+
+/** Queues a record after the server's elicitation policy: a declined one is never shown as waiting (no attention, no flash in the queue). */
+function enqueue(core: QueueCore, rec: Rec): void {
+  core.records.set(rec.item.id, rec);
+  core.deps.onQueued?.(rec.item);
+  const decision = core.deps.decide?.(rec.item.serverId, rec.item);
+  if (decision?.kind === 'decline') {
+    rec.decidedBy = 'rule';
+    rec.rule = decision.rule;
+    finish(core, rec, 'declined', ui('outcome.declinedByRule', { rule: decision.rule.name, version: decision.rule.version }), { action: 'decline' });
+    return;
+  }
+  save(core, rec);
+  publish(core);
+}
+
+/** A malformed request: recorded in history and answered -32602 with the reason. */
+function refuse(core: QueueCore, request: IncomingElicitation, message: string, at: number): Promise<never> {
+  const id = randomUUID();
+  core.deps.history.save({
+    id,
+    kind: 'elicitation',
+    conversationId: id,
+    serverId: request.serverId,
+    status: 'failed',
+    decidedBy: 'console',
+    receivedAt: at,
+    endedAt: at,
+    edited: false,
+    error: message,
+    preview: '',
+    original: request.params,
+    errorDetail: { code: ErrorCodes.INVALID_PARAMS, message },
+    timings: { totalMs: 0 },
+    events: [{ at, kind: 'refused', detail: message }],
+  });
+  return Promise.reject(protocolError(ErrorCodes.INVALID_PARAMS, message));
+}
+
+/** A server's elicitation request: validated once, queued, answered when the person answers (or it is withdrawn). */
+function handle(core: QueueCore, request: IncomingElicitation): Promise<ElicitResult> {
+  const { deps } = core;
+  const calls = request.call ? [request.call] : (request.inFlight ?? deps.inFlightCalls(request.serverId));
+  const parsed = parseElicitParams(request.params, request.era);
+  const at = deps.now();
+  if (!parsed.ok) return refuse(core, request, parsed.message, at);
+  const params = parsed.params;
+  return new Promise<ElicitResult>((resolve, reject) => {
+    const received = params.mode === 'url' ? ui('event.urlReceived', { url: params.url }) : ui('event.formReceived', { count: Object.keys(params.requestedSchema.properties).length });
+    const rec: Rec = {
+      item: {
+        kind: 'elicitation',
+        id: randomUUID(),
+        serverId: request.serverId,
+        ...(request.via && { via: request.via }),
+        era: request.era,
+        association: { exact: calls.length === 1, calls },
+        source: 'request',
+        status: 'awaiting_input',
+        receivedAt: at,
+        updatedAt: at,
+        ...withServerWait(deps.serverWait?.(request.serverId, request.era, at)),
+        params,
+        secretWarning: params.mode !== 'url' && looksLikeSecretRequest(params),
+      },
+      settle: { resolve, reject },
+      events: [{ at, kind: 'received', ...detailed(received) }],
+    };
+    const onAbort = () => {
+      if (rec.item.outcome) return;
+      rec.decidedBy = 'console';
+      finish(core, rec, 'withdrawn', ui('outcome.withdrawn'), undefined, 'server_stopped_waiting');
+    };
+    if (request.signal.aborted) return onAbort();
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    enqueue(core, rec);
+  });
+}
+
+/** The person's answer. See {@link ElicitationQueue.respond}. */
+function respond(core: QueueCore, itemId: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void {
+  const rec = core.records.get(itemId);
+  if (!rec) throw new ApiError('not_found', ui('error.noElicitation', { id: itemId }));
+  if (rec.item.outcome) throw new ApiError('invalid_state', ui('error.answerEnded', { how: rec.item.outcome.ui ?? rec.item.outcome.message }));
+  rec.decidedBy = 'person';
+  const { params } = rec.item;
+  if (action !== 'accept') return finish(core, rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action });
+  if (params.mode === 'url') {
+    if (rec.item.source === 'error') return finish(core, rec, 'accepted', ui('outcome.opened'));
+    return finish(core, rec, 'accepted', ui('outcome.agreedToOpen'), { action: 'accept' });
+  }
+  const checked = validateElicitationContent(params.requestedSchema, content ?? {});
+  if (!checked.ok) {
+    const fields = Object.entries(checked.errors).map(([field, why]) => ui('error.fieldProblem', { field, why }));
+    throw new ApiError('invalid_input', ui('error.answerMismatch', { detail: fields.slice(1).reduce((a, b) => ui('join.semicolon', { a, b }), fields[0]!) }));
+  }
+  finish(core, rec, 'accepted', ui('outcome.answered'), { action: 'accept', content: checked.content });
+}
+
+/** See {@link ElicitationQueue.dismiss}. */
+function dismiss(core: QueueCore, itemId: string): boolean {
+  const rec = core.records.get(itemId);
+  if (!rec) return false;
+  if (!rec.item.outcome) throw new ApiError('invalid_state', ui('error.dismissElicitation'));
+  core.records.delete(itemId);
+  publish(core);
+  return true;
+}
+
+/** See {@link ElicitationQueue.saveDraft}. */
+function saveDraft(core: QueueCore, itemId: string, form: FormDraft): boolean {
+  const rec = core.records.get(itemId);
+  if (!rec) return false;
+  if (rec.item.status === 'accepted' || rec.item.status === 'completed') return true; // the answer sent is the final word
+  const now = core.deps.now();
+  rec.item = { ...rec.item, draft: { ...rec.item.draft, form, savedAt: now }, updatedAt: now };
+  save(core, rec); // committed when it returns
+  publish(core);
+  return true;
+}
+
+/** See {@link ElicitationQueue.callEnded}. */
+function callEnded(core: QueueCore, callId: string): void {
+  for (const rec of core.records.values()) {
+    const calls = rec.item.association.calls;
+    if (rec.item.outcome || rec.item.source !== 'request' || !calls.some((c) => c.callId === callId)) continue;
+    const running = new Set(core.deps.inFlightCalls(rec.item.serverId).map((c) => c.callId));
+    if (calls.some((c) => running.has(c.callId))) continue;
+    const ended = calls.find((c) => c.callId === callId)!;
+    rec.decidedBy = 'console';
+    finish(core, rec, 'withdrawn', ui('outcome.callEndedElicitation', { call: `${ended.kind} ${ended.name}` }), undefined, 'call_ended');
+  }
+}
+
+/** See {@link ElicitationQueue.complete}. */
+function complete(core: QueueCore, serverId: string, elicitationId: string): void {
+  for (const rec of core.records.values()) {
+    const p = rec.item.params;
+    if (rec.item.serverId !== serverId || p.mode !== 'url' || p.elicitationId !== elicitationId) continue;
+    const now = core.deps.now();
+    rec.events.push({ at: now, kind: 'completed', detail: 'notifications/elicitation/complete' });
+    if (!rec.item.outcome) {
+      rec.decidedBy = rec.decidedBy ?? 'console';
+      finish(core, rec, 'completed', ui('outcome.urlComplete'), { action: 'accept' });
+    } else if (rec.item.status !== 'completed') {
+      const why = ui('outcome.urlComplete');
+      rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, 'completed'), updatedAt: now, outcome: { at: now, message: english(why), ui: why } };
+      save(core, rec);
+      publish(core);
+    }
+  }
+}
+
+/** See {@link ElicitationQueue.fromUrlError}. */
+function fromUrlError(core: QueueCore, serverId: string, era: ProtocolEra, elicitations: unknown[], call?: CallRef): void {
+  for (const raw of elicitations) {
+    const parsed = ElicitUrlParamsSchema.safeParse({ mode: 'url', ...(raw as object) });
+    if (!parsed.success) continue;
+    const at = core.deps.now();
+    enqueue(core, {
+      item: {
+        kind: 'elicitation',
+        id: randomUUID(),
+        serverId,
+        era,
+        association: { exact: !!call, calls: call ? [call] : [] },
+        source: 'error',
+        status: 'awaiting_input',
+        receivedAt: at,
+        updatedAt: at,
+        params: parsed.data,
+        secretWarning: false,
+      },
+      events: [{ at, kind: 'received', detail: `URL elicitation required (-32042): ${parsed.data.url}` }],
+    });
+  }
 }
