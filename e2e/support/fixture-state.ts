@@ -337,6 +337,7 @@ export function buildFixtureState(now: number): FixtureState {
     items,
     providers: PROVIDERS,
     // As main words it: its own sentence as a code; the file's problem (a parser's words) as data.
+    bridged: [{ serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1 }],
     notices: [{ id: 'notice-1', level: 'error', ...said(ui('notice.configKept', { problem: 'mcp-servers.json: servers.broken-python.command: Command is required' })), at: ago(50) }],
     settings: {
       host: 'test',

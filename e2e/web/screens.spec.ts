@@ -31,6 +31,12 @@ test('servers: status, transport, protocol and tools; the form calls the tool wi
   await expect(detail).toContainText('2025-11-25 (push era)');
   await expect(detail).toContainText('server-everything/dist/index.js stdio');
   await expect(page.getByTestId('tool-item')).toHaveCount(5);
+  // A server an agent host runs through the bridge is listed with its host.
+  const bridged = page.getByTestId('bridged-server');
+  await expect(bridged).toHaveCount(1);
+  await expect(bridged).toContainText('notes');
+  await expect(bridged.getByTestId('via-host')).toHaveText('via claude-ai');
+  await expect(bridged).toContainText('1 in flight');
 
   await page.getByTestId('tool-item').filter({ hasText: 'trigger-sampling-request' }).click();
   const form = page.getByTestId('tool-form');

@@ -19,6 +19,7 @@ import {
   type BridgeRequest,
   type ConsoleToBridge,
 } from '../../shared/contract/bridge-protocol.js';
+import type { BridgedServerView } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
@@ -38,8 +39,8 @@ export const CONSOLE_STOPPED_CODE = -32603;
 export interface BridgeListener {
   /** The socket (or pipe) path. */
   path: string;
-  /** The bridges connected now: the server each runs and its host. */
-  connected(): Array<{ serverId: string; via?: BridgeHello['via'] }>;
+  /** The bridges connected now: the server each runs, its host, since when (epoch ms), its requests in hand. */
+  connected(): BridgedServerView[];
   /**
    * Stops listening: requests still unanswered end with a -32603 "MCP Approval Console stopped"
    * error to their bridge, connections close, the socket and token files are removed.
@@ -54,12 +55,18 @@ export interface BridgeListenerDeps {
   requests: ServerRequestRouter;
   logger: Logger;
   platform?: NodeJS.Platform;
+  /** Told when a bridge connects, names its host, starts or ends a request, or goes. */
+  onChange?(): void;
+  /** Clock, epoch ms; default Date.now. */
+  now?(): number;
 }
 
 /** One accepted bridge connection. */
 interface Peer {
   socket: net.Socket;
   hello?: BridgeHello;
+  /** When its hello was accepted, epoch ms. */
+  since?: number;
   /** Requests being handled, by the bridge's request id. */
   open: Map<number, { abort: AbortController; done: Promise<void> }>;
 }
@@ -86,7 +93,8 @@ export async function startBridgeListener(deps: BridgeListenerDeps): Promise<Bri
   deps.logger.info('listening for bridges', { path });
   return {
     path,
-    connected: () => [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }) }] : [])),
+    connected: () =>
+      [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }), since: p.since ?? 0, pending: p.open.size }] : [])),
     close: () => closeListener(server, peers, { path, tokenPath: bridgeTokenPath(deps.dir), platform }),
   };
 }
@@ -173,6 +181,7 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
     clearTimeout(helloTimer);
     ctx.peers.delete(peer);
     for (const { abort } of peer.open.values()) abort.abort(new RequestAbort('connection_closed'));
+    if (peer.hello) ctx.deps.onChange?.();
   });
 }
 
@@ -187,6 +196,8 @@ function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.pars
   if (!sameToken(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
   if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
   peer.hello = message;
+  peer.since = (ctx.deps.now ?? Date.now)();
+  ctx.deps.onChange?.();
   ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid });
   send(peer, { type: 'welcome', protocol: BRIDGE_PROTOCOL_VERSION });
 }
@@ -220,8 +231,12 @@ function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerD
   const done = answer.then(
     (result) => send(peer, { type: 'result', id: message.id, result: result as Record<string, unknown> }),
     (err: unknown) => send(peer, { type: 'error', id: message.id, ...errorOf(err) }),
-  ).finally(() => peer.open.delete(message.id));
+  ).finally(() => {
+    peer.open.delete(message.id);
+    deps.onChange?.();
+  });
   peer.open.set(message.id, { abort, done });
+  deps.onChange?.();
 }
 
 /** The JSON-RPC code and message of a handler's rejection (-32603 when it carries no code). */

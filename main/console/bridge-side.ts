@@ -24,7 +24,10 @@ export interface BridgeSide {
  */
 export async function startBridgeSide(f: Foundation, req: RequestSide): Promise<BridgeSide> {
   try {
-    const listener = await startBridgeListener({ dir: f.dir, requests: req.requests, logger: f.logger });
+    // The `bridged` slice: which servers hosts run through the bridge now (the Servers screen lists
+    // them). A bridge can only say hello once the listener is there, so `listener` is set by then.
+    const publish = () => f.hub.set('bridged', listener?.connected() ?? []);
+    const listener = await startBridgeListener({ dir: f.dir, requests: req.requests, logger: f.logger, now: f.now, onChange: () => queueMicrotask(publish) });
     return { ...(listener && { listener }), close: async () => listener?.close() };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -315,6 +315,18 @@ export interface ElicitationSummary extends SummaryBase {
 /** One item of {@link ConsoleState.items}: a sampling request or an elicitation, by `kind`. */
 export type ItemSummary = SamplingSummary | ElicitationSummary;
 
+/** A server an agent host runs through the console's bridge (`mcp-approval-console bridge`), connected now. */
+export interface BridgedServerView {
+  /** Its id in the console (queue, History, rules, limits). */
+  serverId: string;
+  /** The host that runs it, once the host said who it is. */
+  via?: RequestVia;
+  /** When the bridge connected, epoch ms. */
+  since: number;
+  /** Its requests the console is handling now. */
+  pending: number;
+}
+
 /** Who decided a request's fate. */
 export type DecidedBy = 'person' | 'console' | 'rule';
 
@@ -389,6 +401,8 @@ export interface ConsoleState {
   policy?: PolicyView;
   /** Desktop settings (theme, notifications, do not disturb, launch at login) and what the host supports. */
   desktop?: DesktopView;
+  /** Servers that agent hosts run through the console's bridge, connected now (absent: none). */
+  bridged?: BridgedServerView[];
   /** Items waiting on a person, their count and the notifications main decided to show. */
   attention?: AttentionView;
 }

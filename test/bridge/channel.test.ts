@@ -108,6 +108,25 @@ describe('bridge channel', () => {
     link.close();
   });
 
+  it('lists the bridges connected now (server, host once known, since, requests in hand) and says when that changes', async () => {
+    const dir = tempDir();
+    let release: (v: unknown) => void = () => undefined;
+    const { router } = fakeRouter(() => new Promise((resolve) => (release = resolve)));
+    let changes = 0;
+    listener = await startBridgeListener({ dir, requests: router, logger: silentLogger, now: () => 1234, onChange: () => changes++ });
+    expect(listener!.connected()).toEqual([]);
+    const link = createConsoleLink({ dir, serverId: 'notes' });
+    const pending = link.request('roots', {}, { era: 'legacy', via: { host: 'claude-ai', version: '1' } });
+    await expect.poll(() => listener!.connected()).toEqual([{ serverId: 'notes', via: { host: 'claude-ai', version: '1' }, since: 1234, pending: 1 }]);
+    release({ roots: [] });
+    await pending;
+    await expect.poll(() => listener!.connected()[0]?.pending).toBe(0);
+    const before = changes;
+    link.close();
+    await expect.poll(() => listener!.connected()).toEqual([]);
+    expect(changes).toBeGreaterThan(before);
+  });
+
   it("the server's cancel aborts the console's request with its typed cause", async () => {
     const dir = tempDir();
     const { seen, router } = fakeRouter(() => undefined);

@@ -20,6 +20,8 @@ import { ServerEditor } from './ServerEditor';
 import { ServerHeader, ServerStatusPill } from './ServerHeader';
 import { ToolForm } from './ToolForm';
 import './servers.css';
+import { ViaHost } from '../../components/ViaHost';
+import { clockTime } from '../../format';
 
 export { ServerStatusPill } from './ServerHeader';
 
@@ -106,6 +108,37 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
   );
 }
 
+/**
+ * The servers agent hosts run through the console's bridge, connected now: each with its host
+ * ("via <host>"), since when, and how many of its requests are in hand. Their requests are in the
+ * Queue and History under the same name; rules and limits apply to it as to any server.
+ */
+function BridgedServers() {
+  const { t } = useTranslation('servers');
+  const bridged = useConsole((s) => s.mirror?.bridged) ?? [];
+  if (bridged.length === 0) return null;
+  return (
+    <section className="bridged-servers" data-testid="bridged-servers">
+      <h3 className="small muted" title={t('screen.bridgedTitle')}>
+        {t('screen.bridged')}
+      </h3>
+      <ul className="server-list">
+        {bridged.map((b) => (
+          <li key={`${b.serverId}@${b.since}`} className="server-row is-static" data-testid="bridged-server">
+            <span className="server-row-top">
+              <span className="mono strong">{b.serverId}</span>
+              <ViaHost via={b.via} />
+            </span>
+            <span className="muted small">
+              {[t('screen.bridgedSince', { time: clockTime(b.since) }), b.pending > 0 && t('screen.rowInFlight', { n: b.pending })].filter(Boolean).join(' · ')}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The Servers screen. */
 export function ServersScreen() {
   const { t } = useTranslation('servers');
@@ -188,6 +221,7 @@ export function ServersScreen() {
             ))}
           </ul>
         )}
+        <BridgedServers />
       </div>
       <div className="split-detail">{detail}</div>
     </div>
