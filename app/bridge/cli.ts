@@ -8,6 +8,7 @@
  *   mcp-approval-console bridge <name>                       the entry <name> of the console's mcp-servers.json
  *   mcp-approval-console bridge [--name <id>] -- <command> [args…]    a stdio server
  *   mcp-approval-console bridge [--name <id>] --url <url> [--sse]     a Streamable HTTP (or legacy SSE) server
+ *   (each takes --sampling host: a host that declares sampling answers it itself, unreviewed here)
  *   mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>]
  *                        route a host's entry through the console in the host's own file, or undo it
  *                        (main/host-config/route-cli.ts)
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     userDataDir,
     target: args.target,
     serverId: args.serverId,
+    ...(args.samplingTo && { samplingTo: args.samplingTo }),
     logger,
     ...(!noLaunch && { launch: () => launchHeadless(userDataDir) }),
   });

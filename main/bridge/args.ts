@@ -19,10 +19,13 @@ export interface BridgeArgs {
   target: BridgeTarget;
   /** The server's id in the console. */
   serverId: string;
+  /** `--sampling host`: a host that declares sampling answers it itself (no review here); default the console. */
+  samplingTo?: 'console' | 'host';
 }
 
 /** Usage text of the bridge command. */
-export const BRIDGE_USAGE = 'usage: mcp-approval-console bridge <name> | bridge [--name <id>] -- <command> [args…] | bridge [--name <id>] --url <url> [--sse]';
+export const BRIDGE_USAGE =
+  'usage: mcp-approval-console bridge [--sampling console|host] <name> | bridge [--name <id>] [--sampling console|host] -- <command> [args…] | bridge [--name <id>] [--sampling console|host] --url <url> [--sse]';
 
 /** Programs that run another program named by their first plain argument. */
 const RUNNERS = new Set(['node', 'nodejs', 'npx', 'bunx', 'bun', 'deno', 'uvx', 'uv', 'python', 'python3', 'py', 'pipx', 'pnpm', 'yarn', 'tsx', 'docker']);
@@ -62,27 +65,31 @@ export function parseBridgeArgs(argv: readonly string[]): BridgeArgs {
   let name: string | undefined;
   let url: string | undefined;
   let sse = false;
+  let samplingTo: BridgeArgs['samplingTo'];
   const plain: string[] = [];
+  const withOptions = (parsed: BridgeArgs): BridgeArgs => (samplingTo ? { ...parsed, samplingTo } : parsed);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
       const [command, ...args] = argv.slice(i + 1);
       if (!command) throw new Error(`nothing after --: ${BRIDGE_USAGE}`);
       if (url || plain.length > 0) throw new Error(`-- cannot follow --url or a server name: ${BRIDGE_USAGE}`);
-      return { target: { kind: 'command', command, args }, serverId: name ?? nameFromCommand(command, args) };
+      return withOptions({ target: { kind: 'command', command, args }, serverId: name ?? nameFromCommand(command, args) });
     }
-    if (arg === '--name' || arg === '--url') {
+    if (arg === '--name' || arg === '--url' || arg === '--sampling') {
       const value = argv[++i];
       if (!value) throw new Error(`${arg} needs a value: ${BRIDGE_USAGE}`);
       if (arg === '--name') name = tidy(value);
-      else url = value;
+      else if (arg === '--url') url = value;
+      else if (value === 'console' || value === 'host') samplingTo = value;
+      else throw new Error(`--sampling is console or host, not ${JSON.stringify(value)}: ${BRIDGE_USAGE}`);
     } else if (arg === '--sse') sse = true;
     else if (arg.startsWith('-')) throw new Error(`unknown option ${JSON.stringify(arg)}: ${BRIDGE_USAGE}`);
     else plain.push(arg);
   }
-  if (url) return { target: urlTarget(url, sse, plain), serverId: name ?? tidy(new URL(url).hostname) };
+  if (url) return withOptions({ target: urlTarget(url, sse, plain), serverId: name ?? tidy(new URL(url).hostname) });
   if (plain.length !== 1) throw new Error(plain.length === 0 ? BRIDGE_USAGE : `one server name expected, got ${plain.length}: ${BRIDGE_USAGE}`);
-  return { target: { kind: 'named', name: plain[0]! }, serverId: name ?? plain[0]! };
+  return withOptions({ target: { kind: 'named', name: plain[0]! }, serverId: name ?? plain[0]! });
 }
 
 /** The `--url` target, checked. */

@@ -135,7 +135,7 @@ async function runRound(
   const requests = Object.entries(asObject(result.inputRequests) ?? {});
   const mine = requests.flatMap(([key, r]) => {
     const req = asObject(r);
-    const kind = consoleKind(req?.method, asObject(req?.params), deps.state.hostCaps);
+    const kind = consoleKind(req?.method, asObject(req?.params), deps.state.hostCaps, deps.state.samplingTo);
     return kind ? [{ key, kind, params: req?.params ?? {} }] : [];
   });
   const theirs = requests.filter(([key]) => !mine.some((m) => m.key === key));

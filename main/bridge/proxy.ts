@@ -33,6 +33,8 @@ export interface BridgeProxyOptions {
   server: Transport;
   link: ConsoleLink;
   logger: Logger;
+  /** Who answers sampling (see {@link ProxyState.samplingTo}); default the console. */
+  samplingTo?: ProxyState['samplingTo'];
 }
 
 /** A running proxy. */
@@ -46,7 +48,7 @@ export interface BridgeProxy {
 
 /** Starts proxying between `opts.host` and `opts.server` (both transports are started here). */
 export async function startBridgeProxy(opts: BridgeProxyOptions): Promise<BridgeProxy> {
-  const state: ProxyState = { era: 'legacy', handled: new Map(), calls: new Map() };
+  const state: ProxyState = { era: 'legacy', handled: new Map(), calls: new Map(), ...(opts.samplingTo && { samplingTo: opts.samplingTo }) };
   const rounds = createInputRounds({ state, toHost: (m) => opts.host.send(m), toServer: (m) => opts.server.send(m), link: opts.link });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -134,7 +136,7 @@ function failToHost(message: Loose, err: unknown, ctx: Ctx): void {
 function fromServer(message: Loose, ctx: Ctx): void {
   const { state, opts } = ctx;
   if (message.method !== undefined && message.id !== undefined) {
-    const kind = consoleKind(message.method, asObject(message.params), state.hostCaps);
+    const kind = consoleKind(message.method, asObject(message.params), state.hostCaps, state.samplingTo);
     if (kind) return answerFromConsole(kind, message, ctx);
   } else if (message.method === 'notifications/cancelled') {
     const params = asObject(message.params);

@@ -11,6 +11,11 @@ import { asObject, type JsonRpcId, type Loose } from './messages.js';
 
 /** What the proxy knows while it runs. */
 export interface ProxyState {
+  /**
+   * Who answers the server's sampling: the console (default), or — chosen per server with
+   * `--sampling host` — a host that declares sampling itself (e.g. VS Code), without review here.
+   */
+  samplingTo?: 'console' | 'host';
   hostCaps?: Loose;
   via?: BridgeVia;
   era: ProtocolEra;
@@ -33,9 +38,11 @@ export function bridgeCapabilities(host: Loose | undefined): Loose {
 
 /**
  * Whether the host answers this server request itself: elicitation in a mode it declared (no mode
- * keys means form only), roots when it declared roots. Sampling never goes to the host.
+ * keys means form only), roots when it declared roots, sampling only when the server's entry says
+ * `--sampling host` and the host declared sampling.
  */
-export function hostAnswers(method: string, params: Loose | undefined, hostCaps: Loose | undefined): boolean {
+export function hostAnswers(method: string, params: Loose | undefined, hostCaps: Loose | undefined, samplingTo: ProxyState['samplingTo'] = 'console'): boolean {
+  if (method === 'sampling/createMessage') return samplingTo === 'host' && hostCaps?.sampling !== undefined;
   if (method === 'roots/list') return hostCaps?.roots !== undefined;
   if (method !== 'elicitation/create') return false;
   const elicitation = asObject(hostCaps?.elicitation);
@@ -47,13 +54,12 @@ export function hostAnswers(method: string, params: Loose | undefined, hostCaps:
 
 /**
  * The kind the console answers a server request (pushed, or embedded in an input round) as:
- * sampling always; elicitation and roots unless {@link hostAnswers}; undefined for any other method.
+ * sampling, elicitation and roots unless {@link hostAnswers}; undefined for any other method.
  */
-export function consoleKind(method: unknown, params: Loose | undefined, hostCaps: Loose | undefined): ServerRequestKind | undefined {
-  if (method === 'sampling/createMessage') return 'sampling';
-  if (method !== 'elicitation/create' && method !== 'roots/list') return undefined;
-  if (hostAnswers(method, params, hostCaps)) return undefined;
-  return method === 'roots/list' ? 'roots' : 'elicitation';
+export function consoleKind(method: unknown, params: Loose | undefined, hostCaps: Loose | undefined, samplingTo?: ProxyState['samplingTo']): ServerRequestKind | undefined {
+  if (method !== 'sampling/createMessage' && method !== 'elicitation/create' && method !== 'roots/list') return undefined;
+  if (hostAnswers(method, params, hostCaps, samplingTo)) return undefined;
+  return method === 'roots/list' ? 'roots' : method === 'elicitation/create' ? 'elicitation' : 'sampling';
 }
 
 /** Methods of the host's client requests a server request may belong to (and whose results may be `input_required`). */

@@ -31,6 +31,8 @@ export interface RunBridgeOptions {
   host?: Transport;
   /** Environment the server inherits (default the bridge's own: a host passes the server's env to it). */
   env?: NodeJS.ProcessEnv;
+  /** Who answers sampling: the console (default), or a host that declares it (`--sampling host`). */
+  samplingTo?: 'console' | 'host';
 }
 
 /**
@@ -76,7 +78,7 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   });
   const server = built.stdio ?? built.http ?? built.transport;
   const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }) });
-  const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger });
+  const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger, ...(opts.samplingTo && { samplingTo: opts.samplingTo }) });
   void link.warmUp();
   return proxy;
 }

@@ -20,6 +20,16 @@ describe('bridge arguments', () => {
     expect(nameFromCommand('uv', ['run', 'weather.py'])).toBe('weather');
   });
 
+  it('--sampling host|console chooses who answers sampling; anything else is refused', () => {
+    expect(parseBridgeArgs(['--sampling', 'host', 'github'])).toEqual({ target: { kind: 'named', name: 'github' }, serverId: 'github', samplingTo: 'host' });
+    expect(parseBridgeArgs(['--sampling', 'host', '--', 'uvx', 'x']).samplingTo).toBe('host');
+    expect(() => parseBridgeArgs(['--sampling', 'nobody', 'github'])).toThrow(/console or host/);
+    // The host answers sampling only when chosen and declared.
+    expect(hostAnswers('sampling/createMessage', {}, { sampling: {} })).toBe(false);
+    expect(hostAnswers('sampling/createMessage', {}, { sampling: {} }, 'host')).toBe(true);
+    expect(hostAnswers('sampling/createMessage', {}, {}, 'host')).toBe(false);
+  });
+
   it('bridge --url <url> [--sse]: named after the host', () => {
     expect(parseBridgeArgs(['--url', 'https://mcp.example.com/mcp'])).toEqual({ target: { kind: 'url', url: 'https://mcp.example.com/mcp', sse: false }, serverId: 'mcp.example.com' });
     expect(parseBridgeArgs(['--url', 'http://127.0.0.1:9000/sse', '--sse', '--name', 'local']).target).toEqual({ kind: 'url', url: 'http://127.0.0.1:9000/sse', sse: true });

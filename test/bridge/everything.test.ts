@@ -143,4 +143,29 @@ describe('bridge: elicitation and roots go to the host that declares them, else 
     expect(textOf(await capable.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain('file:///host-root');
     expect(textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain(pathToFileURL(h.dir).href);
   });
+
+  it('sampling: to the console even when the host declares it; to that host only with --sampling host', async () => {
+    const answered: string[] = [];
+    const sampler = (tag: string) => async () => {
+      answered.push(tag);
+      return { role: 'assistant' as const, content: { type: 'text' as const, text: `from the ${tag} host` }, model: 'host-model' };
+    };
+    const hostFor = (extra: string[], tag: string) =>
+      connectHost({ dir: h.dir, bridgeArgs: [...extra, 'everything'], capabilities: { sampling: {} }, setup: (client) => client.setRequestHandler('sampling/createMessage', sampler(tag)) });
+    const byDefault = await hostFor([], 'default');
+    const toHost = await hostFor(['--sampling', 'host'], 'chosen');
+    try {
+      const viaHost = await toHost.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } });
+      expect(textOf(viaHost)).toContain('from the chosen host');
+      const seen = new Set((await h.state()).items.map((i) => i.id));
+      const call = byDefault.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } });
+      const item = await newItem(h, 'everything', seen);
+      await h.service.rejectRequest({ itemId: item.id });
+      await call.catch(() => undefined);
+      expect(answered).toEqual(['chosen']);
+    } finally {
+      await byDefault.close();
+      await toHost.close();
+    }
+  }, 60_000);
 });
