@@ -94,11 +94,11 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
       lastBadge = count;
       ports.badge?.setCount(count);
     }
-    const tray = buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb }, t);
-    const trayKey = JSON.stringify(tray);
+    // The tray depends on these four only: rebuilt when one of them changed, not at every patch.
+    const trayKey = `${count}|${paused()}|${settings.doNotDisturb}|${settings.language ?? ''}`;
     if (ports.tray && trayKey !== lastTray) {
       lastTray = trayKey;
-      ports.tray.update(tray);
+      ports.tray.update(buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb }, t));
     }
     // The waiting items themselves are not repeated here: every window has their summaries.
     const view: AttentionView = { count, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
