@@ -4,7 +4,7 @@
  * one door with source `bridge`, and every way a request can end without an answer ending it with
  * a clear error (nothing hangs).
  */
-import { lstatSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -162,4 +162,30 @@ describe('bridge channel', () => {
     await expect(link.request('sampling', {}, { era: 'legacy' })).rejects.toMatchObject({ code: CONSOLE_UNAVAILABLE_CODE, message: expect.stringMatching(/^MCP Approval Console is not running: .*boom/) });
     link.close();
   });
+});
+
+describe('launch lock', () => {
+  it('one bridge takes it; the next does not while it is fresh; a stale one is replaced', async () => {
+    const { takeLaunchLock } = await import('../../main/bridge/launch.js');
+    const lock = path.join(mkdtempSync(path.join(tmpdir(), 'launch-lock-')), 'console-launch.lock');
+    expect(takeLaunchLock(lock, 30_000)).toBe(true);
+    expect(takeLaunchLock(lock, 30_000)).toBe(false);
+    expect(statSync(lock).mode & 0o777).toBe(0o600);
+    expect(takeLaunchLock(lock, -1)).toBe(true); // older than "stale": its bridge died while launching
+  });
+});
+
+describe('two bridges find no console at once', () => {
+  it('only one starts it; the other waits for it to listen', async () => {
+    const { launchHeadlessConsole } = await import('../../main/bridge/launch.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'launch-race-'));
+    const starts = path.join(dir, 'starts.txt');
+    // A stand-in console: notes its start, then listens on the channel's socket after a moment.
+    const script = `require('fs').appendFileSync(process.env.STARTS, 'x'); setTimeout(() => require('net').createServer().listen(process.env.SOCK), 300); setTimeout(() => process.exit(0), 5000);`;
+    const spec = { command: process.execPath, args: ['-e', script], env: { STARTS: starts, SOCK: bridgeSocketPath(dir) } };
+    const [a, b] = await Promise.all([launchHeadlessConsole(spec, dir, 10_000), launchHeadlessConsole(spec, dir, 10_000)]);
+    expect([a, b].filter((pid) => pid !== undefined)).toHaveLength(1);
+    expect(readFileSync(starts, 'utf8')).toBe('x');
+    for (const pid of [a, b]) if (pid) process.kill(pid);
+  }, 20_000);
 });
