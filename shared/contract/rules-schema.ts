@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { CustomPatternSchema } from '../domain/redaction.js';
-import { userPatternProblem } from '../domain/user-pattern.js';
+import { UserPatternSchema } from '../domain/user-pattern.js';
 import { UI_TEXTS } from './ui-text-catalog.js';
 
 /**
@@ -32,14 +32,7 @@ const ModelRefSchema = z.object({ providerId: z.string().min(1).max(200), modelI
  * A regular expression as a person writes it (matched case-insensitively, on re2js in linear
  * time: RE2 syntax, so look-ahead and back-references are refused with a message saying so).
  */
-const PatternSchema = z
-  .string()
-  .min(1)
-  .max(1000)
-  .superRefine((s, ctx) => {
-    const problem = userPatternProblem(s);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+const PatternSchema = UserPatternSchema;
 
 /** "HH:MM", 24-hour local time. */
 const ClockSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, UI_TEXTS['schema.clock']);

@@ -18,7 +18,7 @@
 import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent, type SamplingMessage } from '../contract/sampling.js';
-import { userPatternMatches, userPatternProblem } from './user-pattern.js';
+import { UserPatternSchema, userPatternMatches, userPatternProblem } from './user-pattern.js';
 import { UI_TEXTS } from '../contract/ui-text-catalog.js';
 
 /** Kinds of sensitive data. `custom` findings carry the pattern id in `detector`. */
@@ -34,14 +34,7 @@ export const CustomPatternSchema = z.object({
   /** Short id, also the placeholder's type: `[REDACTED:<id>]`. */
   id: z.string().regex(/^[a-z0-9_-]{1,40}$/i, 'use 1–40 letters, digits, "_" or "-"'),
   label: z.string().trim().min(1).max(100),
-  regex: z
-    .string()
-    .min(1)
-    .max(1000)
-    .superRefine((s, ctx) => {
-      const problem = userPatternProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+  regex: UserPatternSchema,
   /** Case-insensitive when true. */
   ignoreCase: z.boolean().optional(),
 });

@@ -8,6 +8,7 @@
  * Pure: no Node, no DOM. Offsets are UTF-16 code-unit indices, as for JavaScript strings.
  */
 import { RE2JS } from 're2js';
+import { z } from 'zod';
 
 /** How a user pattern matches. */
 export interface UserPatternOptions {
@@ -99,3 +100,13 @@ export function globMatches(pattern: string, text: string, options: { anchored?:
   const source = options.anchored ? `^(?:${globSource(pattern)})$` : globSource(pattern);
   return compileUserPattern(source, { ignoreCase: options.ignoreCase }).matcher(text).find();
 }
+
+/** A pattern a person types, as a schema: 1–1000 characters that the linear-time engine accepts ({@link userPatternProblem} says why not). */
+export const UserPatternSchema = z
+  .string()
+  .min(1)
+  .max(1000)
+  .superRefine((s, ctx) => {
+    const problem = userPatternProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
