@@ -35,7 +35,8 @@ export interface ConsoleHandle {
 /**
  * Starts the console: reads config from `ports.userDataDir` (creating the embedded default),
  * opens history, and starts connecting every enabled server (without waiting for them).
- * @throws Error when the history database cannot be opened (e.g. written by a newer version)
+ * @throws Error when another console runs on the same data folder, or the history database cannot
+ *   be opened (e.g. written by a newer version)
  */
 export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle> {
   const f = await openFoundation(ports);
@@ -154,4 +155,5 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   disposeHistoryService();
   f.history.close();
   await f.offload.close();
+  f.folderLock.release();
 }

@@ -3,6 +3,7 @@
  * user-data folder's files (servers config, providers and their keys, history, roots), the
  * offload worker, the state hub with its first slices, and the notices.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelSettings } from '../../shared/contract/providers.js';
 import type { ProviderView } from '../../shared/contract/state.js';
@@ -17,6 +18,8 @@ import { openRootsStore } from '../roots.js';
 import { createMemorySecretStore, type SecretStore } from '../secrets/secret-store.js';
 import { createStateHub, type StateHub } from '../state-hub.js';
 import { openHistoryStore, type HistoryStore } from '../store/history-store.js';
+import { systemProcessProbe } from '../servers/leftover-processes.js';
+import { lockDataFolder, type FolderLock } from './folder-lock.js';
 
 /** File name of the history database inside the user-data folder. */
 export const HISTORY_FILE = 'history.db';
@@ -39,19 +42,24 @@ export interface Foundation {
   hub: StateHub;
   notices: Notices;
   notify: Notices['notify'];
+  /** This console's hold on the data folder (released at shutdown). */
+  folderLock: FolderLock;
 }
 
 /**
  * Opens the files and services of `ports.userDataDir` (creating the embedded default servers
  * config), marks requests a crash left unfinished as interrupted, and tells the person about
  * problems found in the files.
- * @throws Error when the history database cannot be opened (e.g. written by a newer version)
+ * @throws Error when another console runs on the same folder (main/console/folder-lock.ts), or the
+ *   history database cannot be opened (e.g. written by a newer version)
  */
 export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   const logger = ports.logger ?? silentLogger;
   const now = ports.now ?? Date.now;
   const dir = ports.userDataDir;
   const env = ports.env ?? process.env;
+  mkdirSync(dir, { recursive: true });
+  const folderLock = lockDataFolder(dir, ports.processProbe ?? systemProcessProbe());
   const servers = loadServersConfig(dir);
   // Providers and their keys: keys only through the injected secret store.
   const secrets = ports.secrets ?? createMemorySecretStore();
@@ -72,7 +80,7 @@ export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   for (const p of fileProblems) notices.notify('error', p);
   if (secrets.warning) notices.notify('warning', secrets.warningUi ?? secrets.warning);
   if (servers.createdDefault) notices.notify('info', ui('notice.createdDefault', { path: servers.path }));
-  return { ports, logger, now, env, dir, servers, secrets, providerRegistry, offload, history, roots, hub, notices, notify: notices.notify };
+  return { ports, logger, now, env, dir, servers, secrets, providerRegistry, offload, history, roots, hub, notices, notify: notices.notify, folderLock };
 }
 
 /** The state at start: no servers or items yet, the providers, and where the files are. */
