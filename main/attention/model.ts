@@ -7,29 +7,18 @@ import { desktopT, type DesktopT } from './messages.js';
 import type { CallRef, ElicitationItemView, SamplingItemView } from '../../shared/contract/state.js';
 import type { SamplingContent, SamplingMessage } from '../../shared/contract/sampling.js';
 import type { NotificationRequest, TrayMenuEntry, TrayModel } from './ports.js';
+import { previewLine } from '../../shared/domain/item-summary.js';
 
 /** Longest first line kept for a notification or the tray. */
 export const FIRST_LINE_MAX = 140;
 
-/** Characters of one line read when looking for the first line (64 Ki). */
-const LINE_WINDOW = 64 * 1024;
-
 /**
  * The first non-empty line of `text`, trimmed and cut to `max` characters (ending in "…" when
- * cut). Returns '' for blank text.
+ * cut); '' for blank text. The queue row's preview line (shared/domain/item-summary.ts), so a
+ * notification names a request as its row does.
  */
 export function firstLine(text: string, max = FIRST_LINE_MAX): string {
-  // Line by line from the start, reading at most `max` characters of each: a 25 MB prompt costs
-  // what its first lines cost (splitting it whole took ~0.1 s at every state change).
-  for (let start = 0; start < text.length; ) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    const cut = end - start > LINE_WINDOW;
-    const line = text.slice(start, cut ? start + LINE_WINDOW : end).trim();
-    if (line.length > 0) return line.length > max || cut ? `${line.slice(0, max - 1).trimEnd()}…` : line;
-    start = end + 1;
-  }
-  return '';
+  return previewLine(text, max);
 }
 
 function blocks(message: SamplingMessage): SamplingContent[] {

@@ -13,7 +13,7 @@ const LINE_WINDOW = 64 * 1024;
 
 /**
  * The first non-empty line of `text`, trimmed, without a Markdown heading's `#` marks, cut to
- * `max` characters (ending in "…" when cut). '' for blank text. Reads line by line from the
+ * `max` characters (ending in "…" when cut, without the spaces before it). '' for blank text. Reads line by line from the
  * start, at most {@link LINE_WINDOW} characters of each: a 25 MB prompt costs what its first
  * lines cost.
  */
@@ -26,7 +26,7 @@ export function previewLine(text: string, max = PREVIEW_MAX): string {
       .slice(start, cut ? start + LINE_WINDOW : end)
       .trim()
       .replace(/^#{1,6}\s+/, '');
-    if (line.length > 0) return line.length > max || cut ? `${line.slice(0, max - 1)}…` : line;
+    if (line.length > 0) return line.length > max || cut ? `${line.slice(0, max - 1).trimEnd()}…` : line;
     start = end + 1;
   }
   return '';
