@@ -50,16 +50,16 @@ export type HubInitial = Omit<ConsoleState, 'version' | 'items'> & { items: Item
  * @param schedule how to defer a flush; default `setImmediate`
  */
 export function createStateHub(initial: HubInitial, schedule: (fn: () => void) => void = (fn) => setImmediate(fn)): StateHub {
-  const items = new Map(initial.items.map((i) => [i.id, i]));
-  let state: ConsoleState = { ...initial, items: initial.items.map(projectItem), version: 0 };
+  const { items: initialItems, ...slices } = initial;
+  const items = new Map(initialItems.map((i) => [i.id, i]));
+  // The slices and version; the items' summaries are made when asked (snapshot), from the items.
+  let state: Omit<ConsoleState, 'items'> = { ...slices, version: 0 };
   const dirty = new Set<SliceKey>();
   const upserts = new Set<string>();
   const removes = new Set<string>();
   const listeners = new Set<(event: ConsoleEvent) => void>();
   /** Each item as last published: the next patch sends only what differs from it. */
-  const published = new Map(initial.items.map((i) => [i.id, i]));
-  /** The summaries as last published, in arrival order. */
-  let summaries: ItemSummary[] = state.items;
+  const published = new Map(initialItems.map((i) => [i.id, i]));
   let scheduled = false;
 
   const request = () => {
@@ -92,9 +92,8 @@ export function createStateHub(initial: HubInitial, schedule: (fn: () => void) =
       for (const id of removes) published.delete(id);
       patch.items = { upsert, remove: [...removes], ...(change.length ? { change } : {}) };
       if (details.length) patch.details = details;
-      summaries = [...items.values()].map(projectItem);
     }
-    state = { ...state, version: patch.version, items: summaries };
+    state = { ...state, version: patch.version };
     dirty.clear();
     upserts.clear();
     removes.clear();
@@ -115,7 +114,7 @@ export function createStateHub(initial: HubInitial, schedule: (fn: () => void) =
       dirty.add(key);
       request();
     },
-    get: (key) => state[key],
+    get: (key) => (state as ConsoleState)[key],
     upsertItem(item) {
       items.set(item.id, item);
       upserts.add(item.id);
