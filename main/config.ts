@@ -49,6 +49,12 @@ export const StdioServerConfigSchema = z.looseObject({
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  /**
+   * Launch it with the console's provider gateway: `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+   * `ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY` set to the gateway and a token of this server's,
+   * so its own LLM calls are reviewed like sampling (main/gateway). Default off.
+   */
+  providerGateway: z.boolean().optional(),
   ...common,
 });
 

@@ -13,6 +13,7 @@ import { ui } from '../shared/contract/ui-text.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
+import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createHistoryService } from './history/service.js';
@@ -47,10 +48,17 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     linkItem: (callIds, itemId) => servers?.calls.linkItem(callIds, itemId),
     serverConfig: (serverId) => servers?.feature.config(serverId),
   });
-  const srv = await createServerSide(f, req, (callId) => {
-    req.pipeline.callEnded(callId);
-    req.elicitations.callEnded(callId);
-  });
+  // The provider gateway listens before servers start, so a `providerGateway` server is launched with its address.
+  const gateway = await startGatewaySide(f, req, { serverConfig: (id) => servers?.feature.config(id), serverIds: () => servers?.feature.views().map((v) => v.id) ?? [] });
+  const srv = await createServerSide(
+    f,
+    req,
+    (callId) => {
+      req.pipeline.callEnded(callId);
+      req.elicitations.callEnded(callId);
+    },
+    gateway,
+  );
   servers = srv;
   srv.publishServers();
   const ready = srv.feature.start();
@@ -59,20 +67,20 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
   const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });
-  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods });
+  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods });
   return {
     service,
     items: () => f.hub.items(),
     ready,
     async dispose() {
       desktop.dispose();
-      await shutDown(f, req, srv, bridges, () => historyService.dispose());
+      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose());
     },
   };
 }
 
 /** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods']>): ConsoleService {
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods']>): ConsoleService {
   const { hub, notices, now, roots, history, providerRegistry } = f;
   const { pipeline, elicitations, policy } = req;
   const { calls, connections, eraNeeds, publishServers } = srv;
@@ -139,10 +147,11 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
 
 /**
  * Stops in order: every request a server waits on is answered (a clear error) before its
- * connection closes — a bridged server's through its bridge; connections close within a bound;
+ * connection closes — a bridged server's through its bridge, a gateway caller's over HTTP;
+ * connections close within a bound;
  * the history service, then the database are closed last.
  */
-async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: BridgeSide, disposeHistoryService: () => void): Promise<void> {
+async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();

@@ -23,7 +23,7 @@ import {
 } from '../../shared/contract/bridge-protocol.js';
 import type { ProtocolEra } from '../../shared/contract/primitives.js';
 import { protocolError } from '../mcp/protocol.js';
-import { abortCauseOf, RequestAbort, type ServerRequestKind } from '../requests/incoming.js';
+import { abortCauseOf, RequestAbort, type McpRequestKind } from '../requests/incoming.js';
 import { createLineSplitter } from './lines.js';
 import { bridgeSocketPath, bridgeTokenPath } from './paths.js';
 
@@ -70,7 +70,7 @@ export interface ConsoleLink {
    *   or {@link CONSOLE_UNAVAILABLE_CODE} when the console cannot be reached or went away;
    *   the signal's reason when the server stopped waiting
    */
-  request(kind: ServerRequestKind, params: unknown, opts: LinkRequestOptions): Promise<Record<string, unknown>>;
+  request(kind: McpRequestKind, params: unknown, opts: LinkRequestOptions): Promise<Record<string, unknown>>;
   /** Connects now (launching the console if needed) without sending anything; never throws. */
   warmUp(): Promise<void>;
   close(): void;
@@ -134,7 +134,7 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
 }
 
 /** Sends one request on `ch` and settles with the console's answer, or on abort or a lost channel. */
-function sendRequest(ch: Channel, id: number, r: { kind: ServerRequestKind; params: unknown } & LinkRequestOptions): Promise<Record<string, unknown>> {
+function sendRequest(ch: Channel, id: number, r: { kind: McpRequestKind; params: unknown } & LinkRequestOptions): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const signal = r.signal;
     if (signal?.aborted) return reject(signal.reason as Error);

@@ -19,7 +19,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { BridgeVia } from '../../shared/contract/bridge-protocol.js';
 import { typedAbort } from '../mcp/server-requests.js';
 import type { Logger } from '../ports.js';
-import { RequestAbort, type ServerRequestKind } from '../requests/incoming.js';
+import { RequestAbort, type McpRequestKind } from '../requests/incoming.js';
 import type { ConsoleLink } from './console-link.js';
 import { createInputRounds, type InputRounds } from './input-rounds.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, PROTOCOL_VERSION_META, asObject, idKey, isModernVersion, type JsonRpcId, type Loose } from './messages.js';
@@ -161,7 +161,7 @@ function noteInitialized(message: Loose, ctx: Ctx): void {
 }
 
 /** Answers a server request through the console; nothing is sent after the server cancelled it. */
-function answerFromConsole(kind: ServerRequestKind, message: Loose, ctx: Ctx): void {
+function answerFromConsole(kind: McpRequestKind, message: Loose, ctx: Ctx): void {
   const { state, opts } = ctx;
   const id = message.id as JsonRpcId;
   const key = idKey(id);

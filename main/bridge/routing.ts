@@ -5,7 +5,7 @@
  */
 import type { BridgeCall, BridgeVia } from '../../shared/contract/bridge-protocol.js';
 import type { ProtocolEra } from '../../shared/contract/primitives.js';
-import type { ServerRequestKind } from '../requests/incoming.js';
+import type { McpRequestKind } from '../requests/incoming.js';
 import { argumentsLine } from '../../shared/domain/call-args.js';
 import { asObject, type JsonRpcId, type Loose } from './messages.js';
 
@@ -56,7 +56,7 @@ export function hostAnswers(method: string, params: Loose | undefined, hostCaps:
  * The kind the console answers a server request (pushed, or embedded in an input round) as:
  * sampling, elicitation and roots unless {@link hostAnswers}; undefined for any other method.
  */
-export function consoleKind(method: unknown, params: Loose | undefined, hostCaps: Loose | undefined, samplingTo?: ProxyState['samplingTo']): ServerRequestKind | undefined {
+export function consoleKind(method: unknown, params: Loose | undefined, hostCaps: Loose | undefined, samplingTo?: ProxyState['samplingTo']): McpRequestKind | undefined {
   if (method !== 'sampling/createMessage' && method !== 'elicitation/create' && method !== 'roots/list') return undefined;
   if (hostAnswers(method, params, hostCaps, samplingTo)) return undefined;
   return method === 'roots/list' ? 'roots' : method === 'elicitation/create' ? 'elicitation' : 'sampling';

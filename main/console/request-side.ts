@@ -82,6 +82,7 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     sampling: (request) => inProgress.track(whenDurable(history, pipeline.handle(request))),
     elicitation: (request) => inProgress.track(whenDurable(history, elicitations.handle(request))),
     roots: (serverId) => f.roots.list(serverId),
+    providerCall: (request) => inProgress.track(whenDurable(history, pipeline.handle(request))),
   });
   return { policy, pipeline, elicitations, requests, inProgress };
 }

@@ -13,6 +13,7 @@ import { createEraSessions, type EraSessions } from '../mcp/era-sessions.js';
 import { createServersFeature } from '../servers/feature.js';
 import { openProcessRegistry, systemProcessProbe, type ProcessRegistry } from '../servers/leftover-processes.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import type { GatewaySide } from './gateway-side.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide } from './request-side.js';
 
@@ -33,7 +34,7 @@ export interface ServerSide {
  * console left running are ended first.
  * @param onCallEnded told when one of the person's calls ended (its waiting items end with it)
  */
-export async function createServerSide(f: Foundation, req: RequestSide, onCallEnded: (callId: string) => void): Promise<ServerSide> {
+export async function createServerSide(f: Foundation, req: RequestSide, onCallEnded: (callId: string) => void, gateway?: Pick<GatewaySide, 'launchEnv' | 'publish'>): Promise<ServerSide> {
   const connections = new Map<string, ServerConnection>();
   const eras = openEraCache(f.dir);
   const eraNeeds = openEraNeeds(f.dir);
@@ -57,11 +58,13 @@ export async function createServerSide(f: Foundation, req: RequestSide, onCallEn
       onUrlElicitationRequired: (serverId, list, call) => req.elicitations.fromUrlError(serverId, connections.get(serverId)?.view().era ?? 'legacy', list, call),
       eras,
       auth,
+      ...(gateway && { launchEnv: gateway.launchEnv }),
     };
   }
   function publishServers(): void {
     f.hub.set('servers', side.feature.views().map((v) => ({ ...v, roots: f.roots.list(v.id), toolEras: eraNeeds.forServer(v.id) })));
     processes.sync(runningProcesses(side));
+    gateway?.publish();
   }
   side.eraSessions = createEraSessions({
     needs: eraNeeds,

@@ -6,6 +6,7 @@
 import type { AuthProvider } from '@modelcontextprotocol/client';
 import type { CallRef, CallView, ServerAuthView, ServerView } from '../../shared/contract/state.js';
 import type { Offload } from '../offload/offload.js';
+import type { ServerConfig } from '../config.js';
 import type { ConsolePorts, Logger } from '../ports.js';
 import type { ServerRequestRouter } from '../requests/router.js';
 import type { EraCache } from './era-cache.js';
@@ -42,6 +43,11 @@ export interface ConnectionDeps {
   eras?: EraCache;
   /** OAuth for HTTP servers; absent: no Authorization header is sent (config `headers` aside). */
   auth?: ConnectionAuth;
+  /**
+   * Environment added to a stdio server's launch, over its entry's `env` (the provider gateway's
+   * base URLs and this server's token when the entry has `providerGateway`); absent: none.
+   */
+  launchEnv?(serverId: string, config: ServerConfig): Record<string, string> | undefined;
 }
 
 /** Options of a request the person starts. */

@@ -193,7 +193,7 @@ async function connectOnce(live: Live, retryWithoutPrior: boolean): Promise<void
   const c = newClient(live, mine);
   live.client = c;
   try {
-    live.built = buildTransport(live.config, { log: live.log, nodeRuntime: live.deps.nodeRuntime, onStderr: (chunk) => pushStderr(live, chunk), authProvider: live.deps.auth?.provider, offload: live.deps.offload });
+    live.built = buildTransport(live.config, { log: live.log, nodeRuntime: live.deps.nodeRuntime, extraEnv: live.deps.launchEnv?.(live.id, live.config), onStderr: (chunk) => pushStderr(live, chunk), authProvider: live.deps.auth?.provider, offload: live.deps.offload });
     await c.connect(live.built.transport, { timeout: 30_000, ...(prior ? { prior } : {}) });
     if (mine !== live.generation) return;
     if (protocol === 'auto') {

@@ -10,7 +10,7 @@
 import { SdkError, SdkErrorCode, type Client, type CreateMessageResult as SdkCreateMessageResult } from '@modelcontextprotocol/client';
 import type { CallRef, ProtocolEra } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
-import { RequestAbort, type IncomingServerRequest, type ServerRequestKind } from '../requests/incoming.js';
+import { RequestAbort, type IncomingServerRequest, type McpRequestKind } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
 import { InputDeclinedError, type InputHandlers } from './input-rounds.js';
 import { protocolError } from './protocol.js';
@@ -41,7 +41,7 @@ export function typedSignal(signal: AbortSignal): AbortSignal {
  * A request the server pushed (`sampling/createMessage`, `elicitation/create`, `roots/list`).
  * @param progressOf sends `notifications/progress` for it, when the server gave a progressToken
  */
-export function pushedRequest<K extends ServerRequestKind>(
+export function pushedRequest<K extends McpRequestKind>(
   kind: K,
   at: { serverId: string; era: ProtocolEra },
   params: unknown,
@@ -53,7 +53,7 @@ export function pushedRequest<K extends ServerRequestKind>(
 }
 
 /** An input request embedded in a 2026-07-28 `input_required` result: always of the `modern` era, tied to its exact call. */
-export function embeddedRequest<K extends ServerRequestKind>(kind: K, serverId: string, params: unknown, ctx: { call: CallRef; signal: AbortSignal }): IncomingServerRequest<K> {
+export function embeddedRequest<K extends McpRequestKind>(kind: K, serverId: string, params: unknown, ctx: { call: CallRef; signal: AbortSignal }): IncomingServerRequest<K> {
   return { kind, source: 'mcp', serverId, era: 'modern', params, call: ctx.call, signal: typedSignal(ctx.signal) };
 }
 

@@ -50,10 +50,11 @@ export function sendOneAtATime(stdio: StdioClientTransport): void {
  * @param onStderr receives stderr chunks of a stdio server
  * @param authProvider bearer-token provider for HTTP servers (OAuth) (absent: no Authorization header is added)
  * @param offload where stdio lines of 1 MiB or more are parsed (absent: on the event loop)
+ * @param extraEnv set in a stdio server's environment over its entry's `env`
  */
 export function buildTransport(
   config: ServerConfig,
-  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: AuthProvider; offload?: Offload },
+  opts: { log: ServerLog; nodeRuntime?: ConsolePorts['nodeRuntime']; onStderr(chunk: string): void; authProvider?: AuthProvider; offload?: Offload; extraEnv?: Record<string, string> },
 ): BuiltTransport {
   const record = (entry: Parameters<ServerLog['addProtocol']>[0]) => opts.log.addProtocol(entry);
   if (isStdio(config)) {
@@ -61,7 +62,7 @@ export function buildTransport(
     const stdio = new StdioClientTransport({
       command: runtime?.command ?? config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...runtime?.env, ...config.env },
+      env: { ...getDefaultEnvironment(), ...runtime?.env, ...config.env, ...opts.extraEnv },
       cwd: config.cwd,
       stderr: 'pipe',
       // Above the 25 MB request cap, so an oversized request is answered -32602 by intake

@@ -5,16 +5,25 @@
  * the router (router.ts) hands it to the handler of its kind; the handler validates it once and
  * answers through the promise it returns. Leaf module: it imports only shared types.
  */
-import type { CallRef, ProtocolEra, RequestVia } from '../../shared/contract/state.js';
-
-/** What a server asks of the console: an LLM completion, input from the person, or the roots. */
-export type ServerRequestKind = 'sampling' | 'elicitation' | 'roots';
+import type { GatewayFacts } from '../../shared/contract/gateway.js';
+import type { CallRef, ProtocolEra, RequestVia, TokenUsage } from '../../shared/contract/state.js';
 
 /**
- * Where a request came from: a server connection of the console's own (`mcp`), or a server an
- * agent host runs through the console's bridge (`bridge`; the host is named in `via`).
+ * What a server asks of the console: an LLM completion (`sampling`), input from the person, the
+ * roots — or, through the provider gateway, a provider API call (`provider_call`: its body already
+ * translated to sampling params; reviewed like a sampling request).
  */
-export type RequestSource = 'mcp' | 'bridge';
+export type ServerRequestKind = McpRequestKind | 'provider_call';
+
+/** The kinds an MCP server itself sends (directly or through the bridge). */
+export type McpRequestKind = 'sampling' | 'elicitation' | 'roots';
+
+/**
+ * Where a request came from: a server connection of the console's own (`mcp`), a server an
+ * agent host runs through the console's bridge (`bridge`; the host is named in `via`), or a
+ * caller of the provider gateway (`gateway`).
+ */
+export type RequestSource = 'mcp' | 'bridge' | 'gateway';
 
 /**
  * Why a server request's signal aborted — typed at the source, so no handler reads the reason's
@@ -68,6 +77,30 @@ export interface IncomingServerRequest<K extends ServerRequestKind = ServerReque
   inFlight?: CallRef[];
   signal: AbortSignal;
   progress?(message: string): void;
+}
+
+/**
+ * Where a provider call's answer streams to while no person reviews the response (an
+ * `approve_all` rule): the gateway writes each text delta to its caller as it is generated.
+ */
+export interface ProviderCallPort {
+  /** A text delta of the generation, in order. */
+  text(delta: string): void;
+  /** The generation failed after text was passed on: the caller's stream is ended with an error. */
+  broken(message: string): void;
+  /** The token usage of the generation whose result is delivered, before the promise resolves. */
+  usage(usage: TokenUsage | undefined): void;
+}
+
+/**
+ * A provider API call through the gateway: `params` are the caller's body translated to sampling
+ * params (main/gateway/wire), `gateway` says which API, who called and the model asked for. It
+ * needs no client request in flight (S-ASSOC-1 does not apply); while one is in flight to the
+ * calling server it is linked to it, as an inference when several are.
+ */
+export interface IncomingProviderCall extends IncomingServerRequest<'provider_call'> {
+  gateway: GatewayFacts;
+  port?: ProviderCallPort;
 }
 
 /** A sampling request in the envelope. */

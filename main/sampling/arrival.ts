@@ -14,7 +14,7 @@ import { validateSamplingRequest } from '../../shared/domain/validate-sampling.j
 import { withServerWait } from '../../shared/domain/wait.js';
 import { protocolError, SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { isBigPayload } from '../offload/offload.js';
-import { abortCauseOf, RequestAbort, type IncomingSampling } from '../requests/incoming.js';
+import { abortCauseOf, RequestAbort, type IncomingProviderCall, type IncomingSampling } from '../requests/incoming.js';
 import { finish, PROGRESS_MESSAGES, record, save, update, type PipelineCore } from './core.js';
 import { resumeDraft, stopWhy } from './drafts.js';
 import type { Accepted } from './intake.js';
@@ -26,6 +26,8 @@ interface NewRecord {
   serverId: string;
   /** The agent host of a bridged server. */
   via?: SamplingItemView['via'];
+  /** A provider call through the gateway. */
+  gateway?: SamplingItemView['gateway'];
   era: SamplingItemView['era'];
   origin: SamplingItemView['origin'];
   params: CreateMessageParams;
@@ -34,15 +36,20 @@ interface NewRecord {
   round: number;
 }
 
+/** A request the pipeline reviews: a server's sampling request, or a provider call through the gateway. */
+export type Reviewed = IncomingSampling | IncomingProviderCall;
+
 /**
- * A server's sampling request: validated once by intake, then queued (a big one after its heavy
- * work is done off the event loop). Resolves with the result for the server.
+ * A server's sampling request (or a gateway's provider call): validated once by intake, then
+ * queued (a big one after its heavy work is done off the event loop). Resolves with the result
+ * for the server.
  * @throws ProtocolError (as a rejected promise) -32602 invalid (S-… rules), -32050 loop limit,
  *   a limit's code (-32051 / -32029), -1 rejected by the person or a rule
  */
-export function receive(core: PipelineCore, request: IncomingSampling): Promise<CreateMessageResult> {
+export function receive(core: PipelineCore, request: Reviewed): Promise<CreateMessageResult> {
   try {
-    const checked = core.intake.check(request.serverId, request.params, request.call ? [request.call] : request.inFlight);
+    const unbound = request.kind === 'provider_call';
+    const checked = core.intake.check(request.serverId, request.params, request.call ? [request.call] : request.inFlight, unbound);
     if (!checked.ok) throw protocolError(checked.error.code, checked.error.message);
     const big = core.deps.offload !== undefined && isBigPayload(request.params);
     return begin(core, request, checked, big);
@@ -56,11 +63,14 @@ export function receive(core: PipelineCore, request: IncomingSampling): Promise<
  * ProtocolError (recorded, never shown as waiting). A `big` request is readied first (scanned and
  * its history texts written off the event loop), so the queue gets it a little later.
  */
-function begin(core: PipelineCore, request: IncomingSampling, checked: Accepted, big: boolean): Promise<CreateMessageResult> {
+function begin(core: PipelineCore, request: Reviewed, checked: Accepted, big: boolean): Promise<CreateMessageResult> {
   let settle: SamplingRecord['settle'] = { resolve: () => undefined, reject: () => undefined };
   const answer = new Promise<CreateMessageResult>((resolve, reject) => (settle = { resolve, reject }));
   const { params, association, conversationId, round } = checked;
-  const rec = newRecord(core, { serverId: request.serverId, ...(request.via && { via: request.via }), era: request.era, origin: 'server', params, association, conversationId, round }, settle);
+  const gateway = request.kind === 'provider_call' ? request.gateway : undefined;
+  const what = { serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
+  const rec = newRecord(core, what, settle);
+  if (request.kind === 'provider_call' && request.port) rec.port = request.port;
   const decideAndQueue = () => {
     const action = consultPolicy(core, rec);
     if (action.kind === 'refuse') {
@@ -97,7 +107,7 @@ async function prepareBig(core: PipelineCore, rec: SamplingRecord): Promise<void
 }
 
 /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision carried out. */
-function queueServerRequest(core: PipelineCore, request: IncomingSampling, rec: SamplingRecord, action: QueuedDecision): void {
+function queueServerRequest(core: PipelineCore, request: Reviewed, rec: SamplingRecord, action: QueuedDecision): void {
   admit(core, rec);
   if (request.progress) {
     core.progressOf.set(rec.item.id, request.progress);
@@ -128,7 +138,7 @@ function selectFor(core: PipelineCore, params: CreateMessageParams, serverId: st
 function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['settle']): SamplingRecord {
   const receivedAt = core.deps.now();
   const id = randomUUID();
-  const serverWait = what.origin === 'server' ? core.deps.serverWait?.(what.serverId, what.era, receivedAt) : undefined;
+  const serverWait = what.origin === 'server' && !what.gateway ? core.deps.serverWait?.(what.serverId, what.era, receivedAt) : undefined;
   return {
     item: {
       id,
@@ -137,6 +147,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
       round: what.round,
       serverId: what.serverId,
       ...(what.via && { via: what.via }),
+      ...(what.gateway && { gateway: what.gateway }),
       era: what.era,
       association: what.association,
       status: 'awaiting_request_review',

@@ -124,7 +124,10 @@ export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingE
   core.progressOf.delete(rec.item.id);
   save(core, rec); // committed before anything reaches the server
   core.deps.policy?.settled?.(rec.item.serverId, rec.item);
-  if ('result' in answer) rec.settle.resolve(answer.result);
+  if ('result' in answer) {
+    rec.port?.usage(rec.usage);
+    rec.settle.resolve(answer.result);
+  }
   else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : message));
   else rec.settle.reject(new Error(message));
   pruneFinished(core);

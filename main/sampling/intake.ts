@@ -59,8 +59,10 @@ export interface Intake {
    * notice), and the JSON-RPC error to answer with is returned.
    * @param calls the calls it may belong to as its source knows them (one exact call when the
    *   protocol says so, MRTR; a bridge's host's calls in flight); absent: the console's own in flight
+   * @param unbound the request needs no client request in flight (a provider call through the
+   *   gateway: S-ASSOC-1 does not apply); it is still linked to the calls in flight
    */
-  check(serverId: string, raw: unknown, calls?: CallRef[]): IntakeVerdict;
+  check(serverId: string, raw: unknown, calls?: CallRef[], unbound?: boolean): IntakeVerdict;
   /** Records a refusal decided elsewhere (the SDK's own validation; a limit, with `kind` 'rate_limited'). */
   recordRefusal(serverId: string, raw: unknown, error: RefusalError, kind?: SamplingRefusal['kind']): void;
   /** Remembers the tool_use ids of a delivered result, so the follow-up joins this conversation. */
@@ -123,9 +125,9 @@ export function createIntake(deps: IntakeDeps): Intake {
     return undefined;
   };
 
-  const contextOf = (serverId: string, calls: CallRef[]) => ({
+  const contextOf = (serverId: string, calls: CallRef[], unbound: boolean) => ({
     toolsDeclared: SAMPLING_TOOLS_DECLARED,
-    inFlightClientRequests: calls.length,
+    inFlightClientRequests: unbound ? undefined : calls.length,
     ...deps.limits?.(serverId),
   });
 
@@ -148,9 +150,9 @@ export function createIntake(deps: IntakeDeps): Intake {
   };
 
   return {
-    check(serverId, raw, known) {
+    check(serverId, raw, known, unbound = false) {
       const calls = known ?? deps.inFlightCalls(serverId);
-      return conclude(serverId, raw, calls, validateSamplingRequest(raw, contextOf(serverId, calls)));
+      return conclude(serverId, raw, calls, validateSamplingRequest(raw, contextOf(serverId, calls, unbound)));
     },
     recordRefusal: (serverId, raw, error, kind) => recordRefusal(serverId, raw, error, kind),
     rememberDelivered(conversationId, round, result) {

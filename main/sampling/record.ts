@@ -4,6 +4,7 @@
  */
 import { contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
+import type { ProviderCallPort } from '../requests/incoming.js';
 
 /** Everything main knows about one request, beyond what the renderer sees. */
 export interface SamplingRecord {
@@ -28,6 +29,10 @@ export interface SamplingRecord {
   /** USD the last generation cost (usage at the model's price); undefined when unknown. */
   costUsd?: number;
   delivered?: CreateMessageResult;
+  /** A provider call's stream to its caller (the gateway); text passes through it only under `autoAll`. */
+  port?: ProviderCallPort;
+  /** Some generated text already went to the caller through `port`. */
+  passedText?: boolean;
   errorDetail?: { message: string; code?: number; rule?: string };
 }
 
@@ -68,6 +73,7 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     conversationId: item.conversationId,
     serverId: item.serverId,
     ...(item.via && { via: item.via }),
+    ...(item.gateway && { gateway: item.gateway }),
     callName: callNameOf(item),
     ...callArgsOf(item),
     status: item.status,

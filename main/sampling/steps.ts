@@ -71,13 +71,20 @@ function writeYourself(core: PipelineCore, rec: SamplingRecord): void {
   save(core, rec);
 }
 
-/** The provider's text deltas into the item, at most one state update per `streamUpdateMs` (default 50 ms). */
+/**
+ * The provider's text deltas into the item, at most one state update per `streamUpdateMs` (default
+ * 50 ms); a gateway caller's stream gets each delta at once when no person reviews the response.
+ */
 function streamInto(core: PipelineCore, rec: SamplingRecord, startedAt: number): (delta: string) => void {
   const every = core.deps.streamUpdateMs ?? 50;
   let text = '';
   let lastPush = 0;
   return (delta) => {
     text += delta;
+    if (rec.port && rec.autoAll) {
+      rec.passedText = true;
+      rec.port.text(delta);
+    }
     if (core.deps.now() - lastPush >= every && rec.item.status === 'generating') {
       lastPush = core.deps.now();
       update(core, rec, { generation: { startedAt, text } });
@@ -105,6 +112,10 @@ function generated(core: PipelineCore, rec: SamplingRecord, out: Awaited<ReturnT
 function generationStopped(core: PipelineCore, rec: SamplingRecord, err: unknown, cancelled: boolean): void {
   rec.generation = undefined;
   const message = err instanceof Error ? err.message : String(err);
+  if (rec.passedText) {
+    rec.port?.broken(message); // the caller's stream already holds text: it ends with the error, and so does this item
+    rec.port = undefined;
+  }
   const failure = err instanceof ProviderError ? { failure: err.kind } : {};
   update(core, rec, {
     status: nextSamplingStatus(rec.item.status, 'generation_stopped'),

@@ -10,7 +10,7 @@ import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef
 import type { ServerWait } from '../../shared/domain/wait.js';
 import type { UiText } from '../../shared/contract/ui-text.js';
 import type { LlmProvider } from '../llm/provider.js';
-import type { IncomingSampling } from '../requests/incoming.js';
+import type { IncomingProviderCall, IncomingSampling } from '../requests/incoming.js';
 import type { Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
@@ -75,11 +75,12 @@ export interface PipelineDeps {
 /** The pipeline's operations; the ConsoleService methods of the same names call these. */
 export interface SamplingPipeline {
   /**
-   * Entry point for the MCP handler: resolves with the result or rejects with a ProtocolError.
+   * Entry point for a server's sampling request (and a gateway's provider call, reviewed the same
+   * way): resolves with the result or rejects with a ProtocolError.
    * The request is queued before this returns, unless it is big (main/offload `isBigPayload`):
    * that one is scanned and readied for history on the offload worker first.
    */
-  handle(request: IncomingSampling): Promise<CreateMessageResult>;
+  handle(request: IncomingSampling | IncomingProviderCall): Promise<CreateMessageResult>;
   /**
    * Re-opens a past request as a new draft (origin 'draft', no server waiting) to send to an LLM
    * again, e.g. to compare models. Returns the new item's id.

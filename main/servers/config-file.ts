@@ -25,7 +25,7 @@ import { indentOf, writeFileAtomic } from '../user-file.js';
 import { ui } from '../../shared/contract/ui-text.js';
 
 /** Entry fields the console owns; anything else in an entry is kept as the person wrote it. */
-export const KNOWN_ENTRY_KEYS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'disabled', 'timeoutMs', 'maxToolRounds', 'protocol'] as const;
+export const KNOWN_ENTRY_KEYS = ['type', 'command', 'args', 'env', 'cwd', 'providerGateway', 'url', 'headers', 'disabled', 'timeoutMs', 'maxToolRounds', 'protocol'] as const;
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -99,6 +99,7 @@ export function entryFromInput(input: ServerEntry, existing?: Json): Json {
     const env = keepSecrets(input.env, existing?.env, 'env');
     if (Object.keys(env).length) entry.env = env;
     if (input.cwd) entry.cwd = input.cwd;
+    if (input.providerGateway) entry.providerGateway = true;
   } else {
     if (input.transport === 'sse') entry.type = 'sse';
     else if (existing?.type === 'http' || existing?.type === 'streamable-http') entry.type = existing.type;
@@ -136,7 +137,7 @@ export function entryToInput(raw: unknown): { entry: ServerEntryInput; masked: s
   };
   if (typeof e.command === 'string') {
     const args = Array.isArray(e.args) ? e.args.map(String) : [];
-    return { entry: { transport: 'stdio', command: e.command, args, env: mask(e.env, 'env'), cwd: typeof e.cwd === 'string' ? e.cwd : undefined, ...common }, masked };
+    return { entry: { transport: 'stdio', command: e.command, args, env: mask(e.env, 'env'), cwd: typeof e.cwd === 'string' ? e.cwd : undefined, ...(e.providerGateway === true && { providerGateway: true }), ...common }, masked };
   }
   return { entry: { transport: e.type === 'sse' ? 'sse' : 'http', url: typeof e.url === 'string' ? e.url : '', headers: mask(e.headers, 'headers'), ...common }, masked };
 }

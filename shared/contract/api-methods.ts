@@ -58,6 +58,10 @@ export const API_METHODS = [
   'signOut',
   'setDesktopSettings',
   'sendTestNotification',
+  // The provider gateway's named tokens.
+  'createGatewayToken',
+  'revealGatewayToken',
+  'revokeGatewayToken',
 ] as const;
 
 /** A request name. */

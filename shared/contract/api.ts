@@ -8,6 +8,7 @@
  * - Events: one stream of {@link ConsoleEvent} (a snapshot, then patches).
  * - Errors: a failed request rejects with {@link ApiError} (`code` is one of {@link ApiErrorCode}).
  */
+import { GatewayTokenNameSchema } from './gateway.js';
 import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
 import type { ConsoleState, HistoryEntry, ItemView } from './state.js';
@@ -224,6 +225,12 @@ export const apiRequests = {
   setDesktopSettings: { input: DesktopSettingsChangeSchema },
   /** Show a test notification through the same path as real ones (native in Electron, the browser's in the web host). */
   sendTestNotification: { input: z.object({}).strict() },
+  /** Create a named provider-gateway token for a caller that is not a launched server (returned once here; `revealGatewayToken` copies it again). */
+  createGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
+  /** A named gateway token, from the secret store (to copy it again). */
+  revealGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
+  /** Revoke a named gateway token: calls with it get 401 from now on. */
+  revokeGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -294,6 +301,9 @@ export interface ApiResults {
   /** The settings now in force (saved). */
   setDesktopSettings: DesktopSettings;
   sendTestNotification: void;
+  createGatewayToken: { token: string };
+  revealGatewayToken: { token: string };
+  revokeGatewayToken: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

@@ -61,6 +61,8 @@ export const StdioEntryInputSchema = z
       .string()
       .refine((s) => ABSOLUTE_PATH.test(s), UI_TEXTS['schema.cwdAbsolute'])
       .optional(),
+    /** Launch it with the console's provider gateway (its LLM calls reviewed like sampling). */
+    providerGateway: z.boolean().optional(),
     ...common,
   })
   .strict();

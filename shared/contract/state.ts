@@ -12,6 +12,7 @@ import type { AttentionView, DesktopView } from './desktop.js';
 import type { ItemDraft, StopCause } from './drafts.js';
 import type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 import { english, type UiText } from './ui-text.js';
+import type { GatewayFacts, GatewayView } from './gateway.js';
 
 export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 export type { ItemDraft, StopCause } from './drafts.js';
@@ -153,6 +154,8 @@ export interface SamplingItemView {
   serverId: string;
   /** Set when the server runs through the console's bridge under an agent host. */
   via?: RequestVia;
+  /** Set for a provider call that came through the console's provider gateway (not MCP sampling). */
+  gateway?: GatewayFacts;
   era: ProtocolEra;
   /**
    * The client requests in flight to the server when this arrived. `exact` when the protocol tells
@@ -253,6 +256,8 @@ interface SummaryBase {
   serverId: string;
   /** The agent host a bridged server runs under ("via <host>"); absent for the console's own servers. */
   via?: RequestVia;
+  /** A provider call through the gateway: which API, who called, the model asked for. */
+  gateway?: GatewayFacts;
   /**
    * The client request it belongs to: the one the protocol names (the item's association is
    * exact), or the only one in flight when it arrived. Absent when it cannot be told (see
@@ -405,6 +410,8 @@ export interface ConsoleState {
   bridged?: BridgedServerView[];
   /** Items waiting on a person, their count and the notifications main decided to show. */
   attention?: AttentionView;
+  /** The provider gateway: where it listens, its base URLs and named tokens. */
+  gateway?: GatewayView;
 }
 
 /** Slices of the state replaced whole in a patch: every key except `version` and `items`. */
@@ -475,6 +482,8 @@ export interface HistoryEntry extends HistorySummary {
   original: unknown;
   /** The agent host a bridged server ran under (kept in `extra_json`). */
   via?: RequestVia;
+  /** A provider call through the gateway (kept in `extra_json`). */
+  gateway?: GatewayFacts;
   sent?: CreateMessageParams;
   modelChoice?: ModelChoice;
   generated?: CreateMessageResult;

@@ -107,6 +107,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     rerunCall: () => ({ callId: 'call-2' }),
     setToolEra: () => undefined,
     dismissNotice: () => undefined,
+    createGatewayToken: () => ({ token: 'mcpgw_fake' }),
+    revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
+    revokeGatewayToken: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -118,6 +121,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
   const service: ConsoleService = {
     getState: record('getState'),
     getItem: record('getItem'),
+    createGatewayToken: record('createGatewayToken'),
+    revealGatewayToken: record('revealGatewayToken'),
+    revokeGatewayToken: record('revokeGatewayToken'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),

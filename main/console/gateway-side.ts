@@ -1,0 +1,109 @@
+/**
+ * The gateway side, one step of `createConsole` (main/console.ts): the provider gateway
+ * (main/gateway) listening on 127.0.0.1, its tokens, the environment a `providerGateway` server
+ * is launched with, the `gateway` slice of the state, and the token methods of the API.
+ *
+ * Port: `MCP_CONSOLE_GATEWAY_PORT` in the console's environment, else `port` in gateway.json, else
+ * 47615; when that port is taken the gateway takes any free one for this run and says so (servers
+ * launched with it are given the address in use). It never listens beyond loopback.
+ */
+import type { ConsoleService } from '../../shared/contract/api.js';
+import type { GatewayView } from '../../shared/contract/gateway.js';
+import { ui } from '../../shared/contract/ui-text.js';
+import { isStdio, type ServerConfig } from '../config.js';
+import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
+import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
+import type { Foundation } from './foundation.js';
+import type { RequestSide, ServerLinks } from './request-side.js';
+
+/** The gateway side's handle. */
+export interface GatewaySide {
+  /** Environment a stdio server is launched with when its entry has `providerGateway` (else undefined). */
+  launchEnv(serverId: string, config: ServerConfig): Record<string, string> | undefined;
+  /** Publishes the `gateway` slice again (servers config changed). */
+  publish(): void;
+  methods: Pick<ConsoleService, 'createGatewayToken' | 'revealGatewayToken' | 'revokeGatewayToken'>;
+  close(): Promise<void>;
+}
+
+/** The environment variables the OpenAI and Anthropic SDKs (TypeScript and Python) read. */
+export function gatewayEnv(url: string, token: string): Record<string, string> {
+  return { OPENAI_BASE_URL: `${url}/openai/v1`, OPENAI_API_KEY: token, ANTHROPIC_BASE_URL: `${url}/anthropic`, ANTHROPIC_API_KEY: token };
+}
+
+/**
+ * Opens the tokens and starts listening. Never throws: a port that cannot be bound is a notice,
+ * and the console runs without the gateway (launched servers then get no gateway environment).
+ */
+export async function startGatewaySide(f: Foundation, req: RequestSide, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): Promise<GatewaySide> {
+  const tokens = openGatewayTokens(f.dir, f.secrets);
+  if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
+  let publish = () => {};
+  const deps = {
+    // A named token's use shows in Settings: the slice is published again after each of its calls.
+    tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
+    requests: req.requests,
+    maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
+    logger: f.logger,
+    now: f.now,
+  };
+  const wanted = Number(f.env.MCP_CONSOLE_GATEWAY_PORT ?? tokens.port());
+  const listening = await listen(f, deps, wanted);
+  const server = listening.server;
+  let last = '';
+  publish = () => {
+    const view = viewOf(server, listening.error, tokens, links);
+    const json = JSON.stringify(view);
+    if (json !== last) f.hub.set('gateway', view);
+    last = json;
+  };
+  publish();
+  const changed = <T>(value: T): T => (publish(), value);
+  return {
+    launchEnv: (serverId, config) => (server && isStdio(config) && config.providerGateway ? gatewayEnv(server.url, tokens.forServer(serverId)) : undefined),
+    publish,
+    methods: {
+      createGatewayToken: async ({ name }) => changed({ token: await tokens.create(name, f.now()) }),
+      revealGatewayToken: async ({ name }) => ({ token: await tokens.reveal(name) }),
+      revokeGatewayToken: async ({ name }) => changed(await tokens.revoke(name)),
+    },
+    close: async () => server?.close(),
+  };
+}
+
+/** Binds `wanted`, else any free port (the port was taken), else nothing (with the reason). */
+async function listen(f: Foundation, deps: Parameters<typeof startGatewayServer>[0], wanted: number): Promise<{ server?: GatewayServer; error?: string }> {
+  let failure: unknown;
+  try {
+    return { server: await startGatewayServer(deps, Number.isInteger(wanted) && wanted >= 0 && wanted <= 65_535 ? wanted : 0) };
+  } catch (err) {
+    failure = err;
+  }
+  if ((failure as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    try {
+      const server = await startGatewayServer(deps, 0);
+      f.notify('info', ui('notice.gatewayPortTaken', { wanted, port: server.port }));
+      return { server };
+    } catch (err) {
+      failure = err;
+    }
+  }
+  const why = failure instanceof Error ? failure.message : String(failure);
+  f.logger.warn('the provider gateway is not listening', { error: why });
+  f.notify('warning', ui('notice.gatewayNotListening', { why }));
+  return { error: why };
+}
+
+function notedUse<T extends { caller: { kind: string } } | undefined>(holder: T, onUse: () => void): T {
+  if (holder?.caller.kind === 'token') onUse();
+  return holder;
+}
+
+function viewOf(server: GatewayServer | undefined, error: string | undefined, tokens: GatewayTokens, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): GatewayView {
+  const servers = links.serverIds().filter((id) => {
+    const config = links.serverConfig(id);
+    return config !== undefined && isStdio(config) && config.providerGateway === true;
+  });
+  if (!server) return { listening: false, ...(error && { error }), servers, tokens: tokens.views() };
+  return { listening: true, url: server.url, openaiBaseUrl: `${server.url}/openai/v1`, anthropicBaseUrl: `${server.url}/anthropic`, servers, tokens: tokens.views() };
+}

@@ -1,0 +1,120 @@
+/**
+ * One provider call through the gateway, from the caller's parsed body to its answer: translated
+ * by the API's wire codec, put in the one envelope as a `provider_call` (reviewed like a sampling
+ * request: same queue, rules, limits, redaction, response review and History), and answered in
+ * the provider's shape:
+ *
+ * - approved → the (possibly edited) response as the provider's JSON, or as its SSE stream;
+ * - a streamed call whose response no person reviews (an `approve_all` rule) gets each text delta
+ *   as it is generated; one whose response is reviewed gets the approved response streamed after
+ *   approval (nothing is sent before, so a rejection is still an HTTP error);
+ * - rejected → 403 "rejected by the reviewer"; invalid → 400; a limit → 429; else 500;
+ * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { GatewayFacts } from '../../shared/contract/gateway.js';
+import { RATE_LIMITED_CODE } from '../../shared/contract/rules-schema.js';
+import { ErrorCodes } from '../../shared/contract/sampling.js';
+import type { TokenUsage } from '../../shared/contract/state.js';
+import type { Logger } from '../ports.js';
+import { RequestAbort, type ProviderCallPort } from '../requests/incoming.js';
+import type { ServerRequestRouter } from '../requests/router.js';
+import { sendError, sendJson } from './respond.js';
+import type { TokenHolder } from './tokens.js';
+import type { GatewayCall, GatewayReply, StreamEncoder, WireCodec, WireError } from './wire/types.js';
+
+/** The message a rejected call's 403 carries (the SDKs show it as the error's message). */
+export const REJECTED_BY_REVIEWER = 'rejected by the reviewer in MCP Approval Console';
+
+/** What a call needs of the console. */
+export interface CallContext {
+  requests: ServerRequestRouter;
+  now: () => number;
+  logger: Logger;
+}
+
+/** One authenticated call with its parsed JSON body. */
+export interface CallInput {
+  codec: WireCodec;
+  holder: TokenHolder;
+  body: unknown;
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+
+/** Answers one call (never throws: every failure is answered in the provider's error shape). */
+export async function handleCall(ctx: CallContext, input: CallInput): Promise<void> {
+  const { codec, holder, res } = input;
+  const parsed = codec.parse(input.body);
+  if (!parsed.ok) return sendError(res, codec.api, parsed.error);
+  const call = parsed.call;
+  const id = `${codec.api === 'openai' ? 'chatcmpl' : 'msg'}_${randomUUID().replaceAll('-', '')}`;
+  const created = Math.floor(ctx.now() / 1000);
+  const hangUp = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) hangUp.abort(new RequestAbort('connection_closed'));
+  });
+  const out = call.stream ? streamTo(res, codec.stream(call, id, created)) : undefined;
+  let usage: TokenUsage | undefined;
+  const port: ProviderCallPort = {
+    text: (delta) => out?.text(delta),
+    broken: (message) => {
+      out?.fail({ status: 502, kind: 'api_error', message: `the provider failed: ${message}` });
+      hangUp.abort(new RequestAbort('connection_closed'));
+    },
+    usage: (u) => (usage = u),
+  };
+  try {
+    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, holder), port, signal: hangUp.signal });
+    const reply: GatewayReply = { id, created, result, ...(usage && { usage }) };
+    if (out) out.finish(reply);
+    else sendJson(res, codec.response(reply, call));
+  } catch (err) {
+    if (hangUp.signal.aborted) return void res.end(); // the caller is gone (or its stream already holds the error)
+    const error = wireErrorOf(err);
+    if (out?.started()) out.fail(error);
+    else sendError(res, codec.api, error);
+  }
+}
+
+/** What the item and History show of the call. */
+function factsOf(call: GatewayCall, holder: TokenHolder): GatewayFacts {
+  return { api: call.api, requestedModel: call.requestedModel, stream: call.stream, caller: holder.caller, ...(call.ignored.length > 0 && { ignored: call.ignored }) };
+}
+
+/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code). */
+export function wireErrorOf(err: unknown): WireError {
+  const code = err instanceof ProtocolError ? err.code : undefined;
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === ErrorCodes.USER_REJECTED) return { status: 403, kind: 'permission', message: REJECTED_BY_REVIEWER };
+  if (code === ErrorCodes.INVALID_PARAMS || code === ErrorCodes.LOOP_LIMIT) return { status: 400, kind: 'invalid_request', message };
+  if (code === RATE_LIMITED_CODE || code === -32029) return { status: 429, kind: 'rate_limit', message };
+  return { status: 500, kind: 'api_error', message };
+}
+
+/** A streamed answer: its headers and first event are written with the first text (or the end). */
+function streamTo(res: ServerResponse, encoder: StreamEncoder) {
+  let started = false;
+  const write = (text: string) => {
+    if (!started) {
+      started = true;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.write(encoder.start());
+    }
+    if (text) res.write(text);
+  };
+  return {
+    started: () => started,
+    text: (delta: string) => write(encoder.text(delta)),
+    finish: (reply: GatewayReply) => {
+      write(encoder.finish(reply));
+      res.end();
+    },
+    fail: (error: WireError) => {
+      write(encoder.error(error));
+      res.end();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** Writing the gateway's plain (non-streamed) HTTP answers. */
+import type { ServerResponse } from 'node:http';
+import type { ProviderApi } from '../../shared/contract/gateway.js';
+import { codecFor } from './wire/index.js';
+import type { WireError } from './wire/types.js';
+
+/** Answers `error` with its HTTP status, in the shape of `api`'s SDKs. */
+export function sendError(res: ServerResponse, api: ProviderApi, error: WireError): void {
+  send(res, error.status, codecFor(api).errorBody(error));
+}
+
+/** Answers 200 with `body` as JSON. */
+export function sendJson(res: ServerResponse, body: unknown): void {
+  send(res, 200, body);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
