@@ -11,7 +11,6 @@
  * - rejected → 403 "rejected by the reviewer"; invalid → 400; a limit → 429; else 500;
  * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting).
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import type { GatewayFacts } from '../../shared/contract/gateway.js';
@@ -23,6 +22,7 @@ import { RequestAbort, type ProviderCallPort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
 import { sendError, sendJson } from './respond.js';
 import type { TokenHolder } from './tokens.js';
+import { replyId } from './wire/index.js';
 import type { GatewayCall, GatewayReply, StreamEncoder, WireCodec, WireError } from './wire/types.js';
 
 /** The message a rejected call's 403 carries (the SDKs show it as the error's message). */
@@ -50,7 +50,7 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
   const parsed = codec.parse(input.body);
   if (!parsed.ok) return sendError(res, codec.api, parsed.error);
   const call = parsed.call;
-  const id = `${codec.api === 'openai' ? 'chatcmpl' : 'msg'}_${randomUUID().replaceAll('-', '')}`;
+  const id = replyId(codec.api);
   const created = Math.floor(ctx.now() / 1000);
   const hangUp = new AbortController();
   res.on('close', () => {

@@ -5,10 +5,11 @@
  * The codecs are pure: no I/O, no clock, no randomness. The HTTP server decides ids, timestamps
  * and statuses it answers with; the codecs only turn bodies into params and replies into bodies.
  */
+import type { ProviderApi } from '../../../shared/contract/gateway.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../../shared/contract/sampling.js';
 
-/** The provider API a gateway endpoint speaks. */
-export type ProviderApi = 'openai' | 'anthropic';
+/** The provider API a gateway endpoint speaks (shared/contract/gateway.ts). */
+export type { ProviderApi };
 
 /** A caller's request, translated. */
 export interface GatewayCall {
