@@ -1,7 +1,7 @@
 /**
  * Latency the provider gateway adds to an auto-approved call: N sequential Chat Completions calls
  * with the official `openai` SDK, straight to the loopback OpenAI-compatible fake, and through a
- * real console's gateway (a named token, an `approve_all` rule for it, history persisted) whose
+ * real console's gateway (a named token, an `approve_all` rule for it, limits raised, history persisted) whose
  * provider is that same fake — each timed at the caller. Goal: ≤ +1 ms p50.
  * Sanity: every call answered with the fake's text.
  */
@@ -44,7 +44,8 @@ const scenario: Scenario = {
     const handle = await createConsole({ host: 'test', userDataDir: dir, env: { MCP_CONSOLE_GATEWAY_PORT: '0' } });
     try {
       const { token } = await handle.service.createGatewayToken({ name: 'bench' });
-      const rules = { version: 1, servers: { 'gateway:bench': { rules: [{ id: 'all', name: 'all', when: {}, action: { kind: 'approve_all' } }] } } } as unknown as RulesFile;
+      const high = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
+      const rules = { version: 1, global: high, servers: { 'gateway:bench': { limits: high, rules: [{ id: 'all', name: 'all', when: {}, action: { kind: 'approve_all' } }] } } } as unknown as RulesFile;
       await handle.service.saveRules({ rules });
       const url = (await handle.service.getState({})).gateway?.url;
       if (!url) throw new Error('the gateway is not listening');
