@@ -67,7 +67,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
   const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });
-  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods });
+  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods }, bridges);
   return {
     service,
     items: () => f.hub.items(),
@@ -80,7 +80,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 }
 
 /** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods']>): ConsoleService {
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods']>, bridges: BridgeSide): ConsoleService {
   const { hub, notices, now, roots, history, providerRegistry } = f;
   const { pipeline, elicitations, policy } = req;
   const { calls, connections, eraNeeds, publishServers } = srv;
@@ -116,10 +116,12 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
     setServerRoots: async ({ serverId, folders }) => {
       const conn = connections.get(serverId);
-      if (!conn) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
+      const bridged = bridges.listener?.connected().some((b) => b.serverId === serverId) ?? false;
+      if (!conn && !bridged) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
       const list = roots.set(serverId, folders);
       publishServers();
-      await conn.notifyRootsChanged();
+      await conn?.notifyRootsChanged();
+      bridges.listener?.rootsChanged(serverId); // a bridged server whose host has no roots of its own is told too
       return { roots: list };
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),

@@ -46,6 +46,8 @@ export interface ConsoleLinkOptions {
   /** Starts the console headless; resolves once it listens, rejects with why it could not start. */
   launch?(): Promise<void>;
   now?(): number;
+  /** The console's roots for this server changed (a `roots_changed` message). */
+  onRootsChanged?(): void;
 }
 
 /** One request's options. */
@@ -186,7 +188,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
     const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
       const message = parseChannelLine(ConsoleToBridgeSchema, line);
       if (!message) return socket.destroy(new Error('the console sent a message that does not parse'));
-      if (greeted) return deliver(ch, message);
+      if (greeted) return message.type === 'roots_changed' ? opts.onRootsChanged?.() : deliver(ch, message);
       if (message.type === 'welcome') {
         greeted = true;
         clearTimeout(timer);
@@ -215,7 +217,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
 
 /** Routes one console message to its pending request. */
 function deliver(ch: Channel, message: ConsoleToBridge): void {
-  if (message.type === 'welcome' || message.type === 'refused') return;
+  if (message.type === 'welcome' || message.type === 'refused' || message.type === 'roots_changed') return;
   const p = ch.pending.get(message.id);
   if (!p) return; // cancelled meanwhile
   if (message.type === 'progress') return p.onProgress?.(message.message);

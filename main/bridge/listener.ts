@@ -41,6 +41,8 @@ export interface BridgeListener {
   path: string;
   /** The bridges connected now: the server each runs, its host, since when (epoch ms), its requests in hand. */
   connected(): BridgedServerView[];
+  /** Tells the bridges of `serverId` that the console's roots for it changed; returns how many were told. */
+  rootsChanged(serverId: string): number;
   /**
    * Stops listening: requests still unanswered end with a -32603 "MCP Approval Console stopped"
    * error to their bridge, connections close, the socket and token files are removed.
@@ -95,6 +97,11 @@ export async function startBridgeListener(deps: BridgeListenerDeps): Promise<Bri
     path,
     connected: () =>
       [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }), since: p.since ?? 0, pending: p.open.size }] : [])),
+    rootsChanged(serverId) {
+      const told = [...peers].filter((p) => p.hello?.serverId === serverId);
+      for (const p of told) send(p, { type: 'roots_changed' });
+      return told.length;
+    },
     close: () => closeListener(server, peers, { path, tokenPath: bridgeTokenPath(deps.dir), platform }),
   };
 }

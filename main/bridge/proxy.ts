@@ -43,6 +43,12 @@ export interface BridgeProxy {
   closed: Promise<void>;
   /** What is known of the host: its clientInfo and declared capabilities (after initialize). */
   host(): { via?: BridgeVia; capabilities?: Loose };
+  /**
+   * The console's roots for this server changed: the server is told
+   * `notifications/roots/list_changed` when the console is its roots source (the host declared no
+   * roots) and the session has started; otherwise nothing is sent.
+   */
+  consoleRootsChanged(): void;
   close(): Promise<void>;
 }
 
@@ -70,7 +76,11 @@ export async function startBridgeProxy(opts: BridgeProxyOptions): Promise<Bridge
   opts.host.onerror = (err) => opts.logger.warn('host transport error', { error: err.message });
   await opts.server.start();
   await opts.host.start();
-  return { closed, close, host: () => ({ ...(state.via && { via: state.via }), ...(state.hostCaps && { capabilities: state.hostCaps }) }) };
+  const consoleRootsChanged = () => {
+    if (closing || !state.hostCaps || state.hostCaps.roots !== undefined) return;
+    opts.server.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }).catch((err: unknown) => opts.logger.warn('could not tell the server its roots changed', { error: String(err) }));
+  };
+  return { closed, close, consoleRootsChanged, host: () => ({ ...(state.via && { via: state.via }), ...(state.hostCaps && { capabilities: state.hostCaps }) }) };
 }
 
 /** What both directions share. */

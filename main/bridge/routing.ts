@@ -29,11 +29,12 @@ export interface ProxyState {
 /**
  * The capabilities the real server sees: the host's, with sampling (tools) always, elicitation in
  * both modes (the host's where it has them, the console's otherwise) and roots (the host's, else
- * the console's). `tasks` is dropped: the console answers sampling directly, never as a task.
+ * the console's, whose changes the bridge announces: `listChanged`). `tasks` is dropped: the
+ * console answers sampling directly, never as a task.
  */
 export function bridgeCapabilities(host: Loose | undefined): Loose {
   const { tasks: _tasks, ...rest } = host ?? {};
-  return { ...rest, sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: asObject(rest.roots) ?? {} };
+  return { ...rest, sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: asObject(rest.roots) ?? { listChanged: true } };
 }
 
 /**

@@ -77,8 +77,10 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
     onStderr: (chunk) => process.stderr.write(chunk),
   });
   const server = built.stdio ?? built.http ?? built.transport;
-  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }) });
+  const started: { proxy?: BridgeProxy } = {}; // the link may hear of a roots change once the proxy runs
+  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }), onRootsChanged: () => started.proxy?.consoleRootsChanged() });
   const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger, ...(opts.samplingTo && { samplingTo: opts.samplingTo }) });
+  started.proxy = proxy;
   void link.warmUp();
   return proxy;
 }

@@ -12,7 +12,7 @@
 import { z } from 'zod';
 
 /** Version of this channel's messages; a console refuses a hello of another version. */
-export const BRIDGE_PROTOCOL_VERSION = 1;
+export const BRIDGE_PROTOCOL_VERSION = 2;
 
 /** Largest line either side accepts, in bytes (above the console's 60 MB sampling cap). */
 export const BRIDGE_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -101,8 +101,14 @@ export type BridgeError = z.infer<typeof BridgeErrorSchema>;
 /** An interim note for request `id` (sent to the server as `notifications/progress`). */
 export const BridgeProgressSchema = z.object({ type: z.literal('progress'), id: requestId, message: z.string() });
 
+/**
+ * The roots the console offers the bridged server changed (the person edited them): a bridge whose
+ * host declares no roots tells the server `notifications/roots/list_changed`.
+ */
+export const BridgeRootsChangedSchema = z.object({ type: z.literal('roots_changed') });
+
 /** Every message the console sends. */
-export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema]);
+export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema, BridgeRootsChangedSchema]);
 export type ConsoleToBridge = z.infer<typeof ConsoleToBridgeSchema>;
 
 /**

@@ -53,7 +53,7 @@ describe('bridge routing', () => {
       elicitation: { form: {}, url: {} },
       roots: { listChanged: true },
     });
-    expect(bridgeCapabilities(undefined).roots).toEqual({});
+    expect(bridgeCapabilities(undefined).roots).toEqual({ listChanged: true }); // the console's roots, whose changes the bridge announces
   });
 
   it('elicitation goes to the host only in a mode it declared; roots when it declared roots; sampling never', () => {

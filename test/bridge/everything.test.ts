@@ -144,6 +144,16 @@ describe('bridge: elicitation and roots go to the host that declares them, else 
     expect(textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain(pathToFileURL(h.dir).href);
   });
 
+  it("roots: a change of the console's roots reaches a bridged server whose host has none (notifications/roots/list_changed)", async () => {
+    const other = tempUserData();
+    expect(textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} }))).not.toContain(pathToFileURL(other).href);
+    await h.service.setServerRoots({ serverId: 'everything', folders: [other] });
+    // server-everything keeps the roots it got and asks again only when told they changed.
+    await expect.poll(async () => textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} })), { timeout: 10_000 }).toContain(pathToFileURL(other).href);
+    // The host that has roots of its own keeps answering with them.
+    expect(textOf(await capable.client.callTool({ name: 'get-roots-list', arguments: {} }))).toContain('file:///host-root');
+  });
+
   it('sampling: to the console even when the host declares it; to that host only with --sampling host', async () => {
     const answered: string[] = [];
     const sampler = (tag: string) => async () => {
