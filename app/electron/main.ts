@@ -14,7 +14,9 @@
  *   out/preload/index.cjs; CSP header on every response; permissions denied (except clipboard
  *   writes); webviews and navigation away from the app's page refused; `window.open` of an
  *   http(s) URL (a link in rendered markdown) goes to the system browser, anything else is refused;
- * - IPC only from that window's top frame showing the app's page.
+ * - IPC only from that window's top frame showing the app's page;
+ * - started as `<app> bridge …` (a host's routed entry), it runs the sampling bridge instead and
+ *   opens no window (bridge-mode.ts, app/bridge/command.ts); routing writes that launcher.
  */
 import { app, BrowserWindow, dialog, ipcMain, safeStorage, session, shell, type WebContents } from 'electron';
 import path from 'node:path';
@@ -30,6 +32,8 @@ import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { rendererCsp } from '../csp.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { createSafeStorageSecretStore } from './secrets.js';
+import { bridgeArgvOf, runBridgeCommand } from '../bridge/command.js';
+import { electronBridgeLaunch } from './bridge-mode.js';
 import { isExternalWebUrl, isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from './sender-check.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +41,8 @@ const preloadPath = path.join(here, '../preload/index.cjs');
 const indexHtmlPath = path.join(here, '../renderer/index.html');
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const expected: ExpectedRenderer = devUrl ? { kind: 'dev', url: devUrl } : { kind: 'file', indexHtmlPath };
+
+const bridgeLaunch = electronBridgeLaunch({ isPackaged: app.isPackaged, execPath: process.execPath, appPath: app.getAppPath() });
 
 let mainWindow: BrowserWindow | null = null;
 let consoleHandle: ConsoleHandle | null = null;
@@ -170,6 +176,7 @@ async function start(): Promise<void> {
       logger: stderrLogger,
       nodeRuntime: nodeChoice.runtime,
       offloadWorker: bundledWorkerSpec(import.meta.url),
+      bridgeLauncher: bridgeLaunch.launcher,
       desktop,
       // API keys through safeStorage (OS keychain); warns when Linux falls back to basic_text.
       secrets: createSafeStorageSecretStore(safeStorage, app.getPath('userData')),
@@ -195,7 +202,18 @@ async function start(): Promise<void> {
   mainWindow = createWindow();
 }
 
-if (!app.requestSingleInstanceLock()) {
+/** Runs as a host's bridge: no window, no single-instance lock (each bridged server has its own), exit with the bridge. */
+function runAsBridge(rest: string[]): void {
+  app.dock?.hide();
+  app.disableHardwareAcceleration();
+  const env = process.env;
+  void runBridgeCommand(rest, { userDataDir: app.getPath('userData'), launcher: bridgeLaunch.launcher, consoleLaunch: bridgeLaunch.consoleLaunch, env }).then((code) => app.exit(code));
+}
+
+const bridgeArgv = bridgeArgvOf(process.argv, bridgeLaunch.bridgeArgIndex);
+if (bridgeArgv) {
+  runAsBridge(bridgeArgv);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => showWindow());

@@ -1,0 +1,103 @@
+/**
+ * The `bridge …` command, whoever launches it: the `mcp-approval-console` bin on Node
+ * (app/bridge/cli.ts) or the packaged desktop app started as `<app> bridge …`
+ * (app/electron/main.ts). Runs one bridge, or `bridge install|uninstall` (routing a host's entry),
+ * and resolves with the process's exit code: 0 when the host or the server closed (or routing
+ * succeeded), 2 on bad arguments, 1 when the server could not be started or routing failed.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { parseBridgeArgs } from '../../main/bridge/args.js';
+import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
+import { runBridge } from '../../main/bridge/run.js';
+import { parseRouteCommand, runRouteCommand } from '../../main/host-config/route-cli.js';
+import type { BridgeLauncher, Logger } from '../../main/ports.js';
+
+/** How this installation runs the bridge. */
+export interface BridgeCommandOptions {
+  /** The console's data folder (the desktop app's, or `MCP_CONSOLE_USER_DATA` / the default). */
+  userDataDir: string;
+  /** How a host launches this installation's bridge (written by `bridge install`). */
+  launcher: BridgeLauncher;
+  /** How the console is started when none runs (headless web host, or the desktop app). */
+  consoleLaunch: LaunchSpec;
+  env: NodeJS.ProcessEnv;
+  /** Where lines for a person go (routing results); default stdout. */
+  print?(line: string): void;
+}
+
+/** Warnings and errors as JSON lines on stderr (hosts keep a server's stderr in their logs). */
+export const bridgeLogger: Logger = {
+  info: () => undefined,
+  warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'bridge', message, ...data })}\n`),
+  error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', source: 'bridge', message, ...data })}\n`),
+};
+
+/**
+ * The arguments after `bridge` when this process was started as `… bridge …`: `argv[first]` must
+ * be `bridge` (1 for a packaged app `<app> bridge …`, 2 for `electron <appPath> bridge …`).
+ * Undefined for any other start.
+ */
+export function bridgeArgvOf(argv: readonly string[], first: number): string[] | undefined {
+  return argv[first] === 'bridge' ? argv.slice(first + 1) : undefined;
+}
+
+/**
+ * Runs `bridge <rest…>` until the host or the server closes; resolves with the exit code.
+ * Never rejects: errors are written to stderr.
+ */
+export async function runBridgeCommand(rest: string[], opts: BridgeCommandOptions): Promise<number> {
+  if (rest[0] === 'install' || rest[0] === 'uninstall') return routeCommand(rest, opts);
+  let args: ReturnType<typeof parseBridgeArgs>;
+  try {
+    args = parseBridgeArgs(rest);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const noLaunch = opts.env.MCP_CONSOLE_BRIDGE_NO_LAUNCH === '1';
+  try {
+    const proxy = await runBridge({
+      userDataDir: opts.userDataDir,
+      target: args.target,
+      serverId: args.serverId,
+      ...(args.samplingTo && { samplingTo: args.samplingTo }),
+      logger: bridgeLogger,
+      ...(!noLaunch && { launch: () => launchConsole(opts) }),
+    });
+    const stop = () => void proxy.close();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    await proxy.closed;
+    return 0;
+  } catch (err) {
+    process.stderr.write(`mcp-approval-console bridge: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+/** Starts the console (none runs) and says so on stderr, with its pid and log. */
+async function launchConsole(opts: BridgeCommandOptions): Promise<void> {
+  const pid = await launchHeadlessConsole(opts.consoleLaunch, opts.userDataDir);
+  process.stderr.write(`${JSON.stringify({ level: 'info', source: 'bridge', message: 'started MCP Approval Console', pid, log: path.join(opts.userDataDir, HEADLESS_LOG_FILE) })}\n`);
+}
+
+/** `bridge install|uninstall …`: routes a host's entry through the console, or undoes it. */
+async function routeCommand(argv: string[], opts: BridgeCommandOptions): Promise<number> {
+  let command: ReturnType<typeof parseRouteCommand>;
+  try {
+    command = parseRouteCommand(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const env = { home: os.homedir(), platform: process.platform, env: opts.env };
+  try {
+    const out = await runRouteCommand(command, env, { dir: opts.userDataDir, now: Date.now, logger: bridgeLogger, launcher: opts.launcher });
+    (opts.print ?? ((line: string) => process.stdout.write(`${line}\n`)))(out);
+    return 0;
+  } catch (err) {
+    process.stderr.write(`mcp-approval-console bridge ${command.action}: ${(err as Error).message}\n`);
+    return 1;
+  }
+}
