@@ -75,6 +75,8 @@ export interface ConsoleLink {
   request(kind: McpRequestKind, params: unknown, opts: LinkRequestOptions): Promise<Record<string, unknown>>;
   /** Connects now (launching the console if needed) without sending anything; never throws. */
   warmUp(): Promise<void>;
+  /** Tells the console the server completed a URL elicitation it showed (dropped when not connected). */
+  elicitationComplete(elicitationId: string): void;
   close(): void;
 }
 
@@ -128,6 +130,9 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
       return sendRequest(ch, nextId++, { kind, params, ...ro });
     },
     warmUp: () => ensure().then(() => undefined, () => undefined),
+    elicitationComplete(elicitationId) {
+      void channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);
+    },
     close() {
       closed = true;
       void channel?.then((ch) => ch.socket.end(), () => undefined);

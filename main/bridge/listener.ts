@@ -61,6 +61,8 @@ export interface BridgeListenerDeps {
   onChange?(): void;
   /** Clock, epoch ms; default Date.now. */
   now?(): number;
+  /** A bridged server reported a URL elicitation the console showed complete. */
+  onElicitationComplete?(serverId: string, elicitationId: string): void;
 }
 
 /** One accepted bridge connection. */
@@ -175,6 +177,7 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
     }
     if (message.type === 'request') handleRequest(peer, message, ctx.deps);
     else if (message.type === 'cancel') peer.open.get(message.id)?.abort.abort(new RequestAbort(message.cause, message.reason));
+    else if (message.type === 'elicitation_complete') ctx.deps.onElicitationComplete?.(peer.hello.serverId, message.elicitationId);
   });
   socket.on('data', (chunk: Buffer) => {
     try {

@@ -10,7 +10,8 @@
  * - the server's `sampling/createMessage`: always answered by the console (the link);
  * - `elicitation/create`: to the host when it declared elicitation in that mode, else the console;
  * - `roots/list`: to the host when it declared roots, else the console's roots for the server;
- * - `notifications/cancelled` for a request the console is answering: turned into the link's cancel.
+ * - `notifications/cancelled` for a request the console is answering: turned into the link's cancel;
+ * - `notifications/elicitation/complete` for a URL elicitation the console showed: to the console.
  * The bridge originates no JSON-RPC request of its own here (2026-07-28 input rounds, which do,
  * are in ./input-rounds.ts), so the two id spaces never meet: server request ids go to the host
  * as they are, and host request ids to the server.
@@ -153,7 +154,10 @@ function fromServer(message: Loose, ctx: Ctx): void {
     const abort = state.handled.get(idKey(params?.requestId as JsonRpcId));
     if (abort) return abort.abort(typedAbort(typeof params?.reason === 'string' ? params.reason : undefined));
   } else if (message.method === 'notifications/elicitation/complete' && asObject(asObject(state.hostCaps?.elicitation))?.url === undefined) {
-    return; // a URL elicitation the console showed: the host never saw it
+    // A URL elicitation the console showed (the host never saw it): the console marks it completed.
+    const elicitationId = asObject(message.params)?.elicitationId;
+    if (typeof elicitationId === 'string' && elicitationId) opts.link.elicitationComplete(elicitationId);
+    return;
   } else if (message.id !== undefined && message.method === undefined) {
     if (state.initializeId !== undefined && idKey(message.id as JsonRpcId) === idKey(state.initializeId)) noteInitialized(message, ctx);
     if (ctx.rounds.fromServerResponse(message)) return;

@@ -27,7 +27,14 @@ export async function startBridgeSide(f: Foundation, req: RequestSide): Promise<
     // The `bridged` slice: which servers hosts run through the bridge now (the Servers screen lists
     // them). A bridge can only say hello once the listener is there, so `listener` is set by then.
     const publish = () => f.hub.set('bridged', listener?.connected() ?? []);
-    const listener = await startBridgeListener({ dir: f.dir, requests: req.requests, logger: f.logger, now: f.now, onChange: () => queueMicrotask(publish) });
+    const listener = await startBridgeListener({
+      dir: f.dir,
+      requests: req.requests,
+      logger: f.logger,
+      now: f.now,
+      onChange: () => queueMicrotask(publish),
+      onElicitationComplete: (serverId, elicitationId) => req.elicitations.complete(serverId, elicitationId),
+    });
     return { ...(listener && { listener }), close: async () => listener?.close() };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -78,8 +78,14 @@ export const BridgeCancelSchema = z.object({
 });
 export type BridgeCancel = z.infer<typeof BridgeCancelSchema>;
 
+/**
+ * The server sent `notifications/elicitation/complete` for a URL-mode elicitation the console
+ * showed (the host has no URL elicitation): the console marks that item completed.
+ */
+export const BridgeElicitationCompleteSchema = z.object({ type: z.literal('elicitation_complete'), elicitationId: z.string().min(1).max(1000) });
+
 /** Every message the bridge sends. */
-export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema]);
+export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema]);
 export type BridgeToConsole = z.infer<typeof BridgeToConsoleSchema>;
 
 /** The console accepted the hello. */
