@@ -63,7 +63,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   srv.publishServers();
   const ready = srv.feature.start();
   // Bridged servers (agent hosts run them through `mcp-approval-console bridge`) ask through the same door.
-  const bridges = await startBridgeSide(f, req);
+  const bridges = await startBridgeSide(f, req, srv.feature);
+  srv.afterPublish.add(bridges.publish); // a bridged server's sign-in shows on its row
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
   const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });

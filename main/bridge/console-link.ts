@@ -77,6 +77,12 @@ export interface ConsoleLink {
   warmUp(): Promise<void>;
   /** Tells the console the server completed a URL elicitation it showed (dropped when not connected). */
   elicitationComplete(elicitationId: string): void;
+  /**
+   * The console's OAuth access token for the server at `url` (refreshed first with `refresh`).
+   * @returns undefined when nobody signed in yet
+   * @throws Error saying why (the console is not running, the sign-in expired: sign in again)
+   */
+  auth(url: string, refresh?: { wwwAuthenticate?: string }): Promise<string | undefined>;
   close(): void;
 }
 
@@ -130,6 +136,14 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
       return sendRequest(ch, nextId++, { kind, params, ...ro });
     },
     warmUp: () => ensure().then(() => undefined, () => undefined),
+    async auth(url, refresh) {
+      const ch = await ensure();
+      const id = nextId++;
+      const answer = new Promise<Record<string, unknown>>((resolve, reject) => ch.pending.set(id, { resolve, reject }));
+      write(ch.socket, { type: 'auth', id, url, ...(refresh && { refresh }) });
+      const { accessToken } = await answer;
+      return typeof accessToken === 'string' ? accessToken : undefined;
+    },
     elicitationComplete(elicitationId) {
       void channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);
     },

@@ -15,6 +15,7 @@ import {
   BRIDGE_PROTOCOL_VERSION,
   BridgeToConsoleSchema,
   parseChannelLine,
+  type BridgeAuth,
   type BridgeHello,
   type BridgeRequest,
   type ConsoleToBridge,
@@ -63,6 +64,12 @@ export interface BridgeListenerDeps {
   now?(): number;
   /** A bridged server reported a URL elicitation the console showed complete. */
   onElicitationComplete?(serverId: string, elicitationId: string): void;
+  /**
+   * An OAuth access token for bridged HTTP server `serverId` at `url` (after a refresh when
+   * `refresh` is given). Rejects with why there is none usable (e.g. nobody signed in). Absent:
+   * bridged servers get no token from the console.
+   */
+  auth?(serverId: string, url: string, refresh?: { wwwAuthenticate?: string }): Promise<{ accessToken?: string }>;
 }
 
 /** One accepted bridge connection. */
@@ -178,6 +185,7 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
     if (message.type === 'request') handleRequest(peer, message, ctx.deps);
     else if (message.type === 'cancel') peer.open.get(message.id)?.abort.abort(new RequestAbort(message.cause, message.reason));
     else if (message.type === 'elicitation_complete') ctx.deps.onElicitationComplete?.(peer.hello.serverId, message.elicitationId);
+    else if (message.type === 'auth') answerAuth(peer, message, ctx.deps);
   });
   socket.on('data', (chunk: Buffer) => {
     try {
@@ -247,6 +255,16 @@ function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerD
   });
   peer.open.set(message.id, { abort, done });
   deps.onChange?.();
+}
+
+/** Answers a bridge's OAuth token request from the console's sign-in for its server. */
+function answerAuth(peer: Peer, message: BridgeAuth, deps: BridgeListenerDeps): void {
+  const serverId = peer.hello!.serverId;
+  const asked = deps.auth ? deps.auth(serverId, message.url, message.refresh) : Promise.resolve({});
+  asked.then(
+    (result) => send(peer, { type: 'result', id: message.id, result }),
+    (err: unknown) => send(peer, { type: 'error', id: message.id, code: -32001, message: err instanceof Error ? err.message : String(err) }),
+  );
 }
 
 /** The JSON-RPC code and message of a handler's rejection (-32603 when it carries no code). */

@@ -12,6 +12,7 @@ import { ServerLog } from '../mcp/protocol-log.js';
 import { buildTransport } from '../mcp/transport.js';
 import type { Logger } from '../ports.js';
 import type { BridgeTarget } from './args.js';
+import { bridgeAuthProvider } from './auth.js';
 import { createConsoleLink } from './console-link.js';
 import { headersFromEnv } from './headers.js';
 import { createHostStdioTransport } from './host-stdio.js';
@@ -71,14 +72,16 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   const base = serverConfigFor(opts.target, opts.userDataDir, opts.env ?? process.env);
   const config: ServerConfig = isStdio(base) ? { ...base, env: { ...stringEnv(opts.env ?? process.env), ...base.env } } : base;
+  const started: { proxy?: BridgeProxy } = {}; // the link may hear of a roots change once the proxy runs
+  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }), onRootsChanged: () => started.proxy?.consoleRootsChanged() });
   const built = buildTransport(config, {
     log: new ServerLog(),
     nodeRuntime: { command: process.execPath },
     onStderr: (chunk) => process.stderr.write(chunk),
+    // An HTTP server's OAuth: the token of the console's sign-in for it.
+    ...(!isStdio(config) && { authProvider: bridgeAuthProvider(link, config.url, opts.serverId) }),
   });
   const server = built.stdio ?? built.http ?? built.transport;
-  const started: { proxy?: BridgeProxy } = {}; // the link may hear of a roots change once the proxy runs
-  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }), onRootsChanged: () => started.proxy?.consoleRootsChanged() });
   const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger, ...(opts.samplingTo && { samplingTo: opts.samplingTo }) });
   started.proxy = proxy;
   void link.warmUp();

@@ -6,6 +6,8 @@
  * or URL: main/bridge/args.ts).
  */
 import { startBridgeListener, type BridgeListener } from '../bridge/listener.js';
+import type { BridgedServerView } from '../../shared/contract/state.js';
+import type { ConnectionAuth } from '../mcp/connection-types.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide } from './request-side.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -14,6 +16,8 @@ import { ui } from '../../shared/contract/ui-text.js';
 export interface BridgeSide {
   /** The listener, when this console listens (another console on the same folder may). */
   listener?: BridgeListener;
+  /** Publishes the `bridged` slice again (e.g. a bridged server's sign-in changed). */
+  publish(): void;
   /** Ends the requests still under review with a clear error to their bridges and stops listening. */
   close(): Promise<void>;
 }
@@ -22,11 +26,27 @@ export interface BridgeSide {
  * Starts listening for bridges. Never throws: a failure (a file in the socket's way) is a notice,
  * and the console runs without bridges.
  */
-export async function startBridgeSide(f: Foundation, req: RequestSide): Promise<BridgeSide> {
+export async function startBridgeSide(f: Foundation, req: RequestSide, servers: { bridgeAuth(serverId: string, url: string): ConnectionAuth }): Promise<BridgeSide> {
   try {
     // The `bridged` slice: which servers hosts run through the bridge now (the Servers screen lists
     // them). A bridge can only say hello once the listener is there, so `listener` is set by then.
-    const publish = () => f.hub.set('bridged', listener?.connected() ?? []);
+    // A bridged HTTP server's sign-in shows on its row once it turned out to use OAuth (the
+    // server refused a request for want of a token, or the console holds one for it).
+    const auths = new Map<string, ConnectionAuth & { since: number }>();
+    const token = async (serverId: string, url: string, refresh?: { wwwAuthenticate?: string }) => {
+      const auth = servers.bridgeAuth(serverId, url);
+      try {
+        const answer = await bridgeToken(auth, url, refresh);
+        if (answer.accessToken) auths.set(serverId, { ...auth, since: f.now() });
+        return answer;
+      } catch (err) {
+        auths.set(serverId, { ...auth, since: f.now() });
+        throw err;
+      } finally {
+        queueMicrotask(publish);
+      }
+    };
+    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths));
     const listener = await startBridgeListener({
       dir: f.dir,
       requests: req.requests,
@@ -34,12 +54,41 @@ export async function startBridgeSide(f: Foundation, req: RequestSide): Promise<
       now: f.now,
       onChange: () => queueMicrotask(publish),
       onElicitationComplete: (serverId, elicitationId) => req.elicitations.complete(serverId, elicitationId),
+      auth: token,
     });
-    return { ...(listener && { listener }), close: async () => listener?.close() };
+    return { ...(listener && { listener }), publish, close: async () => listener?.close() };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     f.logger.warn('bridges cannot reach this console', { error: message });
     f.notify('warning', ui('notice.bridgeUnreachable', { why: message }));
-    return { close: async () => undefined };
+    return { publish: () => undefined, close: async () => undefined };
   }
+}
+
+/**
+ * The access token of the console's sign-in for a bridged server; with `refresh` (the server
+ * refused the last one) refreshed first, as a connection of the console's own would be.
+ * @throws UnauthorizedError when nobody signed in, or the sign-in can no longer be refreshed
+ */
+async function bridgeToken(auth: ConnectionAuth, url: string, refresh?: { wwwAuthenticate?: string }): Promise<{ accessToken?: string }> {
+  if (refresh) {
+    const response = new Response(null, { status: 401, headers: refresh.wwwAuthenticate ? { 'www-authenticate': refresh.wwwAuthenticate } : {} });
+    await auth.provider.onUnauthorized?.({ response, serverUrl: new URL(url), fetchFn: fetch });
+  }
+  const accessToken = await auth.provider.token();
+  return accessToken ? { accessToken } : {};
+}
+
+/** The bridged servers connected now (with their sign-in), then those gone that still need sign-in. */
+function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>): BridgedServerView[] {
+  const authOf = (a: ConnectionAuth) => a.view() ?? { status: 'signed_out' as const };
+  const rows = connected.map((b) => {
+    const known = auths.get(b.serverId);
+    return known ? { ...b, auth: authOf(known) } : b;
+  });
+  for (const [serverId, a] of auths) {
+    const auth = authOf(a);
+    if (auth.status !== 'signed_in' && !rows.some((r) => r.serverId === serverId)) rows.push({ serverId, since: a.since, pending: 0, auth, disconnected: true });
+  }
+  return rows;
 }

@@ -27,6 +27,8 @@ export interface ServerSide {
   feature: ReturnType<typeof createServersFeature>;
   /** Publishes the `servers` slice (with each server's roots and tool eras) and the running processes. */
   publishServers(): void;
+  /** Told after each `publishServers` (e.g. the bridged servers' sign-ins, which change with it). */
+  afterPublish: Set<() => void>;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function createServerSide(f: Foundation, req: RequestSide, onCallEn
   if (leftovers.length > 0) f.notify('info', ui('notice.endedLeftovers', { count: leftovers.length, names: [...new Set(leftovers)].join(', ') }));
   const authOf = new Map<string, ConnectionAuth | undefined>();
   // The servers feature and the era sessions open connections for each other: both are reached through `side`.
-  const side = { connections, eraNeeds, processes, publishServers } as ServerSide;
+  const side = { connections, eraNeeds, processes, publishServers, afterPublish: new Set() } as ServerSide;
 
   /** The console's handlers for a server connection (its own, or a second session in another era). */
   function connectionDeps(auth: ConnectionAuth | undefined): ConnectionDeps {
@@ -65,6 +67,7 @@ export async function createServerSide(f: Foundation, req: RequestSide, onCallEn
     f.hub.set('servers', side.feature.views().map((v) => ({ ...v, roots: f.roots.list(v.id), toolEras: eraNeeds.forServer(v.id) })));
     processes.sync(runningProcesses(side));
     gateway?.publish();
+    for (const after of side.afterPublish) after();
   }
   side.eraSessions = createEraSessions({
     needs: eraNeeds,

@@ -109,7 +109,7 @@ export function createServersFeature(deps: ServersFeatureDeps) {
       return { imported: plan.add.map(([name]) => name), skipped: plan.skipped };
     },
     signIn: async ({ serverId }) => {
-      connection(serverId);
+      if (!oauth.has(serverId)) connection(serverId); // a bridged HTTP server has OAuth without a connection here
       return oauth.signIn(serverId, reconnect(serverId));
     },
     signOut: async ({ serverId }) => oauth.signOut(serverId, reconnect(serverId)),
@@ -121,6 +121,11 @@ export function createServersFeature(deps: ServersFeatureDeps) {
     start: () => manager.start(),
     views: (): ServerView[] => manager.views(),
     config: (serverId: string) => manager.config(serverId),
+    /**
+     * OAuth for a bridged HTTP server at `url` (its bridge asks for tokens over the channel): the
+     * same sign-in as a connection of the console's own with that id, signed in on the Servers screen.
+     */
+    bridgeAuth: (serverId: string, url: string) => oauth.forServer(serverId, { url })!,
     /** Restart / Retry now. */
     restart: (serverId: string) => manager.restart(serverId),
     async dispose() {

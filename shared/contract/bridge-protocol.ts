@@ -84,8 +84,22 @@ export type BridgeCancel = z.infer<typeof BridgeCancelSchema>;
  */
 export const BridgeElicitationCompleteSchema = z.object({ type: z.literal('elicitation_complete'), elicitationId: z.string().min(1).max(1000) });
 
+/**
+ * The bridged HTTP server at `url` needs an OAuth access token: the console answers from the
+ * sign-in it holds for the server (`result` `{accessToken?}`; none when nobody signed in). With
+ * `refresh` the server refused the last token (401; its `WWW-Authenticate` header): the console
+ * refreshes first, or answers an error saying to sign in on its Servers screen.
+ */
+export const BridgeAuthSchema = z.object({
+  type: z.literal('auth'),
+  id: requestId,
+  url: z.string().min(1).max(4000),
+  refresh: z.object({ wwwAuthenticate: z.string().max(8000).optional() }).optional(),
+});
+export type BridgeAuth = z.infer<typeof BridgeAuthSchema>;
+
 /** Every message the bridge sends. */
-export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema]);
+export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema, BridgeAuthSchema]);
 export type BridgeToConsole = z.infer<typeof BridgeToConsoleSchema>;
 
 /** The console accepted the hello. */

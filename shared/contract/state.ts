@@ -18,7 +18,7 @@ export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js
 export type { ItemDraft, StopCause } from './drafts.js';
 
 export type { TransportKind, ServerStatus, ToolView, PromptView, ResourceView, ResourceTemplateView, ReconnectView, ServerAuthView, ServerView } from './server-views.js';
-import type { ServerView } from './server-views.js';
+import type { ServerAuthView, ServerView } from './server-views.js';
 import type { ProviderFailureKind } from './providers.js';
 
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
@@ -330,6 +330,13 @@ export interface BridgedServerView {
   since: number;
   /** Its requests the console is handling now. */
   pending: number;
+  /** For an HTTP server its bridge asked the console's OAuth for: the sign-in ("Sign in" on its row). */
+  auth?: ServerAuthView;
+  /**
+   * Its bridge is gone, but its server needs sign-in (a host ends a server whose connection failed):
+   * kept listed until signed in, so the person can sign in and the host's next start works.
+   */
+  disconnected?: true;
 }
 
 /** Who decided a request's fate. */

@@ -57,6 +57,8 @@ export interface OAuthService {
   signIn(serverId: string, reconnect: () => Promise<void>): Promise<SignInStart>;
   /** Deletes the server's tokens and registration, then runs `reconnect`. @throws ApiError not_found */
   signOut(serverId: string, reconnect: () => Promise<void>): Promise<void>;
+  /** Whether OAuth is set up for `serverId` (it has an HTTP connection, or a bridge asked for it). */
+  has(serverId: string): boolean;
   close(): Promise<void>;
 }
 
@@ -210,6 +212,8 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
       await refreshStatus(rec);
       await reconnect();
     },
+
+    has: (serverId) => records.has(serverId),
 
     async close() {
       await callback.close();
