@@ -40,10 +40,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
         <span className="queue-server">
           <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
         </span>
-        <span className="queue-badges">
-          <GatewayBadge gateway={item.gateway} short />
-          <StatusBadge status={item.status} />
-        </span>
+        <StatusBadge status={item.status} />
       </span>
       <span className="queue-preview" title={shownPreview(item.preview)} data-testid="queue-preview">
         {preview}
@@ -55,6 +52,11 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       )}
       <span className="queue-row-bottom">
         <span className="queue-call">
+          {item.gateway && (
+            <>
+              <GatewayBadge gateway={item.gateway} short />{' '}
+            </>
+          )}
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
           {rowCallLabel(item)}
         </span>
