@@ -174,6 +174,10 @@ export function installFakeApi(data: FakeWire): void {
     unrouteServer: (input: unknown) => answer('unrouteServer', input, () => undefined),
     listRoutes: (input: unknown) => answer('listRoutes', input, () => ({ routes: [] })),
     signIn: (input: unknown) => answer('signIn', input, () => ({ authorizationUrl: '', opened: false })),
+    // The provider gateway's named tokens: a token per name; the slice is left as the spec emits it.
+    createGatewayToken: (input: { name: string }) => answer('createGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
+    revealGatewayToken: (input: { name: string }) => answer('revealGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
+    revokeGatewayToken: (input: unknown) => answer('revokeGatewayToken', input, () => undefined),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),

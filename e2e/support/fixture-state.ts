@@ -1,12 +1,13 @@
 /**
  * A realistic {@link ConsoleState} for UI specs that run against a fake `window.api`: a ready
  * server-everything, a server that failed to start (with stderr), one that is connecting; calls in
- * every status; one sampling item in every status; manual + openai-compatible providers; and a
- * message with Markdown and hostile HTML that the sanitiser must defuse.
+ * every status; one sampling item in every status; manual + openai-compatible providers; a
+ * message with Markdown and hostile HTML that the sanitiser must defuse; the provider gateway.
  */
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { CallView, ConsoleState, ElicitationItemView, ProviderView, SamplingItemView, ServerView } from '../../shared/contract/state.js';
 import { because, said, ui } from '../../shared/contract/ui-text.js';
+import { buildGatewayView } from './fixture-gateway.js';
 
 /** A 32×32 PNG (blue/amber checkerboard). */
 export const PNG_B64 =
@@ -338,6 +339,7 @@ export function buildFixtureState(now: number): FixtureState {
     providers: PROVIDERS,
     // As main words it: its own sentence as a code; the file's problem (a parser's words) as data.
     bridged: [{ serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1 }],
+    gateway: buildGatewayView(now),
     notices: [{ id: 'notice-1', level: 'error', ...said(ui('notice.configKept', { problem: 'mcp-servers.json: servers.broken-python.command: Command is required' })), at: ago(50) }],
     settings: {
       host: 'test',

@@ -10,6 +10,7 @@
 import type { Page } from '@playwright/test';
 import type { FakeData } from '../support/fake-api.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
+import { buildGatewayHistoryEntry, buildGatewayItems } from '../support/fixture-gateway.js';
 import { expect, test } from '../support/ui.js';
 import { walkDialogs, walkPolicy, walkQueue, walkScreens, type Check } from '../support/walk.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -104,7 +105,9 @@ async function openPseudo(page: Page, url: string, fixture: FakeData): Promise<C
   // A request with sensitive data, so the review shows the detectors' findings.
   const base = fixture.state.items.find((i) => i.id === 'item-request')!;
   const secret = { ...base.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Mail jane.doe@example.com the key AKIAIOSFODNN7EXAMPLE.' } }] };
-  fixture.state.items = [...fixture.state.items, { ...base, id: 'item-secret', conversationId: 'item-secret', original: secret, sent: secret }];
+  fixture.state.items = [...fixture.state.items, { ...base, id: 'item-secret', conversationId: 'item-secret', original: secret, sent: secret }, ...buildGatewayItems(Date.now())];
+  // A provider call through the gateway, in History too.
+  fixture.history = [buildGatewayHistoryEntry(Date.now()), ...fixture.history];
   fixture.state = withDesktop({ ...fixture.state, policy: walkPolicy() });
   await openWithDesktop(page, url, fixture);
   await page.evaluate(() => (window as unknown as { __i18nPseudo(on: boolean): void }).__i18nPseudo(true));
@@ -129,6 +132,11 @@ test.describe('pseudo-locale', () => {
     await page.locator('[data-testid="queue-item"][data-item-id="item-secret"]').click();
     await expect(page.getByTestId('redaction-panel')).toBeVisible();
     await check(page, 'a request with sensitive data');
+    for (const id of ['gw-server', 'gw-token', 'gw-nocall']) {
+      await page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
+      await expect(page.getByTestId('item-header').getByTestId('gateway-badge')).toBeVisible();
+      await check(page, `a provider call (${id})`);
+    }
   });
 
   test('servers, providers, history, rules, settings', async ({ page, appUrl, fixture }) => {

@@ -30,6 +30,20 @@ describe('server editor form', () => {
     expect(entryFromForm(formFromEntry('remote', http))).toMatchObject({ ok: true, entry: http });
   });
 
+  it('round-trips "Provider gateway" on a stdio entry, and leaves it out when off', () => {
+    const on = { transport: 'stdio' as const, command: 'python3', args: ['agent.py'], env: {}, providerGateway: true };
+    const form = formFromEntry('agent', on);
+    expect(form.providerGateway).toBe(true);
+    const back = entryFromForm(form);
+    expect(back.ok && back.entry).toMatchObject({ transport: 'stdio', providerGateway: true });
+    const off = entryFromForm({ ...form, providerGateway: false });
+    expect(off.ok && 'providerGateway' in off.entry && off.entry.providerGateway).toBeFalsy();
+    expect(formFromEntry('plain', { transport: 'stdio', command: 'node' }).providerGateway).toBe(false);
+    // An HTTP entry has no such option, whatever the form held.
+    const http = entryFromForm({ ...emptyForm(), name: 'h', transport: 'http', url: 'https://x.example/mcp', providerGateway: true });
+    expect(http.ok && 'providerGateway' in http.entry).toBe(false);
+  });
+
   it('reports problems per field, with the line for env and headers', () => {
     const form = { ...emptyForm(), name: '', command: 'npx -y pkg', env: 'GOOD=1\nno equals sign', timeoutMs: 'soon' };
     const res = entryFromForm(form);

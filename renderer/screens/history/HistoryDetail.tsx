@@ -24,6 +24,7 @@ import { RequestDiff, ResponseDiff } from './HistoryDiffs';
 import { HistoryMedia, HistoryTimeline } from './HistoryTimeline';
 import { useSay } from '../../i18n/say';
 import { ViaHost } from '../../components/ViaHost';
+import { GatewayBadge, GatewayCaller, GatewayNotes, isTokenCall } from '../../components/GatewayCall';
 
 /**
  * Whether "Re-open as draft" is offered: only for a request that is valid as it would be re-opened
@@ -108,16 +109,25 @@ export function HistoryDetail({ id }: { id: string }) {
     <div className="review" data-testid="history-detail">
       <header className="item-header">
         <div className="item-header-top">
-          <h2>{entry.callName ?? t('detail.samplingRequest')}</h2>
+          <h2>{entry.callName ?? (entry.gateway ? t('detail.providerCall') : t('detail.samplingRequest'))}</h2>
           <StatusBadge status={entry.status} />
           {entry.edited && <span className="badge tone-warn">{t('detail.edited')}</span>}
           {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
+          <GatewayBadge gateway={entry.gateway} />
           <span className="spacer" />
           {entry.kind !== 'elicitation' && reopenable(entry) && <ReopenButton entry={entry} />}
         </div>
         <Facts
           rows={[
-            [t('detail.server'), entry.via ? <>{entry.serverId} <ViaHost via={entry.via} /></> : entry.serverId],
+            isTokenCall(entry.gateway)
+              ? [t('detail.caller'), <GatewayCaller key="caller" gateway={entry.gateway} serverId={entry.serverId} />]
+              : [t('detail.server'), entry.via ? <>{entry.serverId} <ViaHost via={entry.via} /></> : entry.serverId],
+            entry.gateway && [
+              t('detail.providerCall'),
+              <span key="gateway" className="gateway-notes" data-testid="history-gateway">
+                <GatewayNotes gateway={entry.gateway} />
+              </span>,
+            ],
             [t('detail.received'), dateTime(entry.receivedAt)],
             entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
             entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],

@@ -1,6 +1,8 @@
 /**
  * The header of every review screen: server and its protocol era, the client request it belongs
- * to, timing, status, and (for tool loops) the conversation timeline with the round counter.
+ * to, timing, status, and (for tool loops) the conversation timeline with the round counter. A
+ * provider call through the gateway says so (a badge naming the API), names its caller (a server,
+ * or a named token with no server nor client request behind it) and its request's facts.
  */
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/contract/state';
@@ -10,6 +12,32 @@ import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { PolicyNotes } from './PolicyNotes';
 import { isTerminal } from './summary';
 import { ViaHost } from '../../components/ViaHost';
+import { GatewayBadge, GatewayCaller, GatewayNotes, isTokenCall } from '../../components/GatewayCall';
+
+/**
+ * "Server everything (push, 2025-11-25 era)"; for a provider call the protocol era is left out (it
+ * says how a sampling request arrived), and a named token's call reads "Caller token ci-script".
+ */
+function CallerFact({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation(['queue', 'common']);
+  if (isTokenCall(item.gateway)) {
+    return (
+      <span>
+        <span className="muted">{t('common:gateway.caller')} </span>
+        <strong>
+          <GatewayCaller gateway={item.gateway} serverId={item.serverId} />
+        </strong>
+      </span>
+    );
+  }
+  return (
+    <span>
+      <span className="muted">{t('header.server')} </span>
+      <ServerLink serverId={item.serverId} /> <ViaHost via={item.via} />
+      {!item.gateway && <EraFact era={item.era} />}
+    </span>
+  );
+}
 
 /** Header of the selected item. */
 export function ItemHeader({ item, title }: { item: SamplingItemView; title: string }) {
@@ -19,6 +47,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
       <div className="item-header-top">
         <h2>{title}</h2>
         <StatusBadge status={item.status} />
+        <GatewayBadge gateway={item.gateway} />
         {item.round > 1 && (
           <span className="badge tone-info" data-testid="item-round">
             {t('header.round', { round: item.round })}
@@ -26,12 +55,9 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
         )}
       </div>
       <div className="item-header-facts">
-        <span>
-          <span className="muted">{t('header.server')} </span>
-          <ServerLink serverId={item.serverId} /> <ViaHost via={item.via} />
-          <EraFact era={item.era} />
-        </span>
-        <AssociationFact item={item} />
+        <CallerFact item={item} />
+        {!isTokenCall(item.gateway) && <AssociationFact item={item} />}
+        <GatewayNotes gateway={item.gateway} />
         <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!isTerminal(item)} />
       </div>
       <PolicyNotes item={item} />

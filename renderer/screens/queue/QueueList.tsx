@@ -9,7 +9,9 @@ import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
 import { distinctPreview } from '../../distinct-preview';
+import { i18n } from '../../i18n';
 import { ViaHost } from '../../components/ViaHost';
+import { GatewayBadge, GatewayCaller } from '../../components/GatewayCall';
 
 const ROW_HEIGHT = 74;
 /** The extra line of a row whose call had arguments. */
@@ -36,7 +38,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
     >
       <span className="queue-row-top">
         <span className="queue-server">
-          {item.serverId} <ViaHost via={item.via} />
+          <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
         </span>
         <StatusBadge status={item.status} />
       </span>
@@ -50,8 +52,13 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       )}
       <span className="queue-row-bottom">
         <span className="queue-call">
+          {item.gateway && (
+            <>
+              <GatewayBadge gateway={item.gateway} short />{' '}
+            </>
+          )}
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
-          {summaryCallLabel(item)}
+          {rowCallLabel(item)}
         </span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
@@ -60,6 +67,15 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
     </button>
   );
 });
+
+/**
+ * The row's "for" line: the call it belongs to as for any sampling item; a provider call that came
+ * outside any client request (always so for a named token) says the model it asked for instead.
+ */
+function rowCallLabel(item: SamplingSummary): string {
+  if (item.gateway && !item.call && !item.candidates) return i18n.t('common:gateway.askedForModel', { model: item.gateway.requestedModel });
+  return summaryCallLabel(item);
+}
 
 /** The arguments of the call a row's request belongs to (one short line), when there is one call. */
 function rowArgs(item: QueueEntry): string | undefined {

@@ -41,6 +41,31 @@ function Field({ id, label, error, help, children }: { id: string; label: string
   );
 }
 
+/** The variables a server launched with the provider gateway gets (names, not language). */
+const GATEWAY_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'];
+
+/** The stdio entry's "Provider gateway" checkbox, with the variables it sets. */
+function ProviderGatewayChoice({ checked, onChange }: { checked: boolean; onChange(checked: boolean): void }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="field">
+      <label className="toggle" htmlFor="server-providerGateway">
+        <input id="server-providerGateway" type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-describedby="server-providerGateway-help" data-testid="editor-providerGateway" />{' '}
+        {t('editor.providerGateway')}
+      </label>
+      <span className="field-help" id="server-providerGateway-help">
+        {t('editor.providerGatewayHelp')}{' '}
+        {GATEWAY_VARIABLES.map((name, i) => (
+          <span key={name}>
+            {i > 0 && ', '}
+            <code translate="no">{name}</code>
+          </span>
+        ))}
+      </span>
+    </div>
+  );
+}
+
 /** The editor. `editing`: the server's current name, or undefined to add one. */
 export function ServerEditor({ editing, onDone }: { editing?: string; onDone(savedName?: string): void }) {
   const { t } = useTranslation('servers');
@@ -170,6 +195,7 @@ export function ServerEditor({ editing, onDone }: { editing?: string; onDone(sav
           <Field id="server-cwd" label={t('editor.cwd')} error={errorOf('cwd')} help={t('editor.cwdHelp')}>
             {input.cwd}
           </Field>
+          <ProviderGatewayChoice checked={form.providerGateway} onChange={(v) => set('providerGateway', v)} />
         </>
       ) : (
         <>

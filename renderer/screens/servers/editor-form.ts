@@ -19,6 +19,8 @@ export interface EditorForm {
   /** `KEY=value` per line. */
   env: string;
   cwd: string;
+  /** stdio only: launch it with the console's provider gateway (OpenAI / Anthropic base URL and key variables). */
+  providerGateway: boolean;
   url: string;
   /** `Name: value` per line. */
   headers: string;
@@ -39,6 +41,7 @@ export const emptyForm = (): EditorForm => ({
   args: '',
   env: '',
   cwd: '',
+  providerGateway: false,
   url: '',
   headers: '',
   disabled: false,
@@ -63,6 +66,7 @@ export function formFromEntry(name: string, entry: ServerEntryInput): EditorForm
       .map(([k, v]) => `${k}=${v}`)
       .join('\n');
     form.cwd = entry.cwd ?? '';
+    form.providerGateway = entry.providerGateway === true;
   } else {
     form.url = entry.url;
     form.headers = Object.entries(entry.headers ?? {})
@@ -127,6 +131,7 @@ export function entryFromForm(form: EditorForm): { ok: true; name: string; entry
       args: lines(form.args).filter((l) => l.length > 0),
       env: 'value' in env ? env.value : {},
       cwd: form.cwd.trim() || undefined,
+      providerGateway: form.providerGateway || undefined,
       ...common,
     };
   } else {

@@ -1,6 +1,7 @@
 /**
  * The Settings screen: appearance (theme, language), notifications (on/off, sound, do not disturb, a test,
- * the browser's permission in the web host), startup (launch at login) and where files live.
+ * the browser's permission in the web host), startup (launch at login), the provider gateway
+ * (./GatewaySection) and where files live.
  * Every control shows main's mirrored settings and changes them through `setDesktopSettings`;
  * nothing is kept locally, so what is shown is what is saved.
  */
@@ -14,6 +15,7 @@ import { useAction } from '../../hooks';
 import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
+import { GatewaySection } from './GatewaySection';
 
 /** The OS locales as the renderer sees them (BCP 47, most preferred first). */
 function osLocales(): readonly string[] {
@@ -197,6 +199,8 @@ export function SettingsScreen() {
         />
         {!web && <p className="field-help">{t('singleInstance')}</p>}
       </Section>
+
+      <GatewaySection />
 
       <Section title={t('files')} testId="settings-files">
         <dl className="facts settings-facts">

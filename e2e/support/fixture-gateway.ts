@@ -1,0 +1,121 @@
+/**
+ * Provider-gateway fixtures for UI specs: the `gateway` slice main publishes (listening, both base
+ * URLs, one server launched with it, two named tokens), and — not in the default state, so other
+ * specs' counts hold — provider calls as queue items (an OpenAI call from a server while two tool
+ * calls ran, an Anthropic call with a named token, an OpenAI call from a server outside any call)
+ * and a history entry of a token's call.
+ */
+import { detailed, type HistoryEntry, type SamplingItemView } from '../../shared/contract/state.js';
+import type { GatewayView } from '../../shared/contract/gateway.js';
+import { because, ui } from '../../shared/contract/ui-text.js';
+
+/** The port the fixture's gateway listens on. */
+export const GATEWAY_URL = 'http://127.0.0.1:41555';
+
+/** The gateway slice, times relative to `now`. */
+export function buildGatewayView(now: number): GatewayView {
+  const ago = (s: number) => now - s * 1000;
+  return {
+    listening: true,
+    url: GATEWAY_URL,
+    openaiBaseUrl: `${GATEWAY_URL}/openai/v1`,
+    anthropicBaseUrl: `${GATEWAY_URL}/anthropic`,
+    servers: ['everything'],
+    tokens: [
+      { name: 'ci-script', createdAt: ago(3 * 86_400), calls: 12, lastUsedAt: ago(300) },
+      { name: 'notebook', createdAt: ago(3600), calls: 0 },
+    ],
+  };
+}
+
+/** Provider calls waiting for review (ids `gw-server`, `gw-token`, `gw-nocall`). */
+export function buildGatewayItems(now: number): SamplingItemView[] {
+  const ago = (s: number) => now - s * 1000;
+  // As main words it: no configured model matched the hint the requested model became.
+  const model = (hint: string) => ({ providerId: 'ollama', modelId: 'llama3.2', ...because(ui('model.noHintMatch', { scope: ui('model.scopeConfigured'), hint })) });
+  const base = { origin: 'server' as const, round: 1, era: 'legacy' as const, status: 'awaiting_request_review' as const };
+  return [
+    {
+      ...base,
+      id: 'gw-server',
+      conversationId: 'gw-server',
+      model: model('gpt-4o-mini'),
+      serverId: 'everything',
+      gateway: { api: 'openai', requestedModel: 'gpt-4o-mini', stream: true, caller: { kind: 'server' }, ignored: ['top_p', 'seed', 'logit_bias'] },
+      association: {
+        exact: false,
+        calls: [
+          { callId: 'call-sampling', kind: 'tools/call', name: 'trigger-sampling-request' },
+          { callId: 'call-long', kind: 'tools/call', name: 'long-running-operation' },
+        ],
+      },
+      receivedAt: ago(15),
+      updatedAt: ago(15),
+      original: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'Classify this ticket: the checkout page times out.' } }],
+        systemPrompt: 'You triage support tickets.',
+        maxTokens: 64,
+        temperature: 0,
+        modelPreferences: { hints: [{ name: 'gpt-4o-mini' }] },
+      },
+    },
+    {
+      ...base,
+      id: 'gw-token',
+      conversationId: 'gw-token',
+      model: model('claude-sonnet-4-5'),
+      serverId: 'gateway:ci-script',
+      gateway: { api: 'anthropic', requestedModel: 'claude-sonnet-4-5', stream: false, caller: { kind: 'token', name: 'ci-script' } },
+      association: { exact: true, calls: [] },
+      receivedAt: ago(10),
+      updatedAt: ago(10),
+      original: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'Write the release note for build 1482.' } }],
+        maxTokens: 512,
+        modelPreferences: { hints: [{ name: 'claude-sonnet-4-5' }] },
+      },
+    },
+    {
+      ...base,
+      id: 'gw-nocall',
+      conversationId: 'gw-nocall',
+      model: model('gpt-4.1'),
+      serverId: 'everything',
+      gateway: { api: 'openai', requestedModel: 'gpt-4.1', stream: false, caller: { kind: 'server' } },
+      association: { exact: false, calls: [] },
+      receivedAt: ago(5),
+      updatedAt: ago(5),
+      original: { messages: [{ role: 'user', content: { type: 'text', text: 'Heartbeat: say ok.' } }], maxTokens: 8 },
+    },
+  ];
+}
+
+/** A delivered call of the `ci-script` token, as History keeps it (id `h-gateway`). */
+export function buildGatewayHistoryEntry(now: number): HistoryEntry {
+  const ago = (s: number) => now - s * 1000;
+  const request = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Write the release note for build 1481.' } }], maxTokens: 512 };
+  return {
+    id: 'h-gateway',
+    conversationId: 'h-gateway',
+    serverId: 'gateway:ci-script',
+    gateway: { api: 'anthropic', requestedModel: 'claude-sonnet-4-5', stream: true, caller: { kind: 'token', name: 'ci-script' }, ignored: ['top_k'] },
+    status: 'delivered',
+    decidedBy: 'person',
+    receivedAt: ago(600),
+    endedAt: ago(580),
+    model: 'llama3.2',
+    providerId: 'ollama',
+    edited: false,
+    preview: 'Write the release note for build 1481.',
+    original: request,
+    sent: request,
+    generated: { role: 'assistant', content: { type: 'text', text: 'Build 1481 fixes the checkout timeout.' }, model: 'llama3.2', stopReason: 'endTurn' },
+    delivered: { role: 'assistant', content: { type: 'text', text: 'Build 1481 fixes the checkout timeout.' }, model: 'llama3.2', stopReason: 'endTurn' },
+    timings: { reviewMs: 15_000, generationMs: 1_200, totalMs: 20_000 },
+    events: [
+      { at: ago(600), kind: 'received' },
+      { at: ago(585), kind: 'request_approved' },
+      { at: ago(580), kind: 'delivered', ...detailed(ui('outcome.delivered')) },
+    ],
+  };
+}
