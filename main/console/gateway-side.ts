@@ -6,11 +6,15 @@
  * Port: `MCP_CONSOLE_GATEWAY_PORT` in the console's environment, else `port` in gateway.json, else
  * 47615; when that port is taken the gateway takes any free one for this run and says so (servers
  * launched with it are given the address in use). It never listens beyond loopback.
+ *
+ * The same listener serves the bridged servers on Streamable HTTP at `/mcp/<name>`
+ * (main/bridge/http-serving.ts, with its own token file `bridge-http-token`).
  */
 import type { ConsoleService } from '../../shared/contract/api.js';
 import type { GatewayView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
+import { bridgeHttpToken, createBridgeHttpServing, type BridgeHttpServing } from '../bridge/http-serving.js';
 import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
 import type { Foundation } from './foundation.js';
@@ -39,6 +43,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   const tokens = openGatewayTokens(f.dir, f.secrets);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
+  const serving = bridgeServing(f);
   const deps = {
     // A named token's use shows in Settings: the slice is published again after each of its calls.
     tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
@@ -46,6 +51,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
     maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
     logger: f.logger,
     now: f.now,
+    ...(serving && { mount: serving.handle }),
   };
   const wanted = Number(f.env.MCP_CONSOLE_GATEWAY_PORT ?? tokens.port());
   const listening = await listen(f, deps, wanted);
@@ -67,8 +73,21 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
       revealGatewayToken: async ({ name }) => ({ token: await tokens.reveal(name) }),
       revokeGatewayToken: async ({ name }) => changed(await tokens.revoke(name)),
     },
-    close: async () => server?.close(),
+    close: async () => {
+      await serving?.close();
+      await server?.close();
+    },
   };
+}
+
+/** The bridged servers' Streamable HTTP serving; undefined (with a warning) when its token file cannot be made. */
+function bridgeServing(f: Foundation): BridgeHttpServing | undefined {
+  try {
+    return createBridgeHttpServing({ userDataDir: f.dir, logger: f.logger, env: f.env, token: bridgeHttpToken(f.dir) });
+  } catch (err) {
+    f.logger.warn('bridged servers are not served on Streamable HTTP', { error: String(err) });
+    return undefined;
+  }
 }
 
 /** Binds `wanted`, else any free port (the port was taken), else nothing (with the reason). */

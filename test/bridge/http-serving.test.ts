@@ -189,3 +189,20 @@ describe('a 2026-07-28 host on loopback Streamable HTTP (per request)', () => {
     expect(report).toMatchObject({ era: 'modern', result: { content: { text: 'modern answer' } } });
   }, 30_000);
 });
+
+describe("mounted on the console's gateway listener", () => {
+  it('serves /mcp/<name> with the bridge token, and the gateway paths as before', async () => {
+    const h = await startHarness({ servers: { everything: { ...everythingStdio(), disabled: true } }, env: { MCP_CONSOLE_GATEWAY_PORT: '0' } });
+    try {
+      const url = (await h.state()).gateway.url!;
+      const token = bridgeHttpToken(h.dir);
+      const host = await connectClient(`${url}/mcp/everything`, token);
+      expect((await host.client.listTools()).tools.map((t) => t.name)).toContain('echo');
+      await host.client.close();
+      expect((await rawPost(url, '/mcp/everything', {})).status).toBe(401);
+      expect((await rawPost(url, '/openai/v1/chat/completions', { authorization: `Bearer ${token}` }, {})).status).toBe(401);
+    } finally {
+      await h.dispose();
+    }
+  }, 60_000);
+});
