@@ -33,7 +33,7 @@ import { parseBridgeArgs, BRIDGE_USAGE } from '../../main/bridge/args.js';
 import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
 import { runBridge } from '../../main/bridge/run.js';
 import type { BridgeLauncher, Logger } from '../../main/ports.js';
-import { parseRouteCommand, ROUTE_USAGE, runRouteCommand } from '../../main/host-config/route-cli.js';
+import { cliUrlTarget, parseRouteCommand, ROUTE_USAGE, runRouteCommand } from '../../main/host-config/route-cli.js';
 import { defaultUserDataDir } from '../web/options.js';
 
 /** Whether this file runs as the built bundle (out/web/bridge.js) rather than from sources. */
@@ -75,7 +75,7 @@ async function routeCommand(argv: string[], userDataDir: string): Promise<never>
   }
   const env = { home: os.homedir(), platform: process.platform, env: process.env };
   try {
-    process.stdout.write(`${await runRouteCommand(command, env, { dir: userDataDir, now: Date.now, logger, launcher: bridgeLauncher() })}\n`);
+    process.stdout.write(`${await runRouteCommand(command, env, { dir: userDataDir, now: Date.now, logger, launcher: bridgeLauncher(), urlTarget: () => cliUrlTarget(userDataDir, process.env) })}\n`);
     process.exit(0);
   } catch (err) {
     process.stderr.write(`mcp-approval-console bridge ${command.action}: ${(err as Error).message}\n`);

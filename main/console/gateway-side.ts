@@ -14,7 +14,7 @@ import type { ConsoleService } from '../../shared/contract/api.js';
 import type { GatewayView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
-import { bridgeHttpToken, createBridgeHttpServing, type BridgeHttpServing } from '../bridge/http-serving.js';
+import { bridgeHttpToken, createBridgeHttpServing } from '../bridge/http-serving.js';
 import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
 import type { Foundation } from './foundation.js';
@@ -27,6 +27,8 @@ export interface GatewaySide {
   /** Publishes the `gateway` slice again (servers config changed). */
   publish(): void;
   methods: Pick<ConsoleService, 'createGatewayToken' | 'revealGatewayToken' | 'revokeGatewayToken'>;
+  /** Where bridged servers are served on Streamable HTTP (`base`: `http://127.0.0.1:<port>`) and their token; undefined when not listening. */
+  bridgeHttp(): { base: string; token: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,8 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   const tokens = openGatewayTokens(f.dir, f.secrets);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
-  const serving = bridgeServing(f);
+  const token = bridgeToken(f);
+  const serving = token === undefined ? undefined : createBridgeHttpServing({ userDataDir: f.dir, logger: f.logger, env: f.env, token });
   const deps = {
     // A named token's use shows in Settings: the slice is published again after each of its calls.
     tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
@@ -68,6 +71,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   return {
     launchEnv: (serverId, config) => (server && isStdio(config) && config.providerGateway ? gatewayEnv(server.url, tokens.forServer(serverId)) : undefined),
     publish,
+    bridgeHttp: () => (server && token !== undefined ? { base: server.url, token } : undefined),
     methods: {
       createGatewayToken: async ({ name }) => changed({ token: await tokens.create(name, f.now()) }),
       revealGatewayToken: async ({ name }) => ({ token: await tokens.reveal(name) }),
@@ -80,10 +84,10 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   };
 }
 
-/** The bridged servers' Streamable HTTP serving; undefined (with a warning) when its token file cannot be made. */
-function bridgeServing(f: Foundation): BridgeHttpServing | undefined {
+/** The token of the bridged servers' Streamable HTTP serving; undefined (with a warning: not served) when its file cannot be made. */
+function bridgeToken(f: Foundation): string | undefined {
   try {
-    return createBridgeHttpServing({ userDataDir: f.dir, logger: f.logger, env: f.env, token: bridgeHttpToken(f.dir) });
+    return bridgeHttpToken(f.dir);
   } catch (err) {
     f.logger.warn('bridged servers are not served on Streamable HTTP', { error: String(err) });
     return undefined;

@@ -194,7 +194,7 @@ describe("mounted on the console's gateway listener", () => {
   it('serves /mcp/<name> with the bridge token, and the gateway paths as before', async () => {
     const h = await startHarness({ servers: { everything: { ...everythingStdio(), disabled: true } }, env: { MCP_CONSOLE_GATEWAY_PORT: '0' } });
     try {
-      const url = (await h.state()).gateway.url!;
+      const url = (await h.state()).gateway?.url ?? "";
       const token = bridgeHttpToken(h.dir);
       const host = await connectClient(`${url}/mcp/everything`, token);
       expect((await host.client.listTools()).tools.map((t) => t.name)).toContain('echo');
