@@ -17,7 +17,7 @@ import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createHistoryService } from './history/service.js';
-import { createHostRouting } from './host-config/routes.js';
+import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
 import { closeWithin } from './shutdown.js';
 
@@ -68,7 +68,17 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
   const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });
-  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods }, bridges);
+  const hostRouting = createHostRouting({
+    dir: f.dir,
+    now: f.now,
+    logger: f.logger,
+    launcher: f.ports.bridgeLauncher,
+    urlTarget: () => {
+      const at = gateway.bridgeHttp();
+      return at && { ...at, served: (name: string) => srv.feature.config(name) !== undefined };
+    },
+  });
+  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
   return {
     service,
     items: () => f.hub.items(),
@@ -81,7 +91,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 }
 
 /** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods']>, bridges: BridgeSide): ConsoleService {
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>, bridges: BridgeSide): ConsoleService {
   const { hub, notices, now, roots, history, providerRegistry } = f;
   const { pipeline, elicitations, policy } = req;
   const { calls, connections, eraNeeds, publishServers } = srv;
@@ -127,7 +137,6 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),
     ...srv.feature.methods,
-    ...createHostRouting({ dir: f.dir, now, logger: f.logger, launcher: f.ports.bridgeLauncher }),
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
     saveProvider: (input) => providerRegistry.save(input),

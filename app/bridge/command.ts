@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseBridgeArgs } from '../../main/bridge/args.js';
 import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
 import { runBridge } from '../../main/bridge/run.js';
-import { parseRouteCommand, runRouteCommand } from '../../main/host-config/route-cli.js';
+import { cliUrlTarget, parseRouteCommand, runRouteCommand } from '../../main/host-config/route-cli.js';
 import type { BridgeLauncher, Logger } from '../../main/ports.js';
 
 /** How this installation runs the bridge. */
@@ -93,7 +93,7 @@ async function routeCommand(argv: string[], opts: BridgeCommandOptions): Promise
   }
   const env = { home: os.homedir(), platform: process.platform, env: opts.env };
   try {
-    const out = await runRouteCommand(command, env, { dir: opts.userDataDir, now: Date.now, logger: bridgeLogger, launcher: opts.launcher });
+    const out = await runRouteCommand(command, env, { dir: opts.userDataDir, now: Date.now, logger: bridgeLogger, launcher: opts.launcher, urlTarget: () => cliUrlTarget(opts.userDataDir, opts.env) });
     (opts.print ?? ((line: string) => process.stdout.write(`${line}\n`)))(out);
     return 0;
   } catch (err) {

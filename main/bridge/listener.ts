@@ -8,7 +8,7 @@
  * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, lstatSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import {
   BRIDGE_MAX_LINE_BYTES,
@@ -26,6 +26,7 @@ import { RequestAbort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
 import { settlesWithin } from '../shutdown.js';
 import { createLineSplitter } from './lines.js';
+import { writeOwnerOnly } from './owner-file.js';
 import { bridgeSocketPath, bridgeTokenPath } from './paths.js';
 
 /** How long a new connection may take to say hello, in ms. */
@@ -138,14 +139,6 @@ async function socketInUse(path: string): Promise<boolean> {
   });
   if (!alive) unlinkSync(path);
   return alive;
-}
-
-/** Writes `text` to `file` readable and writable by the owner only (atomically, by rename). */
-function writeOwnerOnly(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
 }
 
 /** Listens on `path` with the socket created owner-only (umask while binding, chmod after). */

@@ -11,6 +11,8 @@ import path from 'node:path';
 export const BRIDGE_SOCKET_FILE = 'bridge.sock';
 /** File name of the channel's token (owner-only, rewritten at every console start). */
 export const BRIDGE_TOKEN_FILE = 'bridge.token';
+/** File name of the loopback HTTP serving's token (owner-only, kept across starts: hosts' configs carry it). */
+export const BRIDGE_HTTP_TOKEN_FILE = 'bridge-http-token';
 
 /** Longest socket path used as is, in bytes (Unix socket paths are capped at 104–108). */
 const MAX_SOCKET_PATH_BYTES = 100;
@@ -31,4 +33,9 @@ export function bridgeSocketPath(userDataDir: string, platform: NodeJS.Platform 
 /** The token file's path for `userDataDir`. */
 export function bridgeTokenPath(userDataDir: string): string {
   return path.join(userDataDir, BRIDGE_TOKEN_FILE);
+}
+
+/** The loopback HTTP serving's token file path for `userDataDir`. */
+export function bridgeHttpTokenPath(userDataDir: string): string {
+  return path.join(userDataDir, BRIDGE_HTTP_TOKEN_FILE);
 }

@@ -6,11 +6,15 @@
  * Port: `MCP_CONSOLE_GATEWAY_PORT` in the console's environment, else `port` in gateway.json, else
  * 47615; when that port is taken the gateway takes any free one for this run and says so (servers
  * launched with it are given the address in use). It never listens beyond loopback.
+ *
+ * The same listener serves the bridged servers on Streamable HTTP at `/mcp/<name>`
+ * (main/bridge/http-serving.ts, with its own token file `bridge-http-token`).
  */
 import type { ConsoleService } from '../../shared/contract/api.js';
 import type { GatewayView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
+import { bridgeHttpToken, createBridgeHttpServing } from '../bridge/http-serving.js';
 import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
 import type { Foundation } from './foundation.js';
@@ -23,6 +27,8 @@ export interface GatewaySide {
   /** Publishes the `gateway` slice again (servers config changed). */
   publish(): void;
   methods: Pick<ConsoleService, 'createGatewayToken' | 'revealGatewayToken' | 'revokeGatewayToken'>;
+  /** Where bridged servers are served on Streamable HTTP (`base`: `http://127.0.0.1:<port>`) and their token; undefined when not listening. */
+  bridgeHttp(): { base: string; token: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -39,6 +45,8 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   const tokens = openGatewayTokens(f.dir, f.secrets);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
+  const token = bridgeToken(f);
+  const serving = token === undefined ? undefined : createBridgeHttpServing({ userDataDir: f.dir, logger: f.logger, env: f.env, token });
   const deps = {
     // A named token's use shows in Settings: the slice is published again after each of its calls.
     tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
@@ -46,6 +54,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
     maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
     logger: f.logger,
     now: f.now,
+    ...(serving && { mount: serving.handle }),
   };
   const wanted = Number(f.env.MCP_CONSOLE_GATEWAY_PORT ?? tokens.port());
   const listening = await listen(f, deps, wanted);
@@ -62,13 +71,27 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   return {
     launchEnv: (serverId, config) => (server && isStdio(config) && config.providerGateway ? gatewayEnv(server.url, tokens.forServer(serverId)) : undefined),
     publish,
+    bridgeHttp: () => (server && token !== undefined ? { base: server.url, token } : undefined),
     methods: {
       createGatewayToken: async ({ name }) => changed({ token: await tokens.create(name, f.now()) }),
       revealGatewayToken: async ({ name }) => ({ token: await tokens.reveal(name) }),
       revokeGatewayToken: async ({ name }) => changed(await tokens.revoke(name)),
     },
-    close: async () => server?.close(),
+    close: async () => {
+      await serving?.close();
+      await server?.close();
+    },
   };
+}
+
+/** The token of the bridged servers' Streamable HTTP serving; undefined (with a warning: not served) when its file cannot be made. */
+function bridgeToken(f: Foundation): string | undefined {
+  try {
+    return bridgeHttpToken(f.dir);
+  } catch (err) {
+    f.logger.warn('bridged servers are not served on Streamable HTTP', { error: String(err) });
+    return undefined;
+  }
 }
 
 /** Binds `wanted`, else any free port (the port was taken), else nothing (with the reason). */

@@ -10,7 +10,8 @@
  * Bearer …` as the OpenAI SDKs send it, or `x-api-key` as the Anthropic SDKs do; 401 otherwise),
  * a loopback `Host` (no DNS rebinding) and no `Origin` (no web page may call it; 403). The body is
  * capped (413). Errors are answered in the provider's own shape (main/gateway/wire). What happens
- * to an accepted call: main/gateway/call.ts.
+ * to an accepted call: main/gateway/call.ts. Paths under `/mcp/` go to the mounted service first
+ * (the bridged servers on Streamable HTTP, main/bridge/http-serving.ts), which checks them itself.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +36,11 @@ export interface GatewayServerDeps {
   maxBodyBytes(serverId: string): number;
   logger: Logger;
   now: () => number;
+  /**
+   * Another service on the same listener, consulted first for paths under `/mcp/` (before the
+   * gateway's routing and token check; it makes its own checks): true when it answered.
+   */
+  mount?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 /** A listening gateway. */
@@ -81,6 +87,7 @@ async function closeServer(server: Server): Promise<void> {
 /** One HTTP request: checked, its body read, then handed to the call handler. */
 async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
   const path = (req.url ?? '').split('?')[0] ?? '';
+  if (deps.mount && path.startsWith('/mcp/') && (await deps.mount(req, res))) return;
   const api = ROUTES[path];
   const shape: ProviderApi = api ?? (path.startsWith('/anthropic') ? 'anthropic' : 'openai');
   const refusal = refuse(req, port);

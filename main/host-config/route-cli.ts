@@ -1,20 +1,27 @@
 /**
- * `mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>]`:
+ * `mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]`:
  * "Route through the console" from the command line, the same as the Import panel's button and
  * its Undo (routes.ts). `--host` is a host format (claude-desktop, claude-code, windsurf, cursor,
  * vscode); the file is the host's standard one on this machine (main/servers/import/locations.ts),
- * or `--file`.
+ * or `--file`. `--url-form` writes the URL form (the console's loopback Streamable HTTP serving of
+ * its own server `<name>`, at the gateway's configured port) instead of the bridge command.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ImportFormat } from '../../shared/contract/servers.js';
 import { ApiError } from '../../shared/contract/api.js';
 import { standardLocations, type ImportEnvironment } from '../servers/import/locations.js';
+import { bridgeHttpToken } from '../bridge/http-serving.js';
+import { serverConfigFor } from '../bridge/run.js';
+import { DEFAULT_GATEWAY_PORT, GATEWAY_FILE, GatewayFileSchema } from '../gateway/tokens.js';
+import type { UrlRouteTarget } from './route.js';
 import { createHostRouting, type HostRoutingDeps } from './routes.js';
 
 /** Host formats by the name the command takes. */
 const HOSTS: readonly ImportFormat[] = ['claude-desktop', 'claude-code', 'windsurf', 'cursor', 'vscode'];
 
 /** Usage of the two subcommands. */
-export const ROUTE_USAGE = `usage: mcp-approval-console bridge install|uninstall --host ${HOSTS.join('|')} --server <name> [--file <path>]`;
+export const ROUTE_USAGE = `usage: mcp-approval-console bridge install|uninstall --host ${HOSTS.join('|')} --server <name> [--file <path>] [--url-form]`;
 
 /** A parsed install / uninstall command. */
 export interface RouteCommand {
@@ -22,6 +29,8 @@ export interface RouteCommand {
   host: ImportFormat;
   server: string;
   file?: string;
+  /** `--url-form` (install only): the URL form. */
+  how?: 'url';
 }
 
 /**
@@ -32,15 +41,17 @@ export function parseRouteCommand(argv: readonly string[]): RouteCommand {
   const [action, ...rest] = argv;
   if (action !== 'install' && action !== 'uninstall') throw new Error(ROUTE_USAGE);
   const options: Record<string, string> = {};
-  for (let i = 0; i < rest.length; i += 2) {
-    const key = rest[i]!;
-    const value = rest[i + 1];
+  const urlForm = rest.includes('--url-form');
+  const pairs = rest.filter((a) => a !== '--url-form');
+  for (let i = 0; i < pairs.length; i += 2) {
+    const key = pairs[i]!;
+    const value = pairs[i + 1];
     if (!['--host', '--server', '--file'].includes(key) || value === undefined) throw new Error(`${key}: ${ROUTE_USAGE}`);
     options[key.slice(2)] = value;
   }
   const host = options.host as ImportFormat | undefined;
   if (!host || !HOSTS.includes(host) || !options.server) throw new Error(ROUTE_USAGE);
-  return { action, host, server: options.server, ...(options.file && { file: options.file }) };
+  return { action, host, server: options.server, ...(options.file && { file: options.file }), ...(urlForm && action === 'install' && { how: 'url' as const }) };
 }
 
 /** The host's config file: `--file`, else the host's first standard location on this machine. */
@@ -58,7 +69,7 @@ export async function runRouteCommand(command: RouteCommand, env: ImportEnvironm
   const path = hostFile(command, env);
   try {
     if (command.action === 'install') {
-      await routing.routeServer({ path, format: command.host, name: command.server });
+      await routing.routeServer({ path, format: command.host, name: command.server, ...(command.how && { how: command.how }) });
       return `"${command.server}" in ${path} now runs through MCP Approval Console (previous file: ${path}.bak)`;
     }
     const route = (await routing.listRoutes({})).routes.find((r) => r.path === path && r.name === command.server);
@@ -69,4 +80,40 @@ export async function runRouteCommand(command: RouteCommand, env: ImportEnvironm
     if (err instanceof ApiError) throw new Error(err.message, { cause: err }); // its English words
     throw err;
   }
+}
+
+/**
+ * Where the URL form points when routing from the command line (the console may not be running):
+ * the gateway's configured port (`MCP_CONSOLE_GATEWAY_PORT`, else `port` in gateway.json, else
+ * 47615), the serving's token (created when missing), the servers of the console's mcp-servers.json.
+ * @throws Error when the configured port is 0 (any free port: no fixed URL to write) or the token file cannot be made
+ */
+export function cliUrlTarget(userDataDir: string, env: NodeJS.ProcessEnv): UrlRouteTarget {
+  const port = configuredGatewayPort(userDataDir, env);
+  if (port === 0) throw new Error('the gateway port is 0 (any free port), so there is no fixed URL to write: set "port" in gateway.json');
+  return {
+    base: `http://127.0.0.1:${port}`,
+    token: bridgeHttpToken(userDataDir),
+    served: (name) => {
+      try {
+        serverConfigFor({ kind: 'named', name }, userDataDir);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** `MCP_CONSOLE_GATEWAY_PORT`, else `port` in gateway.json, else the default port. */
+function configuredGatewayPort(userDataDir: string, env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.MCP_CONSOLE_GATEWAY_PORT);
+  if (env.MCP_CONSOLE_GATEWAY_PORT && Number.isInteger(fromEnv)) return fromEnv;
+  try {
+    const parsed = GatewayFileSchema.safeParse(JSON.parse(readFileSync(join(userDataDir, GATEWAY_FILE), 'utf8')));
+    if (parsed.success && parsed.data.port !== undefined) return parsed.data.port;
+  } catch {
+    // no or unreadable gateway.json: the default
+  }
+  return DEFAULT_GATEWAY_PORT;
 }

@@ -1,7 +1,10 @@
 /**
  * "Route through the console": rewriting one server entry in an agent host's own config file so
  * that the host launches the console's sampling bridge in its place (`bridge -- <command> <args…>`
- * for a stdio entry, `bridge --url <url>` for an HTTP one), and undoing it.
+ * for a stdio entry, `bridge --url <url>` for an HTTP one), and undoing it. For hosts whose file
+ * takes URLs with headers (VS Code, Cursor, Claude Code, Windsurf), the URL form instead points
+ * the entry at the console's loopback Streamable HTTP serving of its own entry of the same name
+ * (`http://127.0.0.1:<port>/mcp/<name>`, `Authorization: Bearer <token>`; main/bridge/http-serving.ts).
  *
  * The host's file is the person's: it is edited with `jsonc-parser` (comments, key order and
  * formatting elsewhere in the file stay byte for byte), written atomically with the previous
@@ -59,8 +62,42 @@ export function routedEntry(entry: Record<string, unknown>, launcher: BridgeLaun
   throw new ApiError('invalid_input', ui('route.noTarget'));
 }
 
-/** Whether an entry already launches the bridge (its arguments hold `bridge` followed by `--` or `--url`). */
+/** Where the URL form points: the console's loopback serving, its token, and which servers it has. */
+export interface UrlRouteTarget {
+  /** `http://127.0.0.1:<port>` of the console's listener. */
+  base: string;
+  token: string;
+  /** Whether the console's mcp-servers.json has an entry `name`. */
+  served(name: string): boolean;
+}
+
+/** A URL that points at the console's loopback serving of a bridged server. */
+const SERVED_URL = /^http:\/\/(?:127\.0\.0\.1|localhost):\d+\/mcp\//;
+
+/**
+ * The URL-form entry for the host's entry `name`: `url` (Windsurf: `serverUrl`) of the console's
+ * serving of its server `name`, the token as an `Authorization` header, and `type: "http"` where
+ * the host's format names the transport (VS Code, Claude Code).
+ * @throws ApiError invalid_input for Claude Desktop (its file takes commands only) or a name the
+ *   console does not have
+ */
+export function routedUrlEntry(format: ImportFormat, name: string, target: UrlRouteTarget): Record<string, unknown> {
+  if (format === 'claude-desktop') throw new ApiError('invalid_input', ui('route.noUrlForm', { host: 'Claude Desktop' }));
+  if (!target.served(name)) throw new ApiError('invalid_input', ui('route.notInConsole', { name }));
+  const url = `${target.base}/mcp/${encodeURIComponent(name)}`;
+  const headers = { Authorization: `Bearer ${target.token}` };
+  if (format === 'windsurf') return { serverUrl: url, headers };
+  if (format === 'cursor') return { url, headers };
+  return { type: 'http', url, headers };
+}
+
+/**
+ * Whether an entry already goes through the console: its arguments hold `bridge` followed by `--`
+ * or `--url`, or its URL is the console's loopback serving (`http://127.0.0.1:<port>/mcp/…`).
+ */
 export function isRouted(entry: Record<string, unknown>): boolean {
+  const url = typeof entry.url === 'string' ? entry.url : entry.serverUrl;
+  if (typeof url === 'string' && SERVED_URL.test(url)) return true;
   const args = Array.isArray(entry.args) ? entry.args.map(String) : [];
   const at = args.indexOf(BRIDGE);
   return at >= 0 && (args[at + 1] === '--' || args[at + 1] === '--url');
@@ -103,19 +140,34 @@ function withEntry(text: string, format: ImportFormat, name: string, value: Reco
 
 /**
  * Routes the host's entry `name` through the bridge: rewrites it in the host's file (the previous
- * file kept as `<file>.bak`) and returns the record to undo it.
+ * file kept as `<file>.bak`) and returns the record to undo it. `how`: `command` (default) makes
+ * the host launch the bridge; `url` points the entry at the console's loopback serving
+ * ({@link routedUrlEntry}; `url` must then say where).
  * @param seen the SHA-256 of the file's text the person looked at; absent: no check (command line)
  * @throws ApiError not_found (no file, no such entry), invalid_input (the file is broken, the entry
- *   is already routed or has no command / URL), invalid_state (the file changed since `seen`)
+ *   is already routed or has no command / URL, the URL form does not fit the host or the name),
+ *   invalid_state (the file changed since `seen`; no launcher for the command form, no serving
+ *   for the URL form)
  */
-export function routeServer(opts: { path: string; format: ImportFormat; name: string; launcher: BridgeLauncher; seen?: string; now: number }): RouteRecord {
+export function routeServer(opts: { path: string; format: ImportFormat; name: string; launcher?: BridgeLauncher; how?: 'command' | 'url'; url?: UrlRouteTarget; seen?: string; now: number }): RouteRecord {
   const { text, servers } = readHostFile(opts.path, opts.format);
   if (opts.seen !== undefined && textDigest(text) !== opts.seen) throw new ApiError('invalid_state', ui('route.fileChanged', { path: opts.path }));
   const original = servers[opts.name];
   if (typeof original !== 'object' || original === null) throw new ApiError('not_found', ui('route.noEntry', { name: opts.name, path: opts.path }));
-  const routed = routedEntry(original as Record<string, unknown>, opts.launcher);
+  const routed = routedEntryBy(original as Record<string, unknown>, opts);
   writeFileAtomic(opts.path, withEntry(text, opts.format, opts.name, routed), text);
   return { format: opts.format, path: opts.path, name: opts.name, original: original as Record<string, unknown>, routed, at: opts.now };
+}
+
+/** The routed entry in the form asked for (see {@link routeServer}). */
+function routedEntryBy(original: Record<string, unknown>, opts: Parameters<typeof routeServer>[0]): Record<string, unknown> {
+  if (opts.how !== 'url') {
+    if (!opts.launcher) throw new ApiError('invalid_state', ui('route.noLauncher'));
+    return routedEntry(original, opts.launcher);
+  }
+  if (!opts.url) throw new ApiError('invalid_state', ui('route.noUrlServing'));
+  if (isRouted(original)) throw new ApiError('invalid_input', ui('route.alreadyRouted'));
+  return routedUrlEntry(opts.format, opts.name, opts.url);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { HostRouteView } from '../../shared/contract/servers.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { Logger } from '../ports.js';
 import { writeFileAtomic } from '../user-file.js';
-import { routeServer, unrouteServer, type BridgeLauncher, type RouteRecord } from './route.js';
+import { routeServer, unrouteServer, type BridgeLauncher, type RouteRecord, type UrlRouteTarget } from './route.js';
 
 /** File in the user-data folder. */
 export const ROUTES_FILE = 'host-routes.json';
@@ -34,8 +34,10 @@ export interface HostRoutingDeps {
   dir: string;
   now: () => number;
   logger: Logger;
-  /** How this installation launches the bridge; absent: routing is refused with a clear error. */
+  /** How this installation launches the bridge; absent: the command form is refused with a clear error. */
   launcher?: BridgeLauncher;
+  /** Where the URL form points, now; undefined: the URL form is refused with a clear error. */
+  urlTarget?(): UrlRouteTarget | undefined;
 }
 
 /** The API methods of routing. */
@@ -57,10 +59,10 @@ export function createHostRouting(deps: HostRoutingDeps): HostRoutingMethods {
   };
   const write = (routes: Stored[]) => writeFileAtomic(path, `${JSON.stringify({ routes }, null, 2)}\n`);
   return {
-    async routeServer({ path: file, format, name, seen }) {
-      if (!deps.launcher) throw new ApiError('invalid_state', ui('route.noLauncher'));
+    async routeServer({ path: file, format, name, seen, how }) {
       const routes = read();
-      const record: RouteRecord = routeServer({ path: file, format, name, launcher: deps.launcher, seen, now: deps.now() });
+      const url = how === 'url' ? deps.urlTarget?.() : undefined;
+      const record: RouteRecord = routeServer({ path: file, format, name, ...(deps.launcher && { launcher: deps.launcher }), ...(how && { how }), ...(url && { url }), seen, now: deps.now() });
       const stored: Stored = { id: randomUUID(), ...record };
       write([...routes.filter((r) => !(r.path === file && r.name === name)), stored]);
       deps.logger.info('routed a host entry through the bridge', { path: file, name });

@@ -202,6 +202,8 @@ export const apiRequests = {
   /**
    * "Route through the console": rewrite the host's entry `name` in `path` to launch the console's
    * bridge (`seen`: the file's `digest` from `scanImports`; a file changed since is refused).
+   * `how: 'url'` instead points it at the console's loopback Streamable HTTP serving of its own
+   * server `name` (URL and bearer token; hosts whose file takes URLs only).
    */
   routeServer: {
     input: z
@@ -210,6 +212,7 @@ export const apiRequests = {
         format: z.enum(['claude-desktop', 'claude-code', 'windsurf', 'vscode', 'cursor']),
         name: z.string().min(1).max(200),
         seen: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+        how: z.enum(['command', 'url']).optional(),
       })
       .strict(),
   },

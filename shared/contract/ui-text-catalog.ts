@@ -305,6 +305,9 @@ export const UI_TEXTS = {
   // Importing servers from other hosts' config files.
   'route.storeBroken': "{{path}} (the console's record of routed entries) cannot be read; it was left as it is",
   'route.noLauncher': "this installation cannot launch the bridge (no bridge entry was found)",
+  'route.noUrlForm': "{{host}} takes only commands in its config file; route it as a command",
+  'route.notInConsole': "the console has no server \"{{name}}\": the URL form serves the console's own entries — add it to the console first",
+  'route.noUrlServing': "the console does not serve bridged servers on Streamable HTTP right now (its loopback listener is not running)",
   'route.unknown': "no routed entry has id {{id}}",
   'route.alreadyRouted': "this entry already launches the console's bridge",
   'route.noTarget': "the entry has neither \"command\" nor \"url\", so there is nothing to route",

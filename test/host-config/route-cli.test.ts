@@ -34,3 +34,28 @@ describe('bridge install / uninstall', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(text));
   }, 60_000);
 });
+
+describe('bridge install --url-form', () => {
+  it('parses the flag (install only)', () => {
+    expect(parseRouteCommand(['install', '--url-form', '--host', 'cursor', '--server', 'notes'])).toEqual({ action: 'install', host: 'cursor', server: 'notes', how: 'url' });
+    expect(parseRouteCommand(['uninstall', '--host', 'cursor', '--server', 'notes', '--url-form'])).toEqual({ action: 'uninstall', host: 'cursor', server: 'notes' });
+  });
+
+  it("writes the console's URL for its own server, with the token, at the configured gateway port; uninstall puts the entry back", () => {
+    const home = mkdtempSync(join(tmpdir(), 'route-cli-url-'));
+    const data = join(home, 'console');
+    mkdirSync(data);
+    writeFileSync(join(data, 'mcp-servers.json'), JSON.stringify({ mcpServers: { notes: { command: 'uvx', args: ['notes-mcp'] } } }));
+    writeFileSync(join(data, 'gateway.json'), JSON.stringify({ port: 48000, tokens: [] }));
+    const file = join(home, 'mcp.json');
+    const text = JSON.stringify({ mcpServers: { notes: { command: 'uvx', args: ['notes-mcp'] } } }, null, 2);
+    writeFileSync(file, text);
+    const env = { ...process.env, HOME: home, MCP_CONSOLE_USER_DATA: data, MCP_CONSOLE_GATEWAY_PORT: '' };
+    const run = (...args: string[]) => execFileSync(process.execPath, [script, 'bridge', ...args, '--host', 'cursor', '--server', 'notes', '--file', file], { env, encoding: 'utf8' });
+    expect(run('install', '--url-form')).toMatch(/now runs through MCP Approval Console/);
+    const token = readFileSync(join(data, 'bridge-http-token'), 'utf8').trim();
+    expect(JSON.parse(readFileSync(file, 'utf8')).mcpServers.notes).toEqual({ url: 'http://127.0.0.1:48000/mcp/notes', headers: { Authorization: `Bearer ${token}` } });
+    expect(run('uninstall')).toMatch(/back to its original entry/);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(text));
+  }, 60_000);
+});

@@ -6,9 +6,10 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { describe, expect, it } from 'vitest';
 import { serverConfigFor } from '../../main/bridge/run.js';
-import { isRouted, routedEntry, routeServer, textDigest, unrouteServer } from '../../main/host-config/route.js';
+import { isRouted, routedEntry, routedUrlEntry, routeServer, textDigest, unrouteServer } from '../../main/host-config/route.js';
 
 const launcher = { command: '/opt/console/node', args: ['/opt/console/bridge.js'] };
 const now = 1_700_000_000_000;
@@ -114,5 +115,53 @@ describe('routing in the host file', () => {
     writeFileSync(path, edited);
     expect(() => unrouteServer(record)).toThrow(/was edited since the console wrote it/);
     expect(readFileSync(path, 'utf8')).toBe(edited);
+  });
+});
+
+describe('the URL form (hosts whose file takes URLs with headers)', () => {
+  const target = { base: 'http://127.0.0.1:47615', token: 'a'.repeat(64), served: (name: string) => name === 'files' || name === 'notes' };
+  const headers = { Authorization: `Bearer ${'a'.repeat(64)}` };
+
+  it('per host format: VS Code and Claude Code say type http, Cursor takes url, Windsurf serverUrl; Claude Desktop and unknown names are refused', () => {
+    expect(routedUrlEntry('vscode', 'files', target)).toEqual({ type: 'http', url: 'http://127.0.0.1:47615/mcp/files', headers });
+    expect(routedUrlEntry('claude-code', 'files', target)).toEqual({ type: 'http', url: 'http://127.0.0.1:47615/mcp/files', headers });
+    expect(routedUrlEntry('cursor', 'files', target)).toEqual({ url: 'http://127.0.0.1:47615/mcp/files', headers });
+    expect(routedUrlEntry('windsurf', 'files', target)).toEqual({ serverUrl: 'http://127.0.0.1:47615/mcp/files', headers });
+    expect(isRouted(routedUrlEntry('cursor', 'files', target))).toBe(true);
+    expect(isRouted(routedUrlEntry('windsurf', 'files', target))).toBe(true);
+    expect(() => routedUrlEntry('claude-desktop', 'files', target)).toThrow(/takes only commands/);
+    expect(() => routedUrlEntry('cursor', 'other', target)).toThrow(/console has no server "other"/);
+  });
+
+  it('a VS Code mcp.json: comments kept, a backup, undo restores the entry (comments still there); a routed entry is not routed again', () => {
+    const text = `{
+  // my servers
+  "servers": {
+    "files": { "type": "stdio", "command": "npx", "args": ["-y", "@mcp/files"] } // the file server
+  },
+  "inputs": []
+}
+`;
+    const path = hostFile('mcp.json', text);
+    const record = routeServer({ path, format: 'vscode', name: 'files', how: 'url', url: target, seen: textDigest(text), now });
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('// my servers');
+    expect(after).toContain('// the file server');
+    expect(readFileSync(`${path}.bak`, 'utf8')).toBe(text);
+    expect(record.routed).toEqual({ type: 'http', url: 'http://127.0.0.1:47615/mcp/files', headers });
+    expect(() => routeServer({ path, format: 'vscode', name: 'files', how: 'url', url: target, now })).toThrow(/already launches/);
+    expect(() => routeServer({ path, format: 'vscode', name: 'files', launcher, now })).toThrow(/already launches/);
+    unrouteServer(record);
+    const restored = readFileSync(path, 'utf8');
+    expect(restored).toContain('// the file server');
+    expect(parseJsonc(restored)).toEqual(parseJsonc(text));
+  });
+
+  it('refused when the file changed since it was shown, or when the console does not serve', () => {
+    const text = '{ "mcpServers": { "notes": { "command": "uvx" } } }';
+    const path = hostFile('mcp.json', text);
+    expect(() => routeServer({ path, format: 'cursor', name: 'notes', how: 'url', url: target, seen: textDigest('{}'), now })).toThrow(/changed since it was shown/);
+    expect(() => routeServer({ path, format: 'cursor', name: 'notes', how: 'url', now })).toThrow(/does not serve bridged servers/);
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 });

@@ -41,4 +41,18 @@ describe('host routing methods', () => {
     await expect(routing.routeServer({ path: host, format: 'claude-desktop', name: 'notes' })).rejects.toMatchObject({ code: 'invalid_state' });
     expect(readFileSync(host, 'utf8')).toBe(text);
   });
+
+  it("the URL form: the console's URL and token in a Cursor file, recorded and undone; refused while the console does not serve", async () => {
+    const { dir } = setup();
+    const host = join(dir, 'cursor-mcp.json');
+    writeFileSync(host, text);
+    const target = { base: 'http://127.0.0.1:47615', token: 't'.repeat(64), served: (name: string) => name === 'notes' };
+    const off = createHostRouting({ dir, now: () => 5, logger: silentLogger, urlTarget: () => undefined });
+    await expect(off.routeServer({ path: host, format: 'cursor', name: 'notes', how: 'url' })).rejects.toMatchObject({ code: 'invalid_state' });
+    const routing = createHostRouting({ dir, now: () => 5, logger: silentLogger, urlTarget: () => target });
+    const route = await routing.routeServer({ path: host, format: 'cursor', name: 'notes', how: 'url', seen: textDigest(text) });
+    expect(JSON.parse(readFileSync(host, 'utf8')).mcpServers.notes).toEqual({ url: 'http://127.0.0.1:47615/mcp/notes', headers: { Authorization: `Bearer ${'t'.repeat(64)}` } });
+    await routing.unrouteServer({ id: route.id });
+    expect(JSON.parse(readFileSync(host, 'utf8'))).toEqual(JSON.parse(text));
+  });
 });
