@@ -98,10 +98,10 @@ export function firstLine(text: string, max = 140): string {
   return trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
 }
 
-/** Every status, sampling and history alike (one list: shared/contract/history.ts). */
+/** Every status of every item kind (one vocabulary: shared/contract/status.ts). */
 const STATUS_KEYS = HISTORY_STATUSES;
 
-/** The readable label of a sampling (or history) status in the active language; unknown ones as they are. */
+/** The readable label of an item's status (any kind; Queue and History alike) in the active language; unknown ones as they are. */
 export function statusLabel(status: string): string {
   return (STATUS_KEYS as readonly string[]).includes(status) ? i18n.t(`common:status.${status as (typeof STATUS_KEYS)[number]}`) : status;
 }

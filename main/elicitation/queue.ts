@@ -23,7 +23,7 @@ import {
 } from '../../shared/contract/elicitation.js';
 import { ErrorCodes } from '../../shared/contract/sampling.js';
 import type { FormDraft } from '../../shared/contract/drafts.js';
-import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type SamplingStatus, type StopCause } from '../../shared/contract/state.js';
+import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type StopCause } from '../../shared/contract/state.js';
 import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 import { withServerWait, type ServerWait } from '../../shared/domain/wait.js';
 import { protocolError } from '../mcp/protocol.js';
@@ -77,16 +77,6 @@ export interface ElicitationQueue {
 }
 
 const FINISHED_KEPT = 50;
-
-/** History status for an elicitation status (history's list is shared with sampling). */
-const HISTORY_STATUS: Record<ElicitationStatus, SamplingStatus> = {
-  awaiting_input: 'awaiting_request_review',
-  accepted: 'delivered',
-  declined: 'rejected',
-  cancelled: 'rejected',
-  withdrawn: 'cancelled',
-  completed: 'delivered',
-};
 
 interface Rec {
   item: ElicitationItemView;
@@ -142,7 +132,7 @@ function historyEntryOf(rec: Rec, now: number): HistoryEntry {
     ...(item.via && { via: item.via }),
     callName: call ? `${call.kind} ${call.name}` : undefined,
     ...(call?.args ? { callArgs: call.args } : {}),
-    status: HISTORY_STATUS[item.status],
+    status: item.status, // the one status vocabulary: History keeps the elicitation's own
     decidedBy: rec.decidedBy,
     rule: rec.rule,
     receivedAt: item.receivedAt,

@@ -6,6 +6,7 @@
 import { CreateMessageParamsSchema, contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { HistorySession } from '../../shared/contract/history.js';
 import type { HistoryEntry } from '../../shared/contract/state.js';
+import type { ItemStatus } from '../../shared/contract/status.js';
 import { base64Bytes } from '../store/media.js';
 
 /** A piece of content: text (rendered as a preformatted block) or a one-line note. */
@@ -31,7 +32,7 @@ export interface ReportSession {
   requests: ReportRequest[];
 }
 
-const STATUS: Record<string, string> = {
+const STATUS: Record<ItemStatus, string> = {
   awaiting_request_review: 'awaiting request review',
   generating: 'generating',
   awaiting_response_review: 'awaiting response review',
@@ -41,6 +42,11 @@ const STATUS: Record<string, string> = {
   cancelled: 'cancelled',
   timed_out: 'timed out',
   interrupted: 'interrupted',
+  awaiting_input: 'awaiting input',
+  accepted: 'accepted',
+  completed: 'completed',
+  declined: 'declined',
+  withdrawn: 'withdrawn',
 };
 
 /** ISO-8601 UTC time of epoch ms, e.g. "2026-11-20 14:03:27Z". */

@@ -4,11 +4,16 @@
  * per-server counters and filter facets. Each function takes the connection and a statement cache
  * and is called by `history-store.ts`, which owns the transactions' boundaries and checks.
  */
+import { ITEM_STATUSES, STATUS_OUTCOME } from '../../shared/contract/status.js';
 import type Database from 'libsql';
 import type { HistoryFacets, HistoryStats } from '../../shared/contract/history.js';
 import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
 import { seqBase } from './rows.js';
+
+/** Statuses counted as answered (approved) and as refused (rejected) in the stats: shared/contract/status.ts. */
+const ANSWERED_SQL = ITEM_STATUSES.filter((s) => STATUS_OUTCOME[s] === 'answered').map((s) => `'${s}'`).join(', ');
+const REFUSED_SQL = ITEM_STATUSES.filter((s) => STATUS_OUTCOME[s] === 'refused').map((s) => `'${s}'`).join(', ');
 
 /** Prepares (once per distinct SQL text) and returns a statement. */
 export type Prepare = (sql: string) => Database.Statement;
@@ -99,7 +104,7 @@ export function stats(prepare: Prepare, range: { from?: number; to?: number }): 
   // Served by the covering index history_stats (grouped in index order, no table reads).
   const rows = prepare(
     `SELECT server_id, count(*) AS requests,
-       sum(status = 'delivered') AS approved, sum(status = 'rejected') AS rejected,
+       sum(status IN (${ANSWERED_SQL})) AS approved, sum(status IN (${REFUSED_SQL})) AS rejected,
        sum(coalesce(decided_by = 'rule', 0)) AS auto,
        sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)) AS tokens
      FROM history ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}

@@ -87,6 +87,23 @@ UPDATE history_data SET extra_json = nullif(json_remove(extra_json, '$.kind', '$
 CREATE INDEX history_rule ON history (rule_id) WHERE rule_id IS NOT NULL;
 `;
 
+/**
+ * Version 4: one status vocabulary for every kind (shared/contract/status.ts). Elicitation entries
+ * were written with the nearest sampling status (accepted → delivered, declined and cancelled →
+ * rejected, withdrawn → cancelled, waiting → awaiting_request_review); they get their own back —
+ * the status their last ending event names, else the reverse of that mapping (a `delivered` one
+ * becomes `accepted`, a `rejected` one `declined`). `interrupted` stays.
+ */
+const V4_SQL = `
+UPDATE history SET status = coalesce(
+  (SELECT e.value ->> '$.kind' FROM history_data AS d, json_each(d.events_json) AS e
+    WHERE d.seq = history.seq AND e.value ->> '$.kind' IN ('accepted', 'declined', 'cancelled', 'withdrawn', 'completed')
+    ORDER BY e.key DESC LIMIT 1),
+  CASE status WHEN 'delivered' THEN 'accepted' WHEN 'rejected' THEN 'declined' WHEN 'cancelled' THEN 'withdrawn'
+    WHEN 'awaiting_request_review' THEN 'awaiting_input' ELSE status END)
+WHERE kind = 'elicitation' AND status <> 'interrupted';
+`;
+
 /** Every migration, oldest first. The last one's version is {@link LATEST_SCHEMA_VERSION}. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -106,6 +123,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'kind (sampling | elicitation) and the deciding rule as list columns, moved out of extra_json',
     up: (db) => {
       db.exec(V3_SQL);
+    },
+  },
+  {
+    version: 4,
+    description: 'one status vocabulary: elicitation entries get their own statuses back (accepted, declined, cancelled, withdrawn, completed)',
+    up: (db) => {
+      db.exec(V4_SQL);
     },
   },
 ];

@@ -15,7 +15,7 @@
  * generated_json" ('=' is not JSON, so it cannot be mistaken for a value).
  */
 import type { HistoryListItem } from '../../shared/contract/history.js';
-import type { HistoryEntry, HistorySummary, SamplingStatus } from '../../shared/contract/state.js';
+import type { HistoryEntry, HistorySummary, ItemStatus } from '../../shared/contract/state.js';
 import type { UiText } from '../../shared/contract/ui-text.js';
 
 /** `seq` values one millisecond of `receivedAt` spans. */
@@ -226,7 +226,7 @@ export function rowToSummary(row: NarrowRow & Pick<DataRow, 'preview' | 'error'>
     id: row.id,
     conversationId: row.conversation_id,
     serverId: row.server_id,
-    status: row.status as SamplingStatus,
+    status: row.status as ItemStatus,
     receivedAt: row.received_at,
     edited: row.edited === 1,
     preview: row.preview,

@@ -1,13 +1,13 @@
 /** Small presentational building blocks shared by the screens. */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SamplingStatus } from '../../shared/contract/state';
+import { STATUS_TONE, type ItemStatus } from '../../shared/contract/status';
 import { prettyJson, statusLabel } from '../format';
 
-/** A coloured pill for a sampling status. */
-export function StatusBadge({ status }: { status: SamplingStatus }) {
+/** A coloured pill for an item's status, any kind (one vocabulary: shared/contract/status.ts). */
+export function StatusBadge({ status }: { status: ItemStatus }) {
   useTranslation('common'); // re-render on a language change
-  return <span className={`badge status-${status}`}>{statusLabel(status)}</span>;
+  return <span className={`badge status-${status} tone-${STATUS_TONE[status]}`}>{statusLabel(status)}</span>;
 }
 
 /** A coloured pill with free text (server and call statuses). */

@@ -8,20 +8,11 @@
  * loop). Export and delete work on whole sessions. Times are epoch ms.
  */
 import { z } from 'zod';
-import type { HistoryEntry, HistorySummary, SamplingStatus } from './state.js';
+import type { HistoryEntry, HistorySummary } from './state.js';
+import { ITEM_STATUSES } from './status.js';
 
-/** Every status an entry can have in history. */
-export const HISTORY_STATUSES = [
-  'awaiting_request_review',
-  'generating',
-  'awaiting_response_review',
-  'delivered',
-  'rejected',
-  'failed',
-  'cancelled',
-  'timed_out',
-  'interrupted',
-] as const satisfies readonly SamplingStatus[];
+/** Every status an entry can have in history: the one vocabulary of every item (./status.ts). */
+export const HISTORY_STATUSES = ITEM_STATUSES;
 
 /** Who decided: the person, an auto-approve rule (a later issue), or the console itself. */
 export const DECIDERS = ['person', 'rule', 'console'] as const;

@@ -70,25 +70,8 @@ export interface CallRef {
   args?: string;
 }
 
-/**
- * Where a sampling item is in the review state machine:
- * awaiting_request_review → generating → awaiting_response_review → delivered,
- * or rejected / failed / cancelled / timed_out. `interrupted` is only found in history: the
- * console stopped (quit or crash) before the request finished.
- */
-export type SamplingStatus =
-  | 'awaiting_request_review'
-  | 'generating'
-  | 'awaiting_response_review'
-  | 'delivered'
-  | 'rejected'
-  | 'failed'
-  | 'cancelled'
-  | 'timed_out'
-  | 'interrupted';
-
-/** Statuses after which nothing more happens to an item. */
-export const TERMINAL_STATUSES: readonly SamplingStatus[] = ['delivered', 'rejected', 'failed', 'cancelled', 'timed_out', 'interrupted'];
+export { ITEM_STATUSES, OPEN_STATUSES, TERMINAL_STATUSES, isTerminalStatus, type ElicitationStatus, type ItemStatus, type SamplingStatus } from './status.js';
+import type { ElicitationStatus, ItemStatus, SamplingStatus } from './status.js';
 
 /** The model the console chose (or the person picked) and why. */
 export interface ModelChoice extends ModelRef {
@@ -197,13 +180,6 @@ export interface SamplingItemView {
   /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate. */
   policy?: PolicyExplanation;
 }
-
-/**
- * Where an elicitation is: waiting on the person, or how it ended. `withdrawn`: the server
- * cancelled it or the connection closed; `completed`: a URL-mode elicitation the server reported
- * done (`notifications/elicitation/complete`).
- */
-export type ElicitationStatus = 'awaiting_input' | 'accepted' | 'declined' | 'cancelled' | 'withdrawn' | 'completed';
 
 /** An elicitation request (form or URL mode) in the queue. */
 export interface ElicitationItemView {
@@ -435,7 +411,8 @@ export interface HistorySummary {
   callName?: string;
   /** That request's arguments as one short line (shared/domain/call-args.ts), to tell entries of one tool apart. */
   callArgs?: string;
-  status: SamplingStatus;
+  /** The item's own status (one vocabulary for every kind: shared/contract/status.ts). */
+  status: ItemStatus;
   /** Who decided: the person, a rule, or the console itself (validation, timeouts, limits). */
   decidedBy?: DecidedBy;
   /** The rule that decided, when `decidedBy` is 'rule'. */

@@ -99,7 +99,7 @@ describe('elicitation queue', () => {
     expect(() => t.queue.respond(t.last().id, 'accept', { name: 'A' })).toThrow(/email is required.*name must be at least 2 characters/);
     t.queue.respond(t.last().id, 'accept', { name: 'Ada', email: 'ada@example.com' });
     await expect(answer).resolves.toEqual({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', ratio: 0.5, subscribe: true } });
-    expect(t.saved.at(-1)).toMatchObject({ kind: 'elicitation', status: 'delivered', decidedBy: 'person', answer: { action: 'accept' } });
+    expect(t.saved.at(-1)).toMatchObject({ kind: 'elicitation', status: 'accepted', decidedBy: 'person', answer: { action: 'accept' } });
   });
 
   it.each(['decline', 'cancel'] as const)('%s: answered with that action and no content', async (action) => {

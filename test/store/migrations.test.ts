@@ -146,6 +146,43 @@ describe('schema_version', () => {
   });
 });
 
+describe('upgrade from version 3', () => {
+  it('elicitation entries get their own statuses back (from their ending event, else the reverse mapping); sampling entries are untouched', () => {
+    const elicitation = (id: string, status: HistoryEntry['status'], ending?: string): HistoryEntry =>
+      ({ ...minimalEntry(id, 1_000), kind: 'elicitation', status, events: [{ at: 1_000, kind: 'received' }, ...(ending ? [{ at: 2_000, kind: ending }] : [])] }) as HistoryEntry;
+    const rows = [
+      elicitation('cancelled-by-person', 'rejected', 'cancelled'),
+      elicitation('declined', 'rejected', 'declined'),
+      elicitation('completed', 'delivered', 'completed'),
+      elicitation('withdrawn', 'cancelled', 'withdrawn'),
+      elicitation('no-ending-event', 'delivered'),
+      elicitation('crashed', 'interrupted'),
+      { ...minimalEntry('sampling', 3_000), status: 'rejected' } as HistoryEntry,
+    ];
+    withDb((db) => {
+      migrate(db, dbPath, MIGRATIONS.filter((m) => m.version <= 3));
+      const prepare = statementCache(db);
+      rows.forEach((r, i) => writeEntry(prepare, { ...r, receivedAt: 1_000 + i }));
+    });
+    const store = openHistoryStore(dbPath);
+    try {
+      const status = Object.fromEntries(store.list({ limit: 20, offset: 0 }).entries.map((e) => [e.id, e.status]));
+      expect(status).toEqual({
+        'cancelled-by-person': 'cancelled',
+        declined: 'declined',
+        completed: 'completed',
+        withdrawn: 'withdrawn',
+        'no-ending-event': 'accepted',
+        crashed: 'interrupted',
+        sampling: 'rejected',
+      });
+      expect(store.list({ status: ['declined'], limit: 20, offset: 0 }).entries.map((e) => e.id)).toEqual(['declined']);
+    } finally {
+      store.close();
+    }
+  });
+});
+
 /**
  * Rows exactly as schema version 1 wrote them. Frozen on purpose: never update this to a newer
  * schema — it stands for databases already on people's disks.

@@ -5,6 +5,8 @@
  */
 import { defaultsFor, optionsOf, validateElicitationContent, type Field, type FieldValue, type RequestedSchema } from '../../../shared/contract/elicitation';
 import type { ElicitationStatus, ItemSummary } from '../../../shared/contract/state';
+import { STATUS_TONE, type StatusTone } from '../../../shared/contract/status';
+import { statusLabel } from '../../format';
 import { i18n } from '../../i18n';
 
 /** A form field's raw value: text for text, number, date and single-select inputs; a flag; a list. */
@@ -94,28 +96,9 @@ export function buildAnswer(schema: RequestedSchema, raw: RawValues): ReturnType
   return validateElicitationContent(schema, contentFromRaw(schema, raw));
 }
 
-/** Tones of the elicitation statuses (labels: {@link elicitationStatus}). */
-export const ELICITATION_TONE: Record<ElicitationStatus, 'ok' | 'warn' | 'error' | 'info' | 'muted'> = {
-  awaiting_input: 'warn',
-  accepted: 'ok',
-  declined: 'error',
-  cancelled: 'muted',
-  withdrawn: 'muted',
-  completed: 'ok',
-};
-
-const STATUS_KEY = {
-  awaiting_input: 'statusAwaiting',
-  accepted: 'statusAccepted',
-  declined: 'statusDeclined',
-  cancelled: 'statusCancelled',
-  withdrawn: 'statusWithdrawn',
-  completed: 'statusCompleted',
-} as const satisfies Record<ElicitationStatus, string>;
-
-/** The readable label (in the active language) and tone of an elicitation status. */
-export function elicitationStatus(status: ElicitationStatus): { label: string; tone: 'ok' | 'warn' | 'error' | 'info' | 'muted' } {
-  return { label: i18n.t(`queue:elicitation.${STATUS_KEY[status]}`), tone: ELICITATION_TONE[status] };
+/** The readable label (in the active language) and tone of an elicitation status: the one status vocabulary (shared/contract/status.ts). */
+export function elicitationStatus(status: ElicitationStatus): { label: string; tone: StatusTone } {
+  return { label: statusLabel(status), tone: STATUS_TONE[status] };
 }
 
 /** A URL's parts as shown: the host (punycode kept, so look-alike domains stay visible), whether it may be opened. */
