@@ -9,7 +9,7 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { ConsoleApi, ConsoleEvent } from '../shared/contract/api.js';
-import type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
+import type { FormDraft, RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
 import { applyItemChange, applyPatch, patchFits, type DetailChange, type StatePatch } from '../shared/contract/state-patch.js';
 import {
   type CallView,
@@ -31,15 +31,17 @@ export type MirrorStatus = { kind: 'connecting' } | { kind: 'ready' } | { kind: 
 export type { RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
 
 /**
- * Everything the person has changed on one item and not sent, in one place: the request's texts
- * and fields and its other edits (removed blocks and tools, the tool choice), the response's texts
- * and its other edits (tool inputs, added tool calls). Each part is absent until first edited.
+ * Everything the person has changed on one item and not sent, in one place, whatever its kind: a
+ * sampling item's request texts and fields and its other edits (removed blocks and tools, the
+ * tool choice), its response texts and other edits (tool inputs, added tool calls); an
+ * elicitation's form values (`form`). Each part is absent until first edited.
  */
 export interface ItemEdits {
   request?: RequestDraft;
   requestExtras?: RequestExtras;
   response?: ResponseDraft;
   responseExtras?: ResponseExtras;
+  form?: FormDraft;
 }
 
 /** A whole item in the details cache and the state version it is current at. */
@@ -77,6 +79,8 @@ export interface ConsoleStore {
   setRequestExtras(itemId: string, extras: RequestExtras): void;
   setResponseDraft(itemId: string, draft: ResponseDraft): void;
   setResponseExtras(itemId: string, extras: ResponseExtras): void;
+  /** An elicitation form's values as the person left them. */
+  setFormDraft(itemId: string, form: FormDraft): void;
   clearDrafts(itemId: string): void;
   hideNotice(id: string): void;
 }
@@ -103,6 +107,7 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   setRequestExtras: (itemId, requestExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], requestExtras } } })),
   setResponseDraft: (itemId, response) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], response } } })),
   setResponseExtras: (itemId, responseExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], responseExtras } } })),
+  setFormDraft: (itemId, form) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], form } } })),
   clearDrafts: (itemId) =>
     set((s) => {
       const drafts = { ...s.drafts };
@@ -114,7 +119,8 @@ export const useConsole = create<ConsoleStore>()((set) => ({
 
 /**
  * Drops the parts of drafts whose item is no longer in the review they were made for: request
- * edits outside request review and generation, response edits outside response review.
+ * edits outside request review and generation, response edits outside response review, form
+ * values once the elicitation no longer waits for input (main keeps what was saved).
  */
 function pruneDrafts(items: ItemSummary[]): void {
   const s = useConsole.getState();
@@ -126,12 +132,14 @@ function pruneDrafts(items: ItemSummary[]): void {
     const at = status.get(id);
     const keepRequest = at === 'awaiting_request_review' || at === 'generating';
     const keepResponse = at === 'awaiting_response_review';
+    const keepForm = at === 'awaiting_input';
     const d = s.drafts[id]!;
     const next: ItemEdits = {
       ...(keepRequest && d.request && { request: d.request }),
       ...(keepRequest && d.requestExtras && { requestExtras: d.requestExtras }),
       ...(keepResponse && d.response && { response: d.response }),
       ...(keepResponse && d.responseExtras && { responseExtras: d.responseExtras }),
+      ...(keepForm && d.form && { form: d.form }),
     };
     if (Object.keys(next).length === Object.keys(d).length) continue;
     drafts ??= { ...s.drafts };

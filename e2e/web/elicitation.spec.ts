@@ -237,3 +237,16 @@ test('-32042 item once opened: "Call <tool> again" calls rerunCall with the fail
   await expect(section.getByRole('button', { name: 'Call trigger-url-elicitation again' })).toBeEnabled();
   await shot(page, 'elicitation-url-error-rerun');
 });
+
+test('form values are one more part of the item’s draft: kept when the person looks at another item and comes back, and saved to main', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await row(page, 'elic-form').click();
+  await page.getByLabel('Full name').fill('Ada Lovelace');
+  await row(page, 'elic-url').click();
+  await expect(page.getByTestId('elicitation-review')).toContainText('https://');
+  await row(page, 'elic-form').click();
+  await expect(page.getByLabel('Full name')).toHaveValue('Ada Lovelace');
+  await expect
+    .poll(() => recorded(page, 'saveDraft'), { timeout: 5_000 })
+    .toContainEqual({ itemId: 'elic-form', draft: { form: expect.objectContaining({ name: 'Ada Lovelace' }) } });
+});

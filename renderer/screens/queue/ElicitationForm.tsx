@@ -15,7 +15,8 @@ import { useAction } from '../../hooks';
 import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
 import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
-import { flushDraft, saveFormDraft } from './autosave';
+import { flushDraft } from './autosave';
+import { useConsole } from '../../store';
 
 /** The generated form and its Accept / Decline / Cancel bar. */
 export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
@@ -24,8 +25,11 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
   const declineHint = useShortcutHint('elicitation.decline');
   const cancelHint = useShortcutHint('elicitation.cancel');
   const schema = params.requestedSchema;
-  // What the person typed before (kept by main, e.g. across a reload), else the schema's defaults.
-  const [raw, setRaw] = useState<RawValues>(() => item.draft?.form ?? initialRawValues(schema));
+  // What the person typed (the one per-item draft store; main keeps it too, e.g. across a reload), else the schema's defaults.
+  const edited = useConsole((s) => s.drafts[item.id]?.form);
+  const setFormDraft = useConsole((s) => s.setFormDraft);
+  const [initial] = useState<RawValues>(() => item.draft?.form ?? initialRawValues(schema));
+  const raw: RawValues = edited ?? initial;
   const [errors, setErrors] = useState<Record<string, UiText>>({});
   const say = useSay();
   const required = new Set(schema.required ?? []);
@@ -49,9 +53,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
   });
 
   const change = (name: string, value: RawValue) => {
-    const next = { ...raw, [name]: value };
-    setRaw(next);
-    saveFormDraft(item.id, next); // in main (and history) within a second, should the server stop waiting
+    setFormDraft(item.id, { ...raw, [name]: value }); // saved to main (and history) within a second, should the server stop waiting
     if (errors[name]) {
       setErrors((e) => {
         const next = { ...e };

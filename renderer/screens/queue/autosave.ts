@@ -1,13 +1,13 @@
 /**
- * Saves what the person types to main as they type (README, "Drafts"): every change of a request
- * or response draft in the store's per-item `drafts` (store.ts: texts and extras) and of an elicitation
- * form ({@link saveFormDraft}) goes to `saveDraft` through a debounced saver (draft-saver.ts:
+ * Saves what the person types to main as they type (README, "Drafts"): every change of an item's
+ * edits in the store's one per-item `drafts` (store.ts: a request's or response's texts and
+ * extras, an elicitation's form values) goes to `saveDraft` through a debounced saver (draft-saver.ts:
  * within a second of the last keystroke). When an item leaves its review (the server stopped
  * waiting, the call ended) the stores drop its drafts; what was still queued is sent at once, and
  * main keeps it on the ended item and in history. Queued drafts are also sent when the page closes.
  */
 import type { ConsoleApi } from '../../../shared/contract/api';
-import type { DraftInput, FormDraft } from '../../../shared/contract/drafts';
+import type { DraftInput } from '../../../shared/contract/drafts';
 import type { SamplingItemView } from '../../../shared/contract/state';
 import { cachedItem, useConsole, type ItemEdits } from '../../store';
 import { initialRequestDraft, initialResponseDraft } from './drafts';
@@ -15,11 +15,6 @@ import { createDraftSaver, type DraftSaver } from './draft-saver';
 import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS } from './edits';
 
 let saver: DraftSaver | null = null;
-
-/** Queues an elicitation form's raw values for saving (no-op before {@link startDraftAutosave}). */
-export function saveFormDraft(itemId: string, form: FormDraft): void {
-  saver?.queue(itemId, { form });
-}
 
 /**
  * Sends `itemId`'s queued draft now. Call before an action on the item (approve, reject,
@@ -54,6 +49,11 @@ function responsePart(edits: ItemEdits | undefined, itemId: string): DraftInput 
   return { response: { draft: draft ?? item?.draft?.response?.draft ?? initialResponseDraft(), extras: extras ?? item?.draft?.response?.extras ?? NO_RESPONSE_EXTRAS } };
 }
 
+/** The form part of `itemId`'s draft, or null when nothing is there. */
+function formPart(edits: ItemEdits | undefined): DraftInput | null {
+  return edits?.form ? { form: edits.form } : null;
+}
+
 /**
  * Starts saving drafts through `api.saveDraft`; returns a function that stops (and sends what is queued).
  * Call once per page, next to `startMirror`.
@@ -71,6 +71,7 @@ export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => vo
       for (const [pick, keys] of [
         [requestPart, ['request', 'requestExtras']],
         [responsePart, ['response', 'responseExtras']],
+        [formPart, ['form']],
       ] as const) {
         if (keys.every((k) => was?.[k] === now?.[k])) continue;
         const part = pick(now, id);
