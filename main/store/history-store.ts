@@ -1,13 +1,15 @@
 /**
  * The history store: one SQLite database (libsql, better-sqlite3 API) holding a record of every
  * sampling request. The sampling pipeline saves the whole current {@link HistoryEntry} at every
- * transition (through {@link HistoryStore.saveSoon}, so the saves of one moment share a commit);
+ * transition (through {@link HistoryStore.saveSoon}, so the saves of a few milliseconds share a
+ * commit: an auto-approved request is one commit);
  * the history screens list, filter, search, count, export and delete; retention prunes whole
  * sessions.
  *
  * Durability ("nothing is lost"): `save` is synchronous and its transaction is
  * committed when it returns (it survives a crash of this process at once); `saveSoon` commits
- * once the calling code has run, before anything queued after it; {@link
+ * once the calling code has run (a passing state: within {@link SAVE_SOON_WINDOW_MS}), and at once
+ * when anything reads or `durable` is asked; {@link
  * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
  * it answers a server, so a delivered response's record is on disk before the server receives it.
  * See {@link openHistoryStore} for the pragmas and why.
@@ -57,6 +59,15 @@ export interface HistoryListOptions extends HistoryFilter {
 /** Which sessions an operation covers: those of the given entry ids, or those matching a filter. */
 export type SessionSelection = { ids: readonly string[] } | { filter: HistoryFilter };
 
+/**
+ * How long `saveSoon` gathers saves into one commit when none of them waits on a person, in ms
+ * (a state that does is committed once the calling code has run).
+ */
+export const SAVE_SOON_WINDOW_MS = 10;
+
+/** States committed at once by `saveSoon`: a person is looking at them (what they see is on disk). */
+const WAITING_ON_PERSON = new Set<string>(['awaiting_request_review', 'awaiting_response_review', 'awaiting_input']);
+
 /** The history database. All methods are synchronous; after `close` they throw. */
 export interface HistoryStore {
   /**
@@ -71,11 +82,14 @@ export interface HistoryStore {
   save(entry: HistoryEntry): void;
   /**
    * Like {@link HistoryStore.save}, but the commit is shared: the entry is committed together with
-   * every other `saveSoon` of the same moment, in one transaction, as soon as the code that called
-   * it has run to its end (a microtask) — before any promise continuation or I/O callback queued
-   * after the call runs, so before anything the caller does next reaches a server or a window.
-   * Saving the same id again before then commits only the latest state. Every read, `save`,
-   * `durable` and `close` commits what is pending first, so readers always see it.
+   * every other `saveSoon` of the same moment, in one transaction, once the calling code has run
+   * (a microtask) when one of them waits on a person (awaiting review or input) — what a person
+   * sees is on disk — else within {@link SAVE_SOON_WINDOW_MS}, so the states a request decided by
+   * a rule passes through (received, generating, delivered) are one commit. Saving the same id
+   * again before then commits only the latest state. Every read, `save`, `durable` and `close`
+   * commits what is pending first, so readers always see it, and nothing reaches a server before
+   * its record is committed and synced (the console awaits `durable` before answering). A crash
+   * of this process loses at most a passing state of that window.
    * A failed commit (I/O, SQLITE_BUSY, an entry that cannot be JSON-encoded) is reported by the
    * next {@link HistoryStore.durable} (it rejects); the entries that could be written still are.
    * @throws TypeError when the entry lacks a required field; Error when closed.
@@ -275,9 +289,17 @@ class SqliteHistoryStore implements HistoryStore {
     if (this.flushQueued) return;
     this.flushQueued = true;
     queueMicrotask(() => {
-      this.flushQueued = false;
-      if (!this.closed) this.flushPending();
+      if (this.closed) return;
+      // A state that waits on a person is committed now; one that passes on its own (generating)
+      // waits for the window, so a request decided by a rule is one commit with its ending.
+      if ([...this.pending.values()].some((e) => WAITING_ON_PERSON.has(e.status))) return this.flushNow();
+      setTimeout(() => this.flushNow(), SAVE_SOON_WINDOW_MS).unref();
     });
+  }
+
+  private flushNow(): void {
+    this.flushQueued = false;
+    if (!this.closed) this.flushPending();
   }
 
   /**

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKGROUND_SYNC_MS, createGroupSync } from '../../main/store/group-sync.js';
-import { openHistoryStore, whenDurable, type HistoryStore } from '../../main/store/history-store.js';
+import { openHistoryStore, SAVE_SOON_WINDOW_MS, whenDurable, type HistoryStore } from '../../main/store/history-store.js';
 import { minimalEntry, tempDir } from './fixtures/entries.js';
 
 /** A controllable fsync: records each call and lets the test finish (or fail) it. */
@@ -180,7 +180,7 @@ describe('history store: durable() and the unchanged-text save path', () => {
   });
 });
 
-describe('history store: saveSoon (one commit for the saves of one moment)', () => {
+describe('history store: saveSoon (one commit for the saves of a few milliseconds)', () => {
   let tmp: ReturnType<typeof tempDir>;
   let store: HistoryStore;
   let other: HistoryStore;
@@ -196,13 +196,24 @@ describe('history store: saveSoon (one commit for the saves of one moment)', () 
   });
   const statusIn = (s: HistoryStore, id: string) => s.get(id)?.status;
 
-  it('commits the latest state once the calling code has run, before a continuation queued after it', async () => {
+  it('a state that waits on a person: committed once the calling code has run, before a continuation queued after it', async () => {
     const queued = minimalEntry('r', 1000, 'walrus');
-    store.saveSoon(queued);
     store.saveSoon({ ...queued, status: 'generating' });
+    store.saveSoon(queued);
     expect(statusIn(other, 'r')).toBeUndefined(); // not committed yet
     await Promise.resolve();
-    expect(statusIn(other, 'r')).toBe('generating');
+    expect(statusIn(other, 'r')).toBe('awaiting_request_review');
+    expect(other.list({ query: 'walrus', limit: 10, offset: 0 }).total).toBe(1);
+  });
+
+  it('a passing state (generating): committed within SAVE_SOON_WINDOW_MS, once for all the saves made meanwhile', async () => {
+    const queued = minimalEntry('g', 1000, 'walrus');
+    store.saveSoon({ ...queued, status: 'generating' });
+    await Promise.resolve();
+    expect(statusIn(other, 'g')).toBeUndefined(); // waits for the window
+    store.saveSoon({ ...queued, status: 'generating', preview: 'still going' });
+    await new Promise((r) => setTimeout(r, SAVE_SOON_WINDOW_MS + 20));
+    expect(statusIn(other, 'g')).toBe('generating');
     expect(other.list({ query: 'walrus', limit: 10, offset: 0 }).total).toBe(1);
   });
 
@@ -222,7 +233,7 @@ describe('history store: saveSoon (one commit for the saves of one moment)', () 
   it('a later save() of the same id is not overwritten by the pending state', async () => {
     store.saveSoon(minimalEntry('x', 1000));
     store.save({ ...minimalEntry('x', 1000), status: 'delivered' });
-    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, SAVE_SOON_WINDOW_MS + 20));
     expect(statusIn(other, 'x')).toBe('delivered');
   });
 
