@@ -137,6 +137,8 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),
     ...srv.feature.methods,
+    // A bridged server's log comes from its bridge's reports; a connection of the console's own first.
+    getServerLog: async (input) => (srv.connections.has(input.serverId) ? srv.feature.methods.getServerLog(input) : (bridges.activity.log(input.serverId)?.page(input.query, input.limit) ?? srv.feature.methods.getServerLog(input))),
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
     saveProvider: (input) => providerRegistry.save(input),

@@ -17,6 +17,7 @@ import {
   ConsoleToBridgeSchema,
   parseChannelLine,
   type BridgeCall,
+  type BridgeActivity,
   type BridgeToConsole,
   type BridgeVia,
   type ConsoleToBridge,
@@ -77,6 +78,8 @@ export interface ConsoleLink {
   warmUp(): Promise<void>;
   /** Tells the console the server completed a URL elicitation it showed (dropped when not connected). */
   elicitationComplete(elicitationId: string): void;
+  /** Sends an activity report (dropped when not connected: a report never starts the console). */
+  report(report: BridgeActivity): void;
   /**
    * The console's OAuth access token for the server at `url` (refreshed first with `refresh`).
    * @returns undefined when nobody signed in yet
@@ -143,6 +146,9 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
       write(ch.socket, { type: 'auth', id, url, ...(refresh && { refresh }) });
       const { accessToken } = await answer;
       return typeof accessToken === 'string' ? accessToken : undefined;
+    },
+    report(report) {
+      void channel?.then((ch) => write(ch.socket, report), () => undefined);
     },
     elicitationComplete(elicitationId) {
       void channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);

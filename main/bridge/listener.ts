@@ -15,6 +15,7 @@ import {
   BRIDGE_PROTOCOL_VERSION,
   BridgeToConsoleSchema,
   parseChannelLine,
+  type BridgeActivity,
   type BridgeAuth,
   type BridgeHello,
   type BridgeRequest,
@@ -71,6 +72,8 @@ export interface BridgeListenerDeps {
    * bridged servers get no token from the console.
    */
   auth?(serverId: string, url: string, refresh?: { wwwAuthenticate?: string }): Promise<{ accessToken?: string }>;
+  /** A bridge's activity report: its server's protocol log and stderr since the last one, the host's calls in flight. */
+  onActivity?(serverId: string, report: BridgeActivity): void;
 }
 
 /** One accepted bridge connection. */
@@ -179,6 +182,7 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
     else if (message.type === 'cancel') peer.open.get(message.id)?.abort.abort(new RequestAbort(message.cause, message.reason));
     else if (message.type === 'elicitation_complete') ctx.deps.onElicitationComplete?.(peer.hello.serverId, message.elicitationId);
     else if (message.type === 'auth') answerAuth(peer, message, ctx.deps);
+    else if (message.type === 'activity') ctx.deps.onActivity?.(peer.hello.serverId, message);
   });
   socket.on('data', (chunk: Buffer) => {
     try {

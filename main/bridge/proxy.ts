@@ -17,7 +17,7 @@
  * as they are, and host request ids to the server.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import type { BridgeVia } from '../../shared/contract/bridge-protocol.js';
+import type { BridgeCall, BridgeVia } from '../../shared/contract/bridge-protocol.js';
 import { typedAbort } from '../mcp/server-requests.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type McpRequestKind } from '../requests/incoming.js';
@@ -36,6 +36,26 @@ export interface BridgeProxyOptions {
   logger: Logger;
   /** Who answers sampling (see {@link ProxyState.samplingTo}); default the console. */
   samplingTo?: ProxyState['samplingTo'];
+  /** Told when a host's client request (tools/call, prompts/get, resources/read) starts and ends. */
+  onCall?(call: BridgeCall, phase: 'started' | 'ended'): void;
+}
+
+/** The host's calls in flight, telling `onCall` of each start and end. */
+class ObservedCalls extends Map<string, BridgeCall> {
+  constructor(private readonly onCall?: BridgeProxyOptions['onCall']) {
+    super();
+  }
+
+  override set(key: string, call: BridgeCall): this {
+    if (!this.has(key)) this.onCall?.(call, 'started');
+    return super.set(key, call);
+  }
+
+  override delete(key: string): boolean {
+    const call = this.get(key);
+    if (call) this.onCall?.(call, 'ended');
+    return super.delete(key);
+  }
 }
 
 /** A running proxy. */
@@ -55,7 +75,7 @@ export interface BridgeProxy {
 
 /** Starts proxying between `opts.host` and `opts.server` (both transports are started here). */
 export async function startBridgeProxy(opts: BridgeProxyOptions): Promise<BridgeProxy> {
-  const state: ProxyState = { era: 'legacy', handled: new Map(), calls: new Map(), ...(opts.samplingTo && { samplingTo: opts.samplingTo }) };
+  const state: ProxyState = { era: 'legacy', handled: new Map(), calls: new ObservedCalls(opts.onCall), ...(opts.samplingTo && { samplingTo: opts.samplingTo }) };
   const rounds = createInputRounds({ state, toHost: (m) => opts.host.send(m), toServer: (m) => opts.server.send(m), link: opts.link });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

@@ -13,6 +13,7 @@ import { buildTransport } from '../mcp/transport.js';
 import type { Logger } from '../ports.js';
 import type { BridgeTarget } from './args.js';
 import { bridgeAuthProvider } from './auth.js';
+import { startActivityReports } from './activity.js';
 import { createConsoleLink } from './console-link.js';
 import { headersFromEnv } from './headers.js';
 import { createHostStdioTransport } from './host-stdio.js';
@@ -74,16 +75,29 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   const config: ServerConfig = isStdio(base) ? { ...base, env: { ...stringEnv(opts.env ?? process.env), ...base.env } } : base;
   const started: { proxy?: BridgeProxy } = {}; // the link may hear of a roots change once the proxy runs
   const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }), onRootsChanged: () => started.proxy?.consoleRootsChanged() });
+  const log = new ServerLog();
   const built = buildTransport(config, {
-    log: new ServerLog(),
+    log,
     nodeRuntime: { command: process.execPath },
-    onStderr: (chunk) => process.stderr.write(chunk),
+    onStderr: (chunk) => {
+      process.stderr.write(chunk);
+      log.addStderr(chunk);
+    },
     // An HTTP server's OAuth: the token of the console's sign-in for it.
     ...(!isStdio(config) && { authProvider: bridgeAuthProvider(link, config.url, opts.serverId) }),
   });
-  const server = built.stdio ?? built.http ?? built.transport;
-  const proxy = await startBridgeProxy({ host: opts.host ?? createHostStdioTransport(), server, link, logger: opts.logger, ...(opts.samplingTo && { samplingTo: opts.samplingTo }) });
+  const server = built.transport; // logged: the console shows the bridged server's protocol log
+  const reports = startActivityReports({ log, send: (report) => link.report(report) });
+  const proxy = await startBridgeProxy({
+    host: opts.host ?? createHostStdioTransport(),
+    server,
+    link,
+    logger: opts.logger,
+    onCall: (call, phase) => reports.noteCall(call, phase),
+    ...(opts.samplingTo && { samplingTo: opts.samplingTo }),
+  });
   started.proxy = proxy;
+  void proxy.closed.then(() => reports.stop());
   void link.warmUp();
   return proxy;
 }

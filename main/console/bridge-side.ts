@@ -5,6 +5,7 @@
  * in mcp-servers.json for `bridge <name>`, else its `--name` or the name derived from its command
  * or URL: main/bridge/args.ts).
  */
+import { createBridgeActivityStore, type BridgeActivityStore } from '../bridge/activity-store.js';
 import { startBridgeListener, type BridgeListener } from '../bridge/listener.js';
 import type { BridgedServerView } from '../../shared/contract/state.js';
 import type { ConnectionAuth } from '../mcp/connection-types.js';
@@ -18,6 +19,8 @@ export interface BridgeSide {
   listener?: BridgeListener;
   /** Publishes the `bridged` slice again (e.g. a bridged server's sign-in changed). */
   publish(): void;
+  /** What the bridged servers did: their logs (`getServerLog`) and recent host calls. */
+  activity: BridgeActivityStore;
   /** Ends the requests still under review with a clear error to their bridges and stops listening. */
   close(): Promise<void>;
 }
@@ -46,7 +49,8 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
         queueMicrotask(publish);
       }
     };
-    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths));
+    const activity = createBridgeActivityStore(f.now);
+    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths).map((b) => withCalls(b, activity)));
     const listener = await startBridgeListener({
       dir: f.dir,
       requests: req.requests,
@@ -55,13 +59,17 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
       onChange: () => queueMicrotask(publish),
       onElicitationComplete: (serverId, elicitationId) => req.elicitations.complete(serverId, elicitationId),
       auth: token,
+      onActivity: (serverId, report) => {
+        activity.add(serverId, report);
+        if (report.calls.length > 0) queueMicrotask(publish);
+      },
     });
-    return { ...(listener && { listener }), publish, close: async () => listener?.close() };
+    return { ...(listener && { listener }), publish, activity, close: async () => listener?.close() };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     f.logger.warn('bridges cannot reach this console', { error: message });
     f.notify('warning', ui('notice.bridgeUnreachable', { why: message }));
-    return { publish: () => undefined, close: async () => undefined };
+    return { publish: () => undefined, activity: createBridgeActivityStore(f.now), close: async () => undefined };
   }
 }
 
@@ -91,4 +99,10 @@ function bridgedRows(connected: BridgedServerView[], auths: Map<string, Connecti
     if (auth.status !== 'signed_in' && !rows.some((r) => r.serverId === serverId)) rows.push({ serverId, since: a.since, pending: 0, auth, disconnected: true });
   }
   return rows;
+}
+
+/** A bridged row with its recent host calls, when it has any. */
+function withCalls(row: BridgedServerView, activity: BridgeActivityStore): BridgedServerView {
+  const calls = activity.calls(row.serverId);
+  return calls.length > 0 ? { ...row, calls } : row;
 }

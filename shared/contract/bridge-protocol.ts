@@ -98,8 +98,34 @@ export const BridgeAuthSchema = z.object({
 });
 export type BridgeAuth = z.infer<typeof BridgeAuthSchema>;
 
+/** One protocol log entry of the bridged server's connection, as the bridge saw it (no message bodies). */
+export const BridgeLogEntrySchema = z.object({
+  /** `out`: the bridge sent it to the server (the host's, or the console's answer); `in`: the server sent it. */
+  direction: z.enum(['out', 'in']),
+  kind: z.enum(['request', 'response', 'error', 'notification']),
+  method: z.string().max(200).optional(),
+  id: z.union([z.string().max(200), z.number()]).optional(),
+  /** JSON size in bytes (approximate). */
+  size: z.number().int().min(0),
+  error: z.object({ code: z.number(), message: z.string().max(500) }).optional(),
+});
+
+/**
+ * What the bridged server did since the last report (sent at most once a second, only while the
+ * channel is open): its protocol log entries and stderr lines, and the host's client requests
+ * that started or ended meanwhile (`ended`) — the Servers screen shows them on the bridged
+ * server's row, and its log.
+ */
+export const BridgeActivitySchema = z.object({
+  type: z.literal('activity'),
+  protocol: z.array(BridgeLogEntrySchema).max(500),
+  stderr: z.array(z.string().max(10_000)).max(200),
+  calls: z.array(BridgeCallSchema.extend({ ended: z.boolean().optional() })).max(100),
+});
+export type BridgeActivity = z.infer<typeof BridgeActivitySchema>;
+
 /** Every message the bridge sends. */
-export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema, BridgeAuthSchema]);
+export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema, BridgeAuthSchema, BridgeActivitySchema]);
 export type BridgeToConsole = z.infer<typeof BridgeToConsoleSchema>;
 
 /** The console accepted the hello. */

@@ -308,11 +308,26 @@ export interface BridgedServerView {
   pending: number;
   /** For an HTTP server its bridge asked the console's OAuth for: the sign-in ("Sign in" on its row). */
   auth?: ServerAuthView;
+  /** The host's client requests through this bridge, newest first (the last few; open ones have no `endedAt`). */
+  calls?: BridgedCallView[];
   /**
    * Its bridge is gone, but its server needs sign-in (a host ends a server whose connection failed):
    * kept listed until signed in, so the person can sign in and the host's next start works.
    */
   disconnected?: true;
+}
+
+/** One client request of an agent host's through the bridge (`tools/call`, `prompts/get`, `resources/read`). */
+export interface BridgedCallView {
+  callId: string;
+  kind: 'tools/call' | 'prompts/get' | 'resources/read';
+  /** Tool or prompt name, or resource URI. */
+  name: string;
+  /** Its arguments as one short line. */
+  args?: string;
+  /** Epoch ms the console first heard of it, and of its end (absent while it runs). */
+  startedAt: number;
+  endedAt?: number;
 }
 
 /** Who decided a request's fate. */

@@ -55,6 +55,14 @@ describe('bridge <name> to server-everything', () => {
     await expect(host.client.ping()).resolves.toBeDefined();
   });
 
+  it("the console shows the bridged server's log and the host's recent calls (from the bridge's activity reports)", async () => {
+    await host.client.callTool({ name: 'echo', arguments: { message: 'for the log' } });
+    const s = await h.waitFor((st) => st.bridged?.some((b) => b.serverId === 'everything' && (b.calls ?? []).some((c) => c.name === 'echo' && c.endedAt !== undefined)) ?? false, 'the echo call on the bridged row');
+    expect(s.bridged!.find((b) => b.serverId === 'everything')!.calls![0]).toMatchObject({ kind: 'tools/call', name: 'echo', args: expect.stringContaining('for the log') });
+    const log = await h.service.getServerLog({ serverId: 'everything', query: 'tools/call', limit: 50 });
+    expect(log.protocol.map((e) => [e.direction, e.kind, e.method])).toEqual(expect.arrayContaining([['out', 'request', 'tools/call'], ['in', 'response', 'tools/call']]));
+  });
+
   it('passes progress notifications of a long-running tool through', async () => {
     const steps: number[] = [];
     const result = await host.client.callTool({ name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, { onprogress: (p) => steps.push(p.progress) });
