@@ -5,6 +5,7 @@
  * provider call in the queue, its review header and History says which API, who called, the model
  * asked for, streamed and the fields not carried over; the server editor's checkbox.
  */
+import { walkPolicy } from '../support/walk.js';
 import type { Page } from '@playwright/test';
 import { buildGatewayHistoryEntry, buildGatewayItems, GATEWAY_URL } from '../support/fixture-gateway.js';
 import type { FakeData } from '../support/fake-api.js';
@@ -132,6 +133,14 @@ test('settings: "Show in History" opens History filtered to the token\'s calls',
   await page.locator('[data-testid="gateway-token"][data-name="ci-script"]').getByTestId('gateway-token-history').click();
   await expect(page.getByTestId('history-screen')).toBeVisible();
   await expect(page.getByTestId('history-filter-serverId')).toHaveValue('gateway:ci-script');
+});
+
+test('rules: a named token\'s calls have rules and limits like a server (listed on the Rules screen)', async ({ page, appUrl, fixture }) => {
+  fixture.state.policy = walkPolicy();
+  await open(page, appUrl, fixture);
+  await page.getByTestId('nav-rules').click();
+  await expect(page.getByTestId('rules-server-gateway:ci-script')).toBeVisible();
+  await expect(page.getByTestId('rules-server-gateway:notebook')).toBeVisible();
 });
 
 test('queue, review header and History: a provider call says which API, who called and what it asked', async ({ page, appUrl, fixture }) => {

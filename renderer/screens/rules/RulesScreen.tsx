@@ -9,6 +9,7 @@ import { getApi } from '../../api';
 import { ActionError, Banner, Empty, Section } from '../../components/common';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
+import { tokenCallerId } from '../../../shared/contract/gateway';
 import { useConsole, useProviders, useServers } from '../../store';
 import { AutoApprovalSwitch } from './AutoApprovalIndicator';
 import { RedactionSettingsForm } from './RedactionSettingsForm';
@@ -31,6 +32,9 @@ export function RulesScreen() {
   const { t } = useTranslation('rules');
   const policy = useConsole((s) => s.mirror?.policy);
   const servers = useServers();
+  // Rules and limits apply to every source of requests: bridged servers and gateway callers too.
+  const bridged = useConsole((s) => s.mirror?.bridged);
+  const gatewayTokens = useConsole((s) => s.mirror?.gateway?.tokens);
   const providers = useProviders();
   const { draft, selectedServer, selectServer, close } = useRuleDraft();
   const [imported, setImported] = useState<string | null>(null);
@@ -57,7 +61,7 @@ export function RulesScreen() {
   });
 
   if (!policy || !file) return <Empty>{t('screen.unavailable')}</Empty>;
-  const ids = [...new Set([...servers.map((s) => s.id), ...Object.keys(file.servers)])].sort();
+  const ids = [...new Set([...servers.map((s) => s.id), ...(bridged ?? []).map((b) => b.serverId), ...(gatewayTokens ?? []).map((t) => tokenCallerId(t.name)), ...Object.keys(file.servers)])].sort();
   const current = draft?.serverId ?? selectedServer ?? ids[0] ?? null;
   let editorTitle = '';
   if (draft) {
