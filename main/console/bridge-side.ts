@@ -46,7 +46,7 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
         queueMicrotask(publish);
       }
     };
-    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths));
+    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths, (serverId) => f.roots.list(serverId)));
     const listener = await startBridgeListener({
       dir: f.dir,
       requests: req.requests,
@@ -79,12 +79,15 @@ async function bridgeToken(auth: ConnectionAuth, url: string, refresh?: { wwwAut
   return accessToken ? { accessToken } : {};
 }
 
-/** The bridged servers connected now (with their sign-in), then those gone that still need sign-in. */
-function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>): BridgedServerView[] {
+/**
+ * The bridged servers connected now (with their sign-in and the console's roots for them), then
+ * those gone that still need sign-in.
+ */
+function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>, roots: (serverId: string) => BridgedServerView['roots']): BridgedServerView[] {
   const authOf = (a: ConnectionAuth) => a.view() ?? { status: 'signed_out' as const };
-  const rows = connected.map((b) => {
+  const rows: BridgedServerView[] = connected.map((b) => {
     const known = auths.get(b.serverId);
-    return known ? { ...b, auth: authOf(known) } : b;
+    return { ...b, roots: roots(b.serverId), ...(known && { auth: authOf(known) }) };
   });
   for (const [serverId, a] of auths) {
     const auth = authOf(a);
