@@ -342,7 +342,7 @@ export function buildFixtureState(now: number): FixtureState {
     // sign-in (the console's OAuth) failed; one whose bridge ended because it needs sign-in.
     bridged: [
       { serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1, roots: [{ uri: 'file:///home/user/notes', name: 'notes' }] },
-      { serverId: 'wiki', via: { host: 'Visual Studio Code', version: '1.105.0' }, since: ago(300), pending: 0, roots: [], auth: { status: 'signed_out', error: 'invalid_grant: refresh token expired' } },
+      { serverId: 'wiki', via: { host: 'cursor-vscode', version: '1.0.0' }, since: ago(300), pending: 0, roots: [], auth: { status: 'signed_out', error: 'invalid_grant: refresh token expired' } },
       { serverId: 'calendar', since: ago(120), pending: 0, auth: { status: 'signed_out' }, disconnected: true },
     ],
     gateway: buildGatewayView(now),

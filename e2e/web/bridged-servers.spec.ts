@@ -62,7 +62,7 @@ test('bridged rows: sign-in state and "Sign in" (a new tab on the authorization 
   await expect(row(page, 'notes').getByTestId('bridged-auth')).toHaveCount(0);
   // An HTTP server whose sign-in failed: its state, the failure, "Sign in".
   const wiki = row(page, 'wiki');
-  await expect(wiki.getByTestId('via-host')).toHaveText('via Visual Studio Code');
+  await expect(wiki.getByTestId('via-host')).toHaveText('via cursor-vscode');
   await expect(wiki.getByTestId('bridged-auth-status')).toHaveText('Needs sign-in (OAuth)');
   await expect(wiki.getByTestId('bridged-auth-error')).toHaveText('invalid_grant: refresh token expired');
   await expect(wiki.getByRole('group', { name: 'Sign-in of wiki' })).toBeVisible();

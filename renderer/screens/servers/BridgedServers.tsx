@@ -58,7 +58,7 @@ function BridgedRoots({ row }: { row: BridgedServerView }) {
   return (
     <details className="bridged-roots" data-testid="bridged-roots">
       <summary>{t('bridged.roots', { n: roots.length })}</summary>
-      <p className="muted small">{t('bridged.rootsIntro', { host: row.via?.host ?? t('bridged.yourHost') })}</p>
+      <p className="muted small">{row.via ? t('bridged.rootsIntro', { host: row.via.host }) : t('bridged.rootsIntroAnyHost')}</p>
       <RootsEditor serverId={row.serverId} roots={roots} compact />
     </details>
   );
@@ -81,7 +81,7 @@ function BridgedRow({ row }: { row: BridgedServerView }) {
       </span>
       {row.disconnected ? (
         <span className="muted small" data-testid="bridged-waiting">
-          {t('bridged.waiting', { host: row.via?.host ?? t('bridged.yourHost') })}
+          {row.via ? t('bridged.waiting', { host: row.via.host }) : t('bridged.waitingAnyHost')}
         </span>
       ) : (
         <span className="muted small">
