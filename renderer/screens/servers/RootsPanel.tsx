@@ -43,6 +43,40 @@ export function RootsPanel({ server }: { server: ServerView }) {
   );
 }
 
+/** The roots as a list, each with Remove (or a line saying there are none). */
+function RootsList({ serverId, roots, busy, onRemove }: { serverId: string; roots: RootView[]; busy: boolean; onRemove(uri: string): void }) {
+  const { t } = useTranslation('servers');
+  if (roots.length === 0) {
+    return (
+      <p className="small" data-testid="roots-empty">
+        <Trans t={t} i18nKey="roots.empty" values={{ server: serverId }} components={{ strong: <strong /> }} />
+      </p>
+    );
+  }
+  return (
+    <ul className="roots-list" aria-label={t('roots.listAria', { server: serverId })}>
+      {roots.map((r) => (
+        <li key={r.uri} className="roots-item" data-testid="root-item" data-uri={r.uri}>
+          <span className="roots-text">
+            <strong>{r.name ?? rootPath(r.uri)}</strong>
+            <span className="mono small muted roots-uri">{r.uri}</span>
+          </span>
+          <button
+            type="button"
+            className="btn-small btn-danger"
+            data-testid="root-remove"
+            aria-label={t('roots.removeAria', { name: r.name ?? rootPath(r.uri) })}
+            disabled={busy}
+            onClick={() => onRemove(r.uri)}
+          >
+            {t('roots.remove')}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The list of a server's roots with Remove on each, and "Add a folder". `compact`: laid out for a
  * narrow column (the Servers list's bridged rows), the path field above its button.
@@ -67,32 +101,7 @@ export function RootsEditor({ serverId, roots, compact }: { serverId: string; ro
   const fieldId = `roots-add-${compact ? 'bridged-' : ''}${serverId}`;
   return (
     <div className={`roots-editor${compact ? ' is-compact' : ''}`}>
-      {roots.length === 0 ? (
-        <p className="small" data-testid="roots-empty">
-          <Trans t={t} i18nKey="roots.empty" values={{ server: serverId }} components={{ strong: <strong /> }} />
-        </p>
-      ) : (
-        <ul className="roots-list" aria-label={t('roots.listAria', { server: serverId })}>
-          {roots.map((r) => (
-            <li key={r.uri} className="roots-item" data-testid="root-item" data-uri={r.uri}>
-              <span className="roots-text">
-                <strong>{r.name ?? rootPath(r.uri)}</strong>
-                <span className="mono small muted roots-uri">{r.uri}</span>
-              </span>
-              <button
-                type="button"
-                className="btn-small btn-danger"
-                data-testid="root-remove"
-                aria-label={t('roots.removeAria', { name: r.name ?? rootPath(r.uri) })}
-                disabled={busy}
-                onClick={() => void save.run(roots.filter((x) => x.uri !== r.uri).map((x) => x.uri))}
-              >
-                {t('roots.remove')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <RootsList serverId={serverId} roots={roots} busy={busy} onRemove={(uri) => void save.run(roots.filter((x) => x.uri !== uri).map((x) => x.uri))} />
       <form className="roots-add" onSubmit={submit}>
         <label htmlFor={fieldId}>{t('roots.addLabel')}</label>
         <div className="roots-add-row">
