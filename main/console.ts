@@ -133,6 +133,7 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
       publishServers();
       await conn?.notifyRootsChanged();
       bridges.listener?.rootsChanged(serverId); // a bridged server whose host has no roots of its own is told too
+      if (bridged) bridges.publish(); // its row shows the console's roots
       return { roots: list };
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),

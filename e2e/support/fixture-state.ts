@@ -338,7 +338,13 @@ export function buildFixtureState(now: number): FixtureState {
     items,
     providers: PROVIDERS,
     // As main words it: its own sentence as a code; the file's problem (a parser's words) as data.
-    bridged: [{ serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1 }],
+    // Through the bridge: a stdio server with a root the console offers it; an HTTP server whose
+    // sign-in (the console's OAuth) failed; one whose bridge ended because it needs sign-in.
+    bridged: [
+      { serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1, roots: [{ uri: 'file:///home/user/notes', name: 'notes' }] },
+      { serverId: 'wiki', via: { host: 'cursor-vscode', version: '1.0.0' }, since: ago(300), pending: 0, roots: [], auth: { status: 'signed_out', error: 'invalid_grant: refresh token expired' } },
+      { serverId: 'calendar', since: ago(120), pending: 0, auth: { status: 'signed_out' }, disconnected: true },
+    ],
     gateway: buildGatewayView(now),
     notices: [{ id: 'notice-1', level: 'error', ...said(ui('notice.configKept', { problem: 'mcp-servers.json: servers.broken-python.command: Command is required' })), at: ago(50) }],
     settings: {

@@ -63,13 +63,15 @@ export async function walkQueue(page: Page, check: Check): Promise<void> {
 }
 
 /**
- * Servers (a tool form, each tab, the editor, import), Providers (and an editor), History (its
+ * Servers (the bridged rows with a roots part open, a tool form, each tab, the editor, import), Providers (and an editor), History (its
  * first `historyEntries` entries opened, default 1), Rules (and a server's), Settings.
  */
 export async function walkScreens(page: Page, check: Check, { historyEntries = 1 } = {}): Promise<void> {
   await page.getByTestId('nav-servers').click();
   await expect(page.getByTestId('servers-screen')).toBeVisible();
   await check(page, 'servers');
+  await page.locator('[data-testid="bridged-server"][data-server-id="notes"] [data-testid="bridged-roots"] summary').click();
+  await check(page, "servers, a bridged server's roots open");
   await page.getByTestId('server-item').first().click();
   await expect(page.getByTestId('server-detail')).toBeVisible();
   await page.getByTestId('tool-item').first().click();

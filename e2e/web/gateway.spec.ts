@@ -3,7 +3,8 @@
  * the base URLs and variables, the servers launched with it and the named tokens (create shows the
  * token once, copy reads it again, revoke asks first, "Show in History" filters History); a
  * provider call in the queue, its review header and History says which API, who called, the model
- * asked for, streamed and the fields not carried over; the server editor's checkbox.
+ * asked for, streamed and the fields not carried over; its review and History word it for its
+ * caller (a token's call has no server); the server editor's checkbox.
  */
 import { walkPolicy } from '../support/walk.js';
 import type { Page } from '@playwright/test';
@@ -188,6 +189,43 @@ test('queue, review header and History: a provider call says which API, who call
   await expect(detail.getByTestId('history-gateway')).toContainText('Streamed');
   await expect(detail.getByTestId('history-gateway')).toContainText('Not carried over: top_k');
   await shot(page, 'gateway-history-light');
+});
+
+test('review and History: a provider call is worded for its caller, not for a server', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await open(page, appUrl, fixture);
+  // An MCP sampling request keeps the server's wording.
+  await row(page, 'item-request').click();
+  await expect(page.getByTestId('allow-like-this')).toHaveText('Always allow requests like this from this server…');
+  await expect(page.getByTestId('model-preferences-label')).toHaveText("Server's model preferences");
+  await expect(page.getByTestId('raw-original').locator('summary')).toHaveText('Raw JSON: params as the server sent them');
+
+  // A provider call from a server (it sent a system prompt).
+  await row(page, 'gw-server').click();
+  await expect(page.getByTestId('allow-like-this')).toHaveText('Always allow provider calls like this from this server…');
+  await expect(page.getByTestId('model-preferences-label')).toHaveText('Model asked for');
+  await expect(page.getByTestId('raw-original').locator('summary')).toHaveText("Raw JSON: params as translated from the caller's request");
+
+  // A named token's call: no server at all.
+  await row(page, 'gw-token').click();
+  const review = page.getByTestId('request-review');
+  await expect(review.getByTestId('allow-like-this')).toHaveText('Always allow calls like this with token ci-script…');
+  await expect(review.locator('label[for="system-prompt"]')).toContainText('(the caller sent none)');
+  await expect(review.getByTestId('model-preferences-label')).toHaveText('Model asked for');
+  await expect(review.getByTestId('model-preferences')).toContainText('claude-sonnet-4-5');
+  await expect(review.getByTestId('raw-original').locator('summary')).toHaveText("Raw JSON: params as translated from the caller's request");
+  await expect(review).not.toContainText('server');
+  await shot(page, 'gateway-review-token-wording');
+
+  // History: the diff's column and the raw JSON say "caller".
+  await page.getByTestId('nav-history').click();
+  await page.locator('[data-testid="history-item"]').first().click();
+  const detail = page.getByTestId('history-detail');
+  await expect(detail.getByTestId('history-field-changes').locator('thead')).toContainText('Caller asked');
+  await expect(detail.getByTestId('history-raw-original').locator('summary')).toHaveText("Raw JSON: original (as translated from the caller's request)");
+  await shot(page, 'gateway-history-wording');
+  await page.locator('[data-testid="history-item"]').nth(1).click();
+  await expect(detail.getByTestId('history-field-changes').locator('thead')).toContainText('Server asked');
 });
 
 test('dark theme: the provider calls and the gateway settings (screenshots to look at)', async ({ page, appUrl, fixture }) => {

@@ -32,8 +32,8 @@ test('servers: status, transport, protocol and tools; the form calls the tool wi
   await expect(detail).toContainText('server-everything/dist/index.js stdio');
   await expect(page.getByTestId('tool-item')).toHaveCount(5);
   // A server an agent host runs through the bridge is listed with its host.
-  const bridged = page.getByTestId('bridged-server');
-  await expect(bridged).toHaveCount(1);
+  await expect(page.getByTestId('bridged-server')).toHaveCount(3);
+  const bridged = page.locator('[data-testid="bridged-server"][data-server-id="notes"]');
   await expect(bridged).toContainText('notes');
   await expect(bridged.getByTestId('via-host')).toHaveText('via claude-ai');
   await expect(bridged).toContainText('1 in flight');

@@ -77,7 +77,12 @@ test('Servers screen in Simplified Chinese: list, server page, tools panel and f
   await expect(detail).toContainText('2025-11-25（推送时代）');
   await expect(page.getByTestId('restart-server')).toHaveText('重启');
   await expect(page.getByTestId('server-tab-tools')).toHaveText('工具（5）');
-  await expect(page.getByTestId('roots-empty')).toHaveText('尚未与 everything 共享任何文件夹。');
+  await expect(page.getByTestId('roots-panel').getByTestId('roots-empty')).toHaveText('尚未与 everything 共享任何文件夹。');
+  // Through the bridge: a row waiting for sign-in, and a bridged server's sign-in.
+  const calendar = page.locator('[data-testid="bridged-server"][data-server-id="calendar"]');
+  await expect(calendar.getByTestId('bridged-waiting')).toHaveText('等待登录；登录后请在你的智能体宿主中重启该服务器。');
+  await expect(calendar.getByTestId('bridged-sign-in')).toHaveText('登录');
+  await expect(page.locator('[data-testid="bridged-server"][data-server-id="wiki"]').getByTestId('bridged-auth-status')).toHaveText('需要登录（OAuth）');
   await expect(page.locator('[data-call-id="call-failed"]').getByTestId('call-error')).toHaveText('Request timed out（代码 -32001）');
   await expect(page.locator('[data-call-id="call-tool-error"]').getByTestId('call-status')).toContainText('工具错误');
 

@@ -50,7 +50,7 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
       }
     };
     const activity = createBridgeActivityStore(f.now);
-    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths).map((b) => withCalls(b, activity)));
+    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths, (serverId) => f.roots.list(serverId)).map((b) => withCalls(b, activity)));
     const listener = await startBridgeListener({
       dir: f.dir,
       requests: req.requests,
@@ -87,12 +87,15 @@ async function bridgeToken(auth: ConnectionAuth, url: string, refresh?: { wwwAut
   return accessToken ? { accessToken } : {};
 }
 
-/** The bridged servers connected now (with their sign-in), then those gone that still need sign-in. */
-function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>): BridgedServerView[] {
+/**
+ * The bridged servers connected now (with their sign-in and the console's roots for them), then
+ * those gone that still need sign-in.
+ */
+function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>, roots: (serverId: string) => BridgedServerView['roots']): BridgedServerView[] {
   const authOf = (a: ConnectionAuth) => a.view() ?? { status: 'signed_out' as const };
-  const rows = connected.map((b) => {
+  const rows: BridgedServerView[] = connected.map((b) => {
     const known = auths.get(b.serverId);
-    return known ? { ...b, auth: authOf(known) } : b;
+    return { ...b, roots: roots(b.serverId), ...(known && { auth: authOf(known) }) };
   });
   for (const [serverId, a] of auths) {
     const auth = authOf(a);

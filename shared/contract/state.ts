@@ -315,6 +315,11 @@ export interface BridgedServerView {
    * kept listed until signed in, so the person can sign in and the host's next start works.
    */
   disconnected?: true;
+  /**
+   * The console's roots for it (`file://` URIs), offered when its host declares none of its own;
+   * set for a connected row (edit them with `setServerRoots`).
+   */
+  roots?: Array<{ uri: string; name?: string }>;
 }
 
 /** One client request of an agent host's through the bridge (`tools/call`, `prompts/get`, `resources/read`). */

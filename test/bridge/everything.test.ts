@@ -156,6 +156,8 @@ describe('bridge: elicitation and roots go to the host that declares them, else 
     const other = tempUserData();
     expect(textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} }))).not.toContain(pathToFileURL(other).href);
     await h.service.setServerRoots({ serverId: 'everything', folders: [other] });
+    // The bridged rows show the console's roots for it (the Servers screen edits them there).
+    await h.waitFor((st) => st.bridged?.some((b) => b.serverId === 'everything' && b.roots?.some((r) => r.uri === pathToFileURL(other).href)) ?? false, "the bridged row with the console's roots");
     // server-everything keeps the roots it got and asks again only when told they changed.
     await expect.poll(async () => textOf(await plain.client.callTool({ name: 'get-roots-list', arguments: {} })), { timeout: 10_000 }).toContain(pathToFileURL(other).href);
     // The host that has roots of its own keeps answering with them.

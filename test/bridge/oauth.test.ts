@@ -33,6 +33,8 @@ describe('bridge --url to an OAuth-protected server', () => {
     // Listed for sign-in even once the host has ended the failed server.
     const s = await h.waitFor((st) => st.bridged?.some((b) => b.serverId === 'protected' && b.auth?.status === 'signed_out') ?? false, 'the bridged row asking for sign-in');
     expect(s.bridged!.find((b) => b.serverId === 'protected')).toMatchObject({ auth: { status: 'signed_out' } });
+    const gone = await h.waitFor((st) => st.bridged?.some((b) => b.serverId === 'protected' && b.disconnected) ?? false, 'the row kept after the bridge ended');
+    expect(gone.bridged!.find((b) => b.serverId === 'protected')).toEqual({ serverId: 'protected', since: expect.any(Number), pending: 0, auth: { status: 'signed_out' }, disconnected: true });
   });
 
   it('"Sign in" in the console for the bridged server; then the host connects and calls tools with the console’s token', async () => {

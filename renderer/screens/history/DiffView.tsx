@@ -41,15 +41,15 @@ export interface FieldChange {
   changed: boolean;
 }
 
-/** A compact table of fields before → after; changed rows are highlighted. */
-export function FieldChanges({ rows, testId }: { rows: FieldChange[]; testId?: string }) {
+/** A compact table of fields before → after; changed rows are highlighted. `providerCall`: the caller of a provider call asked, not a server. */
+export function FieldChanges({ rows, testId, providerCall }: { rows: FieldChange[]; testId?: string; providerCall?: boolean }) {
   const { t } = useTranslation('history');
   return (
     <table className="field-changes" data-testid={testId}>
       <thead>
         <tr>
           <th scope="col">{t('diff.field')}</th>
-          <th scope="col">{t('diff.serverAsked')}</th>
+          <th scope="col">{providerCall ? t('diff.callerAsked') : t('diff.serverAsked')}</th>
           <th scope="col">{t('diff.sent')}</th>
         </tr>
       </thead>

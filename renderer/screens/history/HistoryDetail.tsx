@@ -155,7 +155,7 @@ export function HistoryDetail({ id }: { id: string }) {
           <p className="small">{t('detail.notParsed')}</p>
         )}
         <div className="raw-row">
-          <RawJson value={entry.original} label={t('detail.rawOriginal')} testId="history-raw-original" />
+          <RawJson value={entry.original} label={entry.gateway ? t('detail.rawOriginalProviderCall') : t('detail.rawOriginal')} testId="history-raw-original" />
           {entry.sent && (
             <RawJson value={entry.sent} label={t('detail.rawSent')} testId="history-raw-sent" />
           )}
@@ -165,7 +165,7 @@ export function HistoryDetail({ id }: { id: string }) {
         <ResponseDiff generated={entry.generated} delivered={entry.delivered} />
         <div className="raw-row">
           {entry.generated && <RawJson value={entry.generated} label={t('detail.rawGenerated')} testId="history-raw-generated" />}
-          {entry.delivered && <RawJson value={entry.delivered} label={t('detail.rawDelivered')} testId="history-raw-delivered" />}
+          {entry.delivered && <RawJson value={entry.delivered} label={entry.gateway ? t('detail.rawReturned') : t('detail.rawDelivered')} testId="history-raw-delivered" />}
         </div>
       </Section>
       <HistoryMedia entry={entry} />

@@ -9,7 +9,7 @@ import { FieldChanges, TextDiff, type FieldChange } from './DiffView';
 
 const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** The request as the server asked vs as sent to the LLM: field table, system prompt and message diffs. */
+/** The request as the server (or a provider call's caller) asked vs as sent to the LLM: field table, system prompt and message diffs. */
 export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
   const { t } = useTranslation('history');
   const { t: tc } = useTranslation('common');
@@ -30,7 +30,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
   }
   return (
     <>
-      <FieldChanges rows={rows} testId="history-field-changes" />
+      <FieldChanges rows={rows} testId="history-field-changes" providerCall={!!entry.gateway} />
       <h4>{t('diff.systemPrompt')}</h4>
       <TextDiff before={original.systemPrompt ?? ''} after={sent.systemPrompt ?? ''} testId="history-system-diff" />
       {Array.from({ length: count }, (_, i) => {

@@ -38,7 +38,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
     selectItem(next && next.id !== item.id ? next.id : null);
   });
   const known = OUTCOME[item.status as keyof typeof OUTCOME] as (typeof OUTCOME)[keyof typeof OUTCOME] | undefined;
-  const look = known ? { tone: known.tone, title: t(known.title) } : { tone: 'muted' as const, title: item.status };
+  const look = known ? { tone: known.tone, title: item.gateway && item.status === 'delivered' ? t('outcome.returned') : t(known.title) } : { tone: 'muted' as const, title: item.status };
   const outcome = item.outcome;
   const say = useSay();
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
@@ -80,7 +80,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
         )}
       </Section>
       {delivered && (
-        <Section title={t('outcome.whatDelivered')}>
+        <Section title={item.gateway ? t('outcome.whatReturned') : t('outcome.whatDelivered')}>
           <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
           <Facts
             rows={[
@@ -91,7 +91,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
           <RawJson value={delivered} label={t('outcome.rawDelivered')} />
         </Section>
       )}
-      <RawJson value={item.original} label={t('request.rawOriginal')} />
+      <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} />
       <footer className="action-bar">
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>

@@ -28,10 +28,10 @@ function Priority({ label, value }: { label: string; value: number | undefined }
   );
 }
 
-/** The server's model preferences, read-only. */
-export function ModelPreferencesView({ prefs }: { prefs: ModelPreferences | undefined }) {
+/** The server's model preferences, read-only (`providerCall`: a provider call's, from the model it asked for). */
+export function ModelPreferencesView({ prefs, providerCall }: { prefs: ModelPreferences | undefined; providerCall?: boolean }) {
   const { t } = useTranslation('queue');
-  if (!prefs) return <p className="muted small">{t('params.noPrefs')}</p>;
+  if (!prefs) return <p className="muted small">{providerCall ? t('params.noPrefsProviderCall') : t('params.noPrefs')}</p>;
   const hints = (prefs.hints ?? []).map((h) => h.name).filter((n): n is string => !!n);
   return (
     <div className="model-prefs" data-testid="model-preferences">
@@ -86,6 +86,7 @@ export function RequestParams({
   onChange,
   candidates,
   serverId,
+  providerCall = false,
 }: {
   params: CreateMessageParams;
   draft: RequestDraft;
@@ -96,6 +97,8 @@ export function RequestParams({
   candidates?: ModelCandidate[];
   /** The requesting server (its allowed models bound the alternatives the capability banner offers). */
   serverId?: string;
+  /** A provider call through the gateway: its caller, not a server, sent the request. */
+  providerCall?: boolean;
 }) {
   const { t } = useTranslation('queue');
   const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
@@ -104,7 +107,7 @@ export function RequestParams({
       <div className="field">
         <label htmlFor="system-prompt">
           {t('params.systemPrompt')} {systemEdited && <span className="badge tone-warn">{t('params.edited')}</span>}
-          {params.systemPrompt === undefined && <span className="muted small">{t('params.serverSentNone')}</span>}
+          {params.systemPrompt === undefined && <span className="muted small">{providerCall ? t('params.callerSentNone') : t('params.serverSentNone')}</span>}
         </label>
         <textarea
           id="system-prompt"
@@ -153,8 +156,10 @@ export function RequestParams({
           onChange={(model) => onChange({ model })}
         />
         <div className="field">
-          <span className="field-label">{t('params.serverPrefs')}</span>
-          <ModelPreferencesView prefs={params.modelPreferences} />
+          <span className="field-label" data-testid="model-preferences-label">
+            {providerCall ? t('params.modelAskedFor') : t('params.serverPrefs')}
+          </span>
+          <ModelPreferencesView prefs={params.modelPreferences} providerCall={providerCall} />
         </div>
       </div>
       <ModelPickerDetails providers={providers} candidates={candidates} params={params} serverId={serverId ?? ''} value={draft.model} onChange={(model) => onChange({ model })} />

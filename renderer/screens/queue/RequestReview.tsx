@@ -83,7 +83,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
           </button>
         </Banner>
       )}
-      {item.sent && !item.policy?.notes.some((n) => n.kind === 'redacted') && <p className="small muted">{t('request.showingApproved')}</p>}
+      {item.sent && !item.policy?.notes.some((n) => n.kind === 'redacted') && <p className="small muted">{item.gateway ? t('request.showingApprovedProviderCall') : t('request.showingApproved')}</p>}
       <Section title={t('request.messages', { count: params.messages.length })}>
         <ol className="messages">
           {params.messages.map((m, i) => (
@@ -111,10 +111,10 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
         <ToolsOffered tools={params.tools} toolChoice={params.toolChoice} extras={extras} onChange={updateExtras} />
       )}
       <Section title={t('request.parameters')}>
-        <RequestParams params={params} draft={draft} choice={item.model} candidates={item.candidates} serverId={item.serverId} providers={providers} onChange={update} />
+        <RequestParams params={params} draft={draft} choice={item.model} candidates={item.candidates} serverId={item.serverId} providerCall={!!item.gateway} providers={providers} onChange={update} />
       </Section>
       <RedactionPanel item={item} params={params} draft={draft} onChange={update} />
-      <RawJson value={item.original} label={t('request.rawOriginal')} testId="raw-original" />
+      <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} testId="raw-original" />
       {!built.ok && <DraftProblems title={t('request.cannotApprove')} errors={built.errors} testId="request-invalid" />}
       <ReviewActionBar
         stage="request"

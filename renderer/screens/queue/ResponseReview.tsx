@@ -78,7 +78,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       <PromptToolNotice result={response.generated} />
       {response.manual ? (
         <Section title={t('response.writeMyself')}>
-          <p className="small muted">{t('response.noModelCalled')}</p>
+          <p className="small muted">{item.gateway ? t('response.noModelCalledProviderCall') : t('response.noModelCalled')}</p>
           <textarea
             className="editor tall"
             aria-label={t('response.text')}

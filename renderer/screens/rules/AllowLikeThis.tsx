@@ -1,10 +1,11 @@
 /**
  * "Always allow requests like this from this server": one click opens the rule editor on the Rules
  * screen, prefilled from this request's facts (see ruleFromRequest); nothing is in force until the
- * person saves it.
+ * person saves it. A provider call says "provider calls" (from a server) or names its token.
  */
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/contract/state';
+import { isTokenCall } from '../../components/GatewayCall';
 import { useConsole } from '../../store';
 import { ruleFromRequest, useRuleDraft } from './rule-draft';
 import './rules.css';
@@ -27,7 +28,11 @@ export function AllowLikeThis({ item }: { item: SamplingItemView }) {
           setScreen('rules');
         }}
       >
-        {t('allowLikeThis.button')}
+        {isTokenCall(item.gateway)
+          ? t('allowLikeThis.buttonToken', { name: item.gateway.caller.name })
+          : item.gateway
+            ? t('allowLikeThis.buttonProviderCall')
+            : t('allowLikeThis.button')}
       </button>
     </div>
   );

@@ -4,15 +4,18 @@
  * with what will happen to it — importable, or skipped as a duplicate / invalid with the reason —
  * asks for the values of VS Code `${input:…}` variables, and imports the ones ticked. Each entry
  * can also be routed through the console in the host's own file (the host then launches the
- * console's bridge, so the server's sampling is reviewed here), and the route undone.
+ * console's bridge, so the server's sampling is reviewed here) — or, for a host that takes URLs and
+ * a name the console also has, pointed at the console's loopback HTTP serving of that server —
+ * and the route undone.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { HostRouteView, ImportCandidate, ImportOutcome, ImportScan, ImportSource } from '../../../shared/contract/servers';
+import type { HostRouteView, ImportCandidate, ImportFormat, ImportOutcome, ImportScan, ImportSource } from '../../../shared/contract/servers';
 import { getApi } from '../../api';
 import { ActionError, Banner, Pill } from '../../components/common';
 import { useAction } from '../../hooks';
 import { useSay } from '../../i18n/say';
+import { useServers } from '../../store';
 
 const pickKey = (path: string, name: string) => `${path}\n${name}`;
 
@@ -20,22 +23,37 @@ const pickKey = (path: string, name: string) => `${path}\n${name}`;
 const EXAMPLE_PROJECT = '/home/me/project';
 const EXAMPLE_FILE = '/path/to/mcp.json';
 
-/** "Route through the console" for one host entry, or "Undo" for a route the console made. */
-function RouteControl({ source, c, route, onChanged }: { source: ImportSource; c: ImportCandidate; route?: HostRouteView; onChanged(): Promise<void> }) {
+/** Hosts whose config file takes a URL entry, so "Route as a URL" applies (Claude Desktop's takes commands only). */
+const URL_FORM_HOSTS: ReadonlySet<ImportFormat> = new Set<ImportFormat>(['vscode', 'claude-code', 'cursor', 'windsurf']);
+
+/**
+ * "Route through the console" for one host entry (the command form: the host launches the bridge),
+ * "Route as a URL" where that form applies (a host that takes URLs, and `served`: the console has
+ * a server of the entry's name, which the URL then runs), or "Undo" for a route the console made.
+ */
+function RouteControl({ source, c, route, served, onChanged }: { source: ImportSource; c: ImportCandidate; route?: HostRouteView; served: boolean; onChanged(): Promise<void> }) {
   const { t } = useTranslation('servers');
-  const act = useAction(async () => {
+  const act = useAction(async (how?: 'url') => {
     if (route) await getApi().unrouteServer({ id: route.id });
-    else await getApi().routeServer({ path: source.path, format: source.format, name: c.name, seen: source.digest });
+    else await getApi().routeServer({ path: source.path, format: source.format, name: c.name, seen: source.digest, ...(how && { how }) });
     await onChanged();
   });
-  if (!c.routed && !c.target) return null; // nothing to run: nothing to route
   if (c.routed && !route) return <div className="muted small" data-testid="import-routed">{t('import.routedElsewhere')}</div>;
+  const urlForm = !route && !c.routed && served && URL_FORM_HOSTS.has(source.format);
+  if (!route && !c.target && !urlForm) return null; // nothing to run: nothing to route
   return (
     <div className="import-route" data-testid="import-route">
       {route && <Pill tone="ok">{t('import.routedPill')}</Pill>}
-      <button type="button" disabled={act.pending} onClick={() => void act.run()} title={route ? t('import.unrouteTitle') : t('import.routeTitle')} data-testid={route ? 'import-unroute' : 'import-route-run'}>
-        {route ? t('import.unroute') : t('import.route')}
-      </button>
+      {(route || c.target) && (
+        <button type="button" disabled={act.pending} onClick={() => void act.run()} title={route ? t('import.unrouteTitle') : t('import.routeTitle')} data-testid={route ? 'import-unroute' : 'import-route-run'}>
+          {route ? t('import.unroute') : t('import.route')}
+        </button>
+      )}
+      {urlForm && (
+        <button type="button" disabled={act.pending} onClick={() => void act.run('url')} title={t('import.routeUrlTitle', { name: c.name })} data-testid="import-route-url">
+          {t('import.routeUrl')}
+        </button>
+      )}
       <ActionError error={act.error} />
     </div>
   );
@@ -100,6 +118,7 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
   const [routes, setRoutes] = useState<HostRouteView[]>([]);
+  const servers = useServers();
   const options = () => ({ workspaceFolder: workspaceFolder.trim() || undefined, file: file.trim() || undefined });
   /** Reads the files and the console's routes again (after routing or undoing one). */
   const refresh = async () => {
@@ -127,6 +146,9 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     <div className="import-panel" data-testid="import-panel">
       <h2>{t('import.title')}</h2>
       <p className="muted small">{t('import.intro')}</p>
+      <p className="muted small" data-testid="import-route-forms">
+        {t('import.routeForms')}
+      </p>
       <form
         className="import-options"
         onSubmit={(e) => {
@@ -176,7 +198,15 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
                   onPick={(on) => setPicked({ ...picked, [pickKey(s.path, c.name)]: on })}
                   inputs={inputs}
                   onInput={(key, value) => setInputs({ ...inputs, [key]: value })}
-                  routing={<RouteControl source={s} c={c} route={routes.find((r) => r.path === s.path && r.name === c.name)} onChanged={async () => void (await refresh())} />}
+                  routing={
+                    <RouteControl
+                      source={s}
+                      c={c}
+                      route={routes.find((r) => r.path === s.path && r.name === c.name)}
+                      served={servers.some((x) => x.id === c.name)}
+                      onChanged={async () => void (await refresh())}
+                    />
+                  }
                 />
               ))}
             </ul>

@@ -11,8 +11,8 @@ import { getApi } from '../../api';
 import { ActionError, Banner, Facts, Pill } from '../../components/common';
 import { clockTime, duration } from '../../format';
 import { useAction, useNow } from '../../hooks';
-import { useConsole } from '../../store';
 import { useSay } from '../../i18n/say';
+import { useSignIn } from './sign-in';
 
 const STATUS_TONE: Record<ServerStatus, 'ok' | 'info' | 'error' | 'muted' | 'warn'> = {
   ready: 'ok',
@@ -72,23 +72,8 @@ function ReconnectBanner({ server }: { server: ServerView }) {
 
 function AuthBanner({ server }: { server: ServerView }) {
   const { t } = useTranslation('servers');
-  const host = useConsole((s) => s.mirror?.settings.host);
-  const [link, setLink] = useState<string | null>(null);
-  const signIn = useAction(async () => {
-    // In a browser, open the tab now (a click may open windows; after an await it may be blocked).
-    const tab = host === 'web' ? window.open('about:blank', '_blank') : null;
-    if (tab) tab.opener = null;
-    try {
-      const res = await getApi().signIn({ serverId: server.id });
-      if (res.authorizationUrl && !res.opened) {
-        setLink(res.authorizationUrl);
-        if (tab) tab.location.href = res.authorizationUrl;
-      } else tab?.close();
-    } catch (err) {
-      tab?.close();
-      throw err;
-    }
-  });
+  const signIn = useSignIn(server.id);
+  const link = signIn.link;
   const signOut = useAction(() => getApi().signOut({ serverId: server.id }));
   const auth = server.auth;
   if (server.status !== 'needs_auth' && !auth) return null;

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ServerView } from '../../../shared/contract/state';
 import { Banner, Empty } from '../../components/common';
 import { useCalls, useConsole, useServers } from '../../store';
+import { BridgedServers } from './BridgedServers';
 import { CallsList } from './CallsList';
 import { ImportPanel } from './ImportPanel';
 import { InlineReview } from './InlineReview';
@@ -20,8 +21,6 @@ import { ServerEditor } from './ServerEditor';
 import { ServerHeader, ServerStatusPill } from './ServerHeader';
 import { ToolForm } from './ToolForm';
 import './servers.css';
-import { ViaHost } from '../../components/ViaHost';
-import { clockTime } from '../../format';
 
 export { ServerStatusPill } from './ServerHeader';
 
@@ -105,37 +104,6 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
         </section>
       )}
     </div>
-  );
-}
-
-/**
- * The servers agent hosts run through the console's bridge, connected now: each with its host
- * ("via <host>"), since when, and how many of its requests are in hand. Their requests are in the
- * Queue and History under the same name; rules and limits apply to it as to any server.
- */
-function BridgedServers() {
-  const { t } = useTranslation('servers');
-  const bridged = useConsole((s) => s.mirror?.bridged) ?? [];
-  if (bridged.length === 0) return null;
-  return (
-    <section className="bridged-servers" data-testid="bridged-servers">
-      <h3 className="small muted" title={t('screen.bridgedTitle')}>
-        {t('screen.bridged')}
-      </h3>
-      <ul className="server-list">
-        {bridged.map((b) => (
-          <li key={`${b.serverId}@${b.since}`} className="server-row is-static" data-testid="bridged-server">
-            <span className="server-row-top">
-              <span className="mono strong">{b.serverId}</span>
-              <ViaHost via={b.via} />
-            </span>
-            <span className="muted small">
-              {[t('screen.bridgedSince', { time: clockTime(b.since) }), b.pending > 0 && t('screen.rowInFlight', { n: b.pending })].filter(Boolean).join(' · ')}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </section>
   );
 }
 

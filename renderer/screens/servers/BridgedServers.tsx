@@ -1,0 +1,114 @@
+/**
+ * "Through the bridge" on the Servers screen: the servers agent hosts run through the console's
+ * bridge, each with its host ("via <host>"), since when, and how many of its requests are in hand.
+ * Their requests are in the Queue and History under the same name; rules and limits apply to it
+ * as to any server. A bridged HTTP server that uses the console's OAuth shows its sign-in state
+ * and "Sign in"; one whose bridge is gone but that still needs sign-in stays listed, muted, until
+ * signed in. A connected row's "Roots" part edits the roots the console offers that server.
+ */
+import { useTranslation } from 'react-i18next';
+import type { BridgedServerView, ServerAuthView } from '../../../shared/contract/state';
+import { ActionError, Pill } from '../../components/common';
+import { ViaHost } from '../../components/ViaHost';
+import { clockTime } from '../../format';
+import { useConsole } from '../../store';
+import { RootsEditor } from './RootsPanel';
+import { useSignIn } from './sign-in';
+
+/** A bridged server's sign-in: its state, the last failure, and "Sign in" (as on a server's page). */
+function BridgedSignIn({ serverId, auth }: { serverId: string; auth: ServerAuthView }) {
+  const { t } = useTranslation('servers');
+  const signIn = useSignIn(serverId);
+  const pending = auth.status === 'pending';
+  const signedIn = auth.status === 'signed_in';
+  return (
+    <div className="bridged-auth" role="group" aria-label={t('bridged.authAria', { server: serverId })} data-testid="bridged-auth" data-status={auth.status}>
+      <Pill tone={signedIn && !auth.error ? 'ok' : 'warn'} testId="bridged-auth-status">
+        {signedIn ? t('auth.signedIn') : pending ? t('auth.pending') : t('bridged.signedOut')}
+      </Pill>
+      {auth.error && (
+        <span className="error-text small" translate="no" data-testid="bridged-auth-error">
+          {auth.error}
+        </span>
+      )}
+      {pending && (
+        <span className="small">
+          {t('auth.finishInBrowser')}{' '}
+          {signIn.link && (
+            <a href={signIn.link} target="_blank" rel="noopener noreferrer" data-testid="bridged-auth-link">
+              {t('auth.openAgain')}
+            </a>
+          )}
+        </span>
+      )}
+      {(!signedIn || auth.error) && (
+        <button type="button" className="btn-primary btn-small" onClick={() => void signIn.run()} disabled={signIn.pending} data-testid="bridged-sign-in">
+          {pending ? t('auth.startAgain') : t('auth.signIn')}
+        </button>
+      )}
+      <ActionError error={signIn.error} />
+    </div>
+  );
+}
+
+/** The expandable "Roots" part of a connected bridged row. */
+function BridgedRoots({ row }: { row: BridgedServerView }) {
+  const { t } = useTranslation('servers');
+  const roots = row.roots ?? [];
+  return (
+    <details className="bridged-roots" data-testid="bridged-roots">
+      <summary>{t('bridged.roots', { n: roots.length })}</summary>
+      <p className="muted small">{row.via ? t('bridged.rootsIntro', { host: row.via.host }) : t('bridged.rootsIntroAnyHost')}</p>
+      <RootsEditor serverId={row.serverId} roots={roots} compact />
+    </details>
+  );
+}
+
+/** One bridged server's row. */
+function BridgedRow({ row }: { row: BridgedServerView }) {
+  const { t } = useTranslation('servers');
+  return (
+    <li className={`server-row is-static bridged-row${row.disconnected ? ' is-disconnected' : ''}`} data-testid="bridged-server" data-server-id={row.serverId} data-disconnected={row.disconnected ? 'true' : undefined}>
+      <span className="server-row-top">
+        <span className="mono strong">{row.serverId}</span>
+        {row.disconnected ? (
+          <span className="badge tone-muted" title={t('bridged.notRunningTitle')} data-testid="bridged-not-running">
+            {t('bridged.notRunning')}
+          </span>
+        ) : (
+          <ViaHost via={row.via} />
+        )}
+      </span>
+      {row.disconnected ? (
+        <span className="muted small" data-testid="bridged-waiting">
+          {row.via ? t('bridged.waiting', { host: row.via.host }) : t('bridged.waitingAnyHost')}
+        </span>
+      ) : (
+        <span className="muted small">
+          {[t('screen.bridgedSince', { time: clockTime(row.since) }), row.pending > 0 && t('screen.rowInFlight', { n: row.pending })].filter(Boolean).join(' · ')}
+        </span>
+      )}
+      {row.auth && <BridgedSignIn serverId={row.serverId} auth={row.auth} />}
+      {!row.disconnected && <BridgedRoots row={row} />}
+    </li>
+  );
+}
+
+/** The "Through the bridge" list, or nothing when no server runs through the bridge. */
+export function BridgedServers() {
+  const { t } = useTranslation('servers');
+  const bridged = useConsole((s) => s.mirror?.bridged) ?? [];
+  if (bridged.length === 0) return null;
+  return (
+    <section className="bridged-servers" data-testid="bridged-servers">
+      <h3 className="small muted" title={t('screen.bridgedTitle')}>
+        {t('screen.bridged')}
+      </h3>
+      <ul className="server-list">
+        {bridged.map((b) => (
+          <BridgedRow key={`${b.serverId}@${b.since}`} row={b} />
+        ))}
+      </ul>
+    </section>
+  );
+}
