@@ -341,7 +341,17 @@ export function buildFixtureState(now: number): FixtureState {
     // Through the bridge: a stdio server with a root the console offers it; an HTTP server whose
     // sign-in (the console's OAuth) failed; one whose bridge ended because it needs sign-in.
     bridged: [
-      { serverId: 'notes', via: { host: 'claude-ai', version: '0.14.2' }, since: ago(600), pending: 1, roots: [{ uri: 'file:///home/user/notes', name: 'notes' }] },
+      {
+        serverId: 'notes',
+        via: { host: 'claude-ai', version: '0.14.2' },
+        since: ago(600),
+        pending: 1,
+        roots: [{ uri: 'file:///home/user/notes', name: 'notes' }],
+        calls: [
+          { callId: 'h-2', kind: 'tools/call', name: 'summarize_note', args: 'id: "n-42"', startedAt: ago(20) },
+          { callId: 'h-1', kind: 'tools/call', name: 'search_notes', args: 'query: "budget"', startedAt: ago(90), endedAt: ago(88) },
+        ],
+      },
       { serverId: 'wiki', via: { host: 'cursor-vscode', version: '1.0.0' }, since: ago(300), pending: 0, roots: [], auth: { status: 'signed_out', error: 'invalid_grant: refresh token expired' } },
       { serverId: 'calendar', since: ago(120), pending: 0, auth: { status: 'signed_out' }, disconnected: true },
     ],

@@ -136,6 +136,21 @@ test('bridged rows: the roots the console offers a connected server, edited from
   await shot(page, '1024x700-bridged-roots');
 });
 
+test('bridged rows: the host\'s recent calls, and the server\'s log (from its bridge\'s reports)', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  const notes = row(page, 'notes');
+  await notes.getByTestId('bridged-calls').locator('summary').click();
+  const calls = notes.getByTestId('bridged-call');
+  await expect(calls).toHaveCount(2);
+  await expect(calls.first()).toContainText('tools/call summarize_note');
+  await expect(calls.first()).toHaveAttribute('data-running', 'true');
+  await expect(calls.nth(1)).toContainText('ended');
+  await notes.getByTestId('bridged-log').locator('summary').click();
+  await expect.poll(() => recorded(page, 'getServerLog')).toContainEqual(expect.objectContaining({ serverId: 'notes' }));
+  await shot(page, 'bridged-calls-log');
+});
+
 test('import: "Route as a URL" for a host that takes URLs and a name the console has; refusals shown', async ({ page, appUrl, fixture }) => {
   await open(page, appUrl, fixture);
   await page.getByTestId('import-servers').click();

@@ -4,7 +4,8 @@
  * Their requests are in the Queue and History under the same name; rules and limits apply to it
  * as to any server. A bridged HTTP server that uses the console's OAuth shows its sign-in state
  * and "Sign in"; one whose bridge is gone but that still needs sign-in stays listed, muted, until
- * signed in. A connected row's "Roots" part edits the roots the console offers that server.
+ * signed in. A connected row's "Roots" part edits the roots the console offers that server; its
+ * host's recent calls and the server's log come from the bridge's activity reports.
  */
 import { useTranslation } from 'react-i18next';
 import type { BridgedServerView, ServerAuthView } from '../../../shared/contract/state';
@@ -12,6 +13,7 @@ import { ActionError, Pill } from '../../components/common';
 import { ViaHost } from '../../components/ViaHost';
 import { clockTime } from '../../format';
 import { useConsole } from '../../store';
+import { LogPanel } from './LogPanel';
 import { RootsEditor } from './RootsPanel';
 import { useSignIn } from './sign-in';
 
@@ -64,6 +66,37 @@ function BridgedRoots({ row }: { row: BridgedServerView }) {
   );
 }
 
+/** The host's recent calls through a bridged server, newest first, and the server's log. */
+function BridgedActivity({ row }: { row: BridgedServerView }) {
+  const { t } = useTranslation('servers');
+  const calls = row.calls ?? [];
+  const refreshKey = calls.map((c) => `${c.callId}:${c.endedAt ?? ''}`).join(',');
+  return (
+    <>
+      {calls.length > 0 && (
+        <details className="bridged-calls" data-testid="bridged-calls">
+          <summary>{t('bridged.calls', { n: calls.length })}</summary>
+          <ul className="plain-list small">
+            {calls.map((c) => (
+              <li key={c.callId} data-testid="bridged-call" data-running={c.endedAt === undefined ? 'true' : undefined}>
+                <span className="mono">
+                  {c.kind} {c.name}
+                </span>
+                {c.args && <span className="muted mono"> {c.args}</span>}{' '}
+                <span className="muted">{c.endedAt === undefined ? t('bridged.callRunning', { time: clockTime(c.startedAt) }) : t('bridged.callEnded', { time: clockTime(c.startedAt) })}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <details className="bridged-log" data-testid="bridged-log">
+        <summary>{t('detail.tabLog')}</summary>
+        <LogPanel server={{ id: row.serverId }} refreshKey={refreshKey} />
+      </details>
+    </>
+  );
+}
+
 /** One bridged server's row. */
 function BridgedRow({ row }: { row: BridgedServerView }) {
   const { t } = useTranslation('servers');
@@ -90,6 +123,7 @@ function BridgedRow({ row }: { row: BridgedServerView }) {
       )}
       {row.auth && <BridgedSignIn serverId={row.serverId} auth={row.auth} />}
       {!row.disconnected && <BridgedRoots row={row} />}
+      {!row.disconnected && <BridgedActivity row={row} />}
     </li>
   );
 }

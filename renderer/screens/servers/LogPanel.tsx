@@ -35,15 +35,18 @@ export function logText(page: ServerLogPage, which: 'protocol' | 'stderr'): stri
     .join('\n');
 }
 
-/** The log of one server. */
-export function LogPanel({ server }: { server: ServerView }) {
+/**
+ * The log of one server (a connection of the console's own, or a bridged server: its bridge
+ * reports it); fetched again whenever `server.logTotals` or `refreshKey` changes.
+ */
+export function LogPanel({ server, refreshKey = '' }: { server: Pick<ServerView, 'id' | 'logTotals'>; refreshKey?: string }) {
   const { t } = useTranslation('servers');
   const [which, setWhich] = useState<'protocol' | 'stderr'>('protocol');
   const [query, setQuery] = useState('');
   const [page, setPage] = useState<ServerLogPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  const totals = `${server.logTotals?.protocol ?? 0}/${server.logTotals?.stderr ?? 0}`;
+  const totals = `${server.logTotals?.protocol ?? 0}/${server.logTotals?.stderr ?? 0}/${refreshKey}`;
 
   useEffect(() => {
     let live = true;
