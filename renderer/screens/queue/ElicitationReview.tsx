@@ -7,7 +7,7 @@
 import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
-import { ActionError, Banner, Facts, Pill, RawJson, Section } from '../../components/common';
+import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
 import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
@@ -15,38 +15,12 @@ import { Markdown } from '../../markdown';
 import { useConsole, useItems } from '../../store';
 import { ElicitationForm } from './ElicitationForm';
 import { elicitationStatus } from './ElicitationModel';
-import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
+import { ReviewFrame } from './ReviewFrame';
 import { ElicitationUrl } from './ElicitationUrl';
 import { RerunCall } from './RerunCall';
 import { useElicitationShortcuts } from '../../keyboard/review-shortcuts';
 import './elicitation.css';
 import { useSay } from '../../i18n/say';
-import { ViaHost } from '../../components/ViaHost';
-
-function ElicitationHeader({ item }: { item: ElicitationItemView }) {
-  const { t } = useTranslation('queue');
-  const look = elicitationStatus(item.status);
-  return (
-    <header className="item-header" data-testid="item-header">
-      <div className="item-header-top">
-        <h2>
-          <ServerLink serverId={item.serverId} className="btn-link strong elicitation-asker" testId="elicitation-server" title={t('elicitation.openServer')} /> <ViaHost via={item.via} />{' '}
-          {item.params.mode === 'url' ? t('elicitation.asksOpen') : t('elicitation.asksInfo')}
-        </h2>
-        <Pill tone={look.tone} testId="elicitation-status">
-          {look.label}
-        </Pill>
-      </div>
-      <div className="item-header-facts">
-        <span>
-          <AssociationFact item={item} />
-          <EraFact era={item.era} />
-        </span>
-        <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} />
-      </div>
-    </header>
-  );
-}
 
 function SecretWarning({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
@@ -131,8 +105,7 @@ export function ElicitationReview({ item }: { item: ElicitationItemView }) {
   const waiting = item.status === 'awaiting_input';
   useElicitationShortcuts(waiting);
   return (
-    <div className="review elicitation-review" data-testid="elicitation-review" data-mode={params.mode ?? 'form'} data-status={item.status}>
-      <ElicitationHeader item={item} />
+    <ReviewFrame item={item} className="elicitation-review" testId="elicitation-review" data={{ 'data-mode': params.mode ?? 'form', 'data-status': item.status }}>
       <SecretWarning item={item} />
       <Section title={t('elicitation.message')}>
         <div className="elicitation-message" data-testid="elicitation-message">
@@ -149,6 +122,6 @@ export function ElicitationReview({ item }: { item: ElicitationItemView }) {
       )}
       {!waiting && <RerunCall item={item} />}
       {!waiting && <Finished item={item} />}
-    </div>
+    </ReviewFrame>
   );
 }

@@ -6,7 +6,7 @@ import { getApi } from '../../api';
 import { ActionError, Facts, RawJson } from '../../components/common';
 import { duration } from '../../format';
 import { useAction, useNow } from '../../hooks';
-import { ItemHeader } from './ItemHeader';
+import { ReviewFrame } from './ReviewFrame';
 
 /** The live generation screen of one item. */
 export function GeneratingView({ item }: { item: SamplingItemView }) {
@@ -21,8 +21,7 @@ export function GeneratingView({ item }: { item: SamplingItemView }) {
   }, [text]);
   const startedAt = item.generation?.startedAt ?? item.updatedAt;
   return (
-    <div className="review" data-testid="generating-view">
-      <ItemHeader item={item} title={t('generating.title')} />
+    <ReviewFrame item={item} title={t('generating.title')} testId="generating-view">
       <Facts
         rows={[
           [t('generating.model'), <span key="m" className="mono">{`${item.model.providerId} — ${item.model.modelId}`}</span>],
@@ -41,6 +40,6 @@ export function GeneratingView({ item }: { item: SamplingItemView }) {
           {t('actions.cancel')}
         </button>
       </footer>
-    </div>
+    </ReviewFrame>
   );
 }

@@ -1,12 +1,14 @@
 /**
- * The header of every review screen: server and its protocol era, the client request it belongs
- * to, timing, status, and (for tool loops) the conversation timeline with the round counter. A
+ * The headers of the review screens (one per kind, chosen by ReviewFrame): server and its protocol
+ * era, the client request it belongs to, timing, status, and (for tool loops) the conversation
+ * timeline with the round counter. A
  * provider call through the gateway says so (a badge naming the API), names its caller (a server,
  * or a named token with no server nor client request behind it) and its request's facts.
  */
 import { useTranslation } from 'react-i18next';
-import type { SamplingItemView } from '../../../shared/contract/state';
-import { StatusBadge } from '../../components/common';
+import type { ElicitationItemView, SamplingItemView } from '../../../shared/contract/state';
+import { Pill, StatusBadge } from '../../components/common';
+import { elicitationStatus } from './ElicitationModel';
 import { ConversationTimeline } from './ConversationTimeline';
 import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { PolicyNotes } from './PolicyNotes';
@@ -62,6 +64,32 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
       </div>
       <PolicyNotes item={item} />
       <ConversationTimeline item={item} />
+    </header>
+  );
+}
+
+/** Header of an elicitation: which server asks (via which host), for what, its status, the call it belongs to, times. */
+export function ElicitationHeader({ item }: { item: ElicitationItemView }) {
+  const { t } = useTranslation('queue');
+  const look = elicitationStatus(item.status);
+  return (
+    <header className="item-header" data-testid="item-header">
+      <div className="item-header-top">
+        <h2>
+          <ServerLink serverId={item.serverId} className="btn-link strong elicitation-asker" testId="elicitation-server" title={t('elicitation.openServer')} /> <ViaHost via={item.via} />{' '}
+          {item.params.mode === 'url' ? t('elicitation.asksOpen') : t('elicitation.asksInfo')}
+        </h2>
+        <Pill tone={look.tone} testId="elicitation-status">
+          {look.label}
+        </Pill>
+      </div>
+      <div className="item-header-facts">
+        <span>
+          <AssociationFact item={item} />
+          <EraFact era={item.era} />
+        </span>
+        <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} />
+      </div>
     </header>
   );
 }

@@ -14,7 +14,7 @@ import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useItems } from '../../store';
-import { ItemHeader } from './ItemHeader';
+import { ReviewFrame } from './ReviewFrame';
 import { useSay } from '../../i18n/say';
 
 const OUTCOME = {
@@ -48,8 +48,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
   // "Sent to the model" only when a provider was asked: a hand-written response calls no model.
   const requestTitle = item.sentToModelAt !== undefined ? t('outcome.whatSent') : item.sent ? t('outcome.approvedNoModel') : t('outcome.neverSent');
   return (
-    <div className="review" data-testid="outcome-view">
-      <ItemHeader item={item} title={t('outcome.title')} />
+    <ReviewFrame item={item} title={t('outcome.title')} testId="outcome-view">
       <Banner tone={look.tone} title={look.title} testId="outcome-banner">
         {outcome && say(outcome.ui, outcome.message)}
         {outcome?.code !== undefined && (
@@ -98,6 +97,6 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
           {t('actions.dismiss')}
         </button>
       </footer>
-    </div>
+    </ReviewFrame>
   );
 }

@@ -11,7 +11,7 @@ import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
 import { useQueueShortcuts } from '../../keyboard/review-actions';
 
-/** The review (or outcome) screen of one sampling item, by its status. */
+/** The review (or outcome) screen of one sampling item (or provider call), by its status; each sits in the one ReviewFrame. */
 export function Detail({ item }: { item: SamplingItemView }) {
   switch (item.status) {
     case 'awaiting_request_review':
@@ -25,7 +25,10 @@ export function Detail({ item }: { item: SamplingItemView }) {
   }
 }
 
-/** The review of a whole item of either kind, keyed by id and status so per-screen local state (reject reason) starts fresh. */
+/**
+ * The review of a whole item of either kind: one frame (ReviewFrame: the item's header), the body
+ * by kind and status; keyed by id and status so per-screen local state (reject reason) starts fresh.
+ */
 export function ItemReview({ item }: { item: ItemView }) {
   return item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />;
 }

@@ -16,7 +16,7 @@ import { useConsole, useProviders, type RequestDraft } from '../../store';
 import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
 import { NO_REQUEST_EXTRAS, type RequestExtras } from './edits';
 import { flushDraft } from './autosave';
-import { ItemHeader } from './ItemHeader';
+import { ReviewFrame } from './ReviewFrame';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
 import { RequestParams } from './RequestParams';
 import { ToolsOffered } from './ToolsOffered';
@@ -70,8 +70,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
   const keys = useRequestShortcuts(item, { approve: () => void approve.run(), reject: () => void reject.run(), canApprove: built.ok, busy });
 
   return (
-    <div className="review" data-testid="request-review">
-      <ItemHeader item={item} title={t('request.title')} />
+    <ReviewFrame item={item} title={t('request.title')} testId="request-review">
       <AllowLikeThis item={item} />
       {item.error && (
         <Banner tone="error" title={t('request.lastFailed')} testId="item-error">
@@ -128,6 +127,6 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
         onApprove={() => void approve.run()}
         approveLabel={edited ? t('actions.approveWithEdits') : t('actions.approve')}
       />
-    </div>
+    </ReviewFrame>
   );
 }

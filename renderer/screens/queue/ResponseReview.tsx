@@ -16,7 +16,7 @@ import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY } from './drafts';
 import { NO_RESPONSE_EXTRAS, type ResponseExtras } from './edits';
 import { flushDraft } from './autosave';
-import { ItemHeader } from './ItemHeader';
+import { ReviewFrame } from './ReviewFrame';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
 import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
@@ -68,8 +68,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
   const toolCalls = built.ok ? contentBlocks(built.result.content).filter((b) => b.type === 'tool_use').length : 0;
 
   return (
-    <div className="review" data-testid="response-review">
-      <ItemHeader item={item} title={response.manual ? t('response.writeTitle') : t('response.reviewTitle')} />
+    <ReviewFrame item={item} title={response.manual ? t('response.writeTitle') : t('response.reviewTitle')} testId="response-review">
       {item.error && (
         <Banner tone="error" title={t('response.problem')} testId="item-error">
           <ProviderFailure failure={item.error.failure} detail={item.error.message} />
@@ -153,6 +152,6 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
           </button>
         )}
       </ReviewActionBar>
-    </div>
+    </ReviewFrame>
   );
 }
