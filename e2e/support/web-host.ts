@@ -40,7 +40,7 @@ export async function startWebHost(
   if (opts.servers) writeFileSync(path.join(userDataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }, null, 2));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
     cwd: root,
-    env: { ...process.env, ...opts.env, MCP_CONSOLE_USER_DATA: userDataDir },
+    env: { MCP_CONSOLE_GATEWAY_PORT: '0', ...process.env, ...opts.env, MCP_CONSOLE_USER_DATA: userDataDir }, // the gateway on any free port: hosts run side by side
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

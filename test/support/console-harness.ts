@@ -37,7 +37,7 @@ export async function startHarness(opts: { servers?: Record<string, unknown>; pr
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mcp-console-test-'));
   if (opts.servers) writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }));
   if (opts.providers) writeFileSync(join(dir, 'providers.json'), JSON.stringify(opts.providers));
-  const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: opts.env ?? {} });
+  const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: { MCP_CONSOLE_GATEWAY_PORT: '0', ...opts.env } }); // the gateway on any free port: tests run side by side
   return {
     ...handle,
     dir,
