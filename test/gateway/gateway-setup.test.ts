@@ -1,0 +1,78 @@
+/**
+ * The gateway's setup around the calls: its port (a taken one falls back to a free one, said in a
+ * notice), named tokens kept across restarts as hashes in gateway.json with the token in the
+ * secret store, a hand-broken gateway.json reported and never written over, and the environment
+ * a `providerGateway` server is launched with (and only that one).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gatewayEnv } from '../../main/console/gateway-side.js';
+import { createConsole, type ConsoleHandle } from '../../main/console.js';
+import { createMemorySecretStore } from '../../main/secrets/secret-store.js';
+import { GATEWAY_FILE } from '../../main/gateway/tokens.js';
+import { tempDir } from '../store/fixtures/entries.js';
+
+const open: ConsoleHandle[] = [];
+const start = async (dir: string, env: Record<string, string>, secrets = createMemorySecretStore()) => {
+  writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: {} }));
+  const h = await createConsole({ host: 'test', userDataDir: dir, env, secrets });
+  open.push(h);
+  return h;
+};
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.dispose();
+});
+
+describe('provider gateway setup', () => {
+  it('a taken port: the gateway listens on a free one for this run and says so', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const h = await start(tempDir().dir, { MCP_CONSOLE_GATEWAY_PORT: String(taken) });
+      const state = await h.service.getState({});
+      expect(state.gateway).toMatchObject({ listening: true });
+      expect(state.gateway!.url).not.toBe(`http://127.0.0.1:${taken}`);
+      expect(state.notices.map((n) => n.message).join('\n')).toContain(`Port ${taken} is taken`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('named tokens survive a restart: gateway.json keeps the name and hash, never the token; the secret store keeps the token', async () => {
+    const { dir } = tempDir();
+    const secrets = createMemorySecretStore();
+    const first = await start(dir, { MCP_CONSOLE_GATEWAY_PORT: '0' }, secrets);
+    const { token } = await first.service.createGatewayToken({ name: 'nightly' });
+    await expect(first.service.createGatewayToken({ name: 'nightly' })).rejects.toThrow(/already exists/);
+    await expect(first.service.createGatewayToken({ name: 'bad name!' })).rejects.toThrow(/token name/);
+    const file = readFileSync(join(dir, GATEWAY_FILE), 'utf8');
+    expect(file).toContain('"nightly"');
+    expect(file).not.toContain(token);
+    await first.dispose();
+    open.splice(open.indexOf(first), 1);
+    const second = await start(dir, { MCP_CONSOLE_GATEWAY_PORT: '0' }, secrets);
+    expect((await second.service.getState({})).gateway!.tokens.map((t) => t.name)).toEqual(['nightly']);
+    expect((await second.service.revealGatewayToken({ name: 'nightly' })).token).toBe(token);
+  });
+
+  it('a hand-broken gateway.json is reported and never written over', async () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, GATEWAY_FILE), '{ "tokens": [ oops');
+    const h = await start(dir, { MCP_CONSOLE_GATEWAY_PORT: '0' });
+    expect((await h.service.getState({})).notices.map((n) => n.message).join('\n')).toContain('gateway.json');
+    await expect(h.service.createGatewayToken({ name: 'x' })).rejects.toThrow();
+    expect(readFileSync(join(dir, GATEWAY_FILE), 'utf8')).toBe('{ "tokens": [ oops');
+  });
+
+  it('the environment a providerGateway server gets: the SDKs’ base URLs and one key', () => {
+    expect(gatewayEnv('http://127.0.0.1:5000', 'mcpgw_x')).toEqual({
+      OPENAI_BASE_URL: 'http://127.0.0.1:5000/openai/v1',
+      OPENAI_API_KEY: 'mcpgw_x',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:5000/anthropic',
+      ANTHROPIC_API_KEY: 'mcpgw_x',
+    });
+  });
+});
