@@ -16,7 +16,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { Logger } from '../ports.js';
 import { createBridgePool, type BridgePool, type StartBridge } from './http-sessions.js';
-import { hangUpSignal, readBody, sendJsonRpcError, toWebRequest, writeWebResponse } from './http-web.js';
+import { loopbackRefusal, readBody } from '../http/loopback.js';
+import { hangUpSignal, sendJsonRpcError, toWebRequest, writeWebResponse } from './http-web.js';
 import { ownerToken } from './owner-file.js';
 import { bridgeHttpTokenPath } from './paths.js';
 import { runBridge, serverConfigFor } from './run.js';
@@ -133,10 +134,8 @@ async function serve(ctx: ServeCtx, path: string, req: IncomingMessage, res: Ser
 
 /** Why a request is refused before anything else: a web page's `Origin` or a foreign `Host` (403), no or a wrong token (401). */
 function refuse(req: IncomingMessage, token: Buffer): { status: number; message: string; headers?: Record<string, string> } | undefined {
-  if (req.headers.origin !== undefined) return { status: 403, message: 'requests from web pages are refused' };
-  const port = req.socket.localPort;
-  const host = req.headers.host;
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return { status: 403, message: 'the Host header must name this loopback address' };
+  const refusal = loopbackRefusal(req, req.socket.localPort ?? 0);
+  if (refusal) return { status: 403, message: refusal };
   const auth = req.headers.authorization;
   const given = auth?.startsWith('Bearer ') ? Buffer.from(auth.slice('Bearer '.length).trim()) : undefined;
   if (!given || given.length !== token.length || !timingSafeEqual(given, token)) {

@@ -4,29 +4,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/**
- * The request's body, at most `cap` bytes.
- * @returns the bytes, or `too_large` past `cap` (the rest is drained, not kept)
- */
-export async function readBody(req: IncomingMessage, cap: number): Promise<Buffer | 'too_large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) {
-    req.resume();
-    return 'too_large';
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > cap) {
-      req.resume();
-      return 'too_large';
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** A web `Request` for `req` with `body` (already read), aborted through `signal` when the client goes. */
 export function toWebRequest(req: IncomingMessage, body: Buffer, signal: AbortSignal): Request {
   const headers = new Headers();

@@ -18,11 +18,11 @@ import type { AddressInfo } from 'node:net';
 import type { ProviderApi } from '../../shared/contract/gateway.js';
 import type { Logger } from '../ports.js';
 import type { ServerRequestRouter } from '../requests/router.js';
+import { loopbackRefusal, readBody } from '../http/loopback.js';
 import { handleCall } from './call.js';
 import { sendError } from './respond.js';
 import type { GatewayTokens, TokenHolder } from './tokens.js';
 import { codecFor } from './wire/index.js';
-import type { WireError } from './wire/types.js';
 
 /** Default cap on a call's body, in bytes (the sampling request cap, S-SIZE-1). */
 export const DEFAULT_GATEWAY_BODY_BYTES = 25 * 1024 * 1024;
@@ -90,8 +90,8 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
   if (deps.mount && path.startsWith('/mcp/') && (await deps.mount(req, res))) return;
   const api = ROUTES[path];
   const shape: ProviderApi = api ?? (path.startsWith('/anthropic') ? 'anthropic' : 'openai');
-  const refusal = refuse(req, port);
-  if (refusal) return sendError(res, shape, refusal);
+  const refusal = loopbackRefusal(req, port);
+  if (refusal) return sendError(res, shape, { status: 403, kind: 'permission', message: refusal });
   if (!api || req.method !== 'POST') return sendError(res, shape, { status: 404, kind: 'not_found', message: `${req.method} ${path} is not served by the console's provider gateway` });
   const holder = authenticate(deps, req);
   if (!holder) return sendError(res, api, { status: 401, kind: 'authentication', message: 'invalid or missing gateway token (set the API key to a token of MCP Approval Console)' });
@@ -100,20 +100,13 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
   if (body === 'too_large') return sendError(res, api, { status: 413, kind: 'too_large', message: `request body over ${cap} bytes` });
   let json: unknown;
   try {
-    json = JSON.parse(body);
+    json = JSON.parse(body.toString('utf8'));
   } catch {
     return sendError(res, api, { status: 400, kind: 'invalid_request', message: 'the request body is not valid JSON' });
   }
   await handleCall({ requests: deps.requests, now: deps.now, logger: deps.logger }, { codec: codecFor(api), holder, body: json, req, res });
 }
 
-/** Why a request is refused before anything else: a web page's `Origin`, or a `Host` not this loopback listener. */
-function refuse(req: IncomingMessage, port: number): WireError | undefined {
-  if (req.headers.origin !== undefined) return { status: 403, kind: 'permission', message: 'requests from web pages are refused' };
-  const host = req.headers.host;
-  if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return { status: 403, kind: 'permission', message: 'the Host header must name this loopback address' };
-  return undefined;
-}
 
 /** The token's holder: `Authorization: Bearer <token>` or `x-api-key: <token>`. */
 function authenticate(deps: GatewayServerDeps, req: IncomingMessage): TokenHolder | undefined {
@@ -124,22 +117,3 @@ function authenticate(deps: GatewayServerDeps, req: IncomingMessage): TokenHolde
   return token ? deps.tokens.holder(token, deps.now()) : undefined;
 }
 
-/** The body as UTF-8 text, or `too_large` past `cap` bytes (the rest is not kept). */
-async function readBody(req: IncomingMessage, cap: number): Promise<string | 'too_large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > cap) {
-    req.resume();
-    return 'too_large';
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > cap) {
-      req.resume();
-      return 'too_large';
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
