@@ -18,7 +18,10 @@ export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js
 export type { ItemDraft, StopCause } from './drafts.js';
 
 export type { TransportKind, ServerStatus, ToolView, PromptView, ResourceView, ResourceTemplateView, ReconnectView, ServerAuthView, ServerView } from './server-views.js';
-import type { ServerAuthView, ServerView } from './server-views.js';
+import type { ServerView } from './server-views.js';
+import type { RequestVia } from './bridged.js';
+export type { BridgedCallView, BridgedServerView, RequestVia } from './bridged.js';
+import type { BridgedServerView } from './bridged.js';
 import type { ProviderFailureKind } from './providers.js';
 
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
@@ -109,15 +112,6 @@ export interface ResponseView {
   /** Provider finish reason, before mapping to `stopReason`. */
   finishReason?: string;
   generatedAt: number;
-}
-
-/**
- * The agent host a bridged server runs under (`mcp-approval-console bridge`): the host's
- * `clientInfo` name and version, shown as "via <host>". Absent for the console's own connections.
- */
-export interface RequestVia {
-  host: string;
-  version?: string;
 }
 
 /** A sampling request as the review screens show it (the queue list reads its {@link ItemSummary}). */
@@ -295,45 +289,6 @@ export interface ElicitationSummary extends SummaryBase {
 
 /** One item of {@link ConsoleState.items}: a sampling request or an elicitation, by `kind`. */
 export type ItemSummary = SamplingSummary | ElicitationSummary;
-
-/** A server an agent host runs through the console's bridge (`mcp-approval-console bridge`), connected now. */
-export interface BridgedServerView {
-  /** Its id in the console (queue, History, rules, limits). */
-  serverId: string;
-  /** The host that runs it, once the host said who it is. */
-  via?: RequestVia;
-  /** When the bridge connected, epoch ms. */
-  since: number;
-  /** Its requests the console is handling now. */
-  pending: number;
-  /** For an HTTP server its bridge asked the console's OAuth for: the sign-in ("Sign in" on its row). */
-  auth?: ServerAuthView;
-  /** The host's client requests through this bridge, newest first (the last few; open ones have no `endedAt`). */
-  calls?: BridgedCallView[];
-  /**
-   * Its bridge is gone, but its server needs sign-in (a host ends a server whose connection failed):
-   * kept listed until signed in, so the person can sign in and the host's next start works.
-   */
-  disconnected?: true;
-  /**
-   * The console's roots for it (`file://` URIs), offered when its host declares none of its own;
-   * set for a connected row (edit them with `setServerRoots`).
-   */
-  roots?: Array<{ uri: string; name?: string }>;
-}
-
-/** One client request of an agent host's through the bridge (`tools/call`, `prompts/get`, `resources/read`). */
-export interface BridgedCallView {
-  callId: string;
-  kind: 'tools/call' | 'prompts/get' | 'resources/read';
-  /** Tool or prompt name, or resource URI. */
-  name: string;
-  /** Its arguments as one short line. */
-  args?: string;
-  /** Epoch ms the console first heard of it, and of its end (absent while it runs). */
-  startedAt: number;
-  endedAt?: number;
-}
 
 /** Who decided a request's fate. */
 export type DecidedBy = 'person' | 'console' | 'rule';
