@@ -3,7 +3,8 @@
  * 1,000 sampling requests waiting in the queue plus one holding a 1 MB text prompt and a 2 MB PNG
  * (bench/fixtures/queue-server.ts over stdio; rules that ask, limits raised), and a Chromium-family browser
  * (the one e2e/support/browser.ts finds, driven by Playwright) opening the page.
- * In-page timing: bench/renderer-probe.ts. Goals: ≤ 100 ms each, no dropped keystrokes.
+ * In-page timing: bench/renderer-probe.ts. Goals: ≤ 100 ms each (a keystroke's p50: one frame,
+ * ≤ 16 ms), no dropped keystrokes.
  *
  * 1. Queue interactive: the state (the `getState` reply: item summaries, no params) arrived → the
  *    list painted → a click on a row answered (row selected, its whole item fetched and its review
@@ -146,7 +147,7 @@ const scenario: Scenario = {
         { id: 'p3.queue_interactive_ms_1001', name: 'queue interactive (state → list → click answered)', value: at(opened.respondedAt, opened.stateAt), unit: 'ms', target: { op: '<=', value: 100 } },
         { id: 'p3.big_review_open_ms', name: 'big request review shown after the click', value: at(selected.bigShownAt, selected.bigClickAt), unit: 'ms', target: { op: '<=', value: 100 }, note: '1 MB prompt + 2 MB PNG' },
         { id: 'p3.big_image_ms', name: 'big request image decoded and shown', value: at(selected.bigImageAt, selected.bigClickAt), unit: 'ms' },
-        { id: 'p3.keystroke_p50_ms', name: 'keystroke to paint p50', value: percentile(keys, 50), unit: 'ms', target: { op: '<=', value: 100 }, note: `${keys.length} keys at ${1000 / KEY_DELAY_MS}/s at the end of the 1 MB prompt` },
+        { id: 'p3.keystroke_p50_ms', name: 'keystroke to paint p50', value: percentile(keys, 50), unit: 'ms', target: { op: '<=', value: 16 }, note: `one frame; ${keys.length} keys at ${1000 / KEY_DELAY_MS}/s at the end of the 1 MB prompt` },
         { id: 'p3.keystroke_p95_ms', name: 'keystroke to paint p95', value: percentile(keys, 95), unit: 'ms', target: { op: '<=', value: 100 } },
         { id: 'p3.keystroke_max_ms', name: 'keystroke to paint max', value: Math.max(...keys), unit: 'ms' },
         { id: 'p3.dropped_keys', name: 'dropped keystrokes (editor / approved draft)', value: Math.max(KEYS - inEditor, KEYS - inDraft), unit: 'keys', target: { op: '<=', value: 0 }, note: `${KEYS - inEditor} / ${KEYS - inDraft} of ${KEYS}` },
