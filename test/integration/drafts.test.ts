@@ -193,6 +193,6 @@ describe('elicitation form drafts', () => {
     const ended = (await h.waitFor((s) => s.elicitations?.find((e) => e.id === item.id)?.status === 'withdrawn', 'the form withdrawn')).elicitations!.find((e) => e.id === item.id)!;
     expect(ended.outcome?.stopped).toMatch(/server_stopped_waiting|call_ended/);
     expect(ended.draft?.form?.name).toBe('Ada Lovelace');
-    expect(await h.service.getHistoryEntry({ id: item.id })).toMatchObject({ kind: 'elicitation', status: 'cancelled', notDelivered: { draft: true }, draft: { form: { name: 'Ada Lovelace' } } });
+    expect(await h.service.getHistoryEntry({ id: item.id })).toMatchObject({ kind: 'elicitation', status: 'withdrawn', notDelivered: { draft: true }, draft: { form: { name: 'Ada Lovelace' } } });
   }, 30_000);
 });

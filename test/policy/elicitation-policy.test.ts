@@ -26,7 +26,7 @@ describe('the queue with a declining policy', () => {
     expect(seen).not.toContain('awaiting_input');
     expect(seen).toContain('declined');
     expect(saved).toHaveLength(1); // one record, already final
-    expect(saved[0]).toMatchObject({ kind: 'elicitation', status: 'rejected', decidedBy: 'rule', rule, answer: { action: 'decline' } });
+    expect(saved[0]).toMatchObject({ kind: 'elicitation', status: 'declined', decidedBy: 'rule', rule, answer: { action: 'decline' } });
   });
 });
 
@@ -61,7 +61,7 @@ describe.each(['legacy', 'modern'] as const)('elicitation policy on the %s era',
     expect(s.policy!.counters.fx!.elicitationDeclined).toBe(1);
     const page = await h.service.listHistory({ limit: 5, offset: 0 });
     const row = page.entries.find((e) => e.kind === 'elicitation')!;
-    expect(row).toMatchObject({ status: 'rejected', decidedBy: 'rule', rule: { serverId: 'fx', ruleId: 'elicitation', version: 2, name: 'always decline elicitation from fx' } });
+    expect(row).toMatchObject({ status: 'declined', decidedBy: 'rule', rule: { serverId: 'fx', ruleId: 'elicitation', version: 2, name: 'always decline elicitation from fx' } });
     const entry = await h.service.getHistoryEntry({ id: row.id });
     expect(entry).toMatchObject({ answer: { action: 'decline' } });
     expect(entry!.events.map((e) => e.detail)).toContain('Declined by rule "always decline elicitation from fx" (v2)');
