@@ -5,7 +5,7 @@
  * person sees and can revert it like any edit. History keeps what was sent; the unredacted original
  * only when the person ticks "Keep the unredacted original".
  */
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { placeholderFor, redactText, type Finding } from '../../shared/domain/redaction';
 import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling';
@@ -68,19 +68,24 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
   });
   const options = { patterns: settings?.patterns ?? [], phoneRegion: settings?.phoneRegion };
   // Long texts are checked off the main thread (sensitive-findings.ts): `undefined` while checking.
-  const all = places(params, draft);
+  // The findings follow the draft in a deferred render, so a keystroke paints before the check
+  // (looking up a megabyte-long text costs milliseconds); they catch up a frame later.
+  const settled = useDeferredValue(draft);
+  const all = places(params, settled);
   const results = useSensitiveFindings(all.map((p) => p.text), options);
   const checking = results.some((r) => r === undefined);
   const found = all.flatMap((p, i) => (results[i] ?? []).map((f) => ({ place: p, f })));
-  const redacted = [draft.systemPrompt, ...Object.values(draft.texts)].some((text) => /\[REDACTED:[^\]]+\]/.test(text));
+  const redacted = [settled.systemPrompt, ...Object.values(settled.texts)].some((text) => /\[REDACTED:[^\]]+\]/.test(text));
   if (found.length === 0 && !redacted && !checking) return null;
 
   const apply = (targets: typeof found) => {
     const texts = { ...draft.texts };
     let systemPrompt = draft.systemPrompt;
     const byKey = new Map<string, { text: string; findings: Finding[] }>();
+    const current = new Map(places(params, draft).map((p) => [p.key, p.text]));
     for (const { place, f } of targets) {
-      if (!place.key) continue;
+      // Findings of a text typed on since they were made wait for the next check: nothing typed is lost.
+      if (!place.key || current.get(place.key) !== place.text) continue;
       const entry = byKey.get(place.key) ?? { text: place.text, findings: [] };
       entry.findings.push(f);
       byKey.set(place.key, entry);
