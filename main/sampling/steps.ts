@@ -134,7 +134,7 @@ export function deliver(core: PipelineCore, rec: SamplingRecord, result: CreateM
   update(core, rec, { response: { ...response, draft: result } });
   const how = response.manual ? 'event.writtenByPerson' : rec.responseEdited ? 'event.withEdits' : rec.decidedBy === 'rule' ? 'event.byRule' : 'event.unchanged';
   record(core, rec, 'response_approved', ui(how));
-  const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui('outcome.delivered'));
+  const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui(rec.item.gateway ? 'outcome.deliveredToCaller' : 'outcome.delivered'));
   finish(core, rec, 'deliver', where, { result: forServer(result) });
 }
 

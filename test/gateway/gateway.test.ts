@@ -104,7 +104,9 @@ describe('a person reviews each call', () => {
     expect(JSON.stringify(llm.requests.slice(before).map((r) => r.body.messages))).toContain('Be very brief.');
     const page = await h.service.listHistory({ limit: 1, offset: 0 });
     expect(page.entries[0]).toMatchObject({ serverId: 'gateway:script', status: 'delivered', edited: true });
-    expect(await h.service.getHistoryEntry({ id: page.entries[0]!.id })).toMatchObject({ gateway: { api: 'openai', caller: { kind: 'token', name: 'script' } } });
+    const entry = await h.service.getHistoryEntry({ id: page.entries[0]!.id });
+    expect(entry).toMatchObject({ gateway: { api: 'openai', caller: { kind: 'token', name: 'script' } } });
+    expect(entry!.events.at(-1)).toMatchObject({ kind: 'delivered', detail: 'Returned to the caller (provider call)' });
     expect((await h.state()).gateway!.tokens).toEqual([expect.objectContaining({ name: 'script', calls: expect.any(Number) })]);
   }, 30_000);
 
