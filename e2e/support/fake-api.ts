@@ -105,6 +105,7 @@ export function installFakeApi(data: FakeWire): void {
         const offset = input.offset ?? 0;
         const entries = found.slice(offset, offset + (input.limit ?? 50)).map((e) => ({
           id: e.id,
+          ...(e.kind && { kind: e.kind }),
           conversationId: e.conversationId,
           serverId: e.serverId,
           callName: e.callName,

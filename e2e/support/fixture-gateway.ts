@@ -96,6 +96,7 @@ export function buildGatewayHistoryEntry(now: number): HistoryEntry {
   const request = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Write the release note for build 1481.' } }], maxTokens: 512 };
   return {
     id: 'h-gateway',
+    kind: 'provider_call',
     conversationId: 'h-gateway',
     serverId: 'gateway:ci-script',
     gateway: { api: 'anthropic', requestedModel: 'claude-sonnet-4-5', stream: true, caller: { kind: 'token', name: 'ci-script' }, ignored: ['top_k'] },

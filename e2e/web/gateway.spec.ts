@@ -180,7 +180,9 @@ test('queue, review header and History: a provider call says which API, who call
   await expect(header.getByTestId('item-association')).toContainText('no client request');
 
   await page.getByTestId('nav-history').click();
-  await page.locator('[data-testid="history-item"]').first().click();
+  const listed = page.locator('[data-testid="history-item"]').first();
+  await expect(listed.getByTestId('history-provider-call')).toHaveText('Provider call');
+  await listed.click();
   const detail = page.getByTestId('history-detail');
   await expect(detail.getByTestId('gateway-badge')).toHaveText('Anthropic API call');
   await expect(detail.getByRole('heading', { name: 'Provider call' })).toBeVisible();

@@ -72,6 +72,7 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     id: item.id,
     conversationId: item.conversationId,
     serverId: item.serverId,
+    ...(item.gateway && { kind: 'provider_call' as const }),
     ...(item.via && { via: item.via }),
     ...(item.gateway && { gateway: item.gateway }),
     callName: callNameOf(item),

@@ -378,8 +378,11 @@ export type SliceKey = Exclude<keyof ConsoleState, 'version' | 'items'>;
 /** One entry of the history list: a sampling request and how it ended. */
 export interface HistorySummary {
   id: string;
-  /** What kind of server request this was; absent means 'sampling'. */
-  kind?: 'sampling' | 'elicitation';
+  /**
+   * What kind of request this was (the envelope's kind): absent means 'sampling';
+   * `provider_call` is a call through the provider gateway (reviewed like sampling).
+   */
+  kind?: 'sampling' | 'elicitation' | 'provider_call';
   conversationId: string;
   serverId: string;
   /** The client request it belonged to, e.g. "tools/call trigger-sampling-request". */

@@ -103,7 +103,7 @@ describe('a person reviews each call', () => {
     expect(reply.usage?.prompt_tokens).toBeGreaterThan(0);
     expect(JSON.stringify(llm.requests.slice(before).map((r) => r.body.messages))).toContain('Be very brief.');
     const page = await h.service.listHistory({ limit: 1, offset: 0 });
-    expect(page.entries[0]).toMatchObject({ serverId: 'gateway:script', status: 'delivered', edited: true });
+    expect(page.entries[0]).toMatchObject({ kind: 'provider_call', serverId: 'gateway:script', status: 'delivered', edited: true });
     const entry = await h.service.getHistoryEntry({ id: page.entries[0]!.id });
     expect(entry).toMatchObject({ gateway: { api: 'openai', caller: { kind: 'token', name: 'script' } } });
     expect(entry!.events.at(-1)).toMatchObject({ kind: 'delivered', detail: 'Returned to the caller (provider call)' });

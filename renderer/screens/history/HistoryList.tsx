@@ -91,6 +91,11 @@ function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { ent
                 {formatBytes(entry.mediaBytes)}
               </span>
             )}
+            {entry.kind === 'provider_call' && (
+              <span className="badge tone-info" data-testid="history-provider-call" title={t('list.providerCallTitle')}>
+                {t('list.providerCall')}
+              </span>
+            )}
             {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
             {entry.rule && (
               <span className="badge tone-muted history-rule" data-testid="history-rule" title={t('rowRule.title', { rule: entry.rule.name, version: entry.rule.version, server: entry.rule.serverId })}>
