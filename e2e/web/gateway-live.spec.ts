@@ -56,7 +56,7 @@ test("a server's own OpenAI call is reviewed like sampling: attributed to the se
   await page.getByTestId('response-edit').click();
   await page.getByTestId('response-editor').fill('Budget agreed (checked by a person).');
   await page.getByTestId('approve-response').click();
-  await expect(page.getByTestId('outcome-banner')).toContainText('Delivered');
+  await expect(page.getByTestId('outcome-banner')).toContainText('The caller received the response');
 
   await page.getByTestId('nav-servers').click();
   const call = page.getByTestId('call-result').first();

@@ -75,7 +75,7 @@ export const UI_TEXTS = {
 
   // How a request ended.
   'outcome.delivered': 'Delivered to the server',
-  'outcome.deliveredToCaller': 'Returned to the caller (provider call)',
+  'outcome.deliveredToCaller': 'The caller received the response (provider call)',
   'outcome.deliveredByRule': 'Delivered without review: rule "{{rule}}" (v{{version}})',
   'outcome.draftComplete': 'Draft complete: nothing is delivered (no server is waiting)',
   'outcome.callEnded': 'The {{call}} ended before this request was answered',

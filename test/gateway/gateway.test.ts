@@ -106,7 +106,7 @@ describe('a person reviews each call', () => {
     expect(page.entries[0]).toMatchObject({ kind: 'provider_call', serverId: 'gateway:script', status: 'delivered', edited: true });
     const entry = await h.service.getHistoryEntry({ id: page.entries[0]!.id });
     expect(entry).toMatchObject({ gateway: { api: 'openai', caller: { kind: 'token', name: 'script' } } });
-    expect(entry!.events.at(-1)).toMatchObject({ kind: 'delivered', detail: 'Returned to the caller (provider call)' });
+    expect(entry!.events.at(-1)).toMatchObject({ kind: 'delivered', detail: 'The caller received the response (provider call)' });
     expect((await h.state()).gateway!.tokens).toEqual([expect.objectContaining({ name: 'script', calls: expect.any(Number) })]);
   }, 30_000);
 
