@@ -12,7 +12,7 @@ import {
   type GatewayCall,
   type GatewayReply,
 } from '../../main/gateway/wire/index.js';
-import { sseEvents, startWireServer, type WireServer } from './wire-server.js';
+import { sseEvents, startWireServer, type WireServer, textReplyWith } from './wire-server.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -153,12 +153,7 @@ describe('anthropic parse: requests as MCP sampling params', () => {
   });
 });
 
-const textReply = (text: string, extra: Partial<GatewayReply['result']> = {}): GatewayReply => ({
-  id: 'msg_test1',
-  created: 1_700_000_000,
-  result: { role: 'assistant', content: { type: 'text', text }, model: 'reviewed-model', stopReason: 'endTurn', ...extra },
-  usage: { inputTokens: 12, outputTokens: 5 },
-});
+const textReply = (text: string, extra: Partial<GatewayReply['result']> = {}): GatewayReply => textReplyWith('msg_test1', text, extra);
 
 const toolReply: GatewayReply = {
   id: 'msg_test2',

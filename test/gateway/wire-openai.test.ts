@@ -13,7 +13,7 @@ import {
   type GatewayCall,
   type GatewayReply,
 } from '../../main/gateway/wire/index.js';
-import { sseEvents, startWireServer, type WireServer } from './wire-server.js';
+import { sseEvents, startWireServer, type WireServer, textReplyWith } from './wire-server.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=';
@@ -192,12 +192,7 @@ describe('openai parse: requests as MCP sampling params', () => {
   });
 });
 
-const textReply = (text: string, extra: Partial<GatewayReply['result']> = {}): GatewayReply => ({
-  id: 'chatcmpl-test1',
-  created: 1_700_000_000,
-  result: { role: 'assistant', content: { type: 'text', text }, model: 'reviewed-model', stopReason: 'endTurn', ...extra },
-  usage: { inputTokens: 12, outputTokens: 5 },
-});
+const textReply = (text: string, extra: Partial<GatewayReply['result']> = {}): GatewayReply => textReplyWith('chatcmpl-test1', text, extra);
 
 const toolReply: GatewayReply = {
   id: 'chatcmpl-test2',

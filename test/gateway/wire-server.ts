@@ -88,3 +88,13 @@ export function sseEvents(text: string): Array<{ event?: string; data: unknown }
       return { event, data: data === '[DONE]' ? data : (JSON.parse(data) as unknown) };
     });
 }
+
+/** A text reply as the console answers a call (`id` in the provider's style: `chatcmpl-…` or `msg_…`). */
+export function textReplyWith(id: string, text: string, extra: Partial<GatewayReply['result']> = {}): GatewayReply {
+  return {
+    id,
+    created: 1_700_000_000,
+    result: { role: 'assistant', content: { type: 'text', text }, model: 'reviewed-model', stopReason: 'endTurn', ...extra },
+    usage: { inputTokens: 12, outputTokens: 5 },
+  };
+}
