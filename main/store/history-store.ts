@@ -22,7 +22,7 @@ import { dirname } from 'node:path';
 import { createGroupSync, type GroupSync } from './group-sync.js';
 import Database from 'libsql';
 import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/contract/history.js';
-import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
+import { OPEN_STATUSES, TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
 import * as maintenance from './maintenance.js';
 import { migrate, readSchemaVersion, HistorySchemaTooNewError, LATEST_SCHEMA_VERSION, type Db } from './migrations.js';
 import type { Offload } from '../offload/offload.js';
@@ -66,7 +66,7 @@ export type SessionSelection = { ids: readonly string[] } | { filter: HistoryFil
 export const SAVE_SOON_WINDOW_MS = 10;
 
 /** States committed at once by `saveSoon`: a person is looking at them (what they see is on disk). */
-const WAITING_ON_PERSON = new Set<string>(['awaiting_request_review', 'awaiting_response_review', 'awaiting_input']);
+const WAITING_ON_PERSON = new Set<string>(OPEN_STATUSES.filter((status) => status !== 'generating'));
 
 /** The history database. All methods are synchronous; after `close` they throw. */
 export interface HistoryStore {
