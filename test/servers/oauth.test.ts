@@ -129,6 +129,16 @@ describe('OAuth sign-in to a protected Streamable HTTP server', () => {
     expect(fx.grants).toEqual(['authorization_code', 'refresh_token']);
   });
 
+  it('two calls refused at once share one refresh (the server rotates refresh tokens)', async () => {
+    fx.revokeAccessTokens();
+    const call = (callId: string, text: string) => conn.callTool('echo', { text }, { call: { callId, kind: 'tools/call', name: 'echo' } });
+    const [a, b] = await Promise.all([call('c3', 'one'), call('c4', 'two')]);
+    expect(a.content).toEqual([{ type: 'text', text: 'signed-in echo: one (client client-1)' }]);
+    expect(b.content).toEqual([{ type: 'text', text: 'signed-in echo: two (client client-1)' }]);
+    expect(fx.grants).toEqual(['authorization_code', 'refresh_token', 'refresh_token']);
+    expect(conn.view().auth).toMatchObject({ status: 'signed_in' });
+  });
+
   it('sign-out removes the tokens; the reconnect needs sign-in again', async () => {
     await oauth.signOut('protected', () => conn.connect());
     const v = await until(conn, (x) => x.status === 'needs_auth', 'needs_auth after sign-out');

@@ -71,6 +71,11 @@ interface ServerRecord {
   /** Set while `signIn` waits for the authorization URL. */
   interactive?: (url: URL) => void;
   error?: string;
+  /**
+   * The refresh under way: requests refused at the same moment share it, since servers that
+   * rotate refresh tokens refuse the second use of one (`invalid_grant`), which would sign out.
+   */
+  refreshing?: Promise<void>;
 }
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -140,9 +145,8 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
           // No tokens: the person has to sign in (never from a background connect).
           if (!(await current.provider.tokens())) throw new UnauthorizedError('Sign-in required');
           await callback.start(); // auth() treats a provider without redirect URL as non-interactive
-          const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
-          const result = await auth(current.provider, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope, fetchFn: ctx.fetchFn });
-          if (result !== 'AUTHORIZED') throw new UnauthorizedError('Sign-in expired');
+          current.refreshing ??= refreshTokens(current.provider, ctx).finally(() => (current.refreshing = undefined));
+          await current.refreshing;
         },
       };
       return { provider, view: () => view(current) };
@@ -219,4 +223,14 @@ export function createOAuthService(deps: OAuthServiceDeps): OAuthService {
       await callback.close();
     },
   };
+}
+
+/**
+ * Lets the SDK's `auth()` refresh the stored tokens after the server refused them (HTTP 401).
+ * @throws UnauthorizedError "Sign-in expired" when they no longer refresh
+ */
+async function refreshTokens(provider: ConsoleOAuthProvider, ctx: Parameters<NonNullable<AuthProvider["onUnauthorized"]>>[0]): Promise<void> {
+  const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
+  const result = await auth(provider, { serverUrl: ctx.serverUrl, resourceMetadataUrl, scope, fetchFn: ctx.fetchFn });
+  if (result !== 'AUTHORIZED') throw new UnauthorizedError('Sign-in expired');
 }
