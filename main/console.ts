@@ -138,6 +138,12 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     },
     restartServer: async ({ serverId }) => srv.feature.restart(serverId),
     ...srv.feature.methods,
+    signOut: async (input) => {
+      await srv.feature.methods.signOut(input);
+      // A bridged server's bridges drop the token they hold; its row shows the sign-in gone.
+      bridges.listener?.signedOut(input.serverId);
+      bridges.publish();
+    },
     // A bridged server's log comes from its bridge's reports; a connection of the console's own first.
     getServerLog: async (input) => (srv.connections.has(input.serverId) ? srv.feature.methods.getServerLog(input) : (bridges.activity.log(input.serverId)?.page(input.query, input.limit) ?? srv.feature.methods.getServerLog(input))),
     listHistory: async (input) => history.list(input),

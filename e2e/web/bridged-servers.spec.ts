@@ -94,6 +94,8 @@ test('bridged rows: sign-in state and "Sign in" (a new tab on the authorization 
   await emit(page, { type: 'patch', patch: { version: data.state.version + 2, bridged: withAuth({ status: 'signed_in' }) } });
   await expect(calendar.getByTestId('bridged-auth-status')).toHaveText('Signed in (OAuth)');
   await expect(calendar.getByTestId('bridged-sign-in')).toHaveCount(0);
+  await calendar.getByTestId('bridged-sign-out').click();
+  expect(await recorded(page, 'signOut')).toEqual([{ serverId: 'calendar' }]);
 
   // A refusal is shown on the row.
   await failNext(page, 'signIn', 'no such server: wiki');

@@ -49,6 +49,8 @@ export interface ConsoleLinkOptions {
   now?(): number;
   /** The console's roots for this server changed (a `roots_changed` message). */
   onRootsChanged?(): void;
+  /** The person signed out of this server in the console (a `signed_out` message). */
+  onSignedOut?(): void;
 }
 
 /** One request's options. */
@@ -213,7 +215,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
     const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
       const message = parseChannelLine(ConsoleToBridgeSchema, line);
       if (!message) return socket.destroy(new Error('the console sent a message that does not parse'));
-      if (greeted) return message.type === 'roots_changed' ? opts.onRootsChanged?.() : deliver(ch, message);
+      if (greeted) return message.type === 'roots_changed' ? opts.onRootsChanged?.() : message.type === 'signed_out' ? opts.onSignedOut?.() : deliver(ch, message);
       if (message.type === 'welcome') {
         greeted = true;
         clearTimeout(timer);
@@ -242,7 +244,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
 
 /** Routes one console message to its pending request. */
 function deliver(ch: Channel, message: ConsoleToBridge): void {
-  if (message.type === 'welcome' || message.type === 'refused' || message.type === 'roots_changed') return;
+  if (message.type === 'welcome' || message.type === 'refused' || message.type === 'roots_changed' || message.type === 'signed_out') return;
   const p = ch.pending.get(message.id);
   if (!p) return; // cancelled meanwhile
   if (message.type === 'progress') return p.onProgress?.(message.message);

@@ -46,6 +46,8 @@ export interface BridgeListener {
   connected(): BridgedServerView[];
   /** Tells the bridges of `serverId` that the console's roots for it changed; returns how many were told. */
   rootsChanged(serverId: string): number;
+  /** Tells the bridges of `serverId` that the person signed out of it; returns how many were told. */
+  signedOut(serverId: string): number;
   /**
    * Stops listening: requests still unanswered end with a -32603 "MCP Approval Console stopped"
    * error to their bridge, connections close, the socket and token files are removed.
@@ -110,11 +112,8 @@ export async function startBridgeListener(deps: BridgeListenerDeps): Promise<Bri
     path,
     connected: () =>
       [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }), since: p.since ?? 0, pending: p.open.size }] : [])),
-    rootsChanged(serverId) {
-      const told = [...peers].filter((p) => p.hello?.serverId === serverId);
-      for (const p of told) send(p, { type: 'roots_changed' });
-      return told.length;
-    },
+    rootsChanged: (serverId) => tell(peers, serverId, { type: 'roots_changed' }),
+    signedOut: (serverId) => tell(peers, serverId, { type: 'signed_out' }),
     close: () => closeListener(server, peers, { path, tokenPath: bridgeTokenPath(deps.dir), platform }),
   };
 }
@@ -270,6 +269,13 @@ function errorOf(err: unknown): { code: number; message: string; data?: unknown 
   const code = typeof e?.code === 'number' && Number.isInteger(e.code) ? e.code : -32603;
   const message = typeof e?.message === 'string' ? e.message : String(err);
   return { code, message, ...(e?.data !== undefined && { data: e.data }) };
+}
+
+/** Sends `message` to every bridge of `serverId`; returns how many there are. */
+function tell(peers: Set<Peer>, serverId: string, message: ConsoleToBridge): number {
+  const told = [...peers].filter((p) => p.hello?.serverId === serverId);
+  for (const p of told) send(p, message);
+  return told.length;
 }
 
 /** Writes one message line (dropped when the connection is gone). */

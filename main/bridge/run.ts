@@ -12,7 +12,7 @@ import { ServerLog } from '../mcp/protocol-log.js';
 import { buildTransport } from '../mcp/transport.js';
 import type { Logger } from '../ports.js';
 import type { BridgeTarget } from './args.js';
-import { bridgeAuthProvider } from './auth.js';
+import { bridgeAuthProvider, type BridgeAuthProvider } from './auth.js';
 import { startActivityReports } from './activity.js';
 import { createConsoleLink } from './console-link.js';
 import { headersFromEnv } from './headers.js';
@@ -73,8 +73,15 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   const base = serverConfigFor(opts.target, opts.userDataDir, opts.env ?? process.env);
   const config: ServerConfig = isStdio(base) ? { ...base, env: { ...stringEnv(opts.env ?? process.env), ...base.env } } : base;
-  const started: { proxy?: BridgeProxy } = {}; // the link may hear of a roots change once the proxy runs
-  const link = createConsoleLink({ dir: opts.userDataDir, serverId: opts.serverId, ...(opts.launch && { launch: opts.launch }), onRootsChanged: () => started.proxy?.consoleRootsChanged() });
+  const started: { proxy?: BridgeProxy; auth?: BridgeAuthProvider } = {}; // the link may hear of a change once they run
+  const link = createConsoleLink({
+    dir: opts.userDataDir,
+    serverId: opts.serverId,
+    ...(opts.launch && { launch: opts.launch }),
+    onRootsChanged: () => started.proxy?.consoleRootsChanged(),
+    onSignedOut: () => started.auth?.forget(),
+  });
+  if (!isStdio(config)) started.auth = bridgeAuthProvider(link, config.url, opts.serverId);
   const log = new ServerLog();
   const built = buildTransport(config, {
     log,
@@ -84,7 +91,7 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
       log.addStderr(chunk);
     },
     // An HTTP server's OAuth: the token of the console's sign-in for it.
-    ...(!isStdio(config) && { authProvider: bridgeAuthProvider(link, config.url, opts.serverId) }),
+    ...(started.auth && { authProvider: started.auth }),
   });
   const server = built.transport; // logged: the console shows the bridged server's protocol log
   const reports = startActivityReports({ log, send: (report) => link.report(report) });

@@ -153,8 +153,15 @@ export const BridgeProgressSchema = z.object({ type: z.literal('progress'), id: 
  */
 export const BridgeRootsChangedSchema = z.object({ type: z.literal('roots_changed') });
 
+/**
+ * The person signed out of the bridged HTTP server in the console: the bridge drops the access
+ * token it holds, so the server's next request asks the console again (and fails with "needs
+ * sign-in" until someone signs in).
+ */
+export const BridgeSignedOutSchema = z.object({ type: z.literal('signed_out') });
+
 /** Every message the console sends. */
-export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema, BridgeRootsChangedSchema]);
+export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema, BridgeRootsChangedSchema, BridgeSignedOutSchema]);
 export type ConsoleToBridge = z.infer<typeof ConsoleToBridgeSchema>;
 
 /**

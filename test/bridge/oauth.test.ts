@@ -3,7 +3,8 @@
  * Against the loopback authorization server of test/fixtures/oauth-server.ts: before anyone signs
  * in, the host's connection fails with a message saying where to sign in, and the bridged row asks
  * for sign-in; "Sign in" in the console (for the bridged server's id) stores the tokens; the host's
- * next connection works; a revoked access token is refreshed by the console, transparently.
+ * next connection works; a revoked access token is refreshed by the console, transparently; "Sign
+ * out" in the console makes the bridge drop its token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth-server.js';
@@ -53,5 +54,13 @@ describe('bridge --url to an OAuth-protected server', () => {
     fx.revokeAccessTokens();
     expect(textOf(await host.client.callTool({ name: 'echo', arguments: { text: 'again' } }))).toContain('signed-in echo: again');
     expect(fx.grants).toContain('refresh_token');
+  }, 60_000);
+
+  it('"Sign out" in the console: the bridge drops its token, the next call needs sign-in again', async () => {
+    const host = hosts.at(-1)!;
+    await h.service.signOut({ serverId: 'protected' });
+    await expect(host.client.callTool({ name: 'echo', arguments: { text: 'after' } })).rejects.toThrow(/protected needs sign-in/);
+    const s = await h.waitFor((st) => st.bridged?.some((b) => b.serverId === 'protected' && b.auth?.status === 'signed_out') ?? false, 'the bridged row signed out');
+    expect(s.bridged!.find((b) => b.serverId === 'protected')!.auth).toEqual({ status: 'signed_out' });
   }, 60_000);
 });

@@ -2,25 +2,28 @@
  * "Through the bridge" on the Servers screen: the servers agent hosts run through the console's
  * bridge, each with its host ("via <host>"), since when, and how many of its requests are in hand.
  * Their requests are in the Queue and History under the same name; rules and limits apply to it
- * as to any server. A bridged HTTP server that uses the console's OAuth shows its sign-in state
- * and "Sign in"; one whose bridge is gone but that still needs sign-in stays listed, muted, until
+ * as to any server. A bridged HTTP server that uses the console's OAuth shows its sign-in state,
+ * "Sign in" and, once signed in, "Sign out" (its bridges drop the token they hold); one whose bridge is gone but that still needs sign-in stays listed, muted, until
  * signed in. A connected row's "Roots" part edits the roots the console offers that server; its
  * host's recent calls and the server's log come from the bridge's activity reports.
  */
 import { useTranslation } from 'react-i18next';
 import type { BridgedServerView, ServerAuthView } from '../../../shared/contract/state';
+import { getApi } from '../../api';
 import { ActionError, Pill } from '../../components/common';
 import { ViaHost } from '../../components/ViaHost';
 import { clockTime } from '../../format';
+import { useAction } from '../../hooks';
 import { useConsole } from '../../store';
 import { LogPanel } from './LogPanel';
 import { RootsEditor } from './RootsPanel';
 import { useSignIn } from './sign-in';
 
-/** A bridged server's sign-in: its state, the last failure, and "Sign in" (as on a server's page). */
+/** A bridged server's sign-in: its state, the last failure, "Sign in" and "Sign out" (as on a server's page). */
 function BridgedSignIn({ serverId, auth }: { serverId: string; auth: ServerAuthView }) {
   const { t } = useTranslation('servers');
   const signIn = useSignIn(serverId);
+  const signOut = useAction(() => getApi().signOut({ serverId }));
   const pending = auth.status === 'pending';
   const signedIn = auth.status === 'signed_in';
   return (
@@ -48,7 +51,12 @@ function BridgedSignIn({ serverId, auth }: { serverId: string; auth: ServerAuthV
           {pending ? t('auth.startAgain') : t('auth.signIn')}
         </button>
       )}
-      <ActionError error={signIn.error} />
+      {signedIn && (
+        <button type="button" className="btn-small" onClick={() => void signOut.run()} disabled={signOut.pending} data-testid="bridged-sign-out">
+          {t('auth.signOut')}
+        </button>
+      )}
+      <ActionError error={signIn.error ?? signOut.error} />
     </div>
   );
 }
