@@ -41,12 +41,13 @@ export interface ProbeRecord {
 export function installProbe(bigPrefix: string): void {
   const b: ProbeRecord = { bigPrefix, typing: false, keys: [], lostKeys: 0, longTasks: [] };
   (window as unknown as { __bench: ProbeRecord }).__bench = b;
-  const afterPaint = (cb: (t: number) => void) =>
-    requestAnimationFrame(() => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => cb(performance.now());
-      ch.port2.postMessage(0);
-    });
+  // Posted from a frame's callback, the task runs once that frame was rendered. (Requesting
+  // another frame here instead would time the frame after it: one frame too late.)
+  const afterPaint = (cb: (t: number) => void) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => cb(performance.now());
+    ch.port2.postMessage(0);
+  };
   /** Calls `done` once a painted frame satisfies `ready` (checked each frame). */
   const whenPainted = (ready: () => boolean, done: (t: number) => void, giveUpAt = Infinity, onGiveUp?: () => void) => {
     const tick = () =>

@@ -13,15 +13,21 @@
  * 3. Typing: the Edit toggle of the 1 MB prompt, caret to the end, 0.5 s, then `BENCH_RENDERER_KEYS`
  *    (default 60) characters typed at 20 per second; per keystroke, keydown → a painted frame
  *    showing it (p50 / p95 / max). Dropped: characters missing from the editor, and from the
- *    request main receives when the draft is approved.
+ *    request main receives when the draft is approved. Floor: the same keystrokes, timed the same
+ *    way, in a bare textarea of an otherwise empty page in the same browser.
+ *
+ * `BENCH_RENDERER_PROFILE=<folder>` writes the page's CPU profile of each phase there
+ * (`open.cpuprofile`, `big.cpuprofile`, `typing.cpuprofile`; Chrome DevTools' Performance panel
+ * or any `.cpuprofile` reader opens them).
  *
  * The renderer: `MCP_CONSOLE_STATIC_DIR`, else `out/renderer` when up to date, else a fresh
  * `vite build` into a temp folder (see renderer-rig.ts). Sanity checks (throw): every request in
  * the queue, rows rendered, every keystroke timed or counted lost. Times never fail the scenario.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findBrowser, thisMachine } from '../../e2e/support/browser.js';
 import { BIG_PROMPT_START, queueServerConfig } from '../fixtures/queue-server.js';
 import { percentile, type Figure, type Scenario } from '../figures.js';
@@ -33,6 +39,7 @@ const WAITING = Number(process.env.BENCH_RENDERER_WAITING ?? 1_000);
 const TEXT_BYTES = 1_048_576;
 const IMAGE_BYTES = 2_097_152;
 const KEYS = Number(process.env.BENCH_RENDERER_KEYS ?? 60);
+const PROFILE_DIR = process.env.BENCH_RENDERER_PROFILE;
 const KEY_DELAY_MS = 50;
 const PAUSE_BEFORE_TYPING_MS = 500;
 const LIMITS = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
@@ -95,13 +102,18 @@ const scenario: Scenario = {
           throw new Error(`${what}: ${(err as Error).message.split('\n')[0]}; screenshot ${shot}; probe ${JSON.stringify({ ...seen, longTasks: seen?.longTasks.length })}`, { cause: err });
         }
       };
+      const profile = await pageProfiler(page);
+      await profile.start();
       await page.goto(host.url);
       await until('queue interactive', ['respondedAt']);
+      await profile.stop('open');
       const opened = await bench();
       if (!opened.rowsRendered) throw new Error('the queue list rendered no rows');
 
+      await profile.start();
       await page.click(`[data-testid="queue-item"][data-item-id="${bigId}"]`);
       await until('big review', ['bigImageAt', 'bigShownAt']);
+      await profile.stop('big');
       const selected = await bench();
 
       await page.click('[data-testid="message-edit-0-0"]', { timeout: 60_000 });
@@ -118,8 +130,10 @@ const scenario: Scenario = {
       // figure is still in `max` if opening the editor left work behind.
       await page.waitForTimeout(PAUSE_BEFORE_TYPING_MS);
       await page.evaluate(() => ((window as unknown as BenchWindow).__bench.typing = true));
+      await profile.start();
       await page.keyboard.type(typed, { delay: KEY_DELAY_MS });
       await until('typing', [], KEYS);
+      await profile.stop('typing');
       const typedRecord = await bench();
       const value = await editorText();
       const inEditor = value.length - before === KEYS && value.endsWith(typed) ? KEYS : countKept(value.slice(before), typed);
@@ -138,6 +152,7 @@ const scenario: Scenario = {
       );
       const inDraft = sentText.length - TEXT_BYTES === KEYS && sentText.endsWith(typed) ? KEYS : countKept(sentText.slice(TEXT_BYTES), typed);
 
+      const floorKeys = await keystrokeFloor(browser);
       const keys = typedRecord.keys;
       const longest = Math.max(0, ...typedRecord.longTasks.map((t) => t.duration));
       const at = (v: number | undefined, from: number | undefined) => (v === undefined || from === undefined ? Number.NaN : v - from);
@@ -148,6 +163,7 @@ const scenario: Scenario = {
         { id: 'p3.big_review_open_ms', name: 'big request review shown after the click', value: at(selected.bigShownAt, selected.bigClickAt), unit: 'ms', target: { op: '<=', value: 100 }, note: '1 MB prompt + 2 MB PNG' },
         { id: 'p3.big_image_ms', name: 'big request image decoded and shown', value: at(selected.bigImageAt, selected.bigClickAt), unit: 'ms' },
         { id: 'p3.keystroke_p50_ms', name: 'keystroke to paint p50', value: percentile(keys, 50), unit: 'ms', target: { op: '<=', value: 16 }, note: `one frame; ${keys.length} keys at ${1000 / KEY_DELAY_MS}/s at the end of the 1 MB prompt` },
+        { id: 'p3.keystroke_floor_p50_ms', name: 'keystroke to paint p50 in a bare textarea (floor)', value: percentile(floorKeys, 50), unit: 'ms', note: 'the browser alone, same probe' },
         { id: 'p3.keystroke_p95_ms', name: 'keystroke to paint p95', value: percentile(keys, 95), unit: 'ms', target: { op: '<=', value: 100 } },
         { id: 'p3.keystroke_max_ms', name: 'keystroke to paint max', value: Math.max(...keys), unit: 'ms' },
         { id: 'p3.dropped_keys', name: 'dropped keystrokes (editor / approved draft)', value: Math.max(KEYS - inEditor, KEYS - inDraft), unit: 'keys', target: { op: '<=', value: 0 }, note: `${KEYS - inEditor} / ${KEYS - inDraft} of ${KEYS}` },
@@ -162,6 +178,41 @@ const scenario: Scenario = {
     }
   },
 };
+
+/** Keydown-to-paint times (ms) of the typed text in a bare textarea, with the same probe and pace. */
+async function keystrokeFloor(browser: Browser): Promise<number[]> {
+  const page = await browser.newPage();
+  try {
+    await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
+    await page.addInitScript(installProbe, BIG_PROMPT_START);
+    await page.route('http://floor.invalid/', (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><textarea></textarea>' }));
+    await page.goto('http://floor.invalid/');
+    await page.focus('textarea');
+    await page.waitForTimeout(PAUSE_BEFORE_TYPING_MS);
+    await page.evaluate(() => ((window as unknown as BenchWindow).__bench.typing = true));
+    await page.keyboard.type(typed, { delay: KEY_DELAY_MS });
+    await page.waitForFunction((n) => (window as unknown as BenchWindow).__bench.keys.length + (window as unknown as BenchWindow).__bench.lostKeys >= n, KEYS);
+    return await page.evaluate(() => (window as unknown as BenchWindow).__bench.keys);
+  } finally {
+    await page.close();
+  }
+}
+
+/** The page's CPU profiler (Chrome DevTools protocol) when `BENCH_RENDERER_PROFILE` names a folder; else no-ops. */
+async function pageProfiler(page: Page): Promise<{ start(): Promise<void>; stop(phase: string): Promise<void> }> {
+  if (!PROFILE_DIR) return { start: async () => undefined, stop: async () => undefined };
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 }); // µs
+  return {
+    start: async () => void (await cdp.send('Profiler.start')),
+    async stop(phase) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(path.join(PROFILE_DIR, `${phase}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
 
 /** How many characters of `expected` appear, in order, in `actual` (a lower bound on what was kept). */
 function countKept(actual: string, expected: string): number {
