@@ -64,6 +64,11 @@ export interface SamplingValidationContext {
   maxRequestBytes?: number;
   /** Cap on one image or audio block, in decoded bytes. Default 10 MB. */
   maxMediaBytes?: number;
+  /**
+   * JSON characters of the request that `raw` stands in for but does not hold (media payloads
+   * replaced by short stand-ins when re-checking an edit), added to its size for S-SIZE-1. Default 0.
+   */
+  uncountedBytes?: number;
 }
 
 /** Default request cap: 25 MB of JSON. */
@@ -199,7 +204,7 @@ export function validateSamplingRequest(raw: unknown, ctx: SamplingValidationCon
   if (pre) return pre;
   let size: number;
   try {
-    size = jsonLength(raw); // JSON.stringify(raw).length, without making a 25 MB string
+    size = jsonLength(raw) + (ctx.uncountedBytes ?? 0); // JSON.stringify(raw).length, without making a 25 MB string
   } catch {
     return fail('S-PARAMS', ui('validate.notJson'));
   }

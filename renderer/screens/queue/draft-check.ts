@@ -3,7 +3,7 @@
  * scale). Pure: shared/ only, unit-tested on Node.
  */
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../../shared/contract/sampling.js';
-import { DEFAULT_MAX_REQUEST_BYTES, formatBytes, validateSamplingRequest } from '../../../shared/domain/validate-sampling.js';
+import { validateSamplingRequest } from '../../../shared/domain/validate-sampling.js';
 
 /**
  * The shared validator's verdict on `params` (built from `base`, the params the review started
@@ -12,13 +12,8 @@ import { DEFAULT_MAX_REQUEST_BYTES, formatBytes, validateSamplingRequest } from 
  */
 export function checkDraftParams(params: CreateMessageParams, base: CreateMessageParams): string | null {
   const light = withoutReceivedMedia(params, base);
-  const check = validateSamplingRequest(light.params, { toolsDeclared: true });
-  if (!check.ok) return `${check.error.message} (${check.error.rule})`;
-  if (light.stripped > 0) {
-    const size = JSON.stringify(light.params).length + light.stripped;
-    if (size > DEFAULT_MAX_REQUEST_BYTES) return `request is ${formatBytes(size)}; the limit is ${formatBytes(DEFAULT_MAX_REQUEST_BYTES)} (S-SIZE-1)`;
-  }
-  return null;
+  const check = validateSamplingRequest(light.params, { toolsDeclared: true, uncountedBytes: light.stripped });
+  return check.ok ? null : `${check.error.message} (${check.error.rule})`;
 }
 
 /** Stand-in for media data the request arrived with: valid base64 of 3 bytes. */
