@@ -6,6 +6,7 @@ import { getApi } from './api';
 import { App } from './App';
 import { startMirror } from './store';
 import { startDraftAutosave } from './screens/queue/autosave';
+import { warmUpWhenIdle } from './warm-up';
 import './styles.css';
 
 startMirror(getApi());
@@ -16,3 +17,4 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+warmUpWhenIdle();

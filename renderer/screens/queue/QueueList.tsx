@@ -110,7 +110,7 @@ export function QueueList({
     count: items.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (index) => ROW_HEIGHT + (rowArgs(items[index]!) ? ARGS_LINE : 0),
-    overscan: 8,
+    overscan: 4,
     getItemKey: (index) => items[index]!.id,
   });
   return (
