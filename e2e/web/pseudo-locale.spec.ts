@@ -132,6 +132,8 @@ test.describe('pseudo-locale', () => {
     await page.locator('[data-testid="queue-item"][data-item-id="item-secret"]').click();
     await expect(page.getByTestId('redaction-panel')).toBeVisible();
     await check(page, 'a request with sensitive data');
+    // The provider calls are the last rows: scrolled to, as a person would (the list is virtualised).
+    await page.getByTestId('queue-list').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     for (const id of ['gw-server', 'gw-token', 'gw-nocall']) {
       await page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
       await expect(page.getByTestId('item-header').getByTestId('gateway-badge')).toBeVisible();
