@@ -52,6 +52,7 @@ export interface Today extends DayUsage {
 
 /** The limiter's operations. `now` is epoch ms. */
 export interface Limiter {
+  /** Checks a request against its server's and the console's limits: a refusal names the first limit reached; admitted = one request taken from both buckets and one waiting slot held until {@link Limiter.settled}. */
   admit(serverId: string, file: RulesFile, now: number): { ok: true } | LimitRefusal;
   /** A request ended: frees its waiting slot and its reservation, adds its usage to the day it was received (if that is today). */
   settled(serverId: string, usage: SettledUsage, now: number): void;
@@ -63,7 +64,9 @@ export interface Limiter {
   todayAll(now: number): Today;
   /** Starts the totals of `day` (UTC, "2026-11-22") from what history recorded before this start. */
   seed(day: string, usage: Record<string, DayUsage>): void;
+  /** Each server's counters with the usage of their UTC day and the estimates still held. */
   counters(): Record<string, ServerCounters>;
+  /** Requests refused by a console-wide limit. */
   globalRateLimited(): number;
   /** Counts an auto decision for the counters. */
   countAuto(serverId: string, kind: 'approved' | 'rejected' | 'elicitation_declined', now: number): void;
@@ -95,167 +98,246 @@ function take(bucket: Bucket, perMinute: number, now: number, commit: boolean): 
 
 type Counters = Omit<ServerCounters, 'tokensToday' | 'spendTodayUsd'> & { day: string; usage: DayUsage };
 
-/** Creates a limiter with full buckets and zero counters. */
-export function createLimiter(): Limiter {
-  const buckets = new Map<string, Bucket>();
-  const globalBucket: Bucket = { tokens: Number.POSITIVE_INFINITY, at: 0 };
-  const counters = new Map<string, Counters>();
-  const reserved = new Map<string, { serverId: string; day: string; tokens: number; costUsd: number }>();
-  let seeded: { day: string; usage: Record<string, DayUsage> } | undefined;
-  let globalWaiting = 0;
-  let globalLimited = 0;
+/** The console-wide limits in force: the file's `global` over {@link DEFAULT_GLOBAL_LIMITS}. */
+type GlobalLimits = Limits & { requestsPerMinute: number; maxWaiting: number };
 
-  const startOf = (serverId: string, day: string): DayUsage => {
-    const s = seeded?.day === day ? seeded.usage[serverId] : undefined;
-    return s ? { ...s } : { tokens: 0, costUsd: 0, unpricedTokens: 0 };
-  };
-  const countersOf = (serverId: string, now: number): Counters => {
-    const day = utcDayOf(now);
-    let c = counters.get(serverId);
-    if (!c) {
-      c = { rateLimited: 0, autoApproved: 0, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day, usage: startOf(serverId, day) };
-      counters.set(serverId, c);
-    }
-    if (c.day !== day) Object.assign(c, { day, usage: startOf(serverId, day) });
-    return c;
-  };
-  const bucketOf = (serverId: string, perMinute: number): Bucket => {
-    let b = buckets.get(serverId);
-    if (!b) {
-      b = { tokens: perMinute, at: 0 };
-      buckets.set(serverId, b);
-    }
-    return b;
-  };
-  const pendingOf = (serverId: string, day: string) => {
-    let tokens = 0;
-    let usd = 0;
-    for (const r of reserved.values()) {
-      if (r.serverId !== serverId || r.day !== day) continue;
-      tokens += r.tokens;
-      usd += r.costUsd;
-    }
-    return { pendingTokens: tokens, pendingUsd: usd };
-  };
+/** The estimate an auto-approved request holds until it settles: tokens and USD, on the UTC day it was reserved. */
+interface Reservation {
+  serverId: string;
+  day: string;
+  tokens: number;
+  costUsd: number;
+}
 
-  /** Every server's usage and reservations for the UTC day of `now`. */
-  const totalOf = (now: number): Today => {
-    const day = utcDayOf(now);
-    const out: Today = { tokens: 0, costUsd: 0, unpricedTokens: 0, pendingTokens: 0, pendingUsd: 0 };
-    const seen = new Set<string>();
-    for (const [serverId, c] of counters) {
-      seen.add(serverId);
-      const u = c.day === day ? c.usage : startOf(serverId, day);
+/** Everything one limiter keeps: per-server buckets and counters, reservations by request id, the seeded day, console-wide counts. */
+interface LimiterState {
+  buckets: Map<string, Bucket>;
+  /** Holds `Infinity` tokens until the first admission fills it to the console-wide rate. */
+  globalBucket: Bucket;
+  counters: Map<string, Counters>;
+  reserved: Map<string, Reservation>;
+  seeded: { day: string; usage: Record<string, DayUsage> } | undefined;
+  globalWaiting: number;
+  globalLimited: number;
+}
+
+/** A limit a request ran into: its rule id, why (the middle of the refusal's message), whether it is console-wide. */
+interface LimitHit {
+  rule: string;
+  why: string;
+  global?: boolean;
+}
+
+/** A server's usage at the start of `day`: what history seeded for that day, else zero. A copy. */
+function startOf(st: LimiterState, serverId: string, day: string): DayUsage {
+  const s = st.seeded?.day === day ? st.seeded.usage[serverId] : undefined;
+  return s ? { ...s } : { tokens: 0, costUsd: 0, unpricedTokens: 0 };
+}
+
+/** Zero counters of a server for `day`, its usage starting from {@link startOf}. */
+function freshCounters(st: LimiterState, serverId: string, day: string): Counters {
+  return { rateLimited: 0, autoApproved: 0, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day, usage: startOf(st, serverId, day) };
+}
+
+/** A server's counters, created on first use; their usage restarts when the UTC day of `now` is a new one. */
+function countersOf(st: LimiterState, serverId: string, now: number): Counters {
+  const day = utcDayOf(now);
+  let c = st.counters.get(serverId);
+  if (!c) {
+    c = freshCounters(st, serverId, day);
+    st.counters.set(serverId, c);
+  }
+  if (c.day !== day) Object.assign(c, { day, usage: startOf(st, serverId, day) });
+  return c;
+}
+
+/** A server's bucket, created full (`perMinute` requests) on first use. */
+function bucketOf(st: LimiterState, serverId: string, perMinute: number): Bucket {
+  let b = st.buckets.get(serverId);
+  if (!b) {
+    b = { tokens: perMinute, at: 0 };
+    st.buckets.set(serverId, b);
+  }
+  return b;
+}
+
+/** The estimates (tokens, USD) a server's auto-approved requests still hold on `day`. */
+function pendingOf(st: LimiterState, serverId: string, day: string): { pendingTokens: number; pendingUsd: number } {
+  let tokens = 0;
+  let usd = 0;
+  for (const r of st.reserved.values()) {
+    if (r.serverId !== serverId || r.day !== day) continue;
+    tokens += r.tokens;
+    usd += r.costUsd;
+  }
+  return { pendingTokens: tokens, pendingUsd: usd };
+}
+
+/** Every server's usage and reservations for the UTC day of `now`. */
+function totalOf(st: LimiterState, now: number): Today {
+  const day = utcDayOf(now);
+  const out: Today = { tokens: 0, costUsd: 0, unpricedTokens: 0, pendingTokens: 0, pendingUsd: 0 };
+  const seen = new Set<string>();
+  for (const [serverId, c] of st.counters) {
+    seen.add(serverId);
+    const u = c.day === day ? c.usage : startOf(st, serverId, day);
+    out.tokens += u.tokens;
+    out.costUsd += u.costUsd;
+    out.unpricedTokens += u.unpricedTokens;
+  }
+  if (st.seeded?.day === day) {
+    for (const [serverId, u] of Object.entries(st.seeded.usage)) {
+      if (seen.has(serverId)) continue;
       out.tokens += u.tokens;
       out.costUsd += u.costUsd;
       out.unpricedTokens += u.unpricedTokens;
     }
-    if (seeded?.day === day) {
-      for (const [serverId, u] of Object.entries(seeded.usage)) {
-        if (seen.has(serverId)) continue;
-        out.tokens += u.tokens;
-        out.costUsd += u.costUsd;
-        out.unpricedTokens += u.unpricedTokens;
-      }
-    }
-    for (const r of reserved.values()) {
-      if (r.day !== day) continue;
-      out.pendingTokens += r.tokens;
-      out.pendingUsd += r.costUsd;
-    }
-    return out;
+  }
+  for (const r of st.reserved.values()) {
+    if (r.day !== day) continue;
+    out.pendingTokens += r.tokens;
+    out.pendingUsd += r.costUsd;
+  }
+  return out;
+}
+
+/**
+ * The first waiting or daily limit a request from `serverId` runs into, in this order: console
+ * waiting, server waiting, server tokens, server spend, console tokens, console spend (the console's
+ * daily totals are summed only when it sets a daily limit). Undefined = none. Changes nothing.
+ */
+function waitingOrDailyHit(st: LimiterState, serverId: string, c: Counters, limits: Limits, global: GlobalLimits, now: number): LimitHit | undefined {
+  if (st.globalWaiting >= global.maxWaiting) return { rule: 'limit.global.waiting', why: `the console already has ${st.globalWaiting} requests waiting (cap ${global.maxWaiting})`, global: true };
+  if (c.waiting >= limits.maxWaiting!) return { rule: 'limit.waiting', why: `${c.waiting} requests from "${serverId}" are already waiting (limit ${limits.maxWaiting})` };
+  if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) {
+    return { rule: 'limit.tokens', why: `"${serverId}" used ${c.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)` };
+  }
+  if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd - USD_EPSILON) {
+    return { rule: 'limit.spend', why: `"${serverId}" spent $${c.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)` };
+  }
+  const all = global.tokensPerDay !== undefined || global.spendPerDayUsd !== undefined ? totalOf(st, now) : undefined;
+  if (all && global.tokensPerDay !== undefined && all.tokens >= global.tokensPerDay) {
+    return { rule: 'limit.global.tokens', why: `the console used ${all.tokens} of ${global.tokensPerDay} tokens today (UTC)`, global: true };
+  }
+  if (all && global.spendPerDayUsd !== undefined && all.costUsd >= global.spendPerDayUsd - USD_EPSILON) {
+    return { rule: 'limit.global.spend', why: `the console spent $${all.costUsd.toFixed(2)} of $${global.spendPerDayUsd} today (UTC)`, global: true };
+  }
+  return undefined;
+}
+
+/**
+ * The first requests-per-minute limit with no request left: the server's bucket, then the
+ * console's. The bucket that refuses is refilled (its refill recorded, nothing taken); undefined =
+ * both have a request, and neither is touched.
+ */
+function rateHit(st: LimiterState, serverId: string, bucket: Bucket, limits: Limits, global: GlobalLimits, now: number): LimitHit | undefined {
+  if (!take(bucket, limits.requestsPerMinute!, now, false)) {
+    take(bucket, limits.requestsPerMinute!, now, true);
+    return { rule: 'limit.rpm', why: `more than ${limits.requestsPerMinute} requests per minute from "${serverId}"` };
+  }
+  if (!take(st.globalBucket, global.requestsPerMinute, now, false)) {
+    take(st.globalBucket, global.requestsPerMinute, now, true);
+    return { rule: 'limit.global.rpm', why: `more than ${global.requestsPerMinute} requests per minute to the console`, global: true };
+  }
+  return undefined;
+}
+
+/** Counts a refusal (the server's count and last message; the console-wide count when the limit is global) and builds its answer. */
+function refuse(st: LimiterState, c: Counters, hit: LimitHit, now: number): LimitRefusal {
+  const message = `Rate limited: ${hit.why}. Try again later.`;
+  c.rateLimited++;
+  c.lastLimited = { at: now, message };
+  if (hit.global) st.globalLimited++;
+  return { ok: false, code: RATE_LIMITED_CODE, message, rule: hit.rule };
+}
+
+/** {@link Limiter.admit}: refuses at the first limit reached; else takes a request from both buckets and a waiting slot. */
+function admit(st: LimiterState, serverId: string, file: RulesFile, now: number): { ok: true } | LimitRefusal {
+  const limits: Limits = { ...DEFAULT_SERVER_LIMITS, ...file.servers[serverId]?.limits };
+  const global: GlobalLimits = { ...DEFAULT_GLOBAL_LIMITS, ...file.global };
+  const c = countersOf(st, serverId, now);
+  const bucket = bucketOf(st, serverId, limits.requestsPerMinute!);
+  if (st.globalBucket.tokens === Number.POSITIVE_INFINITY) Object.assign(st.globalBucket, { tokens: global.requestsPerMinute, at: now });
+
+  const hit = waitingOrDailyHit(st, serverId, c, limits, global, now) ?? rateHit(st, serverId, bucket, limits, global, now);
+  if (hit) return refuse(st, c, hit, now);
+  take(bucket, limits.requestsPerMinute!, now, true);
+  take(st.globalBucket, global.requestsPerMinute, now, true);
+  c.waiting++;
+  st.globalWaiting++;
+  return { ok: true };
+}
+
+/** {@link Limiter.settled}: frees a waiting slot (server and console) and the reservation, then adds non-zero usage received on the UTC day of `now`. */
+function settle(st: LimiterState, serverId: string, usage: SettledUsage, now: number): void {
+  const c = countersOf(st, serverId, now);
+  c.waiting = Math.max(0, c.waiting - 1);
+  st.globalWaiting = Math.max(0, st.globalWaiting - 1);
+  if (usage.id !== undefined) st.reserved.delete(usage.id);
+  if (usage.tokens <= 0 || utcDayOf(usage.receivedAt ?? now) !== c.day) return;
+  c.usage.tokens += usage.tokens;
+  if (usage.costUsd === null) c.usage.unpricedTokens += usage.tokens;
+  else c.usage.costUsd += usage.costUsd;
+}
+
+/** {@link Limiter.seed}: restarts the usage of counters already on `day` from it, and creates counters for seeded servers not seen yet. */
+function seedDay(st: LimiterState, day: string, usage: Record<string, DayUsage>): void {
+  st.seeded = { day, usage };
+  for (const [serverId, c] of st.counters) if (c.day === day) c.usage = startOf(st, serverId, day);
+  for (const serverId of Object.keys(usage)) {
+    if (!st.counters.has(serverId)) st.counters.set(serverId, freshCounters(st, serverId, day));
+  }
+}
+
+/** {@link Limiter.counters}: each server's counters with its day's usage, unpriced tokens and pending estimates when not zero. */
+function countersView(st: LimiterState): Record<string, ServerCounters> {
+  const out: Record<string, ServerCounters> = {};
+  for (const [id, { usage, ...c }] of st.counters) {
+    const pending = pendingOf(st, id, c.day);
+    out[id] = {
+      ...c,
+      tokensToday: usage.tokens,
+      spendTodayUsd: usage.costUsd,
+      ...(usage.unpricedTokens ? { unpricedTokensToday: usage.unpricedTokens } : {}),
+      ...(pending.pendingTokens ? pending : {}),
+    };
+  }
+  return out;
+}
+
+/** {@link Limiter.countAuto}: adds one to the server's count of that kind of auto decision. */
+function countAuto(st: LimiterState, serverId: string, kind: 'approved' | 'rejected' | 'elicitation_declined', now: number): void {
+  const c = countersOf(st, serverId, now);
+  if (kind === 'approved') c.autoApproved++;
+  else if (kind === 'rejected') c.autoRejected++;
+  else c.elicitationDeclined = (c.elicitationDeclined ?? 0) + 1;
+}
+
+/** Creates a limiter with full buckets and zero counters. */
+export function createLimiter(): Limiter {
+  const st: LimiterState = {
+    buckets: new Map(),
+    globalBucket: { tokens: Number.POSITIVE_INFINITY, at: 0 },
+    counters: new Map(),
+    reserved: new Map(),
+    seeded: undefined,
+    globalWaiting: 0,
+    globalLimited: 0,
   };
-
   return {
-    admit(serverId, file, now) {
-      const limits: Limits = { ...DEFAULT_SERVER_LIMITS, ...file.servers[serverId]?.limits };
-      const global = { ...DEFAULT_GLOBAL_LIMITS, ...file.global };
-      const c = countersOf(serverId, now);
-      const bucket = bucketOf(serverId, limits.requestsPerMinute!);
-      if (globalBucket.tokens === Number.POSITIVE_INFINITY) Object.assign(globalBucket, { tokens: global.requestsPerMinute, at: now });
-
-      const refuse = (rule: string, why: string, isGlobal = false): LimitRefusal => {
-        const message = `Rate limited: ${why}. Try again later.`;
-        c.rateLimited++;
-        c.lastLimited = { at: now, message };
-        if (isGlobal) globalLimited++;
-        return { ok: false, code: RATE_LIMITED_CODE, message, rule };
-      };
-
-      if (globalWaiting >= global.maxWaiting) return refuse('limit.global.waiting', `the console already has ${globalWaiting} requests waiting (cap ${global.maxWaiting})`, true);
-      if (c.waiting >= limits.maxWaiting!) return refuse('limit.waiting', `${c.waiting} requests from "${serverId}" are already waiting (limit ${limits.maxWaiting})`);
-      if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) {
-        return refuse('limit.tokens', `"${serverId}" used ${c.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)`);
-      }
-      if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd - USD_EPSILON) {
-        return refuse('limit.spend', `"${serverId}" spent $${c.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)`);
-      }
-      const all = global.tokensPerDay !== undefined || global.spendPerDayUsd !== undefined ? totalOf(now) : undefined;
-      if (all && global.tokensPerDay !== undefined && all.tokens >= global.tokensPerDay) {
-        return refuse('limit.global.tokens', `the console used ${all.tokens} of ${global.tokensPerDay} tokens today (UTC)`, true);
-      }
-      if (all && global.spendPerDayUsd !== undefined && all.costUsd >= global.spendPerDayUsd - USD_EPSILON) {
-        return refuse('limit.global.spend', `the console spent $${all.costUsd.toFixed(2)} of $${global.spendPerDayUsd} today (UTC)`, true);
-      }
-      if (!take(bucket, limits.requestsPerMinute!, now, false)) {
-        take(bucket, limits.requestsPerMinute!, now, true);
-        return refuse('limit.rpm', `more than ${limits.requestsPerMinute} requests per minute from "${serverId}"`);
-      }
-      if (!take(globalBucket, global.requestsPerMinute, now, false)) {
-        take(globalBucket, global.requestsPerMinute, now, true);
-        return refuse('limit.global.rpm', `more than ${global.requestsPerMinute} requests per minute to the console`, true);
-      }
-      take(bucket, limits.requestsPerMinute!, now, true);
-      take(globalBucket, global.requestsPerMinute, now, true);
-      c.waiting++;
-      globalWaiting++;
-      return { ok: true };
-    },
-    settled(serverId, usage, now) {
-      const c = countersOf(serverId, now);
-      c.waiting = Math.max(0, c.waiting - 1);
-      globalWaiting = Math.max(0, globalWaiting - 1);
-      if (usage.id !== undefined) reserved.delete(usage.id);
-      if (usage.tokens <= 0 || utcDayOf(usage.receivedAt ?? now) !== c.day) return;
-      c.usage.tokens += usage.tokens;
-      if (usage.costUsd === null) c.usage.unpricedTokens += usage.tokens;
-      else c.usage.costUsd += usage.costUsd;
-    },
+    admit: (serverId, file, now) => admit(st, serverId, file, now),
+    settled: (serverId, usage, now) => settle(st, serverId, usage, now),
     reserve(serverId, id, estimate, now) {
-      reserved.set(id, { serverId, day: utcDayOf(now), tokens: estimate.tokens, costUsd: estimate.costUsd });
+      st.reserved.set(id, { serverId, day: utcDayOf(now), tokens: estimate.tokens, costUsd: estimate.costUsd });
     },
     today(serverId, now) {
-      const c = countersOf(serverId, now);
-      return { ...c.usage, ...pendingOf(serverId, c.day) };
+      const c = countersOf(st, serverId, now);
+      return { ...c.usage, ...pendingOf(st, serverId, c.day) };
     },
-    todayAll: totalOf,
-    seed(day, usage) {
-      seeded = { day, usage };
-      for (const [serverId, c] of counters) if (c.day === day) c.usage = startOf(serverId, day);
-      for (const serverId of Object.keys(usage)) {
-        if (!counters.has(serverId)) counters.set(serverId, { rateLimited: 0, autoApproved: 0, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day, usage: startOf(serverId, day) });
-      }
-    },
-    counters() {
-      const out: Record<string, ServerCounters> = {};
-      for (const [id, { usage, ...c }] of counters) {
-        const pending = pendingOf(id, c.day);
-        out[id] = {
-          ...c,
-          tokensToday: usage.tokens,
-          spendTodayUsd: usage.costUsd,
-          ...(usage.unpricedTokens ? { unpricedTokensToday: usage.unpricedTokens } : {}),
-          ...(pending.pendingTokens ? pending : {}),
-        };
-      }
-      return out;
-    },
-    globalRateLimited: () => globalLimited,
-    countAuto(serverId, kind, now) {
-      const c = countersOf(serverId, now);
-      if (kind === 'approved') c.autoApproved++;
-      else if (kind === 'rejected') c.autoRejected++;
-      else c.elicitationDeclined = (c.elicitationDeclined ?? 0) + 1;
-    },
+    todayAll: (now) => totalOf(st, now),
+    seed: (day, usage) => seedDay(st, day, usage),
+    counters: () => countersView(st),
+    globalRateLimited: () => st.globalLimited,
+    countAuto: (serverId, kind, now) => countAuto(st, serverId, kind, now),
   };
 }
