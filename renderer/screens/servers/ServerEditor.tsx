@@ -5,13 +5,13 @@
  * again before it writes mcp-servers.json. Credential-looking values of an existing entry arrive
  * masked; left as they are, the stored values are kept.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SECRET_PLACEHOLDER } from '../../../shared/contract/servers';
-import { getApi } from '../../api';
 import { ActionError, Banner } from '../../components/common';
-import { useAction } from '../../hooks';
-import { emptyForm, entryFromForm, formFromEntry, type EditorForm, type FormField } from './editor-form';
+import type { ActionState } from '../../hooks';
+import type { EditorForm, FormField } from './editor-form';
+import { useServerEditor, type ServerFormBinding } from './useServerEditor';
 
 // Example values shown as placeholders: commands, paths, URLs and config syntax (not language text).
 const EXAMPLE = {
@@ -41,6 +41,72 @@ function Field({ id, label, error, help, children }: { id: string; label: string
   );
 }
 
+/**
+ * A labelled text field (`server-<field>`, test id `editor-<field>`) with its help and error.
+ * `example` is a placeholder that is an example value (a command, a path), not language;
+ * `multiline` makes it a monospace textarea of that many rows.
+ */
+function TextField({
+  bind,
+  field,
+  label,
+  help,
+  ...props
+}: {
+  bind: ServerFormBinding;
+  field: FormField;
+  label: string;
+  help: ReactNode;
+  placeholder?: string;
+  example?: string;
+  multiline?: number;
+  mono?: boolean;
+}) {
+  const error = bind.errorOf(field);
+  const common = {
+    id: `server-${field}`,
+    'data-testid': `editor-${field}`,
+    value: String(bind.form[field]),
+    placeholder: props.example ?? props.placeholder,
+    ...(props.example !== undefined && { translate: 'no' as const }),
+    'aria-invalid': error ? true : undefined,
+    className: props.mono ? 'mono' : undefined,
+    onChange: (e: { target: { value: string } }) => bind.set(field, e.target.value),
+  };
+  return (
+    <Field id={common.id} label={label} error={error} help={help}>
+      {props.multiline ? <textarea {...common} className="editor mono" rows={props.multiline} /> : <input type="text" {...common} />}
+    </Field>
+  );
+}
+
+/** " Kept: …" after a help text when credential values under `what` (env or headers) arrived masked, else null. */
+function useMaskedNote(masked: string[], what: 'env' | 'headers'): string | null {
+  const { t } = useTranslation('servers');
+  const names = masked.filter((m) => m.startsWith(`${what}.`)).map((m) => m.slice(what.length + 1));
+  return names.length > 0 ? ` ${t('editor.maskedKept', { names: names.join(', '), placeholder: SECRET_PLACEHOLDER })}` : null;
+}
+
+/** The transport radio buttons: stdio, Streamable HTTP, HTTP+SSE. */
+function TransportChoice({ transport, onChange }: { transport: EditorForm['transport']; onChange(transport: EditorForm['transport']): void }) {
+  const { t } = useTranslation('servers');
+  const transports: Array<[EditorForm['transport'], string]> = [
+    ['stdio', t('editor.transportStdio')],
+    ['http', t('transport.http')],
+    ['sse', t('transport.sse')],
+  ];
+  return (
+    <fieldset className="transport-choice">
+      <legend>{t('editor.transport')}</legend>
+      {transports.map(([value, label]) => (
+        <label key={value} className="toggle">
+          <input type="radio" name="transport" value={value} checked={transport === value} onChange={() => onChange(value)} data-testid={`editor-transport-${value}`} /> {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** The variables a server launched with the provider gateway gets (names, not language). */
 const GATEWAY_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY'];
 
@@ -66,182 +132,112 @@ function ProviderGatewayChoice({ checked, onChange }: { checked: boolean; onChan
   );
 }
 
+/** The stdio transport's fields: command, arguments, environment, working directory, provider gateway. */
+function StdioFields({ bind, masked }: { bind: ServerFormBinding; masked: string[] }) {
+  const { t } = useTranslation('servers');
+  const envNote = useMaskedNote(masked, 'env');
+  return (
+    <>
+      <TextField bind={bind} field="command" label={t('editor.command')} help={t('editor.commandHelp')} example={EXAMPLE.command} mono />
+      <TextField bind={bind} field="args" label={t('editor.args')} help={t('editor.argsHelp')} multiline={3} example={EXAMPLE.args} />
+      <TextField
+        bind={bind}
+        field="env"
+        label={t('editor.env')}
+        help={
+          <>
+            {t('editor.envHelp')}
+            {envNote}
+          </>
+        }
+        multiline={3}
+        example={EXAMPLE.env}
+      />
+      <TextField bind={bind} field="cwd" label={t('editor.cwd')} help={t('editor.cwdHelp')} example={EXAMPLE.cwd} mono />
+      <ProviderGatewayChoice checked={bind.form.providerGateway} onChange={(v) => bind.set('providerGateway', v)} />
+    </>
+  );
+}
+
+/** The HTTP transports' fields (Streamable HTTP and HTTP+SSE): URL and headers. */
+function RemoteFields({ bind, masked }: { bind: ServerFormBinding; masked: string[] }) {
+  const { t } = useTranslation('servers');
+  const headersNote = useMaskedNote(masked, 'headers');
+  return (
+    <>
+      <TextField bind={bind} field="url" label={t('editor.url')} help={bind.form.transport === 'http' ? t('editor.urlHelpHttp') : t('editor.urlHelpSse')} example={EXAMPLE.url} mono />
+      <TextField
+        bind={bind}
+        field="headers"
+        label={t('editor.headers')}
+        help={
+          <>
+            {t('editor.headersHelp')}
+            {headersNote}
+          </>
+        }
+        multiline={3}
+        example={EXAMPLE.headers}
+      />
+    </>
+  );
+}
+
+/** The console's options for the server, folded away: timeout, tool rounds, protocol version. */
+function OptionsFields({ bind }: { bind: ServerFormBinding }) {
+  const { t } = useTranslation('servers');
+  return (
+    <details className="advanced">
+      <summary>{t('editor.options')}</summary>
+      <TextField bind={bind} field="timeoutMs" label={t('editor.timeout')} help={t('editor.timeoutHelp')} example={EXAMPLE.timeoutMs} />
+      <TextField bind={bind} field="maxToolRounds" label={t('editor.toolRounds')} help={t('editor.toolRoundsHelp')} example={EXAMPLE.maxToolRounds} />
+      <TextField bind={bind} field="protocol" label={t('editor.protocol')} help={t('editor.protocolHelp')} example={EXAMPLE.protocol} />
+    </details>
+  );
+}
+
+/** Cancel and Save (Add for a new server), with the save's error. */
+function EditorActions({ adding, save, onCancel }: { adding: boolean; save: ActionState<[]>; onCancel(): void }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="form-actions">
+      <ActionError error={save.error} />
+      <button type="button" onClick={onCancel} data-testid="editor-cancel">
+        {t('editor.cancel')}
+      </button>
+      <button type="submit" className="btn-primary" disabled={save.pending} data-testid="editor-save">
+        {adding ? t('editor.add') : t('editor.save')}
+      </button>
+    </div>
+  );
+}
+
 /** The editor. `editing`: the server's current name, or undefined to add one. */
 export function ServerEditor({ editing, onDone }: { editing?: string; onDone(savedName?: string): void }) {
   const { t } = useTranslation('servers');
-  const [form, setForm] = useState<EditorForm | null>(editing ? null : emptyForm());
-  const [info, setInfo] = useState<{ masked: string[]; otherKeys: string[] }>({ masked: [], otherKeys: [] });
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
-  const [attempted, setAttempted] = useState(false);
-
-  useEffect(() => {
-    if (!editing) return;
-    let live = true;
-    getApi()
-      .getServerEntry({ serverId: editing })
-      .then(
-        (res) => {
-          if (!live) return;
-          setForm(formFromEntry(editing, res.entry));
-          setInfo({ masked: res.masked, otherKeys: res.otherKeys });
-        },
-        (err: unknown) => live && setLoadError(err instanceof Error ? err.message : String(err)),
-      );
-    return () => {
-      live = false;
-    };
-  }, [editing]);
-
-  const built = form ? entryFromForm(form) : null;
-  const save = useAction(async () => {
-    if (!built?.ok) return;
-    await getApi().saveServer({ id: built.name, previousId: editing, entry: built.entry });
-    onDone(built.name);
-  });
+  const { form, info, loadError, set, errorOf, save, submit } = useServerEditor(editing, onDone);
 
   if (loadError) return <Banner tone="error" title={t('editor.cannotEdit')}>{loadError}</Banner>;
   if (!form) return <p className="muted">{t('editor.loading')}</p>;
-
-  const set = (field: FormField, value: string | boolean) => {
-    setForm({ ...form, [field]: value });
-    setTouched({ ...touched, [field]: true });
-  };
-  const errorOf = (field: FormField) => (built && !built.ok && (attempted || touched[field]) ? built.errors[field] : undefined);
-  /** A text field; `example` is a placeholder that is an example value (a command, a path), not language. */
-  const text = (field: FormField, props: { placeholder?: string; example?: string; multiline?: number; mono?: boolean } = {}) => {
-    const common = {
-      id: `server-${field}`,
-      'data-testid': `editor-${field}`,
-      value: String(form[field]),
-      placeholder: props.example ?? props.placeholder,
-      ...(props.example !== undefined && { translate: 'no' as const }),
-      'aria-invalid': errorOf(field) ? true : undefined,
-      className: props.mono ? 'mono' : undefined,
-      onChange: (e: { target: { value: string } }) => set(field, e.target.value),
-    };
-    return props.multiline ? <textarea {...common} className="editor mono" rows={props.multiline} /> : <input type="text" {...common} />;
-  };
-  const maskedIn = (what: 'env' | 'headers') => info.masked.filter((m) => m.startsWith(`${what}.`)).map((m) => m.slice(what.length + 1));
-  const maskedNote = (what: 'env' | 'headers') => (maskedIn(what).length > 0 ? ` ${t('editor.maskedKept', { names: maskedIn(what).join(', '), placeholder: SECRET_PLACEHOLDER })}` : null);
-  const input = {
-    name: text('name', { placeholder: t('editor.namePlaceholder') }),
-    command: text('command', { example: EXAMPLE.command, mono: true }),
-    args: text('args', { multiline: 3, example: EXAMPLE.args }),
-    env: text('env', { multiline: 3, example: EXAMPLE.env }),
-    cwd: text('cwd', { example: EXAMPLE.cwd, mono: true }),
-    url: text('url', { example: EXAMPLE.url, mono: true }),
-    headers: text('headers', { multiline: 3, example: EXAMPLE.headers }),
-    timeoutMs: text('timeoutMs', { example: EXAMPLE.timeoutMs }),
-    maxToolRounds: text('maxToolRounds', { example: EXAMPLE.maxToolRounds }),
-    protocol: text('protocol', { example: EXAMPLE.protocol }),
-  };
-  const transports: Array<[EditorForm['transport'], string]> = [
-    ['stdio', t('editor.transportStdio')],
-    ['http', t('transport.http')],
-    ['sse', t('transport.sse')],
-  ];
-  const envNote = maskedNote('env');
-  const headersNote = maskedNote('headers');
+  const bind: ServerFormBinding = { form, set, errorOf };
 
   return (
-    <form
-      className="server-editor"
-      data-testid="server-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setAttempted(true);
-        if (built?.ok) void save.run();
-      }}
-    >
+    <form className="server-editor" data-testid="server-editor" onSubmit={submit}>
       <h2>{editing ? t('editor.titleEdit', { server: editing }) : t('editor.titleAdd')}</h2>
-      <Field id="server-name" label={t('editor.name')} error={errorOf('name')} help={t('editor.nameHelp')}>
-        {input.name}
-      </Field>
-      <fieldset className="transport-choice">
-        <legend>{t('editor.transport')}</legend>
-        {transports.map(([value, label]) => (
-          <label key={value} className="toggle">
-            <input type="radio" name="transport" value={value} checked={form.transport === value} onChange={() => set('transport', value)} data-testid={`editor-transport-${value}`} /> {label}
-          </label>
-        ))}
-      </fieldset>
+      <TextField bind={bind} field="name" label={t('editor.name')} help={t('editor.nameHelp')} placeholder={t('editor.namePlaceholder')} />
+      <TransportChoice transport={form.transport} onChange={(v) => set('transport', v)} />
       {form.transport === 'sse' && (
         <Banner tone="warn" testId="sse-note">
           {t('editor.sseNote')}
         </Banner>
       )}
-      {form.transport === 'stdio' ? (
-        <>
-          <Field id="server-command" label={t('editor.command')} error={errorOf('command')} help={t('editor.commandHelp')}>
-            {input.command}
-          </Field>
-          <Field id="server-args" label={t('editor.args')} error={errorOf('args')} help={t('editor.argsHelp')}>
-            {input.args}
-          </Field>
-          <Field
-            id="server-env"
-            label={t('editor.env')}
-            error={errorOf('env')}
-            help={
-              <>
-                {t('editor.envHelp')}
-                {envNote}
-              </>
-            }
-          >
-            {input.env}
-          </Field>
-          <Field id="server-cwd" label={t('editor.cwd')} error={errorOf('cwd')} help={t('editor.cwdHelp')}>
-            {input.cwd}
-          </Field>
-          <ProviderGatewayChoice checked={form.providerGateway} onChange={(v) => set('providerGateway', v)} />
-        </>
-      ) : (
-        <>
-          <Field id="server-url" label={t('editor.url')} error={errorOf('url')} help={form.transport === 'http' ? t('editor.urlHelpHttp') : t('editor.urlHelpSse')}>
-            {input.url}
-          </Field>
-          <Field
-            id="server-headers"
-            label={t('editor.headers')}
-            error={errorOf('headers')}
-            help={
-              <>
-                {t('editor.headersHelp')}
-                {headersNote}
-              </>
-            }
-          >
-            {input.headers}
-          </Field>
-        </>
-      )}
-      <details className="advanced">
-        <summary>{t('editor.options')}</summary>
-        <Field id="server-timeoutMs" label={t('editor.timeout')} error={errorOf('timeoutMs')} help={t('editor.timeoutHelp')}>
-          {input.timeoutMs}
-        </Field>
-        <Field id="server-maxToolRounds" label={t('editor.toolRounds')} error={errorOf('maxToolRounds')} help={t('editor.toolRoundsHelp')}>
-          {input.maxToolRounds}
-        </Field>
-        <Field id="server-protocol" label={t('editor.protocol')} error={errorOf('protocol')} help={t('editor.protocolHelp')}>
-          {input.protocol}
-        </Field>
-      </details>
+      {form.transport === 'stdio' ? <StdioFields bind={bind} masked={info.masked} /> : <RemoteFields bind={bind} masked={info.masked} />}
+      <OptionsFields bind={bind} />
       <label className="toggle">
         <input type="checkbox" checked={form.disabled} onChange={(e) => set('disabled', e.target.checked)} data-testid="editor-disabled" /> {t('editor.disabled')}
       </label>
       {info.otherKeys.length > 0 && <p className="muted small">{t('editor.otherKeys', { keys: info.otherKeys.join(', ') })}</p>}
-      <div className="form-actions">
-        <ActionError error={save.error} />
-        <button type="button" onClick={() => onDone()} data-testid="editor-cancel">
-          {t('editor.cancel')}
-        </button>
-        <button type="submit" className="btn-primary" disabled={save.pending} data-testid="editor-save">
-          {editing ? t('editor.save') : t('editor.add')}
-        </button>
-      </div>
+      <EditorActions adding={!editing} save={save} onCancel={() => onDone()} />
     </form>
   );
 }
