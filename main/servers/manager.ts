@@ -94,127 +94,33 @@ function canonical(value: unknown): string {
 
 /** Creates the manager; nothing connects until `start()`. */
 export function createServerManager(deps: ServerManagerDeps): ServerManager {
-  let configs: Record<string, ServerConfig> = deps.initial.problems.length ? {} : deps.initial.servers;
-  let watch: ConfigWatch | undefined;
-  let disposed = false;
-
-  const stubView = (id: string, config: ServerConfig): ServerView => ({
-    id,
-    transport: isStdio(config) ? 'stdio' : config.type === 'sse' ? 'sse' : 'http',
-    target: describeTarget(config),
-    status: 'disabled',
-    stderrTail: [],
-    tools: [],
-    inFlight: 0,
-  });
-
-  const open = (id: string, config: ServerConfig): Promise<void> | undefined => {
-    if (config.disabled) return undefined;
-    const conn = deps.create(id, config);
-    deps.connections.set(id, conn);
-    return conn.connect();
+  const st: ManagerState = {
+    deps,
+    configs: deps.initial.problems.length ? {} : deps.initial.servers,
+    watch: undefined,
+    disposed: false,
   };
-
-  const closeConn = (id: string) => {
-    const conn = deps.connections.get(id);
-    deps.connections.delete(id);
-    return conn?.close();
-  };
-
-  /** Brings connections in line with `next`; returns the first attempts started. */
-  const apply = (next: Record<string, ServerConfig>): Array<Promise<void>> => {
-    const started: Array<Promise<void> | undefined> = [];
-    for (const id of Object.keys(configs)) if (!(id in next)) void closeConn(id);
-    for (const [id, config] of Object.entries(next)) {
-      const before = configs[id];
-      if (before && canonical(before) === canonical(config)) continue;
-      if (before) void closeConn(id);
-      started.push(open(id, config));
-    }
-    configs = next;
-    deps.onChange();
-    return started.filter((p): p is Promise<void> => p !== undefined);
-  };
-
-  const applyText = (text: string | null) => {
-    if (disposed) return;
-    if (text === null) {
-      const why = ui('notice.configRemoved', { file: SERVERS_CONFIG_FILE });
-      deps.onProblems([english(why)]);
-      deps.notify('error', why);
-      return;
-    }
-    const parsed = parseServersConfig(text, SERVERS_CONFIG_FILE);
-    if (parsed.problems.length) {
-      const problems = parsed.problems.map((problem) => ui('notice.configKept', { problem }));
-      deps.onProblems(problems.map(english));
-      for (const p of problems) deps.notify('error', p);
-      return;
-    }
-    deps.onProblems(null);
-    apply(parsed.servers);
-  };
-
-  /** Runs an edit of the file and applies the result at once (the watcher then sees no change). */
-  const edit = (mutate: (servers: Record<string, unknown>) => void) => {
-    const text = editServersFile(deps.path, mutate);
-    watch?.seen(text);
-    applyText(text);
-  };
-
-  const mustExist = (servers: Record<string, unknown>, id: string) => {
-    if (!(id in servers)) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
-  };
-
   return {
-    async start() {
-      if (deps.watch !== false) {
-        watch = watchConfigFile(deps.path, { initialText: deps.initial.text, onText: applyText, logger: deps.logger, debounceMs: deps.debounceMs });
-      }
-      const first = Object.entries(configs).map(([id, config]) => open(id, config));
-      deps.onChange();
-      await Promise.all(first);
-    },
-    views: () => Object.entries(configs).map(([id, config]) => deps.connections.get(id)?.view() ?? stubView(id, config)),
-    config: (id) => configs[id],
-    save({ id, previousId, entry }) {
-      const name = checkName(id);
-      const input = parseEntryInput(entry);
-      checkEntryOnDisk(input, deps.home);
-      edit((servers) => {
-        if (previousId !== undefined) mustExist(servers, previousId);
-        if (name !== previousId && name in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name }));
-        const existing = previousId !== undefined ? (servers[previousId] as Record<string, unknown>) : undefined;
-        const value = entryFromInput(input, existing);
-        if (previousId !== undefined && previousId !== name) renameKey(servers, previousId, name, value);
-        else servers[name] = value;
-      });
-    },
+    start: () => startManager(st),
+    views: () => Object.entries(st.configs).map(([id, config]) => deps.connections.get(id)?.view() ?? stubView(id, config)),
+    config: (id) => st.configs[id],
+    save: (input) => saveEntry(st, input),
     remove(id) {
-      edit((servers) => {
+      edit(st, (servers) => {
         mustExist(servers, id);
         delete servers[id];
       });
     },
     setEnabled(id, enabled) {
-      edit((servers) => {
+      edit(st, (servers) => {
         mustExist(servers, id);
         const { disabled: _drop, ...rest } = servers[id] as Record<string, unknown>;
         servers[id] = enabled ? rest : { ...rest, disabled: true };
       });
     },
-    duplicate(id, newId) {
-      let created = '';
-      edit((servers) => {
-        mustExist(servers, id);
-        created = newId !== undefined ? checkName(newId) : freeName(id, Object.keys(servers));
-        if (created in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name: created }));
-        servers[created] = { ...(servers[id] as Record<string, unknown>), disabled: true };
-      });
-      return created;
-    },
+    duplicate: (id, newId) => duplicateEntry(st, id, newId),
     addEntries(entries) {
-      edit((servers) => {
+      edit(st, (servers) => {
         for (const [name, config] of entries) {
           if (name in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name }));
           servers[name] = config;
@@ -222,26 +128,161 @@ export function createServerManager(deps: ServerManagerDeps): ServerManager {
       });
     },
     fileEntries: () => readServersFile(deps.path).json.mcpServers,
-    entry(id) {
-      const doc = readServersFile(deps.path);
-      const raw = doc.json.mcpServers[id];
-      if (raw === undefined) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
-      const { entry, masked } = entryToInput(raw);
-      const otherKeys = Object.keys(raw as Record<string, unknown>).filter((k) => !(KNOWN_ENTRY_KEYS as readonly string[]).includes(k));
-      return { entry, masked, otherKeys };
-    },
-    async restart(id) {
-      const config = configs[id];
-      if (!config) throw new ApiError('not_found', ui('error.noServer', { server: id }));
-      const conn = deps.connections.get(id);
-      if (!conn) throw new ApiError('invalid_state', ui('error.serverDisabledEnable', { server: id }));
-      await conn.connect();
-    },
-    applyText,
-    async dispose() {
-      disposed = true;
-      watch?.close();
-      await Promise.all([...deps.connections.keys()].map((id) => closeConn(id)));
-    },
+    entry: (id) => editorEntry(deps.path, id),
+    restart: (id) => restartServer(st, id),
+    applyText: (text) => applyText(st, text),
+    dispose: () => disposeManager(st),
   };
+}
+
+/** What one manager keeps between calls; the steps below read and change it. */
+interface ManagerState {
+  readonly deps: ServerManagerDeps;
+  /** The config in force (the last good one). */
+  configs: Record<string, ServerConfig>;
+  /** The file watch, once `start()` ran with `watch` not false. */
+  watch: ConfigWatch | undefined;
+  /** Set by `dispose()`; later texts are ignored. */
+  disposed: boolean;
+}
+
+/** The view of a server without a connection (a disabled one). */
+function stubView(id: string, config: ServerConfig): ServerView {
+  return {
+    id,
+    transport: isStdio(config) ? 'stdio' : config.type === 'sse' ? 'sse' : 'http',
+    target: describeTarget(config),
+    status: 'disabled',
+    stderrTail: [],
+    tools: [],
+    inFlight: 0,
+  };
+}
+
+/** Creates and connects a server's connection, unless it is disabled; returns its first attempt. */
+function open(deps: ServerManagerDeps, id: string, config: ServerConfig): Promise<void> | undefined {
+  if (config.disabled) return undefined;
+  const conn = deps.create(id, config);
+  deps.connections.set(id, conn);
+  return conn.connect();
+}
+
+/** Removes a server's connection from the map and closes it (if there was one). */
+function closeConn(deps: ServerManagerDeps, id: string): Promise<void> | undefined {
+  const conn = deps.connections.get(id);
+  deps.connections.delete(id);
+  return conn?.close();
+}
+
+/** `start()`: the watch, then the first connection of every enabled server. */
+async function startManager(st: ManagerState): Promise<void> {
+  const { deps } = st;
+  if (deps.watch !== false) {
+    st.watch = watchConfigFile(deps.path, { initialText: deps.initial.text, onText: (text) => applyText(st, text), logger: deps.logger, debounceMs: deps.debounceMs });
+  }
+  const first = Object.entries(st.configs).map(([id, config]) => open(deps, id, config));
+  deps.onChange();
+  await Promise.all(first);
+}
+
+/** Brings connections in line with `next`; returns the first attempts started. */
+function apply(st: ManagerState, next: Record<string, ServerConfig>): Array<Promise<void>> {
+  const { deps } = st;
+  const started: Array<Promise<void> | undefined> = [];
+  for (const id of Object.keys(st.configs)) if (!(id in next)) void closeConn(deps, id);
+  for (const [id, config] of Object.entries(next)) {
+    const before = st.configs[id];
+    if (before && canonical(before) === canonical(config)) continue;
+    if (before) void closeConn(deps, id);
+    started.push(open(deps, id, config));
+  }
+  st.configs = next;
+  deps.onChange();
+  return started.filter((p): p is Promise<void> => p !== undefined);
+}
+
+/** `applyText()`: a missing or broken file is reported and the config in force is kept; a good one is applied. */
+function applyText(st: ManagerState, text: string | null): void {
+  const { deps } = st;
+  if (st.disposed) return;
+  if (text === null) {
+    const why = ui('notice.configRemoved', { file: SERVERS_CONFIG_FILE });
+    deps.onProblems([english(why)]);
+    deps.notify('error', why);
+    return;
+  }
+  const parsed = parseServersConfig(text, SERVERS_CONFIG_FILE);
+  if (parsed.problems.length) {
+    const problems = parsed.problems.map((problem) => ui('notice.configKept', { problem }));
+    deps.onProblems(problems.map(english));
+    for (const p of problems) deps.notify('error', p);
+    return;
+  }
+  deps.onProblems(null);
+  apply(st, parsed.servers);
+}
+
+/** Runs an edit of the file and applies the result at once (the watcher then sees no change). */
+function edit(st: ManagerState, mutate: (servers: Record<string, unknown>) => void): void {
+  const text = editServersFile(st.deps.path, mutate);
+  st.watch?.seen(text);
+  applyText(st, text);
+}
+
+/** @throws ApiError not_found when `id` is not an entry of `servers` */
+function mustExist(servers: Record<string, unknown>, id: string): void {
+  if (!(id in servers)) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
+}
+
+/** `save()`: checks the name and entry, then adds or replaces (and renames) the entry in the file. */
+function saveEntry(st: ManagerState, { id, previousId, entry }: { id: string; previousId?: string; entry: unknown }): void {
+  const name = checkName(id);
+  const input = parseEntryInput(entry);
+  checkEntryOnDisk(input, st.deps.home);
+  edit(st, (servers) => {
+    if (previousId !== undefined) mustExist(servers, previousId);
+    if (name !== previousId && name in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name }));
+    const existing = previousId !== undefined ? (servers[previousId] as Record<string, unknown>) : undefined;
+    const value = entryFromInput(input, existing);
+    if (previousId !== undefined && previousId !== name) renameKey(servers, previousId, name, value);
+    else servers[name] = value;
+  });
+}
+
+/** `duplicate()`: copies an entry, disabled, under `newId` or a free name; returns the new name. */
+function duplicateEntry(st: ManagerState, id: string, newId: string | undefined): string {
+  let created = '';
+  edit(st, (servers) => {
+    mustExist(servers, id);
+    created = newId !== undefined ? checkName(newId) : freeName(id, Object.keys(servers));
+    if (created in servers) throw new ApiError('invalid_input', ui('error.serverExists', { name: created }));
+    servers[created] = { ...(servers[id] as Record<string, unknown>), disabled: true };
+  });
+  return created;
+}
+
+/** `entry()`: the entry as the file holds it now, in editor form. */
+function editorEntry(path: string, id: string): { entry: ServerEntryInput; masked: string[]; otherKeys: string[] } {
+  const doc = readServersFile(path);
+  const raw = doc.json.mcpServers[id];
+  if (raw === undefined) throw new ApiError('not_found', ui('error.noServerIn', { server: id, file: SERVERS_CONFIG_FILE }));
+  const { entry, masked } = entryToInput(raw);
+  const otherKeys = Object.keys(raw as Record<string, unknown>).filter((k) => !(KNOWN_ENTRY_KEYS as readonly string[]).includes(k));
+  return { entry, masked, otherKeys };
+}
+
+/** `restart()`: reconnects a configured, enabled server. */
+async function restartServer(st: ManagerState, id: string): Promise<void> {
+  const config = st.configs[id];
+  if (!config) throw new ApiError('not_found', ui('error.noServer', { server: id }));
+  const conn = st.deps.connections.get(id);
+  if (!conn) throw new ApiError('invalid_state', ui('error.serverDisabledEnable', { server: id }));
+  await conn.connect();
+}
+
+/** `dispose()`: ignores later texts, stops the watch, closes every connection. */
+async function disposeManager(st: ManagerState): Promise<void> {
+  st.disposed = true;
+  st.watch?.close();
+  await Promise.all([...st.deps.connections.keys()].map((id) => closeConn(st.deps, id)));
 }

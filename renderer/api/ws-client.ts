@@ -73,171 +73,235 @@ export const CONNECTION_LOST = 'connection lost';
  *   transport loss is `internal` / `connection lost`).
  */
 export function createWsClient(opts: WsClientOptions): WsClient {
-  const createSocket = opts.createSocket ?? ((url: string): SocketLike => new WebSocket(url));
-  const minBackoff = opts.minBackoffMs ?? 250;
-  const maxBackoff = opts.maxBackoffMs ?? 10_000;
-
-  let socket: SocketLike | null = null;
-  let status: ConnectionStatus = 'connecting';
-  let closed = false;
-  let connectedOnce = false;
-  let attempt = 0;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (reply: ApiReply) => void; reject: (err: Error) => void }>();
-  const queue: string[] = [];
-  const listeners = new Set<(event: ConsoleEvent) => void>();
-  const statusListeners = new Set<(s: ConnectionStatus) => void>();
-  /** Events held back while a post-reconnect snapshot is being fetched; null when not resyncing. */
-  let held: ConsoleEvent[] | null = null;
-
-  const setStatus = (next: ConnectionStatus): void => {
-    if (status === next) return;
-    status = next;
-    for (const l of [...statusListeners]) l(next);
-  };
-
-  const deliver = (event: ConsoleEvent): void => {
-    for (const l of [...listeners]) {
-      try {
-        l(event);
-      } catch (err) {
-        console.error('console event listener failed', err);
-      }
-    }
-  };
-
-  const failAll = (): void => {
-    queue.length = 0;
-    const entries = [...pending.values()];
-    pending.clear();
-    for (const p of entries) p.reject(new ApiError('internal', CONNECTION_LOST));
-  };
-
-  const request = (method: ApiMethod, input: unknown): Promise<ApiReply> =>
-    new Promise<ApiReply>((resolve, reject) => {
-      if (closed) return reject(new ApiError('internal', CONNECTION_LOST));
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      const text = JSON.stringify({ id, method, input });
-      if (socket && socket.readyState === OPEN && status === 'open') socket.send(text);
-      else queue.push(text);
-    });
-
-  const resync = (): void => {
-    held = [];
-    request('getState', {}).then(
-      (reply) => {
-        const buffered = held ?? [];
-        held = null;
-        if (!reply.ok) return buffered.forEach(deliver);
-        const state = reply.value as Extract<ConsoleEvent, { type: 'snapshot' }>['state'];
-        deliver({ type: 'snapshot', state });
-        for (const e of buffered) if (e.type !== 'patch' || e.patch.version > state.version) deliver(e);
-      },
-      () => {
-        const buffered = held ?? [];
-        held = null;
-        buffered.forEach(deliver);
-      },
-    );
-  };
-
-  const onMessage = (data: unknown): void => {
-    if (typeof data !== 'string') return;
-    let frame: unknown;
-    try {
-      frame = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (typeof frame !== 'object' || frame === null) return;
-    const f = frame as { id?: unknown; reply?: unknown; event?: unknown };
-    if (typeof f.id === 'number' && isReply(f.reply)) {
-      const p = pending.get(f.id);
-      if (!p) return;
-      pending.delete(f.id);
-      p.resolve(f.reply);
-    } else if (isEvent(f.event)) {
-      if (held) held.push(f.event);
-      else deliver(f.event);
-    }
-  };
-
-  const connect = (): void => {
-    timer = null;
-    if (closed) return;
-    setStatus(connectedOnce ? 'reconnecting' : 'connecting');
-    let s: SocketLike;
-    try {
-      s = createSocket(opts.url);
-    } catch {
-      return scheduleReconnect();
-    }
-    socket = s;
-    s.addEventListener('open', () => {
-      if (socket !== s) return;
-      attempt = 0;
-      setStatus('open');
-      for (const text of queue.splice(0)) s.send(text);
-      if (connectedOnce) resync();
-      connectedOnce = true;
-    });
-    s.addEventListener('message', (ev) => {
-      if (socket === s) onMessage(ev.data);
-    });
-    // A failed connect fires `error` then `close`; the close handler does the work.
-    s.addEventListener('error', () => {});
-    s.addEventListener('close', () => {
-      if (socket !== s) return;
-      socket = null;
-      held = null;
-      failAll();
-      if (closed) return;
-      setStatus('reconnecting');
-      scheduleReconnect();
-    });
-  };
-
-  const scheduleReconnect = (): void => {
-    if (closed || timer) return;
-    const base = Math.min(maxBackoff, minBackoff * 2 ** attempt);
-    attempt++;
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
-    timer = setTimeout(connect, delay);
-  };
-
-  connect();
-
+  const st = initialState(opts);
+  connect(st);
   return {
     api: createApiClient({
-      request,
+      request: (method, input) => request(st, method, input),
       subscribe(listener) {
-        listeners.add(listener);
-        return () => void listeners.delete(listener);
+        st.listeners.add(listener);
+        return () => void st.listeners.delete(listener);
       },
     }),
-    status: () => status,
+    status: () => st.status,
     onStatus(listener) {
-      statusListeners.add(listener);
-      return () => void statusListeners.delete(listener);
+      st.statusListeners.add(listener);
+      return () => void st.statusListeners.delete(listener);
     },
-    close() {
-      if (closed) return;
-      closed = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      const s = socket;
-      socket = null;
-      failAll();
-      setStatus('closed');
-      try {
-        s?.close(1000, 'client closed');
-      } catch {
-        // already closing
-      }
-    },
+    close: () => closeClient(st),
   };
+}
+
+/** A request sent (or queued) and not yet answered. */
+interface Pending {
+  resolve: (reply: ApiReply) => void;
+  reject: (err: Error) => void;
+}
+
+/** Everything one client keeps between calls; the steps below read and change it. */
+interface ClientState {
+  readonly url: string;
+  readonly createSocket: (url: string) => SocketLike;
+  /** First reconnect delay in ms. */
+  readonly minBackoff: number;
+  /** Largest reconnect delay in ms. */
+  readonly maxBackoff: number;
+  /** The socket in use; null between a close and the next connect. */
+  socket: SocketLike | null;
+  status: ConnectionStatus;
+  /** Set by {@link WsClient.close}; never cleared. */
+  closed: boolean;
+  /** Whether a socket has opened before (the next open is a reconnect). */
+  connectedOnce: boolean;
+  /** Reconnect attempts since the last open (the backoff exponent). */
+  attempt: number;
+  /** The pending reconnect, if any. */
+  timer: ReturnType<typeof setTimeout> | null;
+  nextId: number;
+  /** Requests awaiting their reply, by id. */
+  readonly pending: Map<number, Pending>;
+  /** Request frames made while the socket was not open, sent in order on open. */
+  readonly queue: string[];
+  readonly listeners: Set<(event: ConsoleEvent) => void>;
+  readonly statusListeners: Set<(s: ConnectionStatus) => void>;
+  /** Events held back while a post-reconnect snapshot is being fetched; null when not resyncing. */
+  held: ConsoleEvent[] | null;
+}
+
+function initialState(opts: WsClientOptions): ClientState {
+  return {
+    url: opts.url,
+    createSocket: opts.createSocket ?? ((url: string): SocketLike => new WebSocket(url)),
+    minBackoff: opts.minBackoffMs ?? 250,
+    maxBackoff: opts.maxBackoffMs ?? 10_000,
+    socket: null,
+    status: 'connecting',
+    closed: false,
+    connectedOnce: false,
+    attempt: 0,
+    timer: null,
+    nextId: 1,
+    pending: new Map(),
+    queue: [],
+    listeners: new Set(),
+    statusListeners: new Set(),
+    held: null,
+  };
+}
+
+function setStatus(st: ClientState, next: ConnectionStatus): void {
+  if (st.status === next) return;
+  st.status = next;
+  for (const l of [...st.statusListeners]) l(next);
+}
+
+/** Passes an event to every listener; a listener that throws is logged and the rest still run. */
+function deliver(st: ClientState, event: ConsoleEvent): void {
+  for (const l of [...st.listeners]) {
+    try {
+      l(event);
+    } catch (err) {
+      console.error('console event listener failed', err);
+    }
+  }
+}
+
+/** Drops the queued frames and rejects every pending request with `internal` / `connection lost`. */
+function failAll(st: ClientState): void {
+  st.queue.length = 0;
+  const entries = [...st.pending.values()];
+  st.pending.clear();
+  for (const p of entries) p.reject(new ApiError('internal', CONNECTION_LOST));
+}
+
+/** Sends a request now if the socket is open, else queues it; resolves with the host's reply. */
+function request(st: ClientState, method: ApiMethod, input: unknown): Promise<ApiReply> {
+  return new Promise<ApiReply>((resolve, reject) => {
+    if (st.closed) return reject(new ApiError('internal', CONNECTION_LOST));
+    const id = st.nextId++;
+    st.pending.set(id, { resolve, reject });
+    const text = JSON.stringify({ id, method, input });
+    if (st.socket && st.socket.readyState === OPEN && st.status === 'open') st.socket.send(text);
+    else st.queue.push(text);
+  });
+}
+
+/** Returns the held-back events and stops holding. */
+function takeHeld(st: ClientState): ConsoleEvent[] {
+  const buffered = st.held ?? [];
+  st.held = null;
+  return buffered;
+}
+
+/**
+ * After a reconnect: fetches `getState`, delivers it as a `snapshot` event, then the events held
+ * meanwhile (patches only when newer than the snapshot). If `getState` fails, the held events are
+ * delivered as they are.
+ */
+function resync(st: ClientState): void {
+  st.held = [];
+  request(st, 'getState', {}).then(
+    (reply) => {
+      const buffered = takeHeld(st);
+      if (!reply.ok) return buffered.forEach((e) => deliver(st, e));
+      const state = reply.value as Extract<ConsoleEvent, { type: 'snapshot' }>['state'];
+      deliver(st, { type: 'snapshot', state });
+      for (const e of buffered) if (e.type !== 'patch' || e.patch.version > state.version) deliver(st, e);
+    },
+    () => takeHeld(st).forEach((e) => deliver(st, e)),
+  );
+}
+
+/** Handles one incoming frame: a reply settles its request, an event is delivered (or held); anything else is ignored. */
+function onMessage(st: ClientState, data: unknown): void {
+  if (typeof data !== 'string') return;
+  let frame: unknown;
+  try {
+    frame = JSON.parse(data);
+  } catch {
+    return;
+  }
+  if (typeof frame !== 'object' || frame === null) return;
+  const f = frame as { id?: unknown; reply?: unknown; event?: unknown };
+  if (typeof f.id === 'number' && isReply(f.reply)) {
+    const p = st.pending.get(f.id);
+    if (!p) return;
+    st.pending.delete(f.id);
+    p.resolve(f.reply);
+  } else if (isEvent(f.event)) {
+    if (st.held) st.held.push(f.event);
+    else deliver(st, f.event);
+  }
+}
+
+/** Opens a new socket (unless closed) and wires its events; a socket that cannot be created schedules a reconnect. */
+function connect(st: ClientState): void {
+  st.timer = null;
+  if (st.closed) return;
+  setStatus(st, st.connectedOnce ? 'reconnecting' : 'connecting');
+  let s: SocketLike;
+  try {
+    s = st.createSocket(st.url);
+  } catch {
+    return scheduleReconnect(st);
+  }
+  st.socket = s;
+  s.addEventListener('open', () => {
+    if (st.socket === s) onOpen(st, s);
+  });
+  s.addEventListener('message', (ev) => {
+    if (st.socket === s) onMessage(st, ev.data);
+  });
+  // A failed connect fires `error` then `close`; the close handler does the work.
+  s.addEventListener('error', () => {});
+  s.addEventListener('close', () => {
+    if (st.socket === s) onClose(st);
+  });
+}
+
+/** The current socket opened: reset the backoff, send the queue, resync if this is a reconnect. */
+function onOpen(st: ClientState, s: SocketLike): void {
+  st.attempt = 0;
+  setStatus(st, 'open');
+  for (const text of st.queue.splice(0)) s.send(text);
+  if (st.connectedOnce) resync(st);
+  st.connectedOnce = true;
+}
+
+/** The current socket closed: fail what is pending and, unless closed for good, reconnect. */
+function onClose(st: ClientState): void {
+  st.socket = null;
+  st.held = null;
+  failAll(st);
+  if (st.closed) return;
+  setStatus(st, 'reconnecting');
+  scheduleReconnect(st);
+}
+
+/** Schedules the next connect after the backoff delay (minBackoff · 2^attempt ms, capped at maxBackoff, ±20 % jitter). */
+function scheduleReconnect(st: ClientState): void {
+  if (st.closed || st.timer) return;
+  const base = Math.min(st.maxBackoff, st.minBackoff * 2 ** st.attempt);
+  st.attempt++;
+  const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+  st.timer = setTimeout(() => connect(st), delay);
+}
+
+/** {@link WsClient.close}: stops reconnecting, fails pending requests, sets `closed`, closes the socket. */
+function closeClient(st: ClientState): void {
+  if (st.closed) return;
+  st.closed = true;
+  if (st.timer) clearTimeout(st.timer);
+  st.timer = null;
+  const s = st.socket;
+  st.socket = null;
+  failAll(st);
+  setStatus(st, 'closed');
+  try {
+    s?.close(1000, 'client closed');
+  } catch {
+    // already closing
+  }
 }
 
 function isReply(value: unknown): value is ApiReply {
