@@ -10,18 +10,19 @@ import { ApiError } from '../../shared/contract/api.js';
 import { costOfUsage, type ModelPrice } from '../../shared/domain/model-prices.js';
 import { requestTexts, type DetectOptions } from '../../shared/domain/redaction.js';
 import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/contract/rules.js';
-import type { HistoryEntry, ModelRef } from '../../shared/contract/state.js';
+import type { CreateMessageParams } from '../../shared/contract/sampling.js';
+import type { HistoryEntry, ModelRef, SamplingItemView } from '../../shared/contract/state.js';
 import type { ElicitationDecision } from '../elicitation/queue.js';
 import { BIG_PAYLOAD, type Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
-import type { HistorySink, SamplingPolicy } from '../sampling/types.js';
+import type { HistorySink, PolicyAction, PolicyFacts, SamplingPolicy } from '../sampling/types.js';
 import type { StateHub } from '../state-hub.js';
 import type { UsageRow } from '../store/usage.js';
 import { decideSampling } from './decide.js';
-import { createDetectCache } from './detect-cache.js';
+import { createDetectCache, type DetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
-import { createLimiter, utcDayOf, utcDayStart, type DayUsage } from './limits.js';
-import { openRulesStore, RULES_FILE } from './rules-store.js';
+import { createLimiter, utcDayOf, utcDayStart, type DayUsage, type Limiter } from './limits.js';
+import { openRulesStore, RULES_FILE, type RulesStore } from './rules-store.js';
 import { ui } from '../../shared/contract/ui-text.js';
 
 /** What the policy needs. */
@@ -95,145 +96,192 @@ export function dayUsageOf(rows: readonly UsageRow[], priceOf: PolicyDeps['price
 
 /** Creates the policy service and publishes the first `policy` slice. */
 export function createPolicyService(deps: PolicyDeps): PolicyService {
-  const limiter = createLimiter();
-  const keep = new Set<string>();
-  // One scan per request text: the history filter's first save and the decision share it.
-  const detector = createDetectCache();
-  let options: { file: RulesFile; detect: DetectOptions } | undefined;
-  const optionsOf = (file: RulesFile): DetectOptions => {
-    if (options?.file !== file) options = { file, detect: { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion } };
-    return options.detect;
+  const st: PolicyState = {
+    deps,
+    limiter: createLimiter(),
+    keep: new Set(),
+    // One scan per request text: the history filter's first save and the decision share it.
+    detector: createDetectCache(),
+    options: undefined,
+    publishQueued: false,
+    // The store calls onChange only from its watcher and `reload`, never while it opens.
+    store: openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(st), watch: deps.watch }),
   };
-  let publishQueued = false;
-
-  const store = openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(), watch: deps.watch });
-  if (deps.usageSince) {
-    const start = deps.now();
-    try {
-      limiter.seed(utcDayOf(start), dayUsageOf(deps.usageSince(utcDayStart(start)), deps.priceOf));
-    } catch (err) {
-      deps.logger.warn("could not read today's usage from history; daily totals start at zero", { error: String(err) });
-    }
-  }
-
-  const view = (): PolicyView => ({
-    rules: store.current(),
-    path: store.path,
-    problems: store.problems(),
-    notes: store.notes(),
-    counters: limiter.counters(),
-    globalRateLimited: limiter.globalRateLimited(),
-    pricesKnown: deps.priceOf !== undefined,
-  });
-  /** Publishes the slice at most once per tick (a flood changes counters 1,000 times). */
-  function publish(): void {
-    if (publishQueued) return;
-    publishQueued = true;
-    queueMicrotask(() => {
-      publishQueued = false;
-      deps.hub.set('policy', view());
-    });
-  }
-  deps.hub.set('policy', view());
-
-  /** USD of a usage at the model's price; null when the price is unknown. */
-  const costOf = (model: ModelRef, usage: Parameters<typeof costOfUsage>[0]): number | null => {
-    const price = deps.priceOf?.(model);
-    return price ? costOfUsage(usage, price) : null;
-  };
+  seedToday(st);
+  deps.hub.set('policy', policyView(st));
 
   const policy: SamplingPolicy = {
-    decide(facts) {
-      const file = store.current();
-      // Limits first: a request over one is refused before anything else is weighed.
-      const admitted = limiter.admit(facts.serverId, file, facts.now);
-      if (!admitted.ok) {
-        publish();
-        return { kind: 'refuse', code: admitted.code, message: admitted.message, rule: admitted.rule };
-      }
-      const out = decideSampling(facts, {
-        file,
-        findings: (params) => detector.inRequest(params, optionsOf(file)),
-        price: deps.priceOf?.(facts.model),
-        today: limiter.today(facts.serverId, facts.now),
-        todayAll: () => limiter.todayAll(facts.now),
-      });
-      if (out.kind === 'reject') limiter.countAuto(facts.serverId, 'rejected', facts.now);
-      if (out.kind === 'approve_request' || out.kind === 'approve_all') {
-        limiter.reserve(facts.serverId, facts.item.id, { tokens: out.estimate?.tokens ?? 0, costUsd: out.estimate?.costUsd ?? 0 }, facts.now);
-      }
-      if (out.notes?.some((n) => n.kind !== 'ask_rule' && n.kind !== 'redacted')) {
-        deps.logger.info('auto-approval held back: asking the person', { serverId: facts.serverId, notes: out.notes.map((n) => n.kind).join(',') });
-      }
-      publish();
-      return out;
-    },
-
-    costOf: (model, usage) => costOf(model, usage) ?? undefined,
-
-    async prepare(_serverId, params) {
-      if (!deps.offload) return;
-      const options = optionsOf(store.current());
-      const texts = requestTexts(params)
-        .map((t) => t.text)
-        .filter((t) => t.length >= SCAN_OFFLOAD_CHARS);
-      if (texts.length === 0) return;
-      const found = await deps.offload.run('detectTexts', { texts: texts.map((t) => deps.offload!.textInput(t)), options });
-      texts.forEach((text, i) => detector.seed(text, options, found[i]!));
-    },
-
-    settled(serverId, item) {
-      keep.delete(item.id);
-      if (item.origin !== 'server') return;
-      const now = deps.now();
-      const usage = item.response?.usage;
-      const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
-      limiter.settled(serverId, { tokens, costUsd: costOf(item.model, usage), receivedAt: item.receivedAt, id: item.id }, now);
-      if (item.auto) limiter.countAuto(serverId, 'approved', now);
-      publish();
-    },
+    decide: (facts) => decide(st, facts),
+    costOf: (model, usage) => costOf(deps, model, usage) ?? undefined,
+    prepare: (_serverId, params) => prepareScan(st, params),
+    settled: (serverId, item) => settled(st, serverId, item),
   };
 
-  const scrub = createHistoryScrubber({ file: () => store.current(), keeps: (id) => keep.has(id), detect: detector.detect, optionsOf });
+  const scrub = createHistoryScrubber({ file: () => st.store.current(), keeps: (id) => st.keep.has(id), detect: st.detector.detect, optionsOf: (file) => optionsOf(st, file) });
 
   return {
     policy,
-    decideElicitation(serverId) {
-      const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(store.current(), serverId));
-      if (action === 'ask') return { kind: 'ask' };
-      limiter.countAuto(serverId, 'elicitation_declined', deps.now());
-      publish();
-      return { kind: 'decline', rule };
-    },
-    historySink: (inner) => ({
-      save: (entry) => {
-        const kept = scrub(entry);
-        if (inner.saveSoon && kept.draft === undefined) inner.saveSoon(kept);
-        else inner.save(kept);
-      },
-      prepareEntry: async (entry) => inner.prepareEntry?.(scrub(entry)),
-    }),
+    decideElicitation: (serverId) => decideElicitation(st, serverId),
+    historySink: (inner) => scrubbingSink(scrub, inner),
     saveRules(rules) {
-      const saved = store.save(rules);
-      publish();
+      const saved = st.store.save(rules);
+      publish(st);
       return saved;
     },
     setPaused(paused) {
-      store.save({ ...store.current(), paused });
-      publish();
+      st.store.save({ ...st.store.current(), paused });
+      publish(st);
     },
-    exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(store.current(), null, 2)}\n` }),
-    importRules(text) {
-      const parsed = store.parse(text, 'imported file');
-      if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
-      const saved = store.save(parsed.rules);
-      publish();
-      return saved;
-    },
+    exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(st.store.current(), null, 2)}\n` }),
+    importRules: (text) => importRules(st, text),
     setKeepOriginal(itemId, value) {
-      if (value) keep.add(itemId);
-      else keep.delete(itemId);
+      if (value) st.keep.add(itemId);
+      else st.keep.delete(itemId);
     },
-    close: () => store.close(),
+    close: () => st.store.close(),
   };
+}
+
+/** What one policy service keeps between calls; the steps below read and change it. */
+interface PolicyState {
+  readonly deps: PolicyDeps;
+  readonly limiter: Limiter;
+  /** Ids of the requests whose unredacted original the person chose to keep. */
+  readonly keep: Set<string>;
+  readonly detector: DetectCache;
+  /** The detect options of the last rules file asked for (the same object while the file is the same). */
+  options: { file: RulesFile; detect: DetectOptions } | undefined;
+  /** Set while a publish waits for its microtask. */
+  publishQueued: boolean;
+  readonly store: RulesStore;
+}
+
+/** The detect options of a rules file: the same object for the same file, so the detect memos stay valid. */
+function optionsOf(st: PolicyState, file: RulesFile): DetectOptions {
+  if (st.options?.file !== file) st.options = { file, detect: { patterns: file.redaction.patterns, phoneRegion: file.redaction.phoneRegion } };
+  return st.options.detect;
+}
+
+/** Starts today's (UTC) totals from history when `usageSince` is given; a failure to read it is logged and the totals start at zero. */
+function seedToday(st: PolicyState): void {
+  const { deps } = st;
+  if (!deps.usageSince) return;
+  const start = deps.now();
+  try {
+    st.limiter.seed(utcDayOf(start), dayUsageOf(deps.usageSince(utcDayStart(start)), deps.priceOf));
+  } catch (err) {
+    deps.logger.warn("could not read today's usage from history; daily totals start at zero", { error: String(err) });
+  }
+}
+
+/** The `policy` state slice as it is now. */
+function policyView(st: PolicyState): PolicyView {
+  return {
+    rules: st.store.current(),
+    path: st.store.path,
+    problems: st.store.problems(),
+    notes: st.store.notes(),
+    counters: st.limiter.counters(),
+    globalRateLimited: st.limiter.globalRateLimited(),
+    pricesKnown: st.deps.priceOf !== undefined,
+  };
+}
+
+/** Publishes the slice at most once per tick (a flood changes counters 1,000 times). */
+function publish(st: PolicyState): void {
+  if (st.publishQueued) return;
+  st.publishQueued = true;
+  queueMicrotask(() => {
+    st.publishQueued = false;
+    st.deps.hub.set('policy', policyView(st));
+  });
+}
+
+/** USD of a usage at the model's price; null when the price is unknown. */
+function costOf(deps: PolicyDeps, model: ModelRef, usage: Parameters<typeof costOfUsage>[0]): number | null {
+  const price = deps.priceOf?.(model);
+  return price ? costOfUsage(usage, price) : null;
+}
+
+/** {@link SamplingPolicy.decide}: limits first, then the rules; counts auto rejections, reserves the estimate of auto approvals, publishes. */
+function decide(st: PolicyState, facts: PolicyFacts): PolicyAction {
+  const { deps, limiter } = st;
+  const file = st.store.current();
+  // Limits first: a request over one is refused before anything else is weighed.
+  const admitted = limiter.admit(facts.serverId, file, facts.now);
+  if (!admitted.ok) {
+    publish(st);
+    return { kind: 'refuse', code: admitted.code, message: admitted.message, rule: admitted.rule };
+  }
+  const out = decideSampling(facts, {
+    file,
+    findings: (params) => st.detector.inRequest(params, optionsOf(st, file)),
+    price: deps.priceOf?.(facts.model),
+    today: limiter.today(facts.serverId, facts.now),
+    todayAll: () => limiter.todayAll(facts.now),
+  });
+  if (out.kind === 'reject') limiter.countAuto(facts.serverId, 'rejected', facts.now);
+  if (out.kind === 'approve_request' || out.kind === 'approve_all') {
+    limiter.reserve(facts.serverId, facts.item.id, { tokens: out.estimate?.tokens ?? 0, costUsd: out.estimate?.costUsd ?? 0 }, facts.now);
+  }
+  if (out.notes?.some((n) => n.kind !== 'ask_rule' && n.kind !== 'redacted')) {
+    deps.logger.info('auto-approval held back: asking the person', { serverId: facts.serverId, notes: out.notes.map((n) => n.kind).join(',') });
+  }
+  publish(st);
+  return out;
+}
+
+/** {@link SamplingPolicy.prepare}: scans a request's big texts on the offload worker (when there is one) and seeds the detect memo with the findings. */
+async function prepareScan(st: PolicyState, params: CreateMessageParams): Promise<void> {
+  const { deps } = st;
+  if (!deps.offload) return;
+  const options = optionsOf(st, st.store.current());
+  const texts = requestTexts(params)
+    .map((t) => t.text)
+    .filter((t) => t.length >= SCAN_OFFLOAD_CHARS);
+  if (texts.length === 0) return;
+  const found = await deps.offload.run('detectTexts', { texts: texts.map((t) => deps.offload!.textInput(t)), options });
+  texts.forEach((text, i) => st.detector.seed(text, options, found[i]!));
+}
+
+/** {@link SamplingPolicy.settled}: forgets the keep choice; for a server's request, settles its usage with the limiter and counts an auto approval, then publishes. */
+function settled(st: PolicyState, serverId: string, item: SamplingItemView): void {
+  st.keep.delete(item.id);
+  if (item.origin !== 'server') return;
+  const now = st.deps.now();
+  const usage = item.response?.usage;
+  const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  st.limiter.settled(serverId, { tokens, costUsd: costOf(st.deps, item.model, usage), receivedAt: item.receivedAt, id: item.id }, now);
+  if (item.auto) st.limiter.countAuto(serverId, 'approved', now);
+  publish(st);
+}
+
+/** {@link PolicyService.decideElicitation}: a decline is counted and published. */
+function decideElicitation(st: PolicyState, serverId: string): ElicitationDecision {
+  const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(st.store.current(), serverId));
+  if (action === 'ask') return { kind: 'ask' };
+  st.limiter.countAuto(serverId, 'elicitation_declined', st.deps.now());
+  publish(st);
+  return { kind: 'decline', rule };
+}
+
+/** {@link PolicyService.historySink}: `inner` fed scrubbed entries, through `saveSoon` (when it has one) unless the entry holds a draft. */
+function scrubbingSink(scrub: (entry: HistoryEntry) => HistoryEntry, inner: HistorySink & { saveSoon?(entry: HistoryEntry): void }): HistorySink {
+  return {
+    save: (entry) => {
+      const kept = scrub(entry);
+      if (inner.saveSoon && kept.draft === undefined) inner.saveSoon(kept);
+      else inner.save(kept);
+    },
+    prepareEntry: async (entry) => inner.prepareEntry?.(scrub(entry)),
+  };
+}
+
+/** {@link PolicyService.importRules}: parses the text, saves the rules and publishes. @throws ApiError invalid_input with the problems */
+function importRules(st: PolicyState, text: string): RulesFile {
+  const parsed = st.store.parse(text, 'imported file');
+  if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
+  const saved = st.store.save(parsed.rules);
+  publish(st);
+  return saved;
 }
