@@ -14,7 +14,7 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useProviders, type RequestDraft } from '../../store';
 import { baseParams, buildRequest, initialRequestDraft, requestEdited } from './drafts';
-import { NO_REQUEST_EXTRAS, type RequestExtras } from './edits';
+import { NO_REQUEST_EXTRAS, withEdit, type RequestExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ReviewFrame } from './ReviewFrame';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
@@ -59,12 +59,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
     await getApi().rejectRequest({ itemId: item.id, reason: reason.trim() || undefined });
   });
 
-  const setText = (key: string, text: string | undefined) => {
-    const texts = { ...draft.texts };
-    if (text === undefined) delete texts[key];
-    else texts[key] = text;
-    update({ texts });
-  };
+  const setText = (key: string, text: string | undefined) => update({ texts: withEdit(draft.texts, key, text) });
   const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
   const busy = approve.pending || reject.pending;
   const keys = useRequestShortcuts(item, { approve: () => void approve.run(), reject: () => void reject.run(), canApprove: built.ok, busy });

@@ -14,7 +14,7 @@ import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, type ResponseDraft } from '../../store';
 import { blockKey, buildResult, initialResponseDraft, isAllText, MANUAL_KEY, type BuiltResult } from './drafts';
-import { NO_RESPONSE_EXTRAS, type ResponseExtras } from './edits';
+import { NO_RESPONSE_EXTRAS, withEdit, type ResponseExtras } from './edits';
 import { flushDraft } from './autosave';
 import { ReviewFrame } from './ReviewFrame';
 import { DraftProblems, ReviewActionBar } from './ReviewActionBar';
@@ -33,19 +33,9 @@ function useResponseEdits(item: SamplingItemView) {
   const extras = useConsole((s) => s.drafts[item.id]?.responseExtras) ?? item.draft?.response?.extras ?? NO_RESPONSE_EXTRAS;
   const setExtras = useConsole((s) => s.setResponseExtras);
   const updateExtras = (next: ResponseExtras) => setExtras(item.id, next);
-  const setText = (key: string, text: string | undefined) => {
-    const texts = { ...draft.texts };
-    if (text === undefined) delete texts[key];
-    else texts[key] = text;
-    update({ texts });
-  };
+  const setText = (key: string, text: string | undefined) => update({ texts: withEdit(draft.texts, key, text) });
   const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
-  const setToolInput = (id: string, text: string | undefined) => {
-    const toolInputs = { ...extras.toolInputs };
-    if (text === undefined) delete toolInputs[id];
-    else toolInputs[id] = text;
-    updateExtras({ ...extras, toolInputs });
-  };
+  const setToolInput = (id: string, text: string | undefined) => updateExtras({ ...extras, toolInputs: withEdit(extras.toolInputs, id, text) });
   return { draft, extras, updateExtras, setText, toggle, setToolInput };
 }
 

@@ -20,3 +20,14 @@ export const NO_RESPONSE_EXTRAS: ResponseExtras = { toolInputs: {}, added: [] };
 export function newToolUseId(): string {
   return `toolu_manual_${Math.random().toString(36).slice(2, 10)}`;
 }
+
+/**
+ * `edits` (texts or tool inputs typed, by block key or tool-use id) with `key` set to `text`, or
+ * without `key` when `text` is undefined (the edit was undone). A new object; `edits` is unchanged.
+ */
+export function withEdit(edits: Readonly<Record<string, string>>, key: string, text: string | undefined): Record<string, string> {
+  const next = { ...edits };
+  if (text === undefined) delete next[key];
+  else next[key] = text;
+  return next;
+}
