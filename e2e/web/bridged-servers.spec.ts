@@ -94,6 +94,9 @@ test('bridged rows: sign-in state and "Sign in" (a new tab on the authorization 
   await emit(page, { type: 'patch', patch: { version: data.state.version + 2, bridged: withAuth({ status: 'signed_in' }) } });
   await expect(calendar.getByTestId('bridged-auth-status')).toHaveText('Signed in (OAuth)');
   await expect(calendar.getByTestId('bridged-sign-in')).toHaveCount(0);
+  await expect(calendar.getByTestId('bridged-sign-out')).toHaveText('Sign out');
+  await expect(calendar.getByTestId('bridged-waiting')).toHaveText('Signed in; restart the server in your agent host to use it.');
+  await shot(page, 'bridged-row-signed-in');
   await calendar.getByTestId('bridged-sign-out').click();
   expect(await recorded(page, 'signOut')).toEqual([{ serverId: 'calendar' }]);
 

@@ -36,6 +36,7 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
     // A bridged HTTP server's sign-in shows on its row once it turned out to use OAuth (the
     // server refused a request for want of a token, or the console holds one for it).
     const auths = new Map<string, ConnectionAuth & { since: number }>();
+    const waiting = new Set<string>(); // listed as waiting for sign-in since their bridge ended
     const token = async (serverId: string, url: string, refresh?: { wwwAuthenticate?: string }) => {
       const auth = servers.bridgeAuth(serverId, url);
       try {
@@ -50,7 +51,7 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
       }
     };
     const activity = createBridgeActivityStore(f.now);
-    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths, (serverId) => f.roots.list(serverId)).map((b) => withCalls(b, activity)));
+    const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths, waiting, (serverId) => f.roots.list(serverId)).map((b) => withCalls(b, activity)));
     const listener = await startBridgeListener({
       dir: f.dir,
       requests: req.requests,
@@ -89,17 +90,26 @@ async function bridgeToken(auth: ConnectionAuth, url: string, refresh?: { wwwAut
 
 /**
  * The bridged servers connected now (with their sign-in and the console's roots for them), then
- * those gone that still need sign-in.
+ * those gone that need sign-in — and, once signed in, stay listed (the host has to restart them)
+ * until a bridge of theirs connects. `waiting` holds the ids of the latter; updated here.
  */
-function bridgedRows(connected: BridgedServerView[], auths: Map<string, ConnectionAuth & { since: number }>, roots: (serverId: string) => BridgedServerView['roots']): BridgedServerView[] {
+function bridgedRows(
+  connected: BridgedServerView[],
+  auths: Map<string, ConnectionAuth & { since: number }>,
+  waiting: Set<string>,
+  roots: (serverId: string) => BridgedServerView['roots'],
+): BridgedServerView[] {
   const authOf = (a: ConnectionAuth) => a.view() ?? { status: 'signed_out' as const };
   const rows: BridgedServerView[] = connected.map((b) => {
+    waiting.delete(b.serverId);
     const known = auths.get(b.serverId);
     return { ...b, roots: roots(b.serverId), ...(known && { auth: authOf(known) }) };
   });
   for (const [serverId, a] of auths) {
+    if (rows.some((r) => r.serverId === serverId)) continue;
     const auth = authOf(a);
-    if (auth.status !== 'signed_in' && !rows.some((r) => r.serverId === serverId)) rows.push({ serverId, since: a.since, pending: 0, auth, disconnected: true });
+    if (auth.status !== 'signed_in') waiting.add(serverId);
+    if (waiting.has(serverId)) rows.push({ serverId, since: a.since, pending: 0, auth, disconnected: true });
   }
   return rows;
 }

@@ -122,7 +122,13 @@ function BridgedRow({ row }: { row: BridgedServerView }) {
       </span>
       {row.disconnected ? (
         <span className="muted small" data-testid="bridged-waiting">
-          {row.via ? t('bridged.waiting', { host: row.via.host }) : t('bridged.waitingAnyHost')}
+          {row.auth?.status === 'signed_in'
+            ? row.via
+              ? t('bridged.signedInRestart', { host: row.via.host })
+              : t('bridged.signedInRestartAnyHost')
+            : row.via
+              ? t('bridged.waiting', { host: row.via.host })
+              : t('bridged.waitingAnyHost')}
         </span>
       ) : (
         <span className="muted small">
