@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createConsole } from '../../main/console.js';
-import { detectSensitive } from '../../shared/domain/redaction.js';
+import { detectSensitive } from '../../shared/domain/sensitive-data.js';
 import { bigText, queueServerConfig } from '../fixtures/queue-server.js';
 import type { Figure, Scenario } from '../figures.js';
 import { loadNote } from '../sampling-rig.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/redaction.js';
+import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/sensitive-data.js';
 
 /**
  * What a parsed stdio line came to: the JSON value, or `ok: false` for a line that is not JSON.
@@ -67,7 +67,7 @@ export interface WrittenText {
 export interface OffloadTasks {
   /** One line of a stdio transport (UTF-8 bytes, no newline; whole or in the chunks it came in): `JSON.parse` of it. */
   parseJsonLine: { input: Uint8Array | Uint8Array[]; output: ParsedLine };
-  /** shared/domain/redaction.ts `detectSensitive` of each text, in order. */
+  /** shared/domain/sensitive-data.ts `detectSensitive` of each text, in order. */
   detectTexts: { input: { texts: TextInput[]; options: DetectOptions }; output: Finding[][] };
   /**
    * Writes `text` to `<dir>/<sha256>.txt` (through a temporary file and a rename, flushed to disk

@@ -1,11 +1,12 @@
 /**
- * The sensitive-data detectors (shared/domain/redaction.ts) with a small memo by text, so one request's
+ * The sensitive-data detectors (shared/domain/sensitive-data.ts) with a small memo by text, so one request's
  * texts are scanned once although two steps read them: the history filter on the first save
  * (./history-scrub.ts) and the rule decision right after (./decide.ts) — the per-request hot path. The
  * memo holds the last {@link DETECT_MEMO_MAX} distinct texts for one set of detect options (an
  * options object that differs by identity clears it).
  */
-import { detectSensitive, requestTexts, type DetectOptions, type Finding, type PlacedFinding } from '../../shared/domain/redaction.js';
+import { requestTexts, type PlacedFinding } from '../../shared/domain/redaction.js';
+import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/sensitive-data.js';
 import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 
 /** Distinct texts remembered. */

@@ -9,7 +9,8 @@
  * their findings are cached by entry id, for the same `original` object and the same rules file,
  * until the entry's terminal save. Only the cheap "was it sent?" filter runs per save.
  */
-import { detectSensitive, redactText, type DetectOptions, type Finding } from '../../shared/domain/redaction.js';
+import { redactText } from '../../shared/domain/redaction.js';
+import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/sensitive-data.js';
 import type { RulesFile } from '../../shared/contract/rules.js';
 import { TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
 
@@ -22,7 +23,7 @@ export interface ScrubDeps {
   file(): RulesFile;
   /** Whether the person chose to keep this request's unredacted original. */
   keeps(entryId: string): boolean;
-  /** The detectors (the policy passes its memo, ./detect-cache.ts); default shared/domain/redaction.ts `detectSensitive`. */
+  /** The detectors (the policy passes its memo, ./detect-cache.ts); default shared/domain/sensitive-data.ts `detectSensitive`. */
   detect?: (text: string, options: DetectOptions) => Finding[];
   /** The detect options of a rules file (the same object for the same file, so memos stay valid). */
   optionsOf?: (file: RulesFile) => DetectOptions;

@@ -1,14 +1,15 @@
 /**
  * The console's policy: per-server auto-approve rules (shared/domain/rules-engine.ts), the
  * global pause switch, rate limits and budgets (./limits.ts) with model prices, redaction
- * (shared/domain/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
+ * (shared/domain/sensitive-data.ts, shared/domain/redaction.ts) and what history keeps of unredacted originals (./history-scrub.ts), and the
  * per-server elicitation policy (always ask / always decline). It plugs into the sampling
  * pipeline's {@link SamplingPolicy} seam and the elicitation queue's `decide` hook, publishes the
  * `policy` state slice, and serves the rules API.
  */
 import { ApiError } from '../../shared/contract/api.js';
 import { costOfUsage, type ModelPrice } from '../../shared/domain/model-prices.js';
-import { requestTexts, type DetectOptions } from '../../shared/domain/redaction.js';
+import { requestTexts } from '../../shared/domain/redaction.js';
+import { type DetectOptions } from '../../shared/domain/sensitive-data.js';
 import { evaluateElicitation, serverPolicyOf, type PolicyView, type RulesFile } from '../../shared/contract/rules.js';
 import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 import type { HistoryEntry, ModelRef, SamplingItemView } from '../../shared/contract/state.js';

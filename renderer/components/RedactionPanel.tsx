@@ -1,5 +1,5 @@
 /**
- * Sensitive data in a request under review (shared/domain/redaction.ts detectors plus the person's own
+ * Sensitive data in a request under review (shared/domain/sensitive-data.ts detectors plus the person's own
  * patterns): each finding highlighted in its context, with one-click redaction (a typed placeholder
  * such as `[REDACTED:email]`) per finding or all at once. Redacting edits the request draft, so the
  * person sees and can revert it like any edit. History keeps what was sent; the unredacted original
@@ -7,7 +7,8 @@
  */
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { placeholderFor, redactText, type Finding } from '../../shared/domain/redaction';
+import { placeholderFor, redactText } from '../../shared/domain/redaction';
+import { type Finding } from '../../shared/domain/sensitive-data';
 import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling';
 import type { SamplingItemView } from '../../shared/contract/state';
 import { getApi } from '../api';

@@ -1,7 +1,7 @@
 /**
  * Sensitive-data findings for the texts of a request under review, without blocking typing.
  *
- * `detectSensitive` (shared/domain/redaction.ts) is linear but slow on long texts: a megabyte of log
+ * `detectSensitive` (shared/domain/sensitive-data.ts) is linear but slow on long texts: a megabyte of log
  * lines took about a second, and the review re-rendered, and so re-detected, on every keystroke
  * (`npm run bench`, renderer scenario: seconds per keystroke). Here:
  * - results are cached per exact text (and options), so a re-render that did not change a text
@@ -14,7 +14,7 @@
  * after the same pause.
  */
 import { useEffect, useReducer } from 'react';
-import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/redaction';
+import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/sensitive-data';
 
 /** Texts up to this many characters are checked synchronously. */
 export const SYNC_DETECT_CHARS = 65_536;

@@ -12,7 +12,7 @@
  * Pure: imports only zod and the shared contract.
  */
 import { z } from 'zod';
-import { CustomPatternSchema } from '../domain/redaction.js';
+import { CustomPatternSchema } from '../domain/sensitive-data.js';
 import { UserPatternSchema } from '../domain/user-pattern.js';
 import { UI_TEXTS } from './ui-text-catalog.js';
 

@@ -259,7 +259,7 @@ export const UI_TEXTS = {
   'schema.ruleId': 'use 1–64 letters, digits, ".", "_" or "-"',
   'schema.phoneRegion': 'a two-letter region code such as "US"',
 
-  // Built-in sensitive-data detectors (labels of shared/domain/redaction.ts).
+  // Built-in sensitive-data detectors (labels of shared/domain/sensitive-data.ts).
   'detector.anthropic': "Anthropic API key",
   'detector.openai': "OpenAI API key",
   'detector.github': "GitHub token",

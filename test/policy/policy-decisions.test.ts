@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectSensitive, type DetectOptions } from '../../shared/domain/redaction.js';
+import { detectSensitive, type DetectOptions } from '../../shared/domain/sensitive-data.js';
 import type { ModelPrice } from '../../shared/domain/model-prices.js';
 import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';

@@ -6,7 +6,7 @@
  * found. (Times are measured by `npm run bench`, ids redaction.scan_ms_1mb / _25mb.)
  */
 import { describe, expect, it } from 'vitest';
-import { CustomPatternSchema, detectSensitive, type DetectOptions } from '../../shared/domain/redaction.js';
+import { CustomPatternSchema, detectSensitive, type DetectOptions } from '../../shared/domain/sensitive-data.js';
 import { RulesFileSchema } from '../../shared/contract/rules.js';
 import { userPatternFound, userPatternProblem, userPatternProblemKind } from '../../shared/domain/user-pattern.js';
 

@@ -1,9 +1,10 @@
 /**
- * Redaction (shared/domain/redaction.ts): each detector finds what it should and leaves look-alikes alone,
+ * Redaction (shared/domain/sensitive-data.ts detectors, shared/domain/redaction.ts): each detector finds what it should and leaves look-alikes alone,
  * placeholders are typed, requests are redacted in every text place, and scrubbing keeps JSON shape.
  */
 import { describe, expect, it } from 'vitest';
-import { CustomPatternSchema, detectInRequest, detectSensitive, luhnValid, redactRequest, redactText, scrubJson } from '../../shared/domain/redaction.js';
+import { detectInRequest, redactRequest, redactText, scrubJson } from '../../shared/domain/redaction.js';
+import { CustomPatternSchema, detectSensitive, luhnValid } from '../../shared/domain/sensitive-data.js';
 import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 
 const key36 = 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';

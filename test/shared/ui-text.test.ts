@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { codeOfEnglish, english, fillTemplate, isUiText, nestOnFirstDot, ui, UI_TEXTS } from '../../shared/contract/ui-text.js';
-import { detectSensitive } from '../../shared/domain/redaction.js';
+import { detectSensitive } from '../../shared/domain/sensitive-data.js';
 import { ServerEntryInputSchema, ServerNameSchema } from '../../shared/contract/servers.js';
 import { selectModel } from '../../shared/domain/model-selection.js';
 import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CustomPatternSchema, type CustomPattern } from '../../../shared/domain/redaction';
+import { CustomPatternSchema, type CustomPattern } from '../../../shared/domain/sensitive-data';
 import type { RulesFile } from '../../../shared/contract/rules';
 import { Section } from '../../components/common';
 import { PatternProblem, usePatternProblem } from './PatternProblem';
