@@ -3,7 +3,7 @@
  * defence) and the WebSocket `Origin` (cross-site WebSocket hijacking defence). Pure functions,
  * no I/O, so each rule is unit-tested on its own.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 /** Query parameter that carries the access token (page URL and WebSocket URL). */
 export const TOKEN_PARAM = 'token';
@@ -14,21 +14,6 @@ export const TOKEN_PARAM = 'token';
  */
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/**
- * Whether `candidate` equals `token`, in time independent of where they differ.
- * Both sides are hashed with SHA-256 first so that `timingSafeEqual` compares equal-length
- * buffers and the comparison leaks neither content nor length.
- *
- * @param candidate the token the client sent (`null`/`undefined` when absent → false).
- * @param token the host's token (non-empty).
- */
-export function tokenMatches(candidate: string | null | undefined, token: string): boolean {
-  if (typeof candidate !== 'string' || candidate.length === 0 || candidate.length > 1024) return false;
-  const a = createHash('sha256').update(candidate, 'utf8').digest();
-  const b = createHash('sha256').update(token, 'utf8').digest();
-  return timingSafeEqual(a, b);
 }
 
 /**

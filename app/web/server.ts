@@ -17,7 +17,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { ConsoleService } from '../../shared/contract/api.js';
 import { rendererCsp } from '../csp.js';
-import { generateToken, isAllowedHost, isAllowedOrigin, tokenFromUrl, tokenMatches, TOKEN_PARAM } from './security.js';
+import { tokenMatches } from '../../main/http/token.js';
+import { generateToken, isAllowedHost, isAllowedOrigin, tokenFromUrl, TOKEN_PARAM } from './security.js';
 import { resolveStaticFile, sendFile } from './static-files.js';
 import { serveConnection } from './ws-protocol.js';
 

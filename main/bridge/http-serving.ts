@@ -11,12 +11,12 @@
  * a loopback `Host` naming the listener's port (no DNS rebinding; 403) and `Authorization: Bearer
  * <token>` with the token of {@link bridgeHttpToken} (401). Errors are JSON-RPC error bodies.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { Logger } from '../ports.js';
 import { createBridgePool, type BridgePool, type StartBridge } from './http-sessions.js';
 import { loopbackRefusal, readBody } from '../http/loopback.js';
+import { bearerToken, tokenMatches } from '../http/token.js';
 import { hangUpSignal, sendJsonRpcError, toWebRequest, writeWebResponse } from './http-web.js';
 import { ownerToken } from './owner-file.js';
 import { bridgeHttpTokenPath } from './paths.js';
@@ -81,7 +81,7 @@ export function createBridgeHttpServing(opts: BridgeHttpServingOptions): BridgeH
   };
   const now = opts.now ?? Date.now;
   const pool = createBridgePool({ start, maxSessions: opts.maxSessions ?? DEFAULT_MAX_SESSIONS, idleMs: opts.idleMs ?? DEFAULT_SESSION_IDLE_MS, now });
-  const ctx: ServeCtx = { token: Buffer.from(opts.token), pool, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_BRIDGE_HTTP_BODY_BYTES };
+  const ctx: ServeCtx = { token: opts.token, pool, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_BRIDGE_HTTP_BODY_BYTES };
   return {
     async handle(req, res) {
       const path = (req.url ?? '').split('?')[0] ?? '';
@@ -102,7 +102,7 @@ export function createBridgeHttpServing(opts: BridgeHttpServingOptions): BridgeH
 
 /** What one request is served with. */
 interface ServeCtx {
-  token: Buffer;
+  token: string;
   pool: BridgePool;
   maxBodyBytes: number;
 }
@@ -133,12 +133,10 @@ async function serve(ctx: ServeCtx, path: string, req: IncomingMessage, res: Ser
 }
 
 /** Why a request is refused before anything else: a web page's `Origin` or a foreign `Host` (403), no or a wrong token (401). */
-function refuse(req: IncomingMessage, token: Buffer): { status: number; message: string; headers?: Record<string, string> } | undefined {
+function refuse(req: IncomingMessage, token: string): { status: number; message: string; headers?: Record<string, string> } | undefined {
   const refusal = loopbackRefusal(req, req.socket.localPort ?? 0);
   if (refusal) return { status: 403, message: refusal };
-  const auth = req.headers.authorization;
-  const given = auth?.startsWith('Bearer ') ? Buffer.from(auth.slice('Bearer '.length).trim()) : undefined;
-  if (!given || given.length !== token.length || !timingSafeEqual(given, token)) {
+  if (!tokenMatches(bearerToken(req), token)) {
     return { status: 401, message: 'invalid or missing token: send Authorization: Bearer <the token in the console user-data folder, bridge-http-token>', headers: { 'www-authenticate': 'Bearer' } };
   }
   return undefined;

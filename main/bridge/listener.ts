@@ -7,7 +7,8 @@
  * console's one door (`requests.receive`) — the same review, rules, limits and history as any
  * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { tokenMatches } from '../http/token.js';
 import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import {
@@ -207,20 +208,13 @@ function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.pars
     peer.socket.end();
   };
   if (message.type !== 'hello') return refuse('the first message must be hello');
-  if (!sameToken(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
+  if (!tokenMatches(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
   if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
   peer.hello = message;
   peer.since = (ctx.deps.now ?? Date.now)();
   ctx.deps.onChange?.();
   ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid });
   send(peer, { type: 'welcome', protocol: BRIDGE_PROTOCOL_VERSION });
-}
-
-/** Compares tokens in constant time. */
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Hands one forwarded request to the console's door; its answer or error goes back to the bridge. */

@@ -23,6 +23,7 @@ import { handleCall } from './call.js';
 import { sendError } from './respond.js';
 import type { GatewayTokens, TokenHolder } from './tokens.js';
 import { codecFor } from './wire/index.js';
+import { bearerToken } from '../http/token.js';
 
 /** Default cap on a call's body, in bytes (the sampling request cap, S-SIZE-1). */
 export const DEFAULT_GATEWAY_BODY_BYTES = 25 * 1024 * 1024;
@@ -110,8 +111,7 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
 
 /** The token's holder: `Authorization: Bearer <token>` or `x-api-key: <token>`. */
 function authenticate(deps: GatewayServerDeps, req: IncomingMessage): TokenHolder | undefined {
-  const auth = req.headers.authorization;
-  const bearer = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length).trim() : undefined;
+  const bearer = bearerToken(req);
   const key = req.headers['x-api-key'];
   const token = bearer ?? (typeof key === 'string' ? key.trim() : undefined);
   return token ? deps.tokens.holder(token, deps.now()) : undefined;
