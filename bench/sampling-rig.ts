@@ -2,7 +2,8 @@
  * What the sampling scenarios share: a loopback OpenAI-compatible provider in its own process
  * (answers at once), a real console (createConsole in a temp user-data folder, rules that
  * auto-approve request AND response, limits raised, history on), and the floor — a bare
- * `@modelcontextprotocol/client` whose sampling handler returns a canned result.
+ * `@modelcontextprotocol/client` whose sampling handler calls the same provider (or returns a canned
+ * result, for the MCP round trip alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { generateText } from 'ai';
 import { createConsole, type ConsoleHandle } from '../main/console.js';
 import type { BenchReport } from '../test/fixtures/bench-sampling-server.js';
 
@@ -105,10 +108,31 @@ export async function consoleCall(c: ConsoleHandle, serverId: string, name: stri
   }
 }
 
-/** The floor: a bare SDK client connected to a stdio server config, answering sampling with {@link CANNED_RESULT}. */
-export async function startFloorClient(config: { command: string; args: string[]; cwd: string }): Promise<{ client: Client; call(name: string, args: Record<string, unknown>): Promise<BenchReport>; close(): Promise<void> }> {
+/** A floor client: a bare SDK client on one stdio server, and how to call a tool on it. */
+export interface FloorClient {
+  client: Client;
+  /** Calls tool `name` and resolves with the fixture's report. @throws Error when the call returns no report */
+  call(name: string, args: Record<string, unknown>): Promise<BenchReport>;
+  close(): Promise<void>;
+}
+
+/**
+ * The floor: a bare SDK client connected to a stdio server config. With `baseURL` its sampling
+ * handler does what a host without review does — one AI SDK `generateText` call to the same
+ * loopback provider the console uses (`@ai-sdk/openai-compatible`, no retries) — so the console's
+ * added latency and CPU are the console's own; without, it answers {@link CANNED_RESULT} at once
+ * (the MCP round trip alone).
+ */
+export async function startFloorClient(config: { command: string; args: string[]; cwd: string }, baseURL?: string): Promise<FloorClient> {
   const client = new Client({ name: 'bench-floor', version: '1.0.0' }, { capabilities: { sampling: {} } });
-  client.setRequestHandler('sampling/createMessage', async () => ({ ...CANNED_RESULT, content: { ...CANNED_RESULT.content } }));
+  const model = baseURL ? createOpenAICompatible({ name: 'floor', baseURL, apiKey: 'bench', includeUsage: true }).chatModel('test-model') : undefined;
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    if (!model) return { ...CANNED_RESULT, content: { ...CANNED_RESULT.content } };
+    const { messages, maxTokens } = request.params;
+    const prompt = messages.map((m) => ({ role: m.role, content: Array.isArray(m.content) ? m.content.map((c) => ('text' in c ? String(c.text) : '')).join('') : 'text' in m.content ? String(m.content.text) : '' }));
+    const { text } = await generateText({ model, messages: prompt, maxOutputTokens: maxTokens, maxRetries: 0 });
+    return { role: 'assistant' as const, content: { type: 'text' as const, text }, model: 'test-model', stopReason: 'endTurn' };
+  });
   await client.connect(new StdioClientTransport({ command: config.command, args: config.args, cwd: config.cwd }));
   return {
     client,
