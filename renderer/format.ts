@@ -59,15 +59,46 @@ export function shortDateTime(ms: number, now = Date.now()): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`;
 }
 
+/**
+ * Labels already looked up, by language, key and values: i18next's `t` costs tens of µs a call,
+ * and the queue list asks for the same few labels (statuses, waits to the second) for every row at
+ * every render (`npm run bench`, renderer scenario). Emptied when the language or the resources
+ * change, and when it holds {@link LABELS_KEPT}.
+ */
+const labels = new Map<string, string>();
+const LABELS_KEPT = 2_000;
+let labelsHooked: object | undefined;
+
+/** `i18n.t(key, values)` through {@link labels}. */
+function label(key: string, values?: Readonly<Record<string, string | number>>): string {
+  const store = i18n.store as { on(event: string, fn: () => void): void } | undefined;
+  if (store && labelsHooked !== store) {
+    labelsHooked = store;
+    const clear = () => labels.clear();
+    i18n.on('languageChanged', clear);
+    store.on('added', clear);
+    store.on('removed', clear);
+  }
+  let id = `${i18n.language}\u0000${key}`;
+  if (values) for (const k in values) id += `\u0000${k}=${values[k]}`;
+  let text = labels.get(id);
+  if (text === undefined) {
+    text = (i18n.t as unknown as (key: string, values?: object) => string)(key, values);
+    if (labels.size >= LABELS_KEPT) labels.clear();
+    labels.set(id, text);
+  }
+  return text;
+}
+
 /** "850 ms", "12 s", "3 m 05 s", "2 h 10 m" (Chinese: "850 毫秒", "3 分 05 秒", …): a duration (`ms`, milliseconds) for people. */
 export function duration(ms: number): string {
   const v = Math.max(0, ms);
-  if (v < 1000) return i18n.t('common:duration.ms', { n: Math.round(v) });
+  if (v < 1000) return label('common:duration.ms', { n: Math.round(v) });
   const s = Math.floor(v / 1000);
-  if (s < 60) return i18n.t('common:duration.s', { s });
+  if (s < 60) return label('common:duration.s', { s });
   const m = Math.floor(s / 60);
-  if (m < 60) return i18n.t('common:duration.ms_s', { m, s: String(s % 60).padStart(2, '0') });
-  return i18n.t('common:duration.h_m', { h: Math.floor(m / 60), m: String(m % 60).padStart(2, '0') });
+  if (m < 60) return label('common:duration.ms_s', { m, s: String(s % 60).padStart(2, '0') });
+  return label('common:duration.h_m', { h: Math.floor(m / 60), m: String(m % 60).padStart(2, '0') });
 }
 
 /** Pretty JSON (2-space indent); `undefined` shows as an empty string. */
@@ -103,7 +134,7 @@ const STATUS_KEYS = HISTORY_STATUSES;
 
 /** The readable label of an item's status (any kind; Queue and History alike) in the active language; unknown ones as they are. */
 export function statusLabel(status: string): string {
-  return (STATUS_KEYS as readonly string[]).includes(status) ? i18n.t(`common:status.${status as (typeof STATUS_KEYS)[number]}`) : status;
+  return (STATUS_KEYS as readonly string[]).includes(status) ? label(`common:status.${status}`) : status;
 }
 
 /**

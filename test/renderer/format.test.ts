@@ -45,6 +45,20 @@ describe('status labels', () => {
     expect(STATUS_LABELS.timed_out).toBe('已超时');
     expect(statusLabel('something_new')).toBe('something_new');
   });
+
+  it('follow resources added after a label was shown (labels are kept between lookups)', () => {
+    expect(statusLabel('delivered')).toBe('Delivered');
+    expect(duration(3_000)).toBe('3 s');
+    const before = structuredClone(i18n.getResourceBundle('en', 'common') as Record<string, unknown>);
+    try {
+      i18n.addResourceBundle('en', 'common', { status: { delivered: 'Handed over' }, duration: { s: '{{s}} sec' } }, true, true);
+      expect(statusLabel('delivered')).toBe('Handed over');
+      expect(duration(3_000)).toBe('3 sec');
+    } finally {
+      i18n.addResourceBundle('en', 'common', before, true, true);
+    }
+    expect(statusLabel('delivered')).toBe('Delivered');
+  });
 });
 
 describe('formatLocale', () => {

@@ -72,8 +72,9 @@ export function useAttention(): void {
     if (!notifications) return;
     const { show, lastSeq } = notificationsToShow(notifications, lastShownSeq);
     lastShownSeq = lastSeq;
-    // Electron shows native notifications from main; only the web host uses the browser's.
-    if (host !== 'web' || browserPermission() !== 'granted') return;
+    // Electron shows native notifications from main; only the web host uses the browser's. The
+    // permission is read only when there is something to show: reading it costs milliseconds.
+    if (host !== 'web' || show.length === 0 || browserPermission() !== 'granted') return;
     for (const n of show) showBrowserNotification(n, openItem);
   }, [notifications, host, openItem]);
 }
