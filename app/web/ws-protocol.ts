@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { WebSocket } from 'ws';
 import type { ApiReply, ConsoleEvent, ConsoleService } from '../../shared/contract/api.js';
 import { dispatch } from '../../main/api/dispatch.js';
+import { stringifyWithLongStrings } from './frame-json.js';
 
 /** Schema of one client → server frame. */
 export const ClientFrameSchema = z
@@ -33,6 +34,9 @@ export type ServerFrame = { id: number; reply: ApiReply } | { event: ConsoleEven
 /** Close code sent for malformed frames (RFC 6455 policy violation). */
 export const CLOSE_POLICY_VIOLATION = 1008;
 
+/** Methods whose reply may hold a whole item or history entry: megabytes of prompt and media. */
+const WHOLE_ITEM_METHODS: ReadonlySet<string> = new Set(['getItem', 'getHistoryEntry']);
+
 /** Outbound bytes a client may leave unread before it is dropped (events pile up otherwise). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
@@ -46,7 +50,8 @@ const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
  * @param onError receives unexpected errors for logging (never secrets).
  */
 export function serveConnection(socket: WebSocket, service: ConsoleService, onError: (err: unknown) => void = () => {}): void {
-  const send = (frame: ServerFrame): void => {
+  /** Sends `frame`; `whole`: a reply that may carry a whole item (frame-json.ts writes its long strings). */
+  const send = (frame: ServerFrame, whole = false): void => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       socket.terminate();
@@ -54,7 +59,7 @@ export function serveConnection(socket: WebSocket, service: ConsoleService, onEr
     }
     let text: string;
     try {
-      text = JSON.stringify(frame);
+      text = whole ? stringifyWithLongStrings(frame) : JSON.stringify(frame);
     } catch (err) {
       if (!('id' in frame)) return onError(err);
       text = JSON.stringify({
@@ -95,7 +100,7 @@ export function serveConnection(socket: WebSocket, service: ConsoleService, onEr
     }
     const { id, method, input } = frame.frame;
     dispatch(service, method, input).then(
-      (reply) => send({ id, reply }),
+      (reply) => send({ id, reply }, WHOLE_ITEM_METHODS.has(method)),
       (err: unknown) => send({ id, reply: { ok: false, error: { code: 'internal', message: String(err) } } }),
     );
   });
