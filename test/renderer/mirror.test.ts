@@ -4,11 +4,11 @@
  * the patches that arrived meanwhile are applied on top. Whole items are fetched when opened and
  * kept current by the patches' `details`.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApi, ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
 import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/contract/state.js';
-import { openItemDetail, startMirror, useConsole } from '../../renderer/store.js';
+import { openItemDetail, prefetchItem, PREFETCH_HOLD_MS, startMirror, useConsole } from '../../renderer/store.js';
 
 const item: SamplingItemView = {
   id: 'a',
@@ -99,6 +99,28 @@ describe('renderer mirror', () => {
     expect(counts.getItem).toBe(1); // deltas, not the item again
     close();
     stop();
+  });
+
+  it('a prefetched item is fetched once, is there when its view opens, and stays among the recently used after the hold', async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, counts } = fakeApi([state(1, [item])], () => ({ item, version: 1 }));
+      const stop = startMirror(api);
+      await vi.advanceTimersByTimeAsync(0);
+      prefetchItem('a');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(counts.getItem).toBe(1);
+      expect(useConsole.getState().details.a?.item.id).toBe('a');
+      const close = openItemDetail('a');
+      expect(counts.getItem).toBe(1); // the view found it fetched
+      await vi.advanceTimersByTimeAsync(PREFETCH_HOLD_MS);
+      expect(useConsole.getState().details.a).toBeDefined(); // still open in the view
+      close();
+      expect(useConsole.getState().details.a).toBeDefined(); // closed: kept among the recently used
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a reply older than the mirror catches up with the patches that arrived before it', async () => {

@@ -6,6 +6,7 @@ import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
 import { summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { ViaHost } from '../../components/ViaHost';
+import { prefetchItem } from '../../store';
 
 /** One elicitation in the queue list: server, kind, status, the message's first line, the call, waited time. */
 export function ElicitationRow({ item, selected, onSelect }: { item: ElicitationSummary; selected: boolean; onSelect: () => void }) {
@@ -23,6 +24,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       data-kind="elicitation"
       data-item-id={item.id}
       data-status={item.status}
+      onPointerDown={(e) => e.button === 0 && prefetchItem(item.id)}
       onClick={onSelect}
     >
       <span className="queue-row-top">

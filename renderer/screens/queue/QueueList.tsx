@@ -12,6 +12,7 @@ import { distinctPreview } from '../../distinct-preview';
 import { i18n } from '../../i18n';
 import { ViaHost } from '../../components/ViaHost';
 import { GatewayBadge, GatewayCaller } from '../../components/GatewayCall';
+import { prefetchItem } from '../../store';
 
 const ROW_HEIGHT = 74;
 /** The extra line of a row whose call had arguments. */
@@ -34,6 +35,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       data-testid="queue-item"
       data-item-id={item.id}
       data-status={item.status}
+      onPointerDown={(e) => e.button === 0 && prefetchItem(item.id)}
       onClick={() => onSelect(item.id)}
     >
       <span className="queue-row-top">
