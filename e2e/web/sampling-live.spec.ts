@@ -74,6 +74,18 @@ test('image request: shown with preview, MIME and size; the written answer reach
   await shot(page, 'live-sampling-image-result');
 });
 
+test('a big image (600 KB) is decoded on the media worker and shown', async ({ page }) => {
+  await callTool(page, 'ask-image', { padBytes: 600_000 });
+  const review = page.getByTestId('request-review');
+  const image = review.getByRole('img', { name: 'Image (image/png)' });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight, img.src.startsWith('blob:')])).toEqual([8, 8, true]);
+  await expect(review.getByTestId('media-image').getByTestId('media-meta')).toHaveText('image · image/png · 586.0 KB');
+  // Decoded by the worker, not on the page's thread: its script was loaded.
+  expect(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => /media-worker/.test(e.name)))).toBe(true);
+  await writeAndSend(page, 'Four coloured squares.');
+});
+
 test('audio request: a player with the duration; the written answer reaches the server', async ({ page }) => {
   await callTool(page, 'ask-audio');
   const audio = page.getByTestId('request-review').getByTestId('media-audio');

@@ -3,68 +3,54 @@
  * type, the decoded size and, for audio, the duration (from the WAV header when there is one, else
  * from the player's metadata). In an editor, a Remove/Restore toggle.
  */
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { i18n } from '../i18n';
+import { decodeBase64Strict } from './media-payload';
 import './review.css';
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml|avif)$/i;
 const AUDIO_MIME = /^audio\/[a-z0-9.+-]+$/i;
 
 /**
- * Whether `data` is strict padded base64, checked in one linear pass (a regular expression over a
- * multi-megabyte string can exhaust the stack).
- */
-export function isBase64Safe(data: string): boolean {
-  if (data.length % 4 !== 0) return false;
-  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  for (let i = 0; i < data.length - pad; i++) {
-    const c = data.charCodeAt(i);
-    const ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
-    if (!ok) return false;
-  }
-  return true;
-}
-
-/**
  * Per payload (by the base64 string itself; the same string object on every render, so a lookup
- * does not rescan it): whether it is valid base64, and a `blob:` URL of its bytes for previews.
- * A review re-renders on every keystroke; rescanning and re-encoding a multi-megabyte image each
- * time cost ~60 ms per keystroke (`npm run bench`, renderer scenario). Object URLs instead of
- * `data:` URIs keep the megabytes out of the DOM. The 16 most recent payloads are kept; older
- * URLs are revoked.
+ * does not rescan it): whether it is valid base64 (`undefined` while the media worker decodes
+ * it), and a `blob:` URL of its bytes for previews. A review re-renders on every keystroke;
+ * rescanning and re-encoding a multi-megabyte image each time cost ~60 ms per keystroke (`npm run
+ * bench`, renderer scenario). Object URLs instead of `data:` URIs keep the megabytes out of the
+ * DOM. The 16 most recent payloads are kept; older URLs are revoked.
  */
-const payloads = new Map<string, { valid: boolean; url?: string; bytes?: Uint8Array }>();
+interface Payload {
+  valid?: boolean;
+  url?: string;
+  bytes?: Uint8Array;
+}
+const payloads = new Map<string, Payload>();
 const PAYLOADS_KEPT = 16;
 
-/** The browser's native strict decoder (`Uint8Array.fromBase64`), where there is one. */
-const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string, o: { lastChunkHandling: 'loose' }) => Uint8Array }).fromBase64;
-
 /**
- * Strict padded base64 decoded natively (~10× faster than checking it in JS, which took ~35 ms for
- * a 2 MB image), or null when invalid; undefined where the decoder does not exist. `fromBase64`
- * skips ASCII whitespace, which strict base64 does not allow, hence the extra check.
+ * Payloads at least this long (base64 characters, ~190 KB decoded) are decoded on the media worker
+ * (./media-worker.ts), so opening a request with a big image does not wait for it; shorter ones
+ * at once (well under a millisecond).
  */
-function decodeNatively(data: string): Uint8Array | null | undefined {
-  if (!fromBase64) return undefined;
-  if (data.length % 4 !== 0 || /[\t\n\f\r ]/.test(data)) return null;
-  try {
-    return fromBase64(data, { lastChunkHandling: 'loose' }); // padding is checked above (length), like isBase64Safe
-  } catch {
-    return null;
-  }
-}
+export const WORKER_DECODE_CHARS = 256 * 1024;
 
-function payloadInfo(data: string): { valid: boolean; url?: string; bytes?: Uint8Array } {
-  let info = payloads.get(data);
-  if (info) {
-    payloads.delete(data); // most recent last
-    payloads.set(data, info);
-    return info;
-  }
-  const decoded = decodeNatively(data);
-  info = decoded === undefined ? { valid: isBase64Safe(data) } : decoded === null ? { valid: false } : { valid: true, bytes: decoded };
+/** Bumped when the worker finishes a payload; media blocks re-render then. */
+let decoded = 0;
+const listeners = new Set<() => void>();
+const subscribe = (fn: () => void) => {
+  listeners.add(fn);
+  return () => void listeners.delete(fn);
+};
+
+let worker: Worker | null | undefined;
+let nextJob = 0;
+const jobs = new Map<number, string>();
+
+/** Stores `info` for `data` as the most recent payload, revoking the URL of the oldest beyond {@link PAYLOADS_KEPT}. */
+function keep(data: string, info: Payload): Payload {
+  payloads.delete(data);
   payloads.set(data, info);
   if (payloads.size > PAYLOADS_KEPT) {
     const [oldest, old] = payloads.entries().next().value!;
@@ -74,19 +60,63 @@ function payloadInfo(data: string): { valid: boolean; url?: string; bytes?: Uint
   return info;
 }
 
-/** A `blob:` URL of the payload (created once per payload), or a `data:` URI where object URLs are unavailable. */
-function previewUrl(data: string, mimeType: string): string {
-  const info = payloadInfo(data);
-  if (info.url) return info.url;
-  if (typeof URL.createObjectURL !== 'function') return `data:${mimeType};base64,${data}`;
-  let bytes = info.bytes;
-  if (!bytes) {
-    const binary = atob(data);
-    bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+/** A payload decoded here and now. */
+function decodeNow(data: string): Payload {
+  const bytes = decodeBase64Strict(data);
+  return bytes ? { valid: true, bytes } : { valid: false };
+}
+
+/** The worker's answer (or this thread's, when it cannot run) for a payload still shown. */
+function settle(data: string, valid: boolean, blob?: Blob): void {
+  if (!payloads.has(data) || payloads.get(data)!.valid !== undefined) return; // evicted meanwhile
+  const url = blob && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(blob) : undefined;
+  keep(data, url ? { valid, url } : valid ? decodeNow(data) : { valid: false });
+  decoded++;
+  listeners.forEach((l) => l());
+}
+
+function getWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  try {
+    worker = typeof Worker === 'function' ? new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' }) : null;
+  } catch {
+    worker = null;
   }
+  if (worker) {
+    worker.onmessage = (e: MessageEvent<{ id: number; valid: boolean; blob?: Blob }>) => {
+      const data = jobs.get(e.data.id);
+      if (data === undefined) return;
+      jobs.delete(e.data.id);
+      settle(data, e.data.valid, e.data.blob);
+    };
+    worker.onerror = () => {
+      // The worker cannot run here: decode what it was given on this thread, and use no worker again.
+      worker = null;
+      const left = [...jobs.values()];
+      jobs.clear();
+      setTimeout(() => left.forEach((data) => settle(data, decodeNow(data).valid === true)), 0);
+    };
+  }
+  return worker;
+}
+
+function payloadInfo(data: string, mimeType: string): Payload {
+  const known = payloads.get(data);
+  if (known) return keep(data, known); // most recent last
+  const w = data.length >= WORKER_DECODE_CHARS ? getWorker() : null;
+  if (!w) return keep(data, decodeNow(data));
+  const id = nextJob++;
+  jobs.set(id, data);
+  w.postMessage({ id, data, mimeType });
+  return keep(data, {});
+}
+
+/** A `blob:` URL of a valid payload (created once per payload), or a `data:` URI where object URLs are unavailable. */
+function previewUrl(data: string, mimeType: string, info: Payload): string {
+  if (info.url) return info.url;
+  if (typeof URL.createObjectURL !== 'function' || !info.bytes) return `data:${mimeType};base64,${data}`;
+  info.url = URL.createObjectURL(new Blob([info.bytes as BlobPart], { type: mimeType }));
   info.bytes = undefined;
-  info.url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: mimeType }));
   return info.url;
 }
 
@@ -146,7 +176,9 @@ export interface MediaBlockProps {
 /** An image or audio block. */
 export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, label, testId }: MediaBlockProps) {
   const { t } = useTranslation('common');
-  const valid = payloadInfo(data).valid;
+  useSyncExternalStore(subscribe, () => decoded);
+  const info = payloadInfo(data, mimeType);
+  const valid = info.valid;
   const [loadedSeconds, setLoadedSeconds] = useState<number | undefined>(undefined);
   const headerSeconds = kind === 'audio' && valid ? wavDurationSeconds(data) : undefined;
   const seconds = headerSeconds ?? loadedSeconds;
@@ -169,13 +201,13 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
   );
   let preview = null;
   if (!removed && valid && kind === 'image' && IMAGE_MIME.test(mimeType)) {
-    preview = <img src={previewUrl(data, mimeType)} decoding="async" alt={t('media.image', { mime: mimeType })} />;
+    preview = <img src={previewUrl(data, mimeType, info)} decoding="async" alt={t('media.image', { mime: mimeType })} />;
   } else if (!removed && valid && kind === 'audio' && AUDIO_MIME.test(mimeType)) {
     preview = (
       <audio
         controls
         preload="metadata"
-        src={previewUrl(data, mimeType)}
+        src={previewUrl(data, mimeType, info)}
         aria-label={t('media.audio', { mime: mimeType })}
         onLoadedMetadata={(e) => setLoadedSeconds(e.currentTarget.duration)}
       />
@@ -187,7 +219,7 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
       <figcaption className="media-caption">
         {meta}
         {removed && <span className="badge tone-warn">{t('media.removed')}</span>}
-        {!removed && !preview && <span className="muted small">{valid ? t('media.notPreviewed') : t('media.notBase64')}</span>}
+        {!removed && !preview && <span className="muted small">{valid === undefined ? t('media.decoding') : valid ? t('media.notPreviewed') : t('media.notBase64')}</span>}
         {remove}
       </figcaption>
     </figure>
