@@ -4,7 +4,7 @@
  * Zipf-like distribution (a few words everywhere, most words rare), edits, rejections, errors,
  * token usage, and an occasional image. Same seed, same corpus.
  */
-import type { SamplingMessage } from '../shared/contract/sampling.js';
+import type { CreateMessageParams, CreateMessageResult, SamplingMessage } from '../shared/contract/sampling.js';
 import type { HistoryEntry, SamplingStatus } from '../shared/contract/state.js';
 
 const COMMON =
@@ -65,9 +65,8 @@ function vocabulary(): string[] {
   return [...COMMON, ...DOMAIN, ...rare];
 }
 
-/** Corpus generator: `entries(count)` yields sessions' entries in receive order. */
-export function historyCorpus(seed = 42, start = Date.UTC(2026, 0, 1)) {
-  const random = rng(seed);
+/** The corpus's random draws: Zipf-like words, a capitalised sentence of them, one item of a list. */
+function draws(random: () => number) {
   const words = vocabulary();
   // Zipf-ish: index = floor(n ^ u) skews heavily towards the start of the list.
   const word = () => words[Math.min(words.length - 1, Math.floor(Math.pow(words.length, random() ** 1.6)) - 1)] ?? 'the';
@@ -79,67 +78,108 @@ export function historyCorpus(seed = 42, start = Date.UTC(2026, 0, 1)) {
     return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
   };
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  return { random, text, pick };
+}
+
+type Draws = ReturnType<typeof draws>;
+
+/** What every request of one session shares. */
+interface SessionFacts {
+  conversationId: string;
+  serverId: string;
+  callName: string;
+  providerId: string;
+  model: string;
+  systemPrompt: string;
+}
+
+/** Draws a session's server, tool, model, conversation id (from `n`, the next entry's number) and system prompt. */
+function sessionFacts({ random, pick }: Draws, n: number): SessionFacts {
+  const serverId = pick(SERVERS);
+  const callName = pick(TOOLS);
+  const [providerId, model] = pick(MODELS);
+  const conversationId = `s${n.toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
+  const systemPrompt = pick(SYSTEM_PROMPTS);
+  return { conversationId, serverId, callName, providerId, model, systemPrompt };
+}
+
+/**
+ * One request of a session, received at `at`: appends its prompt to `messages` (the conversation so
+ * far), draws how it ended, and returns the entry and the response's text.
+ */
+function requestEntry(d: Draws, s: SessionFacts, id: string, at: number, messages: SamplingMessage[]): { entry: HistoryEntry; response: string } {
+  const { random, text } = d;
+  const { conversationId, serverId, callName, providerId, model, systemPrompt } = s;
+  const prompt = text(12, 90);
+  const withImage = random() < 0.02;
+  messages.push({
+    role: 'user',
+    content: withImage ? [{ type: 'text', text: prompt }, { type: 'image', mimeType: 'image/png', data: imageData(random) }] : { type: 'text', text: prompt },
+  });
+  const roll = random();
+  const status: SamplingStatus = roll < 0.78 ? 'delivered' : roll < 0.9 ? 'rejected' : roll < 0.95 ? 'failed' : roll < 0.98 ? 'cancelled' : 'timed_out';
+  const edited = random() < 0.2;
+  const response = text(20, 160);
+  const original = { messages: [...messages], systemPrompt, maxTokens: 400, temperature: 0.7 };
+  const sent = edited ? { ...original, maxTokens: 300, systemPrompt: `${systemPrompt} ${text(3, 8)}` } : original;
+  const result = { role: 'assistant' as const, content: { type: 'text' as const, text: response }, model, stopReason: 'endTurn' as const };
+  const generationMs = 300 + Math.floor(random() * 4000);
+  const reviewMs = 1500 + Math.floor(random() * 40_000);
+  const entry: HistoryEntry = {
+    id,
+    conversationId,
+    serverId,
+    callName,
+    status,
+    decidedBy: status === 'failed' || status === 'timed_out' ? 'console' : 'person',
+    receivedAt: at,
+    endedAt: at + reviewMs + generationMs,
+    model,
+    providerId,
+    edited,
+    preview: prompt.slice(0, 200),
+    original,
+    modelChoice: { providerId, modelId: model, reason: `hint matched '${model}'` },
+    timings: { queuedMs: 1, reviewMs, generationMs, totalMs: reviewMs + generationMs },
+    events: [{ at, kind: 'received' }],
+  };
+  recordOutcome(d, entry, { sent, result, response });
+  return { entry, response };
+}
+
+/** Adds what `entry`'s status implies: what was sent, generated and delivered, usage, the error, the last event. */
+function recordOutcome({ random, text }: Draws, entry: HistoryEntry, made: { sent: CreateMessageParams; result: CreateMessageResult; response: string }): void {
+  const { status, edited } = entry;
+  const { sent, result, response } = made;
+  if (status !== 'failed') {
+    entry.sent = sent;
+    entry.generated = result;
+    entry.usage = { inputTokens: 20 + Math.floor(random() * 800), outputTokens: 10 + Math.floor(random() * 300) };
+  }
+  if (status === 'delivered') entry.delivered = edited ? { ...result, content: { type: 'text', text: `${response} ${text(2, 6)}` } } : result;
+  if (status === 'failed') {
+    entry.error = 'provider error: 502 Bad Gateway';
+    entry.errorDetail = { message: 'provider error: 502 Bad Gateway', code: -32603 };
+  }
+  if (status === 'rejected') entry.error = 'User rejected sampling request';
+  entry.events.push({ at: entry.endedAt!, kind: status });
+}
+
+/** Corpus generator: `entries(count)` yields sessions' entries in receive order. */
+export function historyCorpus(seed = 42, start = Date.UTC(2026, 0, 1)) {
+  const d = draws(rng(seed));
   let at = start;
   let n = 0;
 
   /** One session of 1–3 requests (70 % / 20 % / 10 %). */
   function session(): HistoryEntry[] {
-    const rounds = random() < 0.7 ? 1 : random() < 0.67 ? 2 : 3;
-    const serverId = pick(SERVERS);
-    const callName = pick(TOOLS);
-    const [providerId, model] = pick(MODELS);
-    const conversationId = `s${n.toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
+    const rounds = d.random() < 0.7 ? 1 : d.random() < 0.67 ? 2 : 3;
+    const facts = sessionFacts(d, n);
     const out: HistoryEntry[] = [];
-    const systemPrompt = pick(SYSTEM_PROMPTS);
     const messages: SamplingMessage[] = [];
     for (let r = 0; r < rounds; r++) {
-      at += 1 + Math.floor(random() * 60_000);
-      const id = `e${(n++).toString(36)}`;
-      const prompt = text(12, 90);
-      const withImage = random() < 0.02;
-      messages.push({
-        role: 'user',
-        content: withImage ? [{ type: 'text', text: prompt }, { type: 'image', mimeType: 'image/png', data: imageData(random) }] : { type: 'text', text: prompt },
-      });
-      const roll = random();
-      const status: SamplingStatus = roll < 0.78 ? 'delivered' : roll < 0.9 ? 'rejected' : roll < 0.95 ? 'failed' : roll < 0.98 ? 'cancelled' : 'timed_out';
-      const edited = random() < 0.2;
-      const response = text(20, 160);
-      const original = { messages: [...messages], systemPrompt, maxTokens: 400, temperature: 0.7 };
-      const sent = edited ? { ...original, maxTokens: 300, systemPrompt: `${systemPrompt} ${text(3, 8)}` } : original;
-      const result = { role: 'assistant' as const, content: { type: 'text' as const, text: response }, model, stopReason: 'endTurn' as const };
-      const generationMs = 300 + Math.floor(random() * 4000);
-      const reviewMs = 1500 + Math.floor(random() * 40_000);
-      const entry: HistoryEntry = {
-        id,
-        conversationId,
-        serverId,
-        callName,
-        status,
-        decidedBy: status === 'failed' || status === 'timed_out' ? 'console' : 'person',
-        receivedAt: at,
-        endedAt: at + reviewMs + generationMs,
-        model,
-        providerId,
-        edited,
-        preview: prompt.slice(0, 200),
-        original,
-        modelChoice: { providerId, modelId: model, reason: `hint matched '${model}'` },
-        timings: { queuedMs: 1, reviewMs, generationMs, totalMs: reviewMs + generationMs },
-        events: [{ at, kind: 'received' }],
-      };
-      if (status !== 'failed') {
-        entry.sent = sent;
-        entry.generated = result;
-        entry.usage = { inputTokens: 20 + Math.floor(random() * 800), outputTokens: 10 + Math.floor(random() * 300) };
-      }
-      if (status === 'delivered') entry.delivered = edited ? { ...result, content: { type: 'text', text: `${response} ${text(2, 6)}` } } : result;
-      if (status === 'failed') {
-        entry.error = 'provider error: 502 Bad Gateway';
-        entry.errorDetail = { message: 'provider error: 502 Bad Gateway', code: -32603 };
-      }
-      if (status === 'rejected') entry.error = 'User rejected sampling request';
-      entry.events.push({ at: entry.endedAt!, kind: status });
+      at += 1 + Math.floor(d.random() * 60_000);
+      const { entry, response } = requestEntry(d, facts, `e${(n++).toString(36)}`, at, messages);
       out.push(entry);
       messages.push({ role: 'assistant', content: { type: 'text', text: response } });
     }

@@ -58,6 +58,74 @@ function seed(store: HistoryStore): { entries: number; ms: number; ids: string[]
   return { entries, ms, ids };
 }
 
+/** Single saves as the pipeline makes them: committed on return, then durable. */
+async function saveFigures(store: HistoryStore): Promise<Figure[]> {
+  // As the pipeline saves: one transaction, committed on return; durable after the group
+  // fsync of the WAL that `durable()` waits for (off the event loop).
+  const singles: number[] = [];
+  const durables: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const e = historyCorpus(99 + i).session()[0]!;
+    const t0 = performance.now();
+    store.save({ ...e, id: `single-${i}`, conversationId: `single-${i}` });
+    singles.push(performance.now() - t0);
+    await store.durable();
+    durables.push(performance.now() - t0);
+  }
+  return [
+    { id: 'p4.save_p50_ms', name: 'single save p50 (1 transaction, committed)', value: percentile(singles, 50), unit: 'ms' },
+    { id: 'p4.save_durable_p50_ms', name: 'single save until durable p50 (+ WAL fsync)', value: percentile(durables, 50), unit: 'ms' },
+  ];
+}
+
+/** A search page for each of {@link QUERIES} (p95 each), then p50 and p95 over all of them. */
+function searchFigures(store: HistoryStore): Figure[] {
+  const figures: Figure[] = [];
+  const all: number[] = [];
+  for (const q of QUERIES) {
+    const samples: number[] = [];
+    let found = 0;
+    for (let i = 0; i < SEARCH_RUNS; i++) {
+      const { ms, value } = time(() => store.list({ query: q.query, ...q.filter, limit: 50, offset: 0 }));
+      samples.push(ms);
+      found = value.total;
+    }
+    all.push(...samples);
+    figures.push({ id: `p4.search_p95_ms_${q.id}`, name: `search "${q.query}" p95`, value: percentile(samples, 95), unit: 'ms', note: `${q.label}, ${found.toLocaleString('en-US')} hits` });
+  }
+  figures.push({ id: 'p4.search_p50_ms_100k', name: 'full-text search p50 (all queries)', value: percentile(all, 50), unit: 'ms' });
+  figures.push({ id: 'p4.search_p95_ms_100k', name: 'full-text search p95 (all queries)', value: percentile(all, 95), unit: 'ms', target: { op: '<=', value: 50 } });
+  return figures;
+}
+
+/** The worst of five unfiltered list pages, from the first to deep offsets. */
+function pageFigure(store: HistoryStore): Figure {
+  const pageSamples: number[] = [];
+  for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push(time(() => store.list({ limit: 50, offset })).ms);
+  return { id: 'p4.list_page_max_ms', name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' };
+}
+
+/** Opening entries drawn from `ids`: the entry alone, and the entry plus its session's timeline. */
+function detailFigures(store: HistoryStore, ids: string[]): Figure[] {
+  const pick = rng(3);
+  const gets: number[] = [];
+  const details: number[] = [];
+  for (let i = 0; i < DETAIL_RUNS; i++) {
+    const id = ids[Math.floor(pick() * ids.length)]!;
+    const got = time(() => store.get(id));
+    if (!got.value) throw new Error(`entry ${id} is missing`);
+    gets.push(got.ms);
+    const conv = got.value.conversationId;
+    details.push(got.ms + time(() => store.list({ conversationId: conv, limit: 50, offset: 0 })).ms);
+  }
+  return [
+    { id: 'p4.get_p50_ms', name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' },
+    { id: 'p4.get_p95_ms', name: 'get entry p95', value: percentile(gets, 95), unit: 'ms' },
+    { id: 'p4.detail_p50_ms', name: 'detail open p50 (entry + session timeline)', value: percentile(details, 50), unit: 'ms' },
+    { id: 'p4.detail_p95_ms', name: 'detail open p95 (entry + session timeline)', value: percentile(details, 95), unit: 'ms', target: { op: '<=', value: 20 } },
+  ];
+}
+
 const scenario: Scenario = {
   name: 'history',
   description: `history store with ${SESSIONS.toLocaleString('en-US')} sessions: insert, full-text search, detail open`,
@@ -75,56 +143,10 @@ const scenario: Scenario = {
       const figures: Figure[] = [
         { id: 'p4.insert_per_s', name: 'insert throughput', value: (seeded.entries / seeded.ms) * 1000, unit: 'entries/s', note: `${seeded.entries.toLocaleString('en-US')} entries, ${BATCH} per transaction` },
       ];
-
-      // As the pipeline saves: one transaction, committed on return; durable after the group
-      // fsync of the WAL that `durable()` waits for (off the event loop).
-      const singles: number[] = [];
-      const durables: number[] = [];
-      for (let i = 0; i < 100; i++) {
-        const e = historyCorpus(99 + i).session()[0]!;
-        const t0 = performance.now();
-        store.save({ ...e, id: `single-${i}`, conversationId: `single-${i}` });
-        singles.push(performance.now() - t0);
-        await store.durable();
-        durables.push(performance.now() - t0);
-      }
-      figures.push({ id: 'p4.save_p50_ms', name: 'single save p50 (1 transaction, committed)', value: percentile(singles, 50), unit: 'ms' });
-      figures.push({ id: 'p4.save_durable_p50_ms', name: 'single save until durable p50 (+ WAL fsync)', value: percentile(durables, 50), unit: 'ms' });
-
-      const all: number[] = [];
-      for (const q of QUERIES) {
-        const samples: number[] = [];
-        let found = 0;
-        for (let i = 0; i < SEARCH_RUNS; i++) {
-          const { ms, value } = time(() => store.list({ query: q.query, ...q.filter, limit: 50, offset: 0 }));
-          samples.push(ms);
-          found = value.total;
-        }
-        all.push(...samples);
-        figures.push({ id: `p4.search_p95_ms_${q.id}`, name: `search "${q.query}" p95`, value: percentile(samples, 95), unit: 'ms', note: `${q.label}, ${found.toLocaleString('en-US')} hits` });
-      }
-      figures.push({ id: 'p4.search_p50_ms_100k', name: 'full-text search p50 (all queries)', value: percentile(all, 50), unit: 'ms' });
-      figures.push({ id: 'p4.search_p95_ms_100k', name: 'full-text search p95 (all queries)', value: percentile(all, 95), unit: 'ms', target: { op: '<=', value: 50 } });
-
-      const pageSamples: number[] = [];
-      for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push(time(() => store.list({ limit: 50, offset })).ms);
-      figures.push({ id: 'p4.list_page_max_ms', name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' });
-
-      const pick = rng(3);
-      const gets: number[] = [];
-      const details: number[] = [];
-      for (let i = 0; i < DETAIL_RUNS; i++) {
-        const id = seeded.ids[Math.floor(pick() * seeded.ids.length)]!;
-        const got = time(() => store.get(id));
-        if (!got.value) throw new Error(`entry ${id} is missing`);
-        gets.push(got.ms);
-        const conv = got.value.conversationId;
-        details.push(got.ms + time(() => store.list({ conversationId: conv, limit: 50, offset: 0 })).ms);
-      }
-      figures.push({ id: 'p4.get_p50_ms', name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' });
-      figures.push({ id: 'p4.get_p95_ms', name: 'get entry p95', value: percentile(gets, 95), unit: 'ms' });
-      figures.push({ id: 'p4.detail_p50_ms', name: 'detail open p50 (entry + session timeline)', value: percentile(details, 50), unit: 'ms' });
-      figures.push({ id: 'p4.detail_p95_ms', name: 'detail open p95 (entry + session timeline)', value: percentile(details, 95), unit: 'ms', target: { op: '<=', value: 20 } });
+      figures.push(...(await saveFigures(store)));
+      figures.push(...searchFigures(store));
+      figures.push(pageFigure(store));
+      figures.push(...detailFigures(store, seeded.ids));
 
       const statsMs = time(() => store.stats({})).ms;
       figures.push({ id: 'p4.counters_ms', name: 'per-server counters, all time', value: statsMs, unit: 'ms' });

@@ -37,11 +37,18 @@ export const ALL_KINDS_SCHEMA = {
   required: ['name', 'email', 'age'],
 };
 
-/** The elicitation items, times relative to `now`. */
-export function buildElicitationItems(now: number): ElicitationItemView[] {
+/** What the items share: times relative to `now`, the defaults of a legacy request, the call it belongs to. */
+function elicitationContext(now: number) {
   const ago = (s: number) => now - s * 1000;
   const base = { kind: 'elicitation' as const, serverId: 'everything', era: 'legacy' as const, source: 'request' as const, secretWarning: false };
   const call = (name: string, callId: string) => ({ exact: true, calls: [{ callId, kind: 'tools/call' as const, name }] });
+  return { ago, base, call };
+}
+
+type ElicitationContext = ReturnType<typeof elicitationContext>;
+
+/** Two forms awaiting input: every field kind, and one that asks for a secret. */
+function formRequests({ ago, base, call }: ElicitationContext): ElicitationItemView[] {
   return [
     {
       ...base,
@@ -62,6 +69,12 @@ export function buildElicitationItems(now: number): ElicitationItemView[] {
       secretWarning: true,
       params: { message: 'Enter your GitHub API key to continue', requestedSchema: { type: 'object', properties: { apiKey: { type: 'string', title: 'API key' } }, required: ['apiKey'] } },
     },
+  ];
+}
+
+/** Two URLs awaiting the person: a server's request, and one from a -32042 error. */
+function urlRequests({ ago, base, call }: ElicitationContext): ElicitationItemView[] {
+  return [
     {
       ...base,
       id: 'elic-url',
@@ -86,18 +99,28 @@ export function buildElicitationItems(now: number): ElicitationItemView[] {
       updatedAt: ago(25),
       params: { mode: 'url', message: 'Open this link to satisfy the prerequisite, then retry the request.', url: 'https://modelcontextprotocol.io', elicitationId: 'el-456' },
     },
-    {
-      ...base,
-      id: 'elic-done',
-      association: call('trigger-elicitation-request', 'call-elicit-0'),
-      status: 'accepted',
-      receivedAt: ago(600),
-      updatedAt: ago(590),
-      params: { message: 'What should we call you?', requestedSchema: { type: 'object', properties: { nick: { type: 'string', title: 'Nickname' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } } } },
-      answer: { action: 'accept', content: { nick: 'Ada', tags: ['a', 'b'] } },
-      outcome: { at: ago(590), ...said(ui('outcome.answered')) },
-    },
   ];
+}
+
+/** A form the person answered. */
+function answeredForm({ ago, base, call }: ElicitationContext): ElicitationItemView {
+  return {
+    ...base,
+    id: 'elic-done',
+    association: call('trigger-elicitation-request', 'call-elicit-0'),
+    status: 'accepted',
+    receivedAt: ago(600),
+    updatedAt: ago(590),
+    params: { message: 'What should we call you?', requestedSchema: { type: 'object', properties: { nick: { type: 'string', title: 'Nickname' }, tags: { type: 'array', items: { enum: ['a', 'b'] } } } } },
+    answer: { action: 'accept', content: { nick: 'Ada', tags: ['a', 'b'] } },
+    outcome: { at: ago(590), ...said(ui('outcome.answered')) },
+  };
+}
+
+/** The elicitation items, times relative to `now`. */
+export function buildElicitationItems(now: number): ElicitationItemView[] {
+  const context = elicitationContext(now);
+  return [...formRequests(context), ...urlRequests(context), answeredForm(context)];
 }
 
 /**

@@ -5,7 +5,7 @@
  * answers accept), the -32042 item and a finished item with Dismiss. Screenshots:
  * e2e/artifacts/elicitation-*.png.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { buildElicitationItems, buildOpenedUrlError } from '../support/fixture-elicitation.js';
 import { emit, expect, openConsole, recorded, shot, test } from '../support/ui.js';
 
@@ -44,18 +44,8 @@ test('elicitations join the queue: sorted by received time, counted on the badge
   expect(times).toEqual([...times].sort((a, b) => a - b));
 });
 
-test('form: every field kind, defaults, per-field errors, then the exact payload', async ({ page, appUrl, fixture }) => {
-  await openConsole(page, appUrl, fixture);
-  await row(page, 'elic-form').click();
-  const review = page.getByTestId('elicitation-review');
-  await expect(review.getByTestId('elicitation-server')).toHaveText('everything');
-  await expect(review.getByTestId('item-association')).toContainText('tools/call trigger-elicitation-request');
-  await expect(review.getByTestId('elicitation-message').locator('strong', { hasText: 'book' })).toBeVisible();
-  const warning = review.getByTestId('elicitation-warning');
-  await expect(warning).toContainText('must never ask for passwords or API keys');
-  await expect(warning).toHaveClass(/tone-warn/);
-
-  // Input types by kind and format, bounds, defaults.
+/** The inputs of the every-kind form: types by kind and format, bounds, defaults. */
+async function expectInputsByKind(page: Page): Promise<void> {
   await expect(page.getByLabel('Full name')).toHaveAttribute('type', 'text');
   await expect(page.getByLabel('E-mail')).toHaveAttribute('type', 'email');
   await expect(page.getByLabel('Homepage')).toHaveAttribute('type', 'url');
@@ -74,8 +64,10 @@ test('form: every field kind, defaults, per-field errors, then the exact payload
   await expect(field(page, 'fish').getByRole('checkbox', { name: /Salmon/ })).not.toBeChecked();
   await expect(field(page, 'name')).toContainText('*');
   await expect(field(page, 'name')).toContainText('Your full, legal name');
+}
 
-  // Accept with the required fields empty: errors per field, nothing sent.
+/** Accept with the required fields empty: errors per field, nothing sent. */
+async function expectRequiredErrors(page: Page, review: Locator): Promise<void> {
   await review.getByTestId('elicitation-accept').click();
   await expect(review.getByTestId('elicitation-error-name')).toContainText('is required');
   await expect(review.getByTestId('elicitation-error-email')).toContainText('is required');
@@ -84,8 +76,10 @@ test('form: every field kind, defaults, per-field errors, then the exact payload
   await expect(page.getByLabel('Full name')).toBeFocused();
   await expect(review.locator('.action-bar')).toContainText('Fix the 3 fields marked above; nothing was sent.');
   await shot(page, 'elicitation-form-errors');
+}
 
-  // Wrong values: bounds, formats, multi-select limits.
+/** Wrong values: bounds, formats, multi-select limits. */
+async function expectWrongValueErrors(page: Page, review: Locator): Promise<void> {
   await page.getByLabel('Full name').fill('A');
   await page.getByLabel('E-mail').fill('not-an-address');
   await page.getByLabel('Homepage').fill('example dot com');
@@ -99,8 +93,10 @@ test('form: every field kind, defaults, per-field errors, then the exact payload
   await expect(review.getByTestId('elicitation-error-age')).toContainText('must be at most 120');
   await expect(review.getByTestId('elicitation-error-instruments')).toContainText('choose at most 2');
   expect(await recorded(page, 'respondElicitation')).toEqual([]);
+}
 
-  // Fix everything and answer.
+/** Fix everything: a valid value in every field, no error left. */
+async function fillValidAnswer(page: Page, review: Locator): Promise<void> {
   await page.getByLabel('Full name').fill('Ada Lovelace');
   await expect(review.getByTestId('elicitation-error-name')).toHaveCount(0);
   await page.getByLabel('E-mail').fill('ada@example.com');
@@ -115,6 +111,23 @@ test('form: every field kind, defaults, per-field errors, then the exact payload
   await field(page, 'instruments').getByRole('checkbox', { name: 'Drums' }).uncheck();
   await field(page, 'fish').getByRole('checkbox', { name: /Salmon/ }).check();
   await expect(review.locator('.action-bar [role="alert"]')).toHaveCount(0);
+}
+
+test('form: every field kind, defaults, per-field errors, then the exact payload', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await row(page, 'elic-form').click();
+  const review = page.getByTestId('elicitation-review');
+  await expect(review.getByTestId('elicitation-server')).toHaveText('everything');
+  await expect(review.getByTestId('item-association')).toContainText('tools/call trigger-elicitation-request');
+  await expect(review.getByTestId('elicitation-message').locator('strong', { hasText: 'book' })).toBeVisible();
+  const warning = review.getByTestId('elicitation-warning');
+  await expect(warning).toContainText('must never ask for passwords or API keys');
+  await expect(warning).toHaveClass(/tone-warn/);
+
+  await expectInputsByKind(page);
+  await expectRequiredErrors(page, review);
+  await expectWrongValueErrors(page, review);
+  await fillValidAnswer(page, review);
   await shot(page, 'elicitation-form');
   await review.getByTestId('elicitation-accept').click();
   await expect.poll(() => recorded(page, 'respondElicitation')).toHaveLength(1);

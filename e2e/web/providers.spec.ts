@@ -23,6 +23,20 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** Stops the host, then checks that the key is in no file of the user-data folder and not in the host's logs. */
+async function expectKeyNowhere(): Promise<void> {
+  await host.stop();
+  const files = filesUnder(host.userDataDir);
+  expect(files.some((f) => f.endsWith('secrets.enc.json'))).toBe(true);
+  for (const f of files) {
+    const raw = readFileSync(f);
+    expect(raw.toString('latin1').includes(KEY), `${f} contains the key`).toBe(false);
+    expect(raw.toString('utf8').includes(KEY), `${f} contains the key`).toBe(false);
+  }
+  expect(host.logs()).not.toContain(KEY);
+  expect(JSON.parse(readFileSync(path.join(host.userDataDir, 'providers.json'), 'utf8')).providers[0]).toMatchObject({ id: 'loopback', models: ['loop-small', 'loop-large'] });
+}
+
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   llm = await startOpenAICompatibleServer({ apiKey: KEY, models: ['loop-small', 'loop-large'] });
@@ -107,14 +121,5 @@ test('add a provider, test it, approve a request that streams from it; the key i
 
   // After the session: no trace of the key in the user-data folder or the logs.
   await page.close();
-  await host.stop();
-  const files = filesUnder(host.userDataDir);
-  expect(files.some((f) => f.endsWith('secrets.enc.json'))).toBe(true);
-  for (const f of files) {
-    const raw = readFileSync(f);
-    expect(raw.toString('latin1').includes(KEY), `${f} contains the key`).toBe(false);
-    expect(raw.toString('utf8').includes(KEY), `${f} contains the key`).toBe(false);
-  }
-  expect(host.logs()).not.toContain(KEY);
-  expect(JSON.parse(readFileSync(path.join(host.userDataDir, 'providers.json'), 'utf8')).providers[0]).toMatchObject({ id: 'loopback', models: ['loop-small', 'loop-large'] });
+  await expectKeyNowhere();
 });
