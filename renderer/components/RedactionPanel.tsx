@@ -58,15 +58,35 @@ function Context({ text, f }: { text: string; f: Finding }) {
   );
 }
 
-/** The panel; renders nothing when the request holds no sensitive data. */
-export function RedactionPanel({ item, params, draft, onChange }: { item: SamplingItemView; params: CreateMessageParams; draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void }) {
-  const { t } = useTranslation('common');
+/** A finding and the place it was found in. */
+type Found = { place: Place; f: Finding };
+
+/** The draft patch that redacts `targets`: each editable text with its findings replaced by placeholders. */
+function redactionPatch(params: CreateMessageParams, draft: RequestDraft, targets: Found[]): Partial<RequestDraft> {
+  const texts = { ...draft.texts };
+  let systemPrompt = draft.systemPrompt;
+  const byKey = new Map<string, { text: string; findings: Finding[] }>();
+  const current = new Map(places(params, draft).map((p) => [p.key, p.text]));
+  for (const { place, f } of targets) {
+    // Findings of a text typed on since they were made wait for the next check: nothing typed is lost.
+    if (!place.key || current.get(place.key) !== place.text) continue;
+    const entry = byKey.get(place.key) ?? { text: place.text, findings: [] };
+    entry.findings.push(f);
+    byKey.set(place.key, entry);
+  }
+  for (const [key, { text, findings }] of byKey) {
+    if (key === 'system') systemPrompt = redactText(text, findings);
+    else texts[key] = redactText(text, findings);
+  }
+  return { texts, systemPrompt };
+}
+
+/**
+ * The findings in the draft (with the person's patterns and phone region), whether some text is still
+ * being checked, and whether a placeholder is already in the draft.
+ */
+function useFindings(params: CreateMessageParams, draft: RequestDraft) {
   const settings = useConsole((s) => s.mirror?.policy?.rules.redaction);
-  const [keep, setKeep] = useState(false);
-  const keepAction = useAction(async (value: boolean) => {
-    await getApi().setKeepOriginal({ itemId: item.id, keep: value });
-    setKeep(value);
-  });
   const options = { patterns: settings?.patterns ?? [], phoneRegion: settings?.phoneRegion };
   // Long texts are checked off the main thread (sensitive-findings.ts): `undefined` while checking.
   // The findings follow the draft in a deferred render, so a keystroke paints before the check
@@ -75,28 +95,65 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
   const all = places(params, settled);
   const results = useSensitiveFindings(all.map((p) => p.text), options);
   const checking = results.some((r) => r === undefined);
-  const found = all.flatMap((p, i) => (results[i] ?? []).map((f) => ({ place: p, f })));
+  const found: Found[] = all.flatMap((p, i) => (results[i] ?? []).map((f) => ({ place: p, f })));
   const redacted = [settled.systemPrompt, ...Object.values(settled.texts)].some((text) => /\[REDACTED:[^\]]+\]/.test(text));
+  return { found, checking, redacted };
+}
+
+/** One finding: its kind, where, its context, and Redact (or why it cannot be redacted here). */
+function FindingRow({ found: { place, f }, n, onRedact }: { found: Found; n: number; onRedact: () => void }) {
+  const { t } = useTranslation('common');
+  return (
+    <li className="redaction-item" data-testid={`finding-${n}`}>
+      <span>
+        <strong>{sayEnglish(i18n, f.label)}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
+      </span>
+      {place.key ? (
+        <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: sayEnglish(i18n, f.label), place: place.label })} onClick={onRedact}>
+          {t('redaction.redact', { placeholder: placeholderFor(f) })}
+        </button>
+      ) : (
+        <span className="muted small">{t('redaction.rejectToKeep')}</span>
+      )}
+    </li>
+  );
+}
+
+/**
+ * Whether History keeps the unredacted original of this item, and the action telling main. Held by the
+ * panel (not the checkbox) so it survives the panel rendering nothing for a while.
+ */
+function useKeepOriginal(itemId: string) {
+  const [keep, setKeep] = useState(false);
+  const action = useAction(async (value: boolean) => {
+    await getApi().setKeepOriginal({ itemId, keep: value });
+    setKeep(value);
+  });
+  return { keep, action };
+}
+
+/** The "Keep the unredacted original" checkbox and the error of its last change. */
+function KeepOriginal({ keep, action }: ReturnType<typeof useKeepOriginal>) {
+  const { t } = useTranslation('common');
+  return (
+    <>
+      <label className="toggle small">
+        <input type="checkbox" data-testid="keep-original" checked={keep} disabled={action.pending} onChange={(e) => void action.run(e.target.checked)} />{' '}
+        {t('redaction.keepOriginal')}
+      </label>
+      <ActionError error={action.error} />
+    </>
+  );
+}
+
+/** The panel; renders nothing when the request holds no sensitive data. */
+export function RedactionPanel({ item, params, draft, onChange }: { item: SamplingItemView; params: CreateMessageParams; draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void }) {
+  const { t } = useTranslation('common');
+  const keep = useKeepOriginal(item.id);
+  const { found, checking, redacted } = useFindings(params, draft);
   if (found.length === 0 && !redacted && !checking) return null;
 
-  const apply = (targets: typeof found) => {
-    const texts = { ...draft.texts };
-    let systemPrompt = draft.systemPrompt;
-    const byKey = new Map<string, { text: string; findings: Finding[] }>();
-    const current = new Map(places(params, draft).map((p) => [p.key, p.text]));
-    for (const { place, f } of targets) {
-      // Findings of a text typed on since they were made wait for the next check: nothing typed is lost.
-      if (!place.key || current.get(place.key) !== place.text) continue;
-      const entry = byKey.get(place.key) ?? { text: place.text, findings: [] };
-      entry.findings.push(f);
-      byKey.set(place.key, entry);
-    }
-    for (const [key, { text, findings }] of byKey) {
-      if (key === 'system') systemPrompt = redactText(text, findings);
-      else texts[key] = redactText(text, findings);
-    }
-    onChange({ texts, systemPrompt });
-  };
+  const apply = (targets: Found[]) => onChange(redactionPatch(params, draft, targets));
   const editable = found.filter((x) => x.place.key);
 
   return (
@@ -112,26 +169,11 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
       {checking && <p className="small muted" data-testid="redaction-checking">{t('bigText.checking')}</p>}
       {found.length === 0 && !checking && <p className="small">{t('redaction.allRedacted')}</p>}
       <ul className="redaction-list">
-        {found.map(({ place, f }, n) => (
-          <li key={`${place.label}-${place.key}-${f.start}`} className="redaction-item" data-testid={`finding-${n}`}>
-            <span>
-              <strong>{sayEnglish(i18n, f.label)}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
-            </span>
-            {place.key ? (
-              <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: sayEnglish(i18n, f.label), place: place.label })} onClick={() => apply([{ place, f }])}>
-                {t('redaction.redact', { placeholder: placeholderFor(f) })}
-              </button>
-            ) : (
-              <span className="muted small">{t('redaction.rejectToKeep')}</span>
-            )}
-          </li>
+        {found.map((x, n) => (
+          <FindingRow key={`${x.place.label}-${x.place.key}-${x.f.start}`} found={x} n={n} onRedact={() => apply([x])} />
         ))}
       </ul>
-      <label className="toggle small">
-        <input type="checkbox" data-testid="keep-original" checked={keep} disabled={keepAction.pending} onChange={(e) => void keepAction.run(e.target.checked)} />{' '}
-        {t('redaction.keepOriginal')}
-      </label>
-      <ActionError error={keepAction.error} />
+      <KeepOriginal {...keep} />
     </section>
   );
 }

@@ -20,6 +20,7 @@ const SCOPE_ORDER: Scope[] = ['queue-request', 'queue-response', 'elicitation', 
 
 type Runnable = PaletteEntry & { run: () => void };
 
+/** Everything the palette offers now: the shown screen's commands, waiting items, screens, global commands, servers. */
 function usePaletteEntries(): Runnable[] {
   const { t } = useTranslation('keys');
   const available = useAvailableCommands();
@@ -74,12 +75,14 @@ function usePaletteEntries(): Runnable[] {
   }, [t, available, all, servers, openItem, selectServer, setScreen]);
 }
 
-function PaletteDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation('keys');
+/**
+ * The palette's state: the query, the entries it shows, the active one (kept in view), choosing an
+ * entry, and the input's keys (↑/↓, Page Up/Down, Enter, Mod+K closes).
+ */
+function usePalette(onClose: () => void) {
   const entries = usePaletteEntries();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
-  const inputRef = useRef<HTMLInputElement>(null);
   const shown = filterEntries(entries, query) as Runnable[];
   const activeIndex = shown.length === 0 ? -1 : Math.min(Math.max(active, 0), shown.length - 1);
   const activeId = activeIndex >= 0 ? `palette-option-${activeIndex}` : undefined;
@@ -111,6 +114,51 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
+  const search = (text: string) => {
+    setQuery(text);
+    setActive(0);
+  };
+  return { query, search, shown, activeIndex, activeId, setActive, choose, keyDown };
+}
+
+/** The palette's state, as {@link usePalette} returns it. */
+type PaletteState = ReturnType<typeof usePalette>;
+
+/** The listbox of the entries shown: group, label, detail and shortcut; the mouse moves the active one. */
+function PaletteOptions({ palette }: { palette: PaletteState }) {
+  const { t } = useTranslation('keys');
+  const { shown, activeIndex, setActive, choose } = palette;
+  return (
+    <ul className="kb-palette-list" role="listbox" id="palette-list" aria-label={t('palette.results')} data-testid="palette-list">
+      {shown.map((entry, i) => (
+        <li
+          key={entry.id}
+          id={`palette-option-${i}`}
+          role="option"
+          aria-selected={i === activeIndex}
+          className={`kb-option${i === activeIndex ? ' is-active' : ''}`}
+          data-testid="palette-option"
+          data-entry={entry.id}
+          onMouseMove={() => i !== activeIndex && setActive(i)}
+          onClick={() => choose(entry)}
+        >
+          <span className={`kb-group kb-group-${entry.group}`}>{t(`palette.groups.${entry.group}`)}</span>
+          <span className="kb-option-label">{entry.label}</span>
+          {entry.detail && <span className="kb-option-detail">{entry.detail}</span>}
+          {entry.shortcut && <kbd className="kb-option-keys">{entry.shortcut}</kbd>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The open palette: the combobox input, the options, the empty note and the live count. */
+function PaletteDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('keys');
+  const palette = usePalette(onClose);
+  const { query, shown } = palette;
+  const inputRef = useRef<HTMLInputElement>(null);
+
   return (
     <Modal onClose={onClose} labelledBy="palette-title" className="kb-palette" testId="command-palette" initialFocus={inputRef}>
       <div className="kb-modal-body">
@@ -125,39 +173,17 @@ function PaletteDialog({ onClose }: { onClose: () => void }) {
           aria-expanded="true"
           aria-controls="palette-list"
           aria-autocomplete="list"
-          aria-activedescendant={activeId}
+          aria-activedescendant={palette.activeId}
           aria-label={t('palette.inputLabel')}
           placeholder={t('palette.placeholder')}
           data-testid="palette-input"
           autoComplete="off"
           spellCheck={false}
           value={query}
-          onChange={(e) => {
-            setQuery(e.target.value);
-            setActive(0);
-          }}
-          onKeyDown={keyDown}
+          onChange={(e) => palette.search(e.target.value)}
+          onKeyDown={palette.keyDown}
         />
-        <ul className="kb-palette-list" role="listbox" id="palette-list" aria-label={t('palette.results')} data-testid="palette-list">
-          {shown.map((entry, i) => (
-            <li
-              key={entry.id}
-              id={`palette-option-${i}`}
-              role="option"
-              aria-selected={i === activeIndex}
-              className={`kb-option${i === activeIndex ? ' is-active' : ''}`}
-              data-testid="palette-option"
-              data-entry={entry.id}
-              onMouseMove={() => i !== activeIndex && setActive(i)}
-              onClick={() => choose(entry)}
-            >
-              <span className={`kb-group kb-group-${entry.group}`}>{t(`palette.groups.${entry.group}`)}</span>
-              <span className="kb-option-label">{entry.label}</span>
-              {entry.detail && <span className="kb-option-detail">{entry.detail}</span>}
-              {entry.shortcut && <kbd className="kb-option-keys">{entry.shortcut}</kbd>}
-            </li>
-          ))}
-        </ul>
+        <PaletteOptions palette={palette} />
         {shown.length === 0 && (
           <p className="kb-empty" data-testid="palette-empty">
             {t('palette.empty', { query })}

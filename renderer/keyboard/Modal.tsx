@@ -9,20 +9,15 @@ import './keyboard.css';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** A modal dialog; `labelledBy` is the id of its heading. */
-export function Modal({
-  onClose,
-  labelledBy,
-  describedBy,
-  className,
-  testId,
-  initialFocus,
-  onKeyDown,
-  children,
-}: {
+/** What a {@link Modal} takes. */
+export interface ModalProps {
+  /** Called when the person closes it (Escape, the backdrop, or the browser closing the dialog). */
   onClose: () => void;
+  /** The id of the dialog's heading. */
   labelledBy: string;
+  /** The id of the text that describes it, if any. */
   describedBy?: string;
+  /** Classes added to `kb-modal`. */
   className?: string;
   testId?: string;
   /** What gets focus on open (else the first focusable element). */
@@ -30,8 +25,14 @@ export function Modal({
   /** Keys the content handles before the dialog's own (Escape, Tab). */
   onKeyDown?: (e: KeyboardEvent<HTMLDialogElement>) => void;
   children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
+}
+
+/**
+ * Opens the dialog modally on mount and focuses `initialFocus` (else its first focusable element);
+ * on unmount closes it and gives focus back to where it was. A close by the browser itself calls the
+ * latest `onClose`.
+ */
+function useModalDialog(ref: RefObject<HTMLDialogElement | null>, onClose: () => void, initialFocus?: RefObject<HTMLElement | null>) {
   const closeRef = useRef(onClose);
   useEffect(() => {
     closeRef.current = onClose;
@@ -50,7 +51,28 @@ export function Modal({
       if (dialog.open) dialog.close();
       if (previous?.isConnected) previous.focus();
     };
-  }, [initialFocus]);
+  }, [ref, initialFocus]);
+}
+
+/** Tab on the last focusable element goes to the first, Shift+Tab on the first to the last. */
+function wrapTab(dialog: HTMLDialogElement | null, e: KeyboardEvent<HTMLDialogElement>) {
+  const items = [...(dialog?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** A modal dialog; `labelledBy` is the id of its heading. */
+export function Modal({ onClose, labelledBy, describedBy, className, testId, initialFocus, onKeyDown, children }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useModalDialog(ref, onClose, initialFocus);
 
   const keyDown = (e: KeyboardEvent<HTMLDialogElement>) => {
     onKeyDown?.(e);
@@ -61,19 +83,7 @@ export function Modal({
       onClose();
       return;
     }
-    if (e.key === 'Tab') {
-      const items = [...(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])];
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) return;
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first.focus();
-      }
-    }
+    if (e.key === 'Tab') wrapTab(ref.current, e);
   };
 
   return (

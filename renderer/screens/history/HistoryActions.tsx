@@ -28,8 +28,11 @@ export function saveFile(file: ExportedFile): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The export and delete controls. `filter` is what the list shows now. */
-export function HistoryActions({ filter, total }: { filter: HistoryFilter; total: number | null }) {
+/**
+ * The actions' state and steps: the export format, busy, the last error or status line, the delete
+ * confirmation, the ticked sessions, and export (of ids or of a filter) and delete of the ticked ones.
+ */
+function useHistoryActions() {
   const { t } = useTranslation('history');
   const selected = useHistoryUi((s) => s.selected);
   const clearSelection = useHistoryUi((s) => s.clearSelection);
@@ -70,51 +73,84 @@ export function HistoryActions({ filter, total }: { filter: HistoryFilter; total
       reload();
       return t('actions.deleted', { sessions: t('actions.sessions', { count: sessions }), requests: t('actions.requests', { count: deleted }) });
     });
+  return { ids, format, setFormat, busy, error, status, confirming, setConfirming, clearSelection, exportWith, remove };
+}
 
+/** The actions' state, as {@link useHistoryActions} returns it. */
+type Actions = ReturnType<typeof useHistoryActions>;
+
+/** The format select, Export selected and Export shown (the `total` sessions `filter` matches). */
+function ExportRow({ actions, filter, total }: { actions: Actions; filter: HistoryFilter; total: number | null }) {
+  const { t } = useTranslation('history');
+  const { ids, busy, format, setFormat, exportWith } = actions;
+  return (
+    <div className="history-actions-row">
+      <label className="history-filter" htmlFor="history-export-format">
+        <span className="history-filter-label">{t('actions.exportAs')}</span>
+        <select id="history-export-format" data-testid="history-export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+          {EXPORT_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_LABELS[f]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" className="btn-small" data-testid="history-export-selected" disabled={busy || ids.length === 0} onClick={() => void exportWith({ ids })}>
+        {t('actions.exportSelected', { count: ids.length })}
+      </button>
+      <button type="button" className="btn-small" data-testid="history-export-filtered" disabled={busy || !total} onClick={() => void exportWith({ filter })}>
+        {t('actions.exportShown', { count: total ?? 0 })}
+      </button>
+    </div>
+  );
+}
+
+/** How many rows are ticked, Clear selection, and Delete selected (which asks first). */
+function SelectionRow({ actions }: { actions: Actions }) {
+  const { t } = useTranslation('history');
+  const { ids, busy, clearSelection } = actions;
+  return (
+    <div className="history-actions-row">
+      <span className="small muted" data-testid="history-selection">
+        {ids.length === 0 ? t('actions.tickRows') : t('actions.selected', { count: ids.length })}
+      </span>
+      {ids.length > 0 && (
+        <button type="button" className="btn-small" onClick={clearSelection}>
+          {t('actions.clearSelection')}
+        </button>
+      )}
+      <button type="button" className="btn-small btn-danger" data-testid="history-delete" disabled={busy || ids.length === 0} onClick={() => actions.setConfirming(true)}>
+        {t('actions.deleteSelected')}
+      </button>
+    </div>
+  );
+}
+
+/** The inline confirmation before deleting the ticked sessions. */
+function DeleteConfirm({ actions }: { actions: Actions }) {
+  const { t } = useTranslation('history');
+  return (
+    <div className="banner tone-warn history-confirm" role="alertdialog" aria-label={t('actions.confirmLabel')} data-testid="history-delete-confirm">
+      <span>{t('actions.confirm', { count: actions.ids.length })}</span>
+      <button type="button" className="btn-small btn-danger" data-testid="history-delete-yes" disabled={actions.busy} onClick={() => void actions.remove()}>
+        {t('actions.delete')}
+      </button>
+      <button type="button" className="btn-small" onClick={() => actions.setConfirming(false)}>
+        {t('actions.cancel')}
+      </button>
+    </div>
+  );
+}
+
+/** The export and delete controls. `filter` is what the list shows now; `total` how many rows it matches (null until known). */
+export function HistoryActions({ filter, total }: { filter: HistoryFilter; total: number | null }) {
+  const actions = useHistoryActions();
+  const { error, status } = actions;
   return (
     <div className="history-actions" data-testid="history-actions">
-      <div className="history-actions-row">
-        <label className="history-filter" htmlFor="history-export-format">
-          <span className="history-filter-label">{t('actions.exportAs')}</span>
-          <select id="history-export-format" data-testid="history-export-format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
-            {EXPORT_FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {FORMAT_LABELS[f]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="btn-small" data-testid="history-export-selected" disabled={busy || ids.length === 0} onClick={() => void exportWith({ ids })}>
-          {t('actions.exportSelected', { count: ids.length })}
-        </button>
-        <button type="button" className="btn-small" data-testid="history-export-filtered" disabled={busy || !total} onClick={() => void exportWith({ filter })}>
-          {t('actions.exportShown', { count: total ?? 0 })}
-        </button>
-      </div>
-      <div className="history-actions-row">
-        <span className="small muted" data-testid="history-selection">
-          {ids.length === 0 ? t('actions.tickRows') : t('actions.selected', { count: ids.length })}
-        </span>
-        {ids.length > 0 && (
-          <button type="button" className="btn-small" onClick={clearSelection}>
-            {t('actions.clearSelection')}
-          </button>
-        )}
-        <button type="button" className="btn-small btn-danger" data-testid="history-delete" disabled={busy || ids.length === 0} onClick={() => setConfirming(true)}>
-          {t('actions.deleteSelected')}
-        </button>
-      </div>
-      {confirming && (
-        <div className="banner tone-warn history-confirm" role="alertdialog" aria-label={t('actions.confirmLabel')} data-testid="history-delete-confirm">
-          <span>{t('actions.confirm', { count: ids.length })}</span>
-          <button type="button" className="btn-small btn-danger" data-testid="history-delete-yes" disabled={busy} onClick={() => void remove()}>
-            {t('actions.delete')}
-          </button>
-          <button type="button" className="btn-small" onClick={() => setConfirming(false)}>
-            {t('actions.cancel')}
-          </button>
-        </div>
-      )}
+      <ExportRow actions={actions} filter={filter} total={total} />
+      <SelectionRow actions={actions} />
+      {actions.confirming && <DeleteConfirm actions={actions} />}
       <ActionError error={error} />
       {status && (
         <p className="small muted" role="status" data-testid="history-action-status">

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { en } from '../../i18n/resources';
 import { MANUAL_PROVIDER_ID } from '../../../shared/contract/primitives';
-import { CreateMessageParamsSchema } from '../../../shared/contract/sampling';
+import { CreateMessageParamsSchema, type CreateMessageParams } from '../../../shared/contract/sampling';
 import { validateSamplingRequest } from '../../../shared/domain/validate-sampling';
 import type { HistoryEntry } from '../../../shared/contract/state';
 import { getApi } from '../../api';
@@ -64,15 +64,13 @@ function ReopenButton({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-/** The detail pane of one history entry (fetched with `getHistoryEntry`). */
 /** An event kind in the person's language (a kind this version does not know is shown as stored). */
 function eventKind(t: TFunction<'history'>, kind: string): string {
   return kind in en.history.eventKinds ? t(`eventKinds.${kind as keyof typeof en.history.eventKinds}`) : kind;
 }
 
-export function HistoryDetail({ id }: { id: string }) {
-  const { t } = useTranslation('history');
-  const say = useSay();
+/** The entry with this id, fetched with `getHistoryEntry`: undefined while loading, null when there is none; or the error. */
+function useHistoryEntry(id: string) {
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -87,6 +85,139 @@ export function HistoryDetail({ id }: { id: string }) {
       live = false;
     };
   }, [id]);
+  return { entry, error };
+}
+
+/** The entry's header: name, status and badges, "Re-open as draft", and who, when, decided by, model and tokens. */
+function EntryHeader({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
+  return (
+    <header className="item-header">
+      <div className="item-header-top">
+        <h2>{entry.callName ?? (entry.gateway ? t('detail.providerCall') : t('detail.samplingRequest'))}</h2>
+        <StatusBadge status={entry.status} />
+        {entry.edited && <span className="badge tone-warn">{t('detail.edited')}</span>}
+        {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
+        <GatewayBadge gateway={entry.gateway} />
+        <span className="spacer" />
+        {entry.kind !== 'elicitation' && reopenable(entry) && <ReopenButton entry={entry} />}
+      </div>
+      <Facts
+        rows={[
+          isTokenCall(entry.gateway)
+            ? [t('detail.caller'), <GatewayCaller key="caller" gateway={entry.gateway} serverId={entry.serverId} />]
+            : [t('detail.server'), entry.via ? <>{entry.serverId} <ViaHost via={entry.via} /></> : entry.serverId],
+          entry.gateway && [
+            t('detail.providerCall'),
+            <span key="gateway" className="gateway-notes" data-testid="history-gateway">
+              <GatewayNotes gateway={entry.gateway} />
+            </span>,
+          ],
+          [t('detail.received'), dateTime(entry.receivedAt)],
+          entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
+          entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
+          entry.model ? [t('detail.model'), entry.providerId === MANUAL_PROVIDER_ID ? t('detail.writtenByPerson') : `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
+          entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
+        ]}
+      />
+    </header>
+  );
+}
+
+/** The entry's error (in the person's language when it has a code), with its code and rule; nothing without one. */
+function EntryError({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
+  const say = useSay();
+  if (!(entry.errorDetail ?? entry.error)) return null;
+  return (
+    <Banner tone="error" title={t('detail.error')} testId="history-error">
+      {say(entry.errorDetail?.ui ?? entry.errorUi, entry.errorDetail?.message ?? entry.error)}
+      {entry.errorDetail?.code !== undefined && <span className="mono"> {t('detail.errorCode', { code: entry.errorDetail.code })}</span>}
+      {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
+    </Banner>
+  );
+}
+
+/** The request: original vs sent as a diff (or the original alone, or that it did not parse), and both as raw JSON. */
+function RequestSection({ entry, original }: { entry: HistoryEntry; original: CreateMessageParams | undefined }) {
+  const { t } = useTranslation('history');
+  // A request approved for "Write the response myself" was never sent to a model; an entry
+  // recorded before generation events existed still names the provider that answered.
+  const toModel =
+    entry.events.some((e) => e.kind === 'generation_started') ||
+    (entry.providerId !== undefined && entry.providerId !== MANUAL_PROVIDER_ID);
+  return (
+    <Section title={entry.sent ? (toModel ? t('detail.requestSent') : t('detail.requestApproved')) : t('detail.requestNotSent')}>
+      {original && entry.sent ? (
+        <RequestDiff original={original} sent={entry.sent} entry={entry} />
+      ) : original ? (
+        <ParamsView params={original} />
+      ) : (
+        <p className="small">{t('detail.notParsed')}</p>
+      )}
+      <div className="raw-row">
+        <RawJson value={entry.original} label={entry.gateway ? t('detail.rawOriginalProviderCall') : t('detail.rawOriginal')} testId="history-raw-original" />
+        {entry.sent && (
+          <RawJson value={entry.sent} label={t('detail.rawSent')} testId="history-raw-sent" />
+        )}
+      </div>
+    </Section>
+  );
+}
+
+/** The response: generated vs delivered, and both as raw JSON. */
+function ResponseSection({ entry }: { entry: HistoryEntry }) {
+  const { t } = useTranslation('history');
+  return (
+    <Section title={t('detail.response')}>
+      <ResponseDiff generated={entry.generated} delivered={entry.delivered} />
+      <div className="raw-row">
+        {entry.generated && <RawJson value={entry.generated} label={t('detail.rawGenerated')} testId="history-raw-generated" />}
+        {entry.delivered && <RawJson value={entry.delivered} label={entry.gateway ? t('detail.rawReturned') : t('detail.rawDelivered')} testId="history-raw-delivered" />}
+      </div>
+    </Section>
+  );
+}
+
+/** Queued, review, generation and total time ('—' where unknown). */
+function TimingsSection({ timings }: { timings: HistoryEntry['timings'] }) {
+  const { t } = useTranslation('history');
+  return (
+    <Section title={t('detail.timings')}>
+      <Facts
+        rows={[
+          [t('detail.queued'), timings.queuedMs !== undefined ? duration(timings.queuedMs) : '—'],
+          [t('detail.review'), timings.reviewMs !== undefined ? duration(timings.reviewMs) : '—'],
+          [t('detail.generation'), timings.generationMs !== undefined ? duration(timings.generationMs) : '—'],
+          [t('detail.total'), timings.totalMs !== undefined ? duration(timings.totalMs) : '—'],
+        ]}
+      />
+    </Section>
+  );
+}
+
+/** The entry's events in order: time, kind and detail. */
+function EventsSection({ events }: { events: HistoryEntry['events'] }) {
+  const { t } = useTranslation('history');
+  const say = useSay();
+  return (
+    <Section title={t('detail.events', { count: events.length })}>
+      <ol className="events" data-testid="history-events">
+        {events.map((e, i) => (
+          <li key={i}>
+            <span className="mono muted">{clockTime(e.at)}</span> <strong>{eventKind(t, e.kind)}</strong>
+            {e.detailUi ? <span> — {say(e.detailUi)}</span> : e.detail && <span translate="no"> — {e.detail}</span>}
+          </li>
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
+/** The detail pane of one history entry (fetched with `getHistoryEntry`). */
+export function HistoryDetail({ id }: { id: string }) {
+  const { t } = useTranslation('history');
+  const { entry, error } = useHistoryEntry(id);
   if (error)
     return (
       <Banner tone="error" title={t('detail.loadFailed')}>
@@ -98,97 +229,19 @@ export function HistoryDetail({ id }: { id: string }) {
 
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
-  const timings = entry.timings;
-  // A request approved for "Write the response myself" was never sent to a model; an entry
-  // recorded before generation events existed still names the provider that answered.
-  const toModel =
-    entry.events.some((e) => e.kind === 'generation_started') ||
-    (entry.providerId !== undefined && entry.providerId !== MANUAL_PROVIDER_ID);
   const undelivered = entry.status !== 'delivered' ? entry.draft : undefined;
   return (
     <div className="review" data-testid="history-detail">
-      <header className="item-header">
-        <div className="item-header-top">
-          <h2>{entry.callName ?? (entry.gateway ? t('detail.providerCall') : t('detail.samplingRequest'))}</h2>
-          <StatusBadge status={entry.status} />
-          {entry.edited && <span className="badge tone-warn">{t('detail.edited')}</span>}
-          {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
-          <GatewayBadge gateway={entry.gateway} />
-          <span className="spacer" />
-          {entry.kind !== 'elicitation' && reopenable(entry) && <ReopenButton entry={entry} />}
-        </div>
-        <Facts
-          rows={[
-            isTokenCall(entry.gateway)
-              ? [t('detail.caller'), <GatewayCaller key="caller" gateway={entry.gateway} serverId={entry.serverId} />]
-              : [t('detail.server'), entry.via ? <>{entry.serverId} <ViaHost via={entry.via} /></> : entry.serverId],
-            entry.gateway && [
-              t('detail.providerCall'),
-              <span key="gateway" className="gateway-notes" data-testid="history-gateway">
-                <GatewayNotes gateway={entry.gateway} />
-              </span>,
-            ],
-            [t('detail.received'), dateTime(entry.receivedAt)],
-            entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
-            entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
-            entry.model ? [t('detail.model'), entry.providerId === MANUAL_PROVIDER_ID ? t('detail.writtenByPerson') : `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
-            entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
-          ]}
-        />
-      </header>
-      {(entry.errorDetail ?? entry.error) && (
-        <Banner tone="error" title={t('detail.error')} testId="history-error">
-          {say(entry.errorDetail?.ui ?? entry.errorUi, entry.errorDetail?.message ?? entry.error)}
-          {entry.errorDetail?.code !== undefined && <span className="mono"> {t('detail.errorCode', { code: entry.errorDetail.code })}</span>}
-          {entry.errorDetail?.rule && <span className="mono"> [{entry.errorDetail.rule}]</span>}
-        </Banner>
-      )}
+      <EntryHeader entry={entry} />
+      <EntryError entry={entry} />
       {entry.notDelivered && <NotDeliveredBanner cause={entry.notDelivered.cause} at={entry.notDelivered.at} kept={undelivered !== undefined} />}
       <DraftTexts draft={undelivered} baseSystemPrompt={(entry.sent ?? original)?.systemPrompt ?? ''} />
       <HistoryTimeline entry={entry} />
-      <Section title={entry.sent ? (toModel ? t('detail.requestSent') : t('detail.requestApproved')) : t('detail.requestNotSent')}>
-        {original && entry.sent ? (
-          <RequestDiff original={original} sent={entry.sent} entry={entry} />
-        ) : original ? (
-          <ParamsView params={original} />
-        ) : (
-          <p className="small">{t('detail.notParsed')}</p>
-        )}
-        <div className="raw-row">
-          <RawJson value={entry.original} label={entry.gateway ? t('detail.rawOriginalProviderCall') : t('detail.rawOriginal')} testId="history-raw-original" />
-          {entry.sent && (
-            <RawJson value={entry.sent} label={t('detail.rawSent')} testId="history-raw-sent" />
-          )}
-        </div>
-      </Section>
-      <Section title={t('detail.response')}>
-        <ResponseDiff generated={entry.generated} delivered={entry.delivered} />
-        <div className="raw-row">
-          {entry.generated && <RawJson value={entry.generated} label={t('detail.rawGenerated')} testId="history-raw-generated" />}
-          {entry.delivered && <RawJson value={entry.delivered} label={entry.gateway ? t('detail.rawReturned') : t('detail.rawDelivered')} testId="history-raw-delivered" />}
-        </div>
-      </Section>
+      <RequestSection entry={entry} original={original} />
+      <ResponseSection entry={entry} />
       <HistoryMedia entry={entry} />
-      <Section title={t('detail.timings')}>
-        <Facts
-          rows={[
-            [t('detail.queued'), timings.queuedMs !== undefined ? duration(timings.queuedMs) : '—'],
-            [t('detail.review'), timings.reviewMs !== undefined ? duration(timings.reviewMs) : '—'],
-            [t('detail.generation'), timings.generationMs !== undefined ? duration(timings.generationMs) : '—'],
-            [t('detail.total'), timings.totalMs !== undefined ? duration(timings.totalMs) : '—'],
-          ]}
-        />
-      </Section>
-      <Section title={t('detail.events', { count: entry.events.length })}>
-        <ol className="events" data-testid="history-events">
-          {entry.events.map((e, i) => (
-            <li key={i}>
-              <span className="mono muted">{clockTime(e.at)}</span> <strong>{eventKind(t, e.kind)}</strong>
-              {e.detailUi ? <span> — {say(e.detailUi)}</span> : e.detail && <span translate="no"> — {e.detail}</span>}
-            </li>
-          ))}
-        </ol>
-      </Section>
+      <TimingsSection timings={entry.timings} />
+      <EventsSection events={entry.events} />
       <RawJson value={entry} label={t('detail.rawEntry')} />
     </div>
   );

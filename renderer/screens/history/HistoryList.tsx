@@ -45,6 +45,44 @@ function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours
   );
 }
 
+/** The row's badges: round in its session, media size, provider call, auto-approved, rule, model, edited, not delivered. */
+function RowMeta({ entry }: { entry: HistoryListItem }) {
+  const { t } = useTranslation('history');
+  return (
+    <span className="history-meta">
+      {entry.sessionSize > 1 && (
+        <span className="badge tone-muted" title={t('list.round')}>
+          {entry.sessionIndex}/{entry.sessionSize}
+        </span>
+      )}
+      {entry.mediaCount > 0 && (
+        <span className="badge tone-info" data-testid="history-media-size" title={t('list.media', { count: entry.mediaCount })}>
+          {formatBytes(entry.mediaBytes)}
+        </span>
+      )}
+      {entry.kind === 'provider_call' && (
+        <span className="badge tone-info" data-testid="history-provider-call" title={t('list.providerCallTitle')}>
+          {t('list.providerCall')}
+        </span>
+      )}
+      {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
+      {entry.rule && (
+        <span className="badge tone-muted history-rule" data-testid="history-rule" title={t('rowRule.title', { rule: entry.rule.name, version: entry.rule.version, server: entry.rule.serverId })}>
+          {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}
+        </span>
+      )}
+      {entry.model && <span className="mono">{entry.model}</span>}
+      {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
+      {entry.notDelivered && (
+        <span className="badge tone-warn" data-testid="history-not-delivered">
+          {entry.notDelivered.draft ? t('list.notDeliveredDraft') : t('list.notDelivered')}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** One row: its checkbox, and a button with time, status, preview, arguments, server and call, and badges. */
 function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; neighbours: Array<string | undefined>; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
   const { t } = useTranslation('history');
   return (
@@ -80,36 +118,7 @@ function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { ent
             {entry.serverId}
             {entry.callName ? ` · ${entry.callName}` : ''}
           </span>
-          <span className="history-meta">
-            {entry.sessionSize > 1 && (
-              <span className="badge tone-muted" title={t('list.round')}>
-                {entry.sessionIndex}/{entry.sessionSize}
-              </span>
-            )}
-            {entry.mediaCount > 0 && (
-              <span className="badge tone-info" data-testid="history-media-size" title={t('list.media', { count: entry.mediaCount })}>
-                {formatBytes(entry.mediaBytes)}
-              </span>
-            )}
-            {entry.kind === 'provider_call' && (
-              <span className="badge tone-info" data-testid="history-provider-call" title={t('list.providerCallTitle')}>
-                {t('list.providerCall')}
-              </span>
-            )}
-            {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
-            {entry.rule && (
-              <span className="badge tone-muted history-rule" data-testid="history-rule" title={t('rowRule.title', { rule: entry.rule.name, version: entry.rule.version, server: entry.rule.serverId })}>
-                {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}
-              </span>
-            )}
-            {entry.model && <span className="mono">{entry.model}</span>}
-            {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
-            {entry.notDelivered && (
-              <span className="badge tone-warn" data-testid="history-not-delivered">
-                {entry.notDelivered.draft ? t('list.notDeliveredDraft') : t('list.notDelivered')}
-              </span>
-            )}
-          </span>
+          <RowMeta entry={entry} />
         </span>
       </button>
     </div>

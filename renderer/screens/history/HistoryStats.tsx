@@ -7,13 +7,8 @@ import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';
 import { PERIODS, useHistoryUi, type PeriodId } from './history-ui';
 
-/** The counters panel. `reloadKey` changes when history changed (new entries, deletes). */
-export function HistoryStats({ reloadKey }: { reloadKey: string }) {
-  const { t, i18n } = useTranslation('history');
-  /** Counts with the active language's digit grouping. */
-  const number = (n: number) => n.toLocaleString(i18n.language);
-  const period = useHistoryUi((s) => s.period);
-  const setPeriod = useHistoryUi((s) => s.setPeriod);
+/** The counters of `period` (refetched when `reloadKey` changes), or why they could not be fetched. */
+function useStats(period: PeriodId, reloadKey: string) {
   const [result, setResult] = useState<{ key: string; stats: Stats | null; error: string | null }>({ key: '', stats: null, error: null });
   const key = JSON.stringify([period, reloadKey]);
 
@@ -30,68 +25,94 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
       live = false;
     };
   }, [key, period]);
+  return result;
+}
 
-  const servers = result.stats?.servers ?? [];
+/** One server's counters. */
+type ServerStats = Stats['servers'][number];
+
+/** The period select. */
+function PeriodSelect() {
+  const { t } = useTranslation('history');
+  const period = useHistoryUi((s) => s.period);
+  const setPeriod = useHistoryUi((s) => s.setPeriod);
+  return (
+    <label className="history-filter" htmlFor="history-period">
+      <span className="history-filter-label">{t('stats.period')}</span>
+      <select id="history-period" data-testid="history-period" value={period} onChange={(e) => setPeriod(e.target.value as PeriodId)}>
+        {PERIODS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {t(`stats.periods.${p.id}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The table: a row per server (requests, approved, rejected, auto, tokens, cost) and, for more than one, their sum. */
+function StatsTable({ servers }: { servers: ServerStats[] }) {
+  const { t, i18n } = useTranslation('history');
+  /** Counts with the active language's digit grouping. */
+  const number = (n: number) => n.toLocaleString(i18n.language);
   const total = servers.reduce(
     (t, s) => ({ requests: t.requests + s.requests, approved: t.approved + s.approved, rejected: t.rejected + s.rejected, auto: t.auto + s.auto, tokens: t.tokens + s.tokens }),
     { requests: 0, approved: 0, rejected: 0, auto: 0, tokens: 0 },
   );
   return (
+    <table className="field-changes history-stats-table">
+      <thead>
+        <tr>
+          <th scope="col">{t('stats.server')}</th>
+          <th scope="col">{t('stats.requests')}</th>
+          <th scope="col">{t('stats.approved')}</th>
+          <th scope="col">{t('stats.rejected')}</th>
+          <th scope="col">{t('stats.auto')}</th>
+          <th scope="col">{t('stats.tokens')}</th>
+          <th scope="col">{t('stats.cost')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {servers.map((s) => (
+          <tr key={s.serverId} data-testid="history-stats-row" data-server-id={s.serverId}>
+            <th scope="row">{s.serverId}</th>
+            <td>{number(s.requests)}</td>
+            <td>{number(s.approved)}</td>
+            <td>{number(s.rejected)}</td>
+            <td>{number(s.auto)}</td>
+            <td>{number(s.tokens)}</td>
+            <td>{s.cost === null ? '—' : `$${s.cost.toFixed(4)}`}</td>
+          </tr>
+        ))}
+        {servers.length > 1 && (
+          <tr className="history-stats-total">
+            <th scope="row">{t('stats.allServers')}</th>
+            <td>{number(total.requests)}</td>
+            <td>{number(total.approved)}</td>
+            <td>{number(total.rejected)}</td>
+            <td>{number(total.auto)}</td>
+            <td>{number(total.tokens)}</td>
+            <td>—</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+/** The counters panel. `reloadKey` changes when history changed (new entries, deletes). */
+export function HistoryStats({ reloadKey }: { reloadKey: string }) {
+  const { t } = useTranslation('history');
+  const period = useHistoryUi((s) => s.period);
+  const result = useStats(period, reloadKey);
+  const servers = result.stats?.servers ?? [];
+  return (
     <details className="history-panel" data-testid="history-stats">
       <summary>{t('stats.title')}</summary>
       <div className="history-panel-body history-stats-body">
-        <label className="history-filter" htmlFor="history-period">
-          <span className="history-filter-label">{t('stats.period')}</span>
-          <select id="history-period" data-testid="history-period" value={period} onChange={(e) => setPeriod(e.target.value as PeriodId)}>
-            {PERIODS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {t(`stats.periods.${p.id}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <PeriodSelect />
         <ActionError error={result.error} />
-        {servers.length === 0 ? (
-          <p className="muted small">{t('stats.none')}</p>
-        ) : (
-          <table className="field-changes history-stats-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('stats.server')}</th>
-                <th scope="col">{t('stats.requests')}</th>
-                <th scope="col">{t('stats.approved')}</th>
-                <th scope="col">{t('stats.rejected')}</th>
-                <th scope="col">{t('stats.auto')}</th>
-                <th scope="col">{t('stats.tokens')}</th>
-                <th scope="col">{t('stats.cost')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {servers.map((s) => (
-                <tr key={s.serverId} data-testid="history-stats-row" data-server-id={s.serverId}>
-                  <th scope="row">{s.serverId}</th>
-                  <td>{number(s.requests)}</td>
-                  <td>{number(s.approved)}</td>
-                  <td>{number(s.rejected)}</td>
-                  <td>{number(s.auto)}</td>
-                  <td>{number(s.tokens)}</td>
-                  <td>{s.cost === null ? '—' : `$${s.cost.toFixed(4)}`}</td>
-                </tr>
-              ))}
-              {servers.length > 1 && (
-                <tr className="history-stats-total">
-                  <th scope="row">{t('stats.allServers')}</th>
-                  <td>{number(total.requests)}</td>
-                  <td>{number(total.approved)}</td>
-                  <td>{number(total.rejected)}</td>
-                  <td>{number(total.auto)}</td>
-                  <td>{number(total.tokens)}</td>
-                  <td>—</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        )}
+        {servers.length === 0 ? <p className="muted small">{t('stats.none')}</p> : <StatsTable servers={servers} />}
       </div>
     </details>
   );

@@ -1,6 +1,7 @@
 /** Retention settings: keep N days and/or N sessions (empty = no limit); saving prunes at once. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { HistorySettings } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
@@ -17,8 +18,11 @@ function parseLimit(text: string, invalid: string): number | null | string {
   return Number.isInteger(n) && n >= 1 ? n : invalid;
 }
 
-/** The retention panel (collapsible). */
-export function RetentionPanel() {
+/**
+ * The retention settings as saved and as typed, busy, the last error or status line, and `save`:
+ * checks both limits, saves them, says how many requests were deleted, and reloads the list if any were.
+ */
+function useRetention() {
   const { t } = useTranslation('history');
   const reload = useHistoryUi((s) => s.reload);
   const [saved, setSaved] = useState<HistorySettings | null>(null);
@@ -64,15 +68,25 @@ export function RetentionPanel() {
       setBusy(false);
     }
   };
+  return { saved, days, setDays, sessions, setSessions, error, status, busy, save };
+}
 
+/** The saved limits in words for the panel's title ('' until they are loaded). */
+function retentionSummary(t: TFunction<'history'>, saved: HistorySettings | null): string {
   const daysText = saved?.retentionDays != null ? t('retention.days', { count: saved.retentionDays }) : null;
   const sessionsText = saved?.retentionSessions != null ? t('retention.sessions', { count: saved.retentionSessions }) : null;
-  const summary =
-    saved === null
-      ? ''
-      : daysText && sessionsText
-        ? t('retention.both', { days: daysText, sessions: sessionsText })
-        : (daysText ?? sessionsText ?? t('retention.keepEverything'));
+  return saved === null
+    ? ''
+    : daysText && sessionsText
+      ? t('retention.both', { days: daysText, sessions: sessionsText })
+      : (daysText ?? sessionsText ?? t('retention.keepEverything'));
+}
+
+/** The retention panel (collapsible). */
+export function RetentionPanel() {
+  const { t } = useTranslation('history');
+  const { saved, days, setDays, sessions, setSessions, error, status, busy, save } = useRetention();
+  const summary = retentionSummary(t, saved);
   return (
     <details className="history-panel" data-testid="history-retention">
       <summary>{summary ? t('retention.titleWith', { summary }) : t('retention.title')}</summary>

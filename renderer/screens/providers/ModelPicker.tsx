@@ -73,6 +73,70 @@ export function ModelPickerDetails({
   );
 }
 
+/** The select's options: the suggested model if it is not configured, then the ranked candidates, else every configured model by provider. */
+function ModelOptions({ providers, choice, ranked }: { providers: ProviderView[]; choice: ModelChoice; ranked: ModelCandidate[] | undefined }) {
+  const { t } = useTranslation('providers');
+  const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
+  return (
+    <>
+      {!known && (
+        <option value={modelValue(choice)}>
+          {t('picker.notConfigured', { provider: choice.providerId, model: choice.modelId })}
+        </option>
+      )}
+      {ranked ? (
+        <optgroup label={t('picker.ranked')}>
+          {ranked.map((c) => (
+            <option key={modelValue(c)} value={modelValue(c)}>
+              {t(c.issues ? 'picker.rankedOptionCannot' : 'picker.rankedOption', { label: optionLabel(t, providers, c), score: c.score })}
+            </option>
+          ))}
+        </optgroup>
+      ) : (
+        providers.map((p) => (
+          <optgroup key={p.id} label={p.label}>
+            {p.models.length === 0 && (
+              <option disabled value="">
+                {t('picker.noModels', { provider: p.label })}
+              </option>
+            )}
+            {p.models.map((m) => (
+              <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
+                {p.kind === 'manual' && p.models.length === 1 ? t('manualLabel') : `${p.label} — ${m}`}
+              </option>
+            ))}
+          </optgroup>
+        ))
+      )}
+    </>
+  );
+}
+
+/** Why the console chose its model; once the person picked another, that it was their choice, with both reasons. */
+function ChoiceReason({ choice, changed, pickedCandidate }: { choice: ModelChoice; changed: boolean; pickedCandidate: ModelCandidate | undefined }) {
+  const { t } = useTranslation('providers');
+  const say = useSay();
+  return (
+    <p className="small" data-testid="model-reason">
+      {changed ? (
+        <>
+          <strong>{t('picker.chosenByYou')}</strong>{' '}
+          <span className="muted">
+            {pickedCandidate
+              ? t('picker.suggestedAndPick', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason), pick: say(pickedCandidate.reasonUi, pickedCandidate.reason) })
+              : t('picker.suggested', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason) })}
+          </span>
+        </>
+      ) : (
+        <>
+          <span className="muted">{t('picker.why')} </span>
+          {say(choice.reasonUi, choice.reason)}
+        </>
+      )}
+    </p>
+  );
+}
+
 /** The model <select> (ranked candidates first, with score) and the reason for the choice. */
 export function ModelPicker({
   providers,
@@ -89,64 +153,16 @@ export function ModelPicker({
   onChange: (value: string) => void;
 }) {
   const { t } = useTranslation('providers');
-  const say = useSay();
-  const known = providers.some((p) => p.id === choice.providerId && p.models.includes(choice.modelId));
   const picked = parseModelValue(value);
-  const changed = value !== modelValue(choice);
   const pickedProvider = providers.find((p) => p.id === picked?.providerId);
   const ranked = candidates && candidates.length > 0 ? candidates : undefined;
-  const pickedCandidate = ranked?.find((c) => same(picked, c));
   return (
     <div className="model-picker">
       <label htmlFor="model-select">{t('picker.model')}</label>
       <select id="model-select" data-testid="model-select" value={value} onChange={(e) => onChange(e.target.value)}>
-        {!known && (
-          <option value={modelValue(choice)}>
-            {t('picker.notConfigured', { provider: choice.providerId, model: choice.modelId })}
-          </option>
-        )}
-        {ranked ? (
-          <optgroup label={t('picker.ranked')}>
-            {ranked.map((c) => (
-              <option key={modelValue(c)} value={modelValue(c)}>
-                {t(c.issues ? 'picker.rankedOptionCannot' : 'picker.rankedOption', { label: optionLabel(t, providers, c), score: c.score })}
-              </option>
-            ))}
-          </optgroup>
-        ) : (
-          providers.map((p) => (
-            <optgroup key={p.id} label={p.label}>
-              {p.models.length === 0 && (
-                <option disabled value="">
-                  {t('picker.noModels', { provider: p.label })}
-                </option>
-              )}
-              {p.models.map((m) => (
-                <option key={m} value={modelValue({ providerId: p.id, modelId: m })}>
-                  {p.kind === 'manual' && p.models.length === 1 ? t('manualLabel') : `${p.label} — ${m}`}
-                </option>
-              ))}
-            </optgroup>
-          ))
-        )}
+        <ModelOptions providers={providers} choice={choice} ranked={ranked} />
       </select>
-      <p className="small" data-testid="model-reason">
-        {changed ? (
-          <>
-            <strong>{t('picker.chosenByYou')}</strong>{' '}
-            <span className="muted">
-              {pickedCandidate
-                ? t('picker.suggestedAndPick', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason), pick: say(pickedCandidate.reasonUi, pickedCandidate.reason) })
-                : t('picker.suggested', { model: choice.modelId, reason: say(choice.reasonUi, choice.reason) })}
-            </span>
-          </>
-        ) : (
-          <>
-            <span className="muted">{t('picker.why')} </span>
-            {say(choice.reasonUi, choice.reason)}
-          </>
-        )}
-      </p>
+      <ChoiceReason choice={choice} changed={value !== modelValue(choice)} pickedCandidate={ranked?.find((c) => same(picked, c))} />
       {pickedProvider?.kind === 'manual' && <p className="small muted">{t('picker.manualNote')}</p>}
       {pickedProvider && pickedProvider.kind !== 'manual' && !pickedProvider.hasApiKey && pickedProvider.kind !== 'openai-compatible' && (
         <p className="small warn-text">{t('picker.noKey')}</p>

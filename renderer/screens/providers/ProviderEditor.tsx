@@ -5,13 +5,13 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FamilyRule, ProviderTestResult } from '../../../shared/contract/providers';
+import type { FamilyRule } from '../../../shared/contract/providers';
 import type { ProviderView } from '../../../shared/contract/state';
-import { getApi } from '../../api';
 import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
-import { draftProblems, settingsOf, type ProviderDraft } from './provider-draft';
+import { draftProblems, type ProviderDraft } from './provider-draft';
+import { useProviderEditor, type ProviderEditorState } from './useProviderEditor';
 import './providers.css';
 import { ProviderFailure } from '../../components/ProviderFailure';
 import { useSay } from '../../i18n/say';
@@ -108,15 +108,11 @@ function ConnectionFields({ draft, readOnly, update, children }: { draft: Provid
 /** A model list entry as a provider lists it. */
 type ListedModel = { id: string; contextWindow?: number };
 
-/** The model chips, the "add a model id" field, and "Fetch models" with the listed ones to add. */
-function ModelsSection({ draft, readOnly, update, fetchModels }: {
-  draft: ProviderDraft;
-  readOnly: boolean;
-  update: (patch: Partial<ProviderDraft>) => void;
-  /** Asks the provider for its models; null while the draft cannot be sent (problems). */
-  fetchModels: (() => Promise<ListedModel[]>) | null;
-}) {
-  const { t } = useTranslation('providers');
+/**
+ * The models' editing state: the model id being typed, the models the provider listed (null until
+ * fetched), fetching them, and adding models to the draft (trimmed, each once).
+ */
+function useModelList(draft: ProviderDraft, update: (patch: Partial<ProviderDraft>) => void, fetchModels: (() => Promise<ListedModel[]>) | null) {
   const [newModel, setNewModel] = useState('');
   const [fetched, setFetched] = useState<ListedModel[] | null>(null);
   const fetchAction = useAction(async () => fetchModels && setFetched(await fetchModels()));
@@ -129,59 +125,97 @@ function ModelsSection({ draft, readOnly, update, fetchModels }: {
     addModels([{ id: newModel }]);
     setNewModel('');
   };
+  return { newModel, setNewModel, fetched, fetchAction, addModels, addTyped };
+}
+
+/** The models' editing state, as {@link useModelList} returns it. */
+type ModelList = ReturnType<typeof useModelList>;
+
+/** The model chips, each with × unless read-only. */
+function ModelChips({ draft, readOnly, update }: { draft: ProviderDraft; readOnly: boolean; update: (patch: Partial<ProviderDraft>) => void }) {
+  const { t } = useTranslation('providers');
+  return (
+    <ul className="model-chips" data-testid="provider-models">
+      {draft.models.map((m) => (
+        <li key={m} className="model-chip mono" data-testid="provider-model">
+          {m}
+          {!readOnly && (
+            <button type="button" aria-label={t('editor.removeModel', { model: m })} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
+              ×
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The "add a model id" field with Add, and "Fetch models" (disabled while the draft cannot be sent). */
+function ModelAdd({ list, canFetch }: { list: ModelList; canFetch: boolean }) {
+  const { t } = useTranslation('providers');
+  const { newModel, setNewModel, addTyped, fetchAction } = list;
+  return (
+    <div className="model-add">
+      <input
+        aria-label={t('editor.modelId')}
+        data-testid="provider-model-input"
+        className="mono"
+        placeholder={t('editor.modelIdPlaceholder')}
+        value={newModel}
+        onChange={(e) => setNewModel(e.target.value)}
+        onKeyDown={(e) => e.key === 'Enter' && addTyped()}
+      />
+      <button type="button" data-testid="provider-model-add" disabled={!newModel.trim()} onClick={addTyped}>
+        {t('editor.add')}
+      </button>
+      <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || !canFetch} onClick={() => void fetchAction.run()}>
+        {fetchAction.pending ? t('editor.fetching') : t('editor.fetch')}
+      </button>
+      <ActionError error={fetchAction.error} />
+    </div>
+  );
+}
+
+/** The fetched models not in the draft yet, each to add, and Add all; or that all are added or none were listed. */
+function FetchedModels({ fetched, notAdded, addModels }: { fetched: ListedModel[]; notAdded: ListedModel[]; addModels: (list: ListedModel[]) => void }) {
+  const { t } = useTranslation('providers');
+  return (
+    <div className="fetched-models" data-testid="provider-fetched">
+      {notAdded.length === 0 ? (
+        <span className="muted small">{fetched.length ? t('editor.allAdded') : t('editor.noneListed')}</span>
+      ) : (
+        <>
+          <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
+            {t('editor.addAll', { count: notAdded.length })}
+          </button>
+          {notAdded.map((m) => (
+            <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
+              {t('editor.addOne', { model: m.id })}
+            </button>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The model chips, the "add a model id" field, and "Fetch models" with the listed ones to add. */
+function ModelsSection({ draft, readOnly, update, fetchModels }: {
+  draft: ProviderDraft;
+  readOnly: boolean;
+  update: (patch: Partial<ProviderDraft>) => void;
+  /** Asks the provider for its models; null while the draft cannot be sent (problems). */
+  fetchModels: (() => Promise<ListedModel[]>) | null;
+}) {
+  const { t } = useTranslation('providers');
+  const list = useModelList(draft, update, fetchModels);
+  const { fetched } = list;
   const notAdded = (fetched ?? []).filter((m) => !draft.models.includes(m.id));
   return (
     <Section title={t('editor.models', { count: draft.models.length })}>
-      <ul className="model-chips" data-testid="provider-models">
-        {draft.models.map((m) => (
-          <li key={m} className="model-chip mono" data-testid="provider-model">
-            {m}
-            {!readOnly && (
-              <button type="button" aria-label={t('editor.removeModel', { model: m })} onClick={() => update({ models: draft.models.filter((x) => x !== m) })}>
-                ×
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {!readOnly && (
-        <div className="model-add">
-          <input
-            aria-label={t('editor.modelId')}
-            data-testid="provider-model-input"
-            className="mono"
-            placeholder={t('editor.modelIdPlaceholder')}
-            value={newModel}
-            onChange={(e) => setNewModel(e.target.value)}
-            onKeyDown={(e) => e.key === 'Enter' && addTyped()}
-          />
-          <button type="button" data-testid="provider-model-add" disabled={!newModel.trim()} onClick={addTyped}>
-            {t('editor.add')}
-          </button>
-          <button type="button" data-testid="provider-fetch-models" disabled={fetchAction.pending || !fetchModels} onClick={() => void fetchAction.run()}>
-            {fetchAction.pending ? t('editor.fetching') : t('editor.fetch')}
-          </button>
-          <ActionError error={fetchAction.error} />
-        </div>
-      )}
-      {fetched && (
-        <div className="fetched-models" data-testid="provider-fetched">
-          {notAdded.length === 0 ? (
-            <span className="muted small">{fetched.length ? t('editor.allAdded') : t('editor.noneListed')}</span>
-          ) : (
-            <>
-              <button type="button" className="btn-small" data-testid="provider-add-all" onClick={() => addModels(notAdded)}>
-                {t('editor.addAll', { count: notAdded.length })}
-              </button>
-              {notAdded.map((m) => (
-                <button key={m.id} type="button" className="btn-small mono" data-testid="provider-fetched-model" onClick={() => addModels([m])}>
-                  {t('editor.addOne', { model: m.id })}
-                </button>
-              ))}
-            </>
-          )}
-        </div>
-      )}
+      <ModelChips draft={draft} readOnly={readOnly} update={update} />
+      {!readOnly && <ModelAdd list={list} canFetch={!!fetchModels} />}
+      {fetched && <FetchedModels fetched={fetched} notAdded={notAdded} addModels={list.addModels} />}
     </Section>
   );
 }
@@ -198,6 +232,63 @@ function DraftProblemsBanner({ problems }: { problems: ReturnType<typeof draftPr
         ))}
       </ul>
     </Banner>
+  );
+}
+
+/** The connection section: the fields and the API key, "Test connection" and its result. */
+function ConnectionSection({ view, editor }: { view?: ProviderView; editor: ProviderEditorState }) {
+  const { t } = useTranslation('providers');
+  const say = useSay();
+  const { draft, readOnly, update, key, test, testAction } = editor;
+  return (
+    <Section title={t('editor.connection')}>
+      <ConnectionFields draft={draft} readOnly={readOnly} update={update}>
+        <ApiKeyField view={view} kind={draft.kind} readOnly={readOnly} apiKey={key.apiKey} onApiKey={key.setApiKey} removeKey={key.removeKey} onRemoveKey={key.setRemoveKey} replacing={key.replacing} onReplace={key.replace} />
+      </ConnectionFields>
+      <div className="form-actions">
+        <button type="button" data-testid="provider-test" disabled={testAction.pending || editor.problems.length > 0} onClick={() => void testAction.run()}>
+          {testAction.pending ? t('editor.testing') : t('editor.test')}
+        </button>
+        <ActionError error={testAction.error} />
+      </div>
+      {test && (
+        <div className="test-result">
+          <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? t('editor.testOk') : t('editor.testFailed')} testId="provider-test-result">
+            {test.ok ? say(test.messageUi, test.message) : <ProviderFailure failure={test.failure} detail={test.message} />}
+          </Banner>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** The action bar: the error, "saved", Remove (asks once: "really remove?") for a saved provider, and Save. */
+function EditorActionBar({ view, editor }: { view?: ProviderView; editor: ProviderEditorState }) {
+  const { t } = useTranslation('providers');
+  const { save, remove, busy, confirmRemove } = editor;
+  return (
+    <footer className="action-bar">
+      <ActionError error={save.error ?? remove.error} />
+      {editor.saved && (
+        <span className="small" data-testid="provider-saved">
+          {t('editor.saved')}
+        </span>
+      )}
+      {view && (
+        <button
+          type="button"
+          className="btn-danger"
+          data-testid="provider-remove"
+          disabled={busy}
+          onClick={() => (confirmRemove ? void remove.run() : editor.setConfirmRemove(true))}
+        >
+          {confirmRemove ? t('editor.reallyRemove', { label: view.label }) : t('editor.remove')}
+        </button>
+      )}
+      <button type="button" className="btn-primary" data-testid="provider-save" disabled={busy || editor.problems.length > 0} onClick={() => void save.run()}>
+        {view ? t('editor.save') : t('editor.addProvider')}
+      </button>
+    </footer>
   );
 }
 
@@ -218,44 +309,8 @@ export function ProviderEditor({
   onRemoved: () => void;
 }) {
   const { t } = useTranslation('providers');
-  const say = useSay();
-  const [draft, setDraft] = useState<ProviderDraft>(initial);
-  const [apiKey, setApiKey] = useState('');
-  const [replacingKey, setReplacingKey] = useState(!view?.hasApiKey);
-  const [removeKey, setRemoveKey] = useState(false);
-  const [test, setTest] = useState<ProviderTestResult | null>(null);
-  const [confirmRemove, setConfirmRemove] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const readOnly = view?.source === 'env';
-  const update = (patch: Partial<ProviderDraft>) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setSaved(false);
-  };
-  const typedKey = apiKey.trim() || undefined;
-  const problems = draftProblems(draft, takenIds.filter((id) => id !== view?.id));
-  const target = () => ({ id: view?.id ?? draft.id, provider: settingsOf(draft), ...(typedKey ? { apiKey: typedKey } : {}) });
-
-  const testAction = useAction(async () => {
-    setTest(null);
-    setTest(await getApi().testProvider(target()));
-  });
-  const save = useAction(async () => {
-    const result = await getApi().saveProvider({
-      provider: settingsOf(draft),
-      ...(view ? { previousId: view.id } : {}),
-      ...(typedKey ? { apiKey: typedKey } : removeKey ? { apiKey: null } : {}),
-    });
-    setApiKey('');
-    setRemoveKey(false);
-    setReplacingKey(!result.hasApiKey);
-    setSaved(true);
-    onSaved(result.id);
-  });
-  const remove = useAction(async () => {
-    if (view) await getApi().removeProvider({ id: view.id });
-    onRemoved();
-  });
-  const busy = save.pending || remove.pending;
+  const editor = useProviderEditor(view, initial, takenIds, onSaved, onRemoved);
+  const { draft, readOnly } = editor;
 
   return (
     <div className="review" data-testid="provider-editor" data-provider-id={view?.id ?? ''}>
@@ -270,63 +325,13 @@ export function ProviderEditor({
           {t('editor.envBody')}
         </Banner>
       )}
-      <Section title={t('editor.connection')}>
-        <ConnectionFields draft={draft} readOnly={readOnly} update={update}>
-          <ApiKeyField view={view} kind={draft.kind} readOnly={readOnly} apiKey={apiKey} onApiKey={setApiKey} removeKey={removeKey} onRemoveKey={setRemoveKey} replacing={replacingKey} onReplace={() => setReplacingKey(true)} />
-        </ConnectionFields>
-        <div className="form-actions">
-          <button type="button" data-testid="provider-test" disabled={testAction.pending || problems.length > 0} onClick={() => void testAction.run()}>
-            {testAction.pending ? t('editor.testing') : t('editor.test')}
-          </button>
-          <ActionError error={testAction.error} />
-        </div>
-        {test && (
-          <div className="test-result">
-            <Banner tone={test.ok ? 'ok' : 'error'} title={test.ok ? t('editor.testOk') : t('editor.testFailed')} testId="provider-test-result">
-              {test.ok ? say(test.messageUi, test.message) : <ProviderFailure failure={test.failure} detail={test.message} />}
-            </Banner>
-          </div>
-        )}
-      </Section>
-      <ModelsSection draft={draft} readOnly={readOnly} update={update} fetchModels={problems.length > 0 ? null : async () => (await getApi().listProviderModels(target())).models} />
+      <ConnectionSection view={view} editor={editor} />
+      <ModelsSection draft={draft} readOnly={readOnly} update={editor.update} fetchModels={editor.fetchModels} />
       <Section title={t('editor.facts')}>
-        <ModelFactsTable
-          draft={draft}
-          view={view}
-          families={families}
-          onChange={(m, f) => {
-            const facts = { ...draft.facts };
-            if (f) facts[m] = f;
-            else delete facts[m];
-            update({ facts });
-          }}
-        />
+        <ModelFactsTable draft={draft} view={view} families={families} onChange={editor.setFacts} />
       </Section>
-      <DraftProblemsBanner problems={problems} />
-      {!readOnly && (
-        <footer className="action-bar">
-          <ActionError error={save.error ?? remove.error} />
-          {saved && (
-            <span className="small" data-testid="provider-saved">
-              {t('editor.saved')}
-            </span>
-          )}
-          {view && (
-            <button
-              type="button"
-              className="btn-danger"
-              data-testid="provider-remove"
-              disabled={busy}
-              onClick={() => (confirmRemove ? void remove.run() : setConfirmRemove(true))}
-            >
-              {confirmRemove ? t('editor.reallyRemove', { label: view.label }) : t('editor.remove')}
-            </button>
-          )}
-          <button type="button" className="btn-primary" data-testid="provider-save" disabled={busy || problems.length > 0} onClick={() => void save.run()}>
-            {view ? t('editor.save') : t('editor.addProvider')}
-          </button>
-        </footer>
-      )}
+      <DraftProblemsBanner problems={editor.problems} />
+      {!readOnly && <EditorActionBar view={view} editor={editor} />}
     </div>
   );
 }

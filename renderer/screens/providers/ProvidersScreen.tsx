@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProviderPreset } from '../../../shared/contract/providers';
+import type { ProviderView } from '../../../shared/contract/state';
 import { Banner, Empty, Pill } from '../../components/common';
 import { useConsole, useProviders, useServers } from '../../store';
 import { ModelSettingsPanel } from './ModelSettingsPanel';
@@ -21,29 +22,37 @@ export function usePresetLabel(): (preset: ProviderPreset) => string {
   return (preset) => (preset.id === 'custom' ? t('presets.custom') : preset.label);
 }
 
+/** What the detail pane shows: a configured provider, a new one from a preset, or the model-selection settings. */
 type Selection = { kind: 'provider'; id: string } | { kind: 'new'; preset: string } | { kind: 'settings' };
 
-/** The screen. */
-export function ProvidersScreen() {
-  const { t } = useTranslation('providers');
-  const say = useSay();
-  const presetLabel = usePresetLabel();
-  const providers = useProviders();
-  const servers = useServers();
-  const settings = useConsole((s) => s.mirror?.modelSettings);
-  const secretStore = useConsole((s) => s.mirror?.settings.secretStore);
-  const editable = providers.filter((p) => p.kind !== 'manual');
+/**
+ * The selection (first the first editable provider, else a new Ollama one) and a nonce that, bumped,
+ * starts the shown editor afresh.
+ */
+function useSelection(editable: ProviderView[]) {
   const [selection, setSelection] = useState<Selection>(() => (editable[0] ? { kind: 'provider', id: editable[0].id } : { kind: 'new', preset: 'ollama' }));
   const [nonce, setNonce] = useState(0);
+  return { selection, setSelection, nonce, renew: () => setNonce((n) => n + 1) };
+}
+
+/** The selection, as {@link useSelection} returns it. */
+type SelectionState = ReturnType<typeof useSelection>;
+
+/** The detail pane's content: the model-selection settings, the selected provider's editor, or a new provider's. */
+function ProviderDetail({ sel, providers }: { sel: SelectionState; providers: ProviderView[] }) {
+  const { t } = useTranslation('providers');
+  const presetLabel = usePresetLabel();
+  const servers = useServers();
+  const settings = useConsole((s) => s.mirror?.modelSettings);
+  const { selection, setSelection, nonce } = sel;
   const taken = providers.map((p) => p.id);
   const selected = selection.kind === 'provider' ? providers.find((p) => p.id === selection.id) : undefined;
   const preset = selection.kind === 'new' ? PRESETS.find((p) => p.id === selection.preset) : undefined;
 
-  let detail;
   if (selection.kind === 'settings') {
-    detail = settings ? <ModelSettingsPanel key={nonce} settings={settings} providers={providers} serverIds={servers.map((s) => s.id)} /> : <Empty>{t('screen.loading')}</Empty>;
+    return settings ? <ModelSettingsPanel key={nonce} settings={settings} providers={providers} serverIds={servers.map((s) => s.id)} /> : <Empty>{t('screen.loading')}</Empty>;
   } else if (selected) {
-    detail = (
+    return (
       <ProviderEditor
         key={`${selected.id}:${nonce}`}
         view={selected}
@@ -55,7 +64,7 @@ export function ProvidersScreen() {
       />
     );
   } else if (preset) {
-    detail = (
+    return (
       <ProviderEditor
         key={`new:${preset.id}:${nonce}`}
         initial={draftFromPreset({ ...preset, label: presetLabel(preset) }, taken)}
@@ -63,12 +72,99 @@ export function ProvidersScreen() {
         families={settings?.families}
         onSaved={(id) => {
           setSelection({ kind: 'provider', id });
-          setNonce((n) => n + 1);
+          sel.renew();
         }}
         onRemoved={() => setSelection({ kind: 'settings' })}
       />
     );
-  } else detail = <Empty>{t('screen.selectProvider')}</Empty>;
+  } else return <Empty>{t('screen.selectProvider')}</Empty>;
+}
+
+/** The list: each editable provider (key stored or not, kind and model count, from the environment), then "Model selection". */
+function ProviderList({ editable, sel }: { editable: ProviderView[]; sel: SelectionState }) {
+  const { t } = useTranslation('providers');
+  const { selection, setSelection } = sel;
+  return (
+    <ul className="provider-list">
+      {editable.map((p) => (
+        <li key={p.id}>
+          <button
+            type="button"
+            className={`provider-row${selection.kind === 'provider' && selection.id === p.id ? ' is-selected' : ''}`}
+            data-testid="provider-item"
+            data-provider-id={p.id}
+            onClick={() => setSelection({ kind: 'provider', id: p.id })}
+          >
+            <span className="provider-row-top">
+              <span className="strong">{p.label}</span>
+              {p.kind !== 'openai-compatible' || p.hasApiKey ? <Pill tone={p.hasApiKey ? 'ok' : 'warn'}>{p.hasApiKey ? t('screen.keyStored') : t('screen.noKey')}</Pill> : null}
+            </span>
+            <span className="muted small">
+              {t('screen.rowSummary', { kind: p.kind, count: p.models.length })}
+              {p.source === 'env' ? ` · ${t('screen.fromEnvironment')}` : ''}
+            </span>
+          </button>
+        </li>
+      ))}
+      <li>
+        <button type="button" className={`provider-row${selection.kind === 'settings' ? ' is-selected' : ''}`} data-testid="model-settings-item" onClick={() => setSelection({ kind: 'settings' })}>
+          <span className="strong">{t('screen.modelSelection')}</span>
+          <span className="muted small">{t('screen.modelSelectionHint')}</span>
+        </button>
+      </li>
+    </ul>
+  );
+}
+
+/** Under the list: "Add provider" with the presets, that Manual is always there, and where keys are stored. */
+function ProviderListActions({ sel }: { sel: SelectionState }) {
+  const { t } = useTranslation('providers');
+  const presetLabel = usePresetLabel();
+  const secretStore = useConsole((s) => s.mirror?.settings.secretStore);
+  const { selection, setSelection } = sel;
+  return (
+    <div className="provider-list-actions">
+      <label className="small muted" htmlFor="provider-preset">
+        {t('screen.addProvider')}
+      </label>
+      <select
+        id="provider-preset"
+        data-testid="provider-preset"
+        value={selection.kind === 'new' ? selection.preset : ''}
+        onChange={(e) => {
+          if (!e.target.value) return;
+          setSelection({ kind: 'new', preset: e.target.value });
+          sel.renew();
+        }}
+      >
+        <option value="">{t('screen.choose')}</option>
+        {PRESETS.map((p) => (
+          <option key={p.id} value={p.id}>
+            {presetLabel(p)}
+            {p.baseURL && p.kind === 'openai-compatible' ? ` (${p.baseURL})` : ''}
+          </option>
+        ))}
+      </select>
+      <p className="small muted">
+        {t('screen.manualAlways')}
+      </p>
+      {secretStore && (
+        <p className="small muted" data-testid="secret-store">
+          {t('screen.secretStore', { backend: secretStore.backend })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The screen. */
+export function ProvidersScreen() {
+  const { t } = useTranslation('providers');
+  const say = useSay();
+  const providers = useProviders();
+  const secretStore = useConsole((s) => s.mirror?.settings.secretStore);
+  const editable = providers.filter((p) => p.kind !== 'manual');
+  const sel = useSelection(editable);
 
   return (
     <div className="split" data-testid="providers-screen">
@@ -77,65 +173,8 @@ export function ProvidersScreen() {
           <h2>{t('screen.title')}</h2>
           <span className="muted small">{editable.length}</span>
         </div>
-        <ul className="provider-list">
-          {editable.map((p) => (
-            <li key={p.id}>
-              <button
-                type="button"
-                className={`provider-row${selection.kind === 'provider' && selection.id === p.id ? ' is-selected' : ''}`}
-                data-testid="provider-item"
-                data-provider-id={p.id}
-                onClick={() => setSelection({ kind: 'provider', id: p.id })}
-              >
-                <span className="provider-row-top">
-                  <span className="strong">{p.label}</span>
-                  {p.kind !== 'openai-compatible' || p.hasApiKey ? <Pill tone={p.hasApiKey ? 'ok' : 'warn'}>{p.hasApiKey ? t('screen.keyStored') : t('screen.noKey')}</Pill> : null}
-                </span>
-                <span className="muted small">
-                  {t('screen.rowSummary', { kind: p.kind, count: p.models.length })}
-                  {p.source === 'env' ? ` · ${t('screen.fromEnvironment')}` : ''}
-                </span>
-              </button>
-            </li>
-          ))}
-          <li>
-            <button type="button" className={`provider-row${selection.kind === 'settings' ? ' is-selected' : ''}`} data-testid="model-settings-item" onClick={() => setSelection({ kind: 'settings' })}>
-              <span className="strong">{t('screen.modelSelection')}</span>
-              <span className="muted small">{t('screen.modelSelectionHint')}</span>
-            </button>
-          </li>
-        </ul>
-        <div className="provider-list-actions">
-          <label className="small muted" htmlFor="provider-preset">
-            {t('screen.addProvider')}
-          </label>
-          <select
-            id="provider-preset"
-            data-testid="provider-preset"
-            value={selection.kind === 'new' ? selection.preset : ''}
-            onChange={(e) => {
-              if (!e.target.value) return;
-              setSelection({ kind: 'new', preset: e.target.value });
-              setNonce((n) => n + 1);
-            }}
-          >
-            <option value="">{t('screen.choose')}</option>
-            {PRESETS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {presetLabel(p)}
-                {p.baseURL && p.kind === 'openai-compatible' ? ` (${p.baseURL})` : ''}
-              </option>
-            ))}
-          </select>
-          <p className="small muted">
-            {t('screen.manualAlways')}
-          </p>
-          {secretStore && (
-            <p className="small muted" data-testid="secret-store">
-              {t('screen.secretStore', { backend: secretStore.backend })}
-            </p>
-          )}
-        </div>
+        <ProviderList editable={editable} sel={sel} />
+        <ProviderListActions sel={sel} />
       </div>
       <div className="split-detail">
         {secretStore?.warning && (
@@ -143,7 +182,7 @@ export function ProvidersScreen() {
             {say(secretStore.warningUi, secretStore.warning)}
           </Banner>
         )}
-        {detail}
+        <ProviderDetail sel={sel} providers={providers} />
       </div>
     </div>
   );

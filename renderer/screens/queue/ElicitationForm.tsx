@@ -11,28 +11,25 @@ import type { UiText } from '../../../shared/contract/ui-text';
 import { useSay } from '../../i18n/say';
 import { getApi } from '../../api';
 import { ActionError, Section } from '../../components/common';
-import { useAction } from '../../hooks';
+import { useAction, type ActionState } from '../../hooks';
 import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
 import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
 import { flushDraft } from './autosave';
 import { useConsole } from '../../store';
 
-/** The generated form and its Accept / Decline / Cancel bar. */
-export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
-  const { t } = useTranslation('queue');
-  const acceptHint = useShortcutHint('elicitation.accept');
-  const declineHint = useShortcutHint('elicitation.decline');
-  const cancelHint = useShortcutHint('elicitation.cancel');
-  const schema = params.requestedSchema;
+/**
+ * The form's values (what the person typed, else what main kept, else the schema's defaults), the
+ * errors per field from the last Accept, changing a value (which clears its error), and the answer:
+ * Accept checks the values first (focusing the first field in error), Decline and Cancel send at once.
+ */
+function useElicitationAnswer(item: ElicitationItemView, schema: ElicitFormParams['requestedSchema']) {
   // What the person typed (the one per-item draft store; main keeps it too, e.g. across a reload), else the schema's defaults.
   const edited = useConsole((s) => s.drafts[item.id]?.form);
   const setFormDraft = useConsole((s) => s.setFormDraft);
   const [initial] = useState<RawValues>(() => item.draft?.form ?? initialRawValues(schema));
   const raw: RawValues = edited ?? initial;
   const [errors, setErrors] = useState<Record<string, UiText>>({});
-  const say = useSay();
-  const required = new Set(schema.required ?? []);
   const names = Object.keys(schema.properties);
 
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
@@ -62,6 +59,38 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
       });
     }
   };
+  return { names, raw, errors, respond, change };
+}
+
+/** Cancel, Decline and Accept (the form's submit button), with their shortcuts; the error or how many fields need fixing. */
+function ElicitationActionBar({ respond, problem }: { respond: ActionState<['accept' | 'decline' | 'cancel']>; problem: string | null }) {
+  const { t } = useTranslation('queue');
+  const acceptHint = useShortcutHint('elicitation.accept');
+  const declineHint = useShortcutHint('elicitation.decline');
+  const cancelHint = useShortcutHint('elicitation.cancel');
+  return (
+    <footer className="action-bar">
+      <ActionError error={problem ?? respond.error} />
+      <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
+        {t('elicitation.cancel')}
+      </button>
+      <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} {...withKeys(t('elicitation.declineTitle'), declineHint)}>
+        {t('elicitation.decline')}
+      </button>
+      <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending} {...acceptHint}>
+        {t('elicitation.accept')}
+      </button>
+    </footer>
+  );
+}
+
+/** The generated form and its Accept / Decline / Cancel bar. */
+export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
+  const { t } = useTranslation('queue');
+  const schema = params.requestedSchema;
+  const { names, raw, errors, respond, change } = useElicitationAnswer(item, schema);
+  const say = useSay();
+  const required = new Set(schema.required ?? []);
   const open = Object.keys(errors).length;
   const problem = open ? t('elicitation.problem', { count: open }) : null;
   const submit = (e: FormEvent) => {
@@ -95,18 +124,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
           </p>
         )}
       </Section>
-      <footer className="action-bar">
-        <ActionError error={problem ?? respond.error} />
-        <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
-          {t('elicitation.cancel')}
-        </button>
-        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} {...withKeys(t('elicitation.declineTitle'), declineHint)}>
-          {t('elicitation.decline')}
-        </button>
-        <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending} {...acceptHint}>
-          {t('elicitation.accept')}
-        </button>
-      </footer>
+      <ElicitationActionBar respond={respond} problem={problem} />
     </form>
   );
 }

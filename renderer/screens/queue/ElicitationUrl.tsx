@@ -13,23 +13,77 @@ import { useAction } from '../../hooks';
 import { useShortcutHint } from '../../keyboard/registry';
 import { describeUrl } from './ElicitationModel';
 
-/** The URL, its domain and the Open / Decline / Cancel bar. */
-export function ElicitationUrl({ item, params }: { item: ElicitationItemView; params: ElicitUrlParams }) {
-  const { t } = useTranslation('queue');
-  const acceptHint = useShortcutHint('elicitation.accept');
-  const declineHint = useShortcutHint('elicitation.decline');
-  const cancelHint = useShortcutHint('elicitation.cancel');
-  const { host, protocol, openable } = describeUrl(params.url);
-  const fromError = item.source === 'error';
+/** The answers without opening (Decline, Cancel) and Open in browser, which opens the URL (when it can be opened) and accepts. */
+function useUrlAnswer(item: ElicitationItemView, url: string, openable: boolean) {
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
     await getApi().respondElicitation({ itemId: item.id, action });
   });
   const open = useAction(async () => {
     if (!openable) return;
-    window.open(params.url, '_blank', 'noopener,noreferrer');
+    window.open(url, '_blank', 'noopener,noreferrer');
     await getApi().respondElicitation({ itemId: item.id, action: 'accept' });
   });
-  const busy = respond.pending || open.pending;
+  return { respond, open, busy: respond.pending || open.pending };
+}
+
+/** The domain (marked when not HTTPS) and the full address. */
+function UrlBox({ url, host, protocol }: { url: string; host: string; protocol: string }) {
+  const { t } = useTranslation('queue');
+  return (
+    <div className="elicitation-url-box">
+      <div>
+        <span className="muted small">{t('elicitation.domain')} </span>
+        <strong className="elicitation-domain" data-testid="elicitation-url-domain">
+          {host}
+        </strong>
+        {protocol === 'http:' && (
+          <span className="badge tone-warn" title={t('elicitation.notHttpsTitle')}>
+            {' '}
+            {t('elicitation.notHttps')}
+          </span>
+        )}
+      </div>
+      <div>
+        <span className="muted small">{t('elicitation.fullAddress')}</span>
+        <code className="elicitation-full-url mono" data-testid="elicitation-url-full">
+          {url}
+        </code>
+      </div>
+    </div>
+  );
+}
+
+/** Cancel (unless nothing waits: an item from an error), Decline (or "Don't open") and Open in browser, with their shortcuts. */
+function UrlActionBar({ answer, fromError, openable }: { answer: ReturnType<typeof useUrlAnswer>; fromError: boolean; openable: boolean }) {
+  const { t } = useTranslation('queue');
+  const acceptHint = useShortcutHint('elicitation.accept');
+  const declineHint = useShortcutHint('elicitation.decline');
+  const cancelHint = useShortcutHint('elicitation.cancel');
+  const { respond, open, busy } = answer;
+  return (
+    <footer className="action-bar">
+      <ActionError error={open.error ?? respond.error} />
+      {!fromError && (
+        <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')} {...cancelHint}>
+          {t('elicitation.cancel')}
+        </button>
+      )}
+      <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={busy} onClick={() => void respond.run('decline')} {...declineHint}>
+        {fromError ? t('elicitation.dontOpen') : t('elicitation.decline')}
+      </button>
+      <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()} {...acceptHint}>
+        {t('elicitation.openInBrowser')}
+      </button>
+    </footer>
+  );
+}
+
+/** The URL, its domain and the Open / Decline / Cancel bar. */
+export function ElicitationUrl({ item, params }: { item: ElicitationItemView; params: ElicitUrlParams }) {
+  const { t } = useTranslation('queue');
+  const { host, protocol, openable } = describeUrl(params.url);
+  const fromError = item.source === 'error';
+  const answer = useUrlAnswer(item, params.url, openable);
   return (
     <>
       {fromError && (
@@ -38,26 +92,7 @@ export function ElicitationUrl({ item, params }: { item: ElicitationItemView; pa
         </Banner>
       )}
       <Section title={t('elicitation.urlTitle')} testId="elicitation-url">
-        <div className="elicitation-url-box">
-          <div>
-            <span className="muted small">{t('elicitation.domain')} </span>
-            <strong className="elicitation-domain" data-testid="elicitation-url-domain">
-              {host}
-            </strong>
-            {protocol === 'http:' && (
-              <span className="badge tone-warn" title={t('elicitation.notHttpsTitle')}>
-                {' '}
-                {t('elicitation.notHttps')}
-              </span>
-            )}
-          </div>
-          <div>
-            <span className="muted small">{t('elicitation.fullAddress')}</span>
-            <code className="elicitation-full-url mono" data-testid="elicitation-url-full">
-              {params.url}
-            </code>
-          </div>
-        </div>
+        <UrlBox url={params.url} host={host} protocol={protocol} />
         <p className="muted small">
           <Trans t={t} i18nKey="elicitation.nothingOpened" values={{ server: item.serverId }} components={{ strong: <strong /> }} />
           {!fromError && t('elicitation.openingTells')}
@@ -68,20 +103,7 @@ export function ElicitationUrl({ item, params }: { item: ElicitationItemView; pa
           </Banner>
         )}
       </Section>
-      <footer className="action-bar">
-        <ActionError error={open.error ?? respond.error} />
-        {!fromError && (
-          <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')} {...cancelHint}>
-            {t('elicitation.cancel')}
-          </button>
-        )}
-        <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={busy} onClick={() => void respond.run('decline')} {...declineHint}>
-          {fromError ? t('elicitation.dontOpen') : t('elicitation.decline')}
-        </button>
-        <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()} {...acceptHint}>
-          {t('elicitation.openInBrowser')}
-        </button>
-      </footer>
+      <UrlActionBar answer={answer} fromError={fromError} openable={openable} />
     </>
   );
 }

@@ -25,39 +25,47 @@ const OUTCOME = {
   failed: { tone: 'error', title: 'outcome.failed' },
 } as const;
 
-/** The outcome screen of a finished item. */
-export function OutcomeView({ item }: { item: SamplingItemView }) {
-  const { t } = useTranslation('queue');
+/**
+ * Dismiss: removes the item from the queue and selects the next sampling item (else the previous
+ * one, else none).
+ */
+function useDismiss(item: SamplingItemView) {
   const items = useItems();
   const selectItem = useConsole((s) => s.selectItem);
-  const dismiss = useAction(async () => {
+  return useAction(async () => {
     const sampling = items.filter((i) => i.kind === 'sampling');
     const index = sampling.findIndex((i) => i.id === item.id);
     await getApi().dismissItem({ itemId: item.id });
     const next = sampling[index + 1] ?? sampling[index - 1];
     selectItem(next && next.id !== item.id ? next.id : null);
   });
+}
+
+/** The banner saying how the item ended (in the person's language), with the error code sent and when. */
+function OutcomeBanner({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
+  const say = useSay();
   const known = OUTCOME[item.status as keyof typeof OUTCOME] as (typeof OUTCOME)[keyof typeof OUTCOME] | undefined;
   const look = known ? { tone: known.tone, title: item.gateway && item.status === 'delivered' ? t('outcome.returned') : t(known.title) } : { tone: 'muted' as const, title: item.status };
   const outcome = item.outcome;
-  const say = useSay();
-  const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
-  const undelivered = item.status !== 'delivered' ? item.draft : undefined;
+  return (
+    <Banner tone={look.tone} title={look.title} testId="outcome-banner">
+      {outcome && say(outcome.ui, outcome.message)}
+      {outcome?.code !== undefined && (
+        <span data-testid="outcome-code">{t('outcome.errorSent', { code: outcome.code })}</span>
+      )}
+      {outcome && <span className="muted">{t('header.at', { time: clockTime(outcome.at) })}</span>}
+    </Banner>
+  );
+}
+
+/** What the person typed when nothing was delivered, with "Re-open as draft" for a server's request. */
+function UndeliveredDraft({ item, undelivered }: { item: SamplingItemView; undelivered: SamplingItemView['draft'] }) {
+  const { t } = useTranslation('queue');
   const openItem = useConsole((s) => s.openItem);
   const reopen = useAction(async () => openItem((await getApi().reopenHistoryEntry({ id: item.id })).itemId));
-  // "Sent to the model" only when a provider was asked: a hand-written response calls no model.
-  const requestTitle = item.sentToModelAt !== undefined ? t('outcome.whatSent') : item.sent ? t('outcome.approvedNoModel') : t('outcome.neverSent');
   return (
-    <ReviewFrame item={item} title={t('outcome.title')} testId="outcome-view">
-      <Banner tone={look.tone} title={look.title} testId="outcome-banner">
-        {outcome && say(outcome.ui, outcome.message)}
-        {outcome?.code !== undefined && (
-          <span data-testid="outcome-code">{t('outcome.errorSent', { code: outcome.code })}</span>
-        )}
-        {outcome && <span className="muted">{t('header.at', { time: clockTime(outcome.at) })}</span>}
-      </Banner>
-      {outcome?.stopped && <NotDeliveredBanner cause={outcome.stopped} at={outcome.at} kept={undelivered !== undefined} />}
-      {item.error && item.status !== 'failed' && <Banner tone="error" title={t('outcome.lastError')}>{item.error.message}</Banner>}
+    <>
       <DraftTexts
         draft={undelivered}
         baseSystemPrompt={(item.sent ?? item.original).systemPrompt ?? ''}
@@ -70,6 +78,42 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
         }
       />
       {reopen.error && <ActionError error={reopen.error} />}
+    </>
+  );
+}
+
+/** The response delivered (or returned to a provider call's caller): its blocks, model, stop reason and raw JSON. */
+function DeliveredSection({ item, delivered }: { item: SamplingItemView; delivered: NonNullable<SamplingItemView['response']>['draft'] }) {
+  const { t } = useTranslation('queue');
+  return (
+    <Section title={item.gateway ? t('outcome.whatReturned') : t('outcome.whatDelivered')}>
+      <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
+      <Facts
+        rows={[
+          [t('response.model'), delivered.model],
+          [t('outcome.stopReason'), delivered.stopReason ?? '—'],
+        ]}
+      />
+      <RawJson value={delivered} label={t('outcome.rawDelivered')} />
+    </Section>
+  );
+}
+
+/** The outcome screen of a finished item. */
+export function OutcomeView({ item }: { item: SamplingItemView }) {
+  const { t } = useTranslation('queue');
+  const dismiss = useDismiss(item);
+  const outcome = item.outcome;
+  const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
+  const undelivered = item.status !== 'delivered' ? item.draft : undefined;
+  // "Sent to the model" only when a provider was asked: a hand-written response calls no model.
+  const requestTitle = item.sentToModelAt !== undefined ? t('outcome.whatSent') : item.sent ? t('outcome.approvedNoModel') : t('outcome.neverSent');
+  return (
+    <ReviewFrame item={item} title={t('outcome.title')} testId="outcome-view">
+      <OutcomeBanner item={item} />
+      {outcome?.stopped && <NotDeliveredBanner cause={outcome.stopped} at={outcome.at} kept={undelivered !== undefined} />}
+      {item.error && item.status !== 'failed' && <Banner tone="error" title={t('outcome.lastError')}>{item.error.message}</Banner>}
+      <UndeliveredDraft item={item} undelivered={undelivered} />
       <Section title={requestTitle}>
         <ParamsView params={item.sent ?? item.original} />
         {item.sentToModelAt !== undefined && (
@@ -78,18 +122,7 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
           </p>
         )}
       </Section>
-      {delivered && (
-        <Section title={item.gateway ? t('outcome.whatReturned') : t('outcome.whatDelivered')}>
-          <ReadOnlyBlocks blocks={contentBlocks(delivered.content)} />
-          <Facts
-            rows={[
-              [t('response.model'), delivered.model],
-              [t('outcome.stopReason'), delivered.stopReason ?? '—'],
-            ]}
-          />
-          <RawJson value={delivered} label={t('outcome.rawDelivered')} />
-        </Section>
-      )}
+      {delivered && <DeliveredSection item={item} delivered={delivered} />}
       <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} />
       <footer className="action-bar">
         <ActionError error={dismiss.error} />

@@ -11,6 +11,7 @@ import { i18n } from '../../i18n';
 import type { RequestDraft } from '../../store';
 import { ModelPicker, ModelPickerDetails } from '../providers/ModelPicker';
 
+/** One of the server's priorities (0–1) as a meter and its value, or '—' when not given. */
 function Priority({ label, value }: { label: string; value: number | undefined }) {
   const { t } = useTranslation('queue');
   return (
@@ -77,6 +78,64 @@ function PassedOn({ params }: { params: CreateMessageParams }) {
   );
 }
 
+/** The system prompt's editor, marked when edited, or saying the server (or caller) sent none. */
+function SystemPromptField({ params, draft, onChange, providerCall }: { params: CreateMessageParams; draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void; providerCall: boolean }) {
+  const { t } = useTranslation('queue');
+  const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
+  return (
+    <div className="field">
+      <label htmlFor="system-prompt">
+        {t('params.systemPrompt')} {systemEdited && <span className="badge tone-warn">{t('params.edited')}</span>}
+        {params.systemPrompt === undefined && <span className="muted small">{providerCall ? t('params.callerSentNone') : t('params.serverSentNone')}</span>}
+      </label>
+      <textarea
+        id="system-prompt"
+        className="editor"
+        data-testid="system-prompt"
+        rows={3}
+        value={draft.systemPrompt}
+        placeholder={t('params.noSystemPrompt')}
+        onChange={(e) => onChange({ systemPrompt: e.target.value })}
+      />
+    </div>
+  );
+}
+
+/** Max tokens and temperature, as typed. */
+function LimitsFields({ draft, onChange }: { draft: RequestDraft; onChange: (patch: Partial<RequestDraft>) => void }) {
+  const { t } = useTranslation('queue');
+  return (
+    <div className="params-limits">
+      <div className="field">
+        <label htmlFor="max-tokens">{t('params.maxTokens')}</label>
+        <input
+          id="max-tokens"
+          data-testid="max-tokens"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={draft.maxTokens}
+          onChange={(e) => onChange({ maxTokens: e.target.value })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="temperature">{t('params.temperature')}</label>
+        <input
+          id="temperature"
+          data-testid="temperature"
+          type="number"
+          step={0.1}
+          min={0}
+          placeholder={t('params.default')}
+          value={draft.temperature}
+          onChange={(e) => onChange({ temperature: e.target.value })}
+        />
+      </div>
+    </div>
+  );
+}
+
 /** System prompt, limits and model of the request draft. */
 export function RequestParams({
   params,
@@ -101,53 +160,11 @@ export function RequestParams({
   providerCall?: boolean;
 }) {
   const { t } = useTranslation('queue');
-  const systemEdited = draft.systemPrompt !== (params.systemPrompt ?? '');
   return (
     <div className="request-params">
-      <div className="field">
-        <label htmlFor="system-prompt">
-          {t('params.systemPrompt')} {systemEdited && <span className="badge tone-warn">{t('params.edited')}</span>}
-          {params.systemPrompt === undefined && <span className="muted small">{providerCall ? t('params.callerSentNone') : t('params.serverSentNone')}</span>}
-        </label>
-        <textarea
-          id="system-prompt"
-          className="editor"
-          data-testid="system-prompt"
-          rows={3}
-          value={draft.systemPrompt}
-          placeholder={t('params.noSystemPrompt')}
-          onChange={(e) => onChange({ systemPrompt: e.target.value })}
-        />
-      </div>
+      <SystemPromptField params={params} draft={draft} onChange={onChange} providerCall={providerCall} />
       <div className="params-grid">
-        <div className="params-limits">
-          <div className="field">
-            <label htmlFor="max-tokens">{t('params.maxTokens')}</label>
-            <input
-              id="max-tokens"
-              data-testid="max-tokens"
-              type="number"
-              min={1}
-              step={1}
-              inputMode="numeric"
-              value={draft.maxTokens}
-              onChange={(e) => onChange({ maxTokens: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="temperature">{t('params.temperature')}</label>
-            <input
-              id="temperature"
-              data-testid="temperature"
-              type="number"
-              step={0.1}
-              min={0}
-              placeholder={t('params.default')}
-              value={draft.temperature}
-              onChange={(e) => onChange({ temperature: e.target.value })}
-            />
-          </div>
-        </div>
+        <LimitsFields draft={draft} onChange={onChange} />
         <ModelPicker
           providers={providers}
           choice={choice}

@@ -56,6 +56,7 @@ function actionText(a: RuleAction, t: TFunction<'rules'>): string {
   }
 }
 
+/** Requests per minute, max waiting, tokens and spend per day (empty = the default, or no limit); Save sends the ones given. */
 function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l: Limits) => void }) {
   const { t } = useTranslation('rules');
   const [v, setV] = useState(() => ({
@@ -99,19 +100,111 @@ function LimitsForm({ limits, onSave }: { limits: Limits | undefined; onSave: (l
   );
 }
 
-/** The policy of one server. */
-export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }: { serverId: string; file: RulesFile; counters?: ServerCounters; pricesKnown: boolean; save: SaveFile }) {
+/** The server's name and counters: rate-limited (and the last refusal), auto-approved and -rejected, waiting, tokens and spend today. */
+function PolicyHeader({ serverId, counters, pricesKnown }: { serverId: string; counters?: ServerCounters; pricesKnown: boolean }) {
   const { t } = useTranslation('rules');
-  const policy = serverPolicyOf(file, serverId);
+  return (
+    <header className="item-header">
+      <div className="item-header-top">
+        <h2>{serverId}</h2>
+      </div>
+      <Facts
+        rows={[
+          [t('policy.rateLimited'), <span data-testid="rate-limited-count">{counters?.rateLimited ?? 0}</span>],
+          counters?.lastLimited && [t('policy.lastRefused'), `${clockTime(counters.lastLimited.at)}: ${counters.lastLimited.message}`],
+          [t('policy.autoApproved'), <span data-testid="auto-approved-count">{counters?.autoApproved ?? 0}</span>],
+          [t('policy.autoRejected'), counters?.autoRejected ?? 0],
+          [t('policy.waiting'), counters?.waiting ?? 0],
+          [t('policy.tokensToday'), counters?.tokensToday ?? 0],
+          [t('policy.spendToday'), !pricesKnown || counters?.spendTodayUsd === null ? t('policy.spendUnknown') : counters?.unpricedTokensToday ? t('dailyTotals.withUnpriced', { spend: `$${(counters.spendTodayUsd ?? 0).toFixed(4)}`, tokens: counters.unpricedTokensToday }) : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
+          [t('dailyTotals.day'), <span title={t('dailyTotals.dayTitle')}>{counters?.day ?? new Date().toISOString().slice(0, 10)}</span>],
+        ]}
+      />
+    </header>
+  );
+}
+
+/** What a rule's row can do to the list: move it, enable or disable it, edit it, delete it. */
+interface RuleRowActions {
+  move: (by: number) => void;
+  toggle: () => void;
+  edit: () => void;
+  remove: () => void;
+}
+
+/** One rule: name, version, disabled, conditions and action, and its tools (move up/down, enable, edit, delete). */
+function RuleRow({ rule: r, index: i, count, actions }: { rule: Rule; index: number; count: number; actions: RuleRowActions }) {
+  const { t } = useTranslation('rules');
+  return (
+    <li className={`rule-row${r.enabled ? '' : ' is-disabled'}`} data-testid={`rule-row-${i}`}>
+      <div className="rule-row-main">
+        <strong>{r.name}</strong> <span className="badge tone-muted">{t('policy.version', { version: r.version })}</span>
+        {!r.enabled && <span className="badge tone-warn">{t('policy.disabled')}</span>}
+        <div className="small muted">{conditionSummary(r, t)}</div>
+        <div className="small">→ {actionText(r.action, t)}</div>
+      </div>
+      <div className="rule-row-tools">
+        <button type="button" className="btn-small" aria-label={t('policy.moveUp', { name: r.name })} disabled={i === 0} onClick={() => actions.move(-1)}>
+          ↑
+        </button>
+        <button type="button" className="btn-small" aria-label={t('policy.moveDown', { name: r.name })} disabled={i === count - 1} onClick={() => actions.move(1)}>
+          ↓
+        </button>
+        <button type="button" className="btn-small" onClick={actions.toggle}>
+          {r.enabled ? t('policy.disable') : t('policy.enable')}
+        </button>
+        <button type="button" className="btn-small" data-testid={`rule-edit-${i}`} onClick={actions.edit}>
+          {t('policy.edit')}
+        </button>
+        <button type="button" className="btn-small btn-danger" aria-label={t('policy.deleteAria', { name: r.name })} onClick={actions.remove}>
+          {t('policy.delete')}
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The ordered rules with Add rule; each change saves the server's rules through `setRules`. */
+function RulesSection({ serverId, rules, setRules }: { serverId: string; rules: Rule[]; setRules: (rules: Rule[]) => Promise<void> }) {
+  const { t } = useTranslation('rules');
   const open = useRuleDraft((s) => s.open);
-  const put = (p: ServerPolicy) => save(withServer(file, serverId, p));
-  const setRules = (rules: Rule[]) => put({ ...policy, rules });
   const move = (i: number, by: number) => {
-    const rules = [...policy.rules];
-    const [r] = rules.splice(i, 1);
-    rules.splice(i + by, 0, r!);
-    void setRules(rules);
+    const next = [...rules];
+    const [r] = next.splice(i, 1);
+    next.splice(i + by, 0, r!);
+    void setRules(next);
   };
+  const actionsOf = (r: Rule, i: number): RuleRowActions => ({
+    move: (by) => move(i, by),
+    toggle: () => void setRules(rules.map((x, j) => (j === i ? { ...x, enabled: !x.enabled } : x))),
+    edit: () => open({ serverId, rule: r, index: i }),
+    remove: () => void setRules(rules.filter((_, j) => j !== i)),
+  });
+  return (
+    <Section
+      title={t('policy.rulesTitle', { n: rules.length })}
+      actions={
+        <button type="button" className="btn-small" data-testid="rule-new" onClick={() => open({ serverId, rule: { id: newRuleId(), name: t('policy.newRuleName'), when: {}, action: { kind: 'approve_request' } } })}>
+          {t('policy.addRule')}
+        </button>
+      }
+    >
+      {rules.length === 0 ? (
+        <p className="muted small">{t('policy.noRules')}</p>
+      ) : (
+        <ol className="rule-list" data-testid="rule-list">
+          {rules.map((r, i) => (
+            <RuleRow key={r.id} rule={r} index={i} count={rules.length} actions={actionsOf(r, i)} />
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+/** The action when no rule matches (a redacting default shows as Ask), with its version. */
+function DefaultActionSection({ policy, onChange }: { policy: ServerPolicy; onChange: (action: RuleAction) => void }) {
+  const { t } = useTranslation('rules');
   const defaults: Array<[string, RuleAction]> = [
     ['ask', { kind: 'ask' }],
     ['approve_request', { kind: 'approve_request' }],
@@ -119,84 +212,37 @@ export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }
     ['reject', { kind: 'reject', reason: t('policy.defaultRejectReason') }],
   ];
   return (
+    <Section title={t('policy.noMatchTitle')}>
+      <div className="field">
+        <label htmlFor="default-action">
+          {t('policy.defaultAction')} <span className="badge tone-muted">{t('policy.version', { version: policy.defaultVersion })}</span>
+        </label>
+        <select
+          id="default-action"
+          data-testid="default-action"
+          value={policy.defaultAction.kind === 'redact' ? 'ask' : policy.defaultAction.kind}
+          onChange={(e) => onChange(defaults.find(([k]) => k === e.target.value)![1])}
+        >
+          <option value="ask">{t('policy.defaultAsk')}</option>
+          <option value="approve_request">{t('policy.defaultApproveRequest')}</option>
+          <option value="approve_all">{t('policy.defaultApproveAll')}</option>
+          <option value="reject">{t('policy.defaultReject')}</option>
+        </select>
+      </div>
+    </Section>
+  );
+}
+
+/** The policy of one server. */
+export function ServerPolicyView({ serverId, file, counters, pricesKnown, save }: { serverId: string; file: RulesFile; counters?: ServerCounters; pricesKnown: boolean; save: SaveFile }) {
+  const { t } = useTranslation('rules');
+  const policy = serverPolicyOf(file, serverId);
+  const put = (p: ServerPolicy) => save(withServer(file, serverId, p));
+  return (
     <div className="review" data-testid="server-policy">
-      <header className="item-header">
-        <div className="item-header-top">
-          <h2>{serverId}</h2>
-        </div>
-        <Facts
-          rows={[
-            [t('policy.rateLimited'), <span data-testid="rate-limited-count">{counters?.rateLimited ?? 0}</span>],
-            counters?.lastLimited && [t('policy.lastRefused'), `${clockTime(counters.lastLimited.at)}: ${counters.lastLimited.message}`],
-            [t('policy.autoApproved'), <span data-testid="auto-approved-count">{counters?.autoApproved ?? 0}</span>],
-            [t('policy.autoRejected'), counters?.autoRejected ?? 0],
-            [t('policy.waiting'), counters?.waiting ?? 0],
-            [t('policy.tokensToday'), counters?.tokensToday ?? 0],
-            [t('policy.spendToday'), !pricesKnown || counters?.spendTodayUsd === null ? t('policy.spendUnknown') : counters?.unpricedTokensToday ? t('dailyTotals.withUnpriced', { spend: `$${(counters.spendTodayUsd ?? 0).toFixed(4)}`, tokens: counters.unpricedTokensToday }) : `$${(counters?.spendTodayUsd ?? 0).toFixed(4)}`],
-            [t('dailyTotals.day'), <span title={t('dailyTotals.dayTitle')}>{counters?.day ?? new Date().toISOString().slice(0, 10)}</span>],
-          ]}
-        />
-      </header>
-      <Section
-        title={t('policy.rulesTitle', { n: policy.rules.length })}
-        actions={
-          <button type="button" className="btn-small" data-testid="rule-new" onClick={() => open({ serverId, rule: { id: newRuleId(), name: t('policy.newRuleName'), when: {}, action: { kind: 'approve_request' } } })}>
-            {t('policy.addRule')}
-          </button>
-        }
-      >
-        {policy.rules.length === 0 ? (
-          <p className="muted small">{t('policy.noRules')}</p>
-        ) : (
-          <ol className="rule-list" data-testid="rule-list">
-            {policy.rules.map((r, i) => (
-              <li key={r.id} className={`rule-row${r.enabled ? '' : ' is-disabled'}`} data-testid={`rule-row-${i}`}>
-                <div className="rule-row-main">
-                  <strong>{r.name}</strong> <span className="badge tone-muted">{t('policy.version', { version: r.version })}</span>
-                  {!r.enabled && <span className="badge tone-warn">{t('policy.disabled')}</span>}
-                  <div className="small muted">{conditionSummary(r, t)}</div>
-                  <div className="small">→ {actionText(r.action, t)}</div>
-                </div>
-                <div className="rule-row-tools">
-                  <button type="button" className="btn-small" aria-label={t('policy.moveUp', { name: r.name })} disabled={i === 0} onClick={() => move(i, -1)}>
-                    ↑
-                  </button>
-                  <button type="button" className="btn-small" aria-label={t('policy.moveDown', { name: r.name })} disabled={i === policy.rules.length - 1} onClick={() => move(i, 1)}>
-                    ↓
-                  </button>
-                  <button type="button" className="btn-small" onClick={() => void setRules(policy.rules.map((x, j) => (j === i ? { ...x, enabled: !x.enabled } : x)))}>
-                    {r.enabled ? t('policy.disable') : t('policy.enable')}
-                  </button>
-                  <button type="button" className="btn-small" data-testid={`rule-edit-${i}`} onClick={() => open({ serverId, rule: r, index: i })}>
-                    {t('policy.edit')}
-                  </button>
-                  <button type="button" className="btn-small btn-danger" aria-label={t('policy.deleteAria', { name: r.name })} onClick={() => void setRules(policy.rules.filter((_, j) => j !== i))}>
-                    {t('policy.delete')}
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ol>
-        )}
-      </Section>
-      <Section title={t('policy.noMatchTitle')}>
-        <div className="field">
-          <label htmlFor="default-action">
-            {t('policy.defaultAction')} <span className="badge tone-muted">{t('policy.version', { version: policy.defaultVersion })}</span>
-          </label>
-          <select
-            id="default-action"
-            data-testid="default-action"
-            value={policy.defaultAction.kind === 'redact' ? 'ask' : policy.defaultAction.kind}
-            onChange={(e) => void put({ ...policy, defaultAction: defaults.find(([k]) => k === e.target.value)![1] })}
-          >
-            <option value="ask">{t('policy.defaultAsk')}</option>
-            <option value="approve_request">{t('policy.defaultApproveRequest')}</option>
-            <option value="approve_all">{t('policy.defaultApproveAll')}</option>
-            <option value="reject">{t('policy.defaultReject')}</option>
-          </select>
-        </div>
-      </Section>
+      <PolicyHeader serverId={serverId} counters={counters} pricesKnown={pricesKnown} />
+      <RulesSection serverId={serverId} rules={policy.rules} setRules={(rules) => put({ ...policy, rules })} />
+      <DefaultActionSection policy={policy} onChange={(defaultAction) => void put({ ...policy, defaultAction })} />
       <ElicitationPolicySection policy={policy} declined={counters?.elicitationDeclined ?? 0} onChange={(action) => void put({ ...policy, elicitation: { action, version: policy.elicitation?.version ?? 1 } })} />
       <Section title={t('policy.limits')}>
         <LimitsForm key={JSON.stringify(policy.limits ?? {})} limits={policy.limits} onSave={(limits) => void put({ ...policy, limits })} />

@@ -59,6 +59,7 @@ function RouteControl({ source, c, route, served, onChanged }: { source: ImportS
   );
 }
 
+/** One server of a config file: tick to import (when importable), status, target, why skipped, hidden secrets, routing, warnings and `${input:…}` values. */
 function CandidateRow({ c, picked, onPick, inputs, onInput, routing }: {
   c: ImportCandidate;
   picked: boolean;
@@ -107,10 +108,12 @@ function CandidateRow({ c, picked, onPick, inputs, onInput, routing }: {
   );
 }
 
-/** The import panel. `onDone` closes it. */
-export function ImportPanel({ onDone }: { onDone(): void }) {
-  const { t } = useTranslation('servers');
-  const say = useSay();
+/**
+ * The import's state: the project folder and file typed, the last scan and the console's routes,
+ * which candidates are ticked (every importable one after a look) and the input values typed, the
+ * last import's outcome; `look` scans, `refresh` scans again keeping the ticks, `run` imports the ticked.
+ */
+function useImport() {
   const [workspaceFolder, setWorkspaceFolder] = useState('');
   const [file, setFile] = useState('');
   const [scan, setScan] = useState<ImportScan | null>(null);
@@ -118,7 +121,6 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
   const [inputs, setInputs] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
   const [routes, setRoutes] = useState<HostRouteView[]>([]);
-  const servers = useServers();
   const options = () => ({ workspaceFolder: workspaceFolder.trim() || undefined, file: file.trim() || undefined });
   /** Reads the files and the console's routes again (after routing or undoing one). */
   const refresh = async () => {
@@ -141,6 +143,118 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
     setOutcome(result);
     setScan(await getApi().scanImports(options()));
   });
+  const where = { workspaceFolder, setWorkspaceFolder, file, setFile };
+  return { where, scan, picked, setPicked, inputs, setInputs, outcome, routes, refresh, look, selections, run };
+}
+
+/** The import's state, as {@link useImport} returns it. */
+type ImportState = ReturnType<typeof useImport>;
+
+/** Where else to look (a project folder, a file), Close, and Look (again). */
+function ImportOptionsForm({ state, onDone }: { state: ImportState; onDone(): void }) {
+  const { t } = useTranslation('servers');
+  const { where, look } = state;
+  return (
+    <form
+      className="import-options"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void look.run();
+      }}
+    >
+      <label className="template-field">
+        <span className="small">{t('import.projectFolder')}</span>
+        <input type="text" className="mono" value={where.workspaceFolder} onChange={(e) => where.setWorkspaceFolder(e.target.value)} placeholder={EXAMPLE_PROJECT} translate="no" data-testid="import-workspace" />
+      </label>
+      <label className="template-field">
+        <span className="small">{t('import.otherFile')}</span>
+        <input type="text" className="mono" value={where.file} onChange={(e) => where.setFile(e.target.value)} placeholder={EXAMPLE_FILE} translate="no" data-testid="import-file" />
+      </label>
+      <div className="form-actions">
+        <ActionError error={look.error} />
+        <button type="button" onClick={onDone} data-testid="import-close">
+          {t('import.close')}
+        </button>
+        <button type="submit" disabled={look.pending} data-testid="import-scan">
+          {state.scan ? t('import.lookAgain') : t('import.look')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What the last import did: the servers imported, and each one skipped with the reason. */
+function ImportOutcomeBanner({ outcome }: { outcome: ImportOutcome }) {
+  const { t } = useTranslation('servers');
+  const say = useSay();
+  return (
+    <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? t('import.imported', { names: outcome.imported.join(', ') }) : t('import.nothingImported')} testId="import-outcome">
+      {outcome.skipped.map((s) => (
+        <div key={s.name}>{t('import.skippedServer', { name: s.name, reason: say(s.reasonUi, s.reason) })}</div>
+      ))}
+    </Banner>
+  );
+}
+
+/** One config file found: its host and path, its error or that it has no servers, and a row per server with its route control. */
+function ImportSourceSection({ source: s, state }: { source: ImportSource; state: ImportState }) {
+  const { t } = useTranslation('servers');
+  const say = useSay();
+  const servers = useServers();
+  const { picked, setPicked, inputs, setInputs, routes, refresh } = state;
+  return (
+    <section className="import-source" data-testid="import-source" data-found={s.found}>
+      <h3>{say(s.labelUi, s.label)}</h3>
+      <div className="muted small mono break">{s.path}</div>
+      {s.error && <p className="error-text small">{say(s.errorUi, s.error)}</p>}
+      {!s.error && s.candidates.length === 0 && <p className="muted small">{t('import.noServersInFile')}</p>}
+      <ul className="import-list">
+        {s.candidates.map((c) => (
+          <CandidateRow
+            key={c.name}
+            c={c}
+            picked={!!picked[pickKey(s.path, c.name)]}
+            onPick={(on) => setPicked({ ...picked, [pickKey(s.path, c.name)]: on })}
+            inputs={inputs}
+            onInput={(key, value) => setInputs({ ...inputs, [key]: value })}
+            routing={
+              <RouteControl
+                source={s}
+                c={c}
+                route={routes.find((r) => r.path === s.path && r.name === c.name)}
+                served={servers.some((x) => x.id === c.name)}
+                onChanged={async () => void (await refresh())}
+              />
+            }
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The places looked in where no config file was found. */
+function NotFoundSources({ sources }: { sources: ImportSource[] }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="muted small" data-testid="import-not-found">
+      {t('import.notFound')}
+      <ul className="plain-list">
+        {sources.map((s) => (
+          <li key={s.path}>
+            {s.label} <span className="mono break">{s.path}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The import panel. `onDone` closes it. */
+export function ImportPanel({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation('servers');
+  const state = useImport();
+  const { scan, outcome, selections, run } = state;
 
   return (
     <div className="import-panel" data-testid="import-panel">
@@ -149,83 +263,12 @@ export function ImportPanel({ onDone }: { onDone(): void }) {
       <p className="muted small" data-testid="import-route-forms">
         {t('import.routeForms')}
       </p>
-      <form
-        className="import-options"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void look.run();
-        }}
-      >
-        <label className="template-field">
-          <span className="small">{t('import.projectFolder')}</span>
-          <input type="text" className="mono" value={workspaceFolder} onChange={(e) => setWorkspaceFolder(e.target.value)} placeholder={EXAMPLE_PROJECT} translate="no" data-testid="import-workspace" />
-        </label>
-        <label className="template-field">
-          <span className="small">{t('import.otherFile')}</span>
-          <input type="text" className="mono" value={file} onChange={(e) => setFile(e.target.value)} placeholder={EXAMPLE_FILE} translate="no" data-testid="import-file" />
-        </label>
-        <div className="form-actions">
-          <ActionError error={look.error} />
-          <button type="button" onClick={onDone} data-testid="import-close">
-            {t('import.close')}
-          </button>
-          <button type="submit" disabled={look.pending} data-testid="import-scan">
-            {scan ? t('import.lookAgain') : t('import.look')}
-          </button>
-        </div>
-      </form>
-      {outcome && (
-        <Banner tone={outcome.imported.length ? 'ok' : 'muted'} title={outcome.imported.length ? t('import.imported', { names: outcome.imported.join(', ') }) : t('import.nothingImported')} testId="import-outcome">
-          {outcome.skipped.map((s) => (
-            <div key={s.name}>{t('import.skippedServer', { name: s.name, reason: say(s.reasonUi, s.reason) })}</div>
-          ))}
-        </Banner>
-      )}
+      <ImportOptionsForm state={state} onDone={onDone} />
+      {outcome && <ImportOutcomeBanner outcome={outcome} />}
       {scan?.sources
         .filter((s) => s.found)
-        .map((s) => (
-          <section key={s.path} className="import-source" data-testid="import-source" data-found={s.found}>
-            <h3>{say(s.labelUi, s.label)}</h3>
-            <div className="muted small mono break">{s.path}</div>
-            {s.error && <p className="error-text small">{say(s.errorUi, s.error)}</p>}
-            {!s.error && s.candidates.length === 0 && <p className="muted small">{t('import.noServersInFile')}</p>}
-            <ul className="import-list">
-              {s.candidates.map((c) => (
-                <CandidateRow
-                  key={c.name}
-                  c={c}
-                  picked={!!picked[pickKey(s.path, c.name)]}
-                  onPick={(on) => setPicked({ ...picked, [pickKey(s.path, c.name)]: on })}
-                  inputs={inputs}
-                  onInput={(key, value) => setInputs({ ...inputs, [key]: value })}
-                  routing={
-                    <RouteControl
-                      source={s}
-                      c={c}
-                      route={routes.find((r) => r.path === s.path && r.name === c.name)}
-                      served={servers.some((x) => x.id === c.name)}
-                      onChanged={async () => void (await refresh())}
-                    />
-                  }
-                />
-              ))}
-            </ul>
-          </section>
-        ))}
-      {scan && scan.sources.some((s) => !s.found) && (
-        <div className="muted small" data-testid="import-not-found">
-          {t('import.notFound')}
-          <ul className="plain-list">
-            {scan.sources
-              .filter((s) => !s.found)
-              .map((s) => (
-                <li key={s.path}>
-                  {s.label} <span className="mono break">{s.path}</span>
-                </li>
-              ))}
-          </ul>
-        </div>
-      )}
+        .map((s) => <ImportSourceSection key={s.path} source={s} state={state} />)}
+      {scan && scan.sources.some((s) => !s.found) && <NotFoundSources sources={scan.sources.filter((s) => !s.found)} />}
       {scan && (
         <div className="form-actions sticky-actions">
           <ActionError error={run.error} />

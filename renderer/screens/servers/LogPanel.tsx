@@ -35,24 +35,21 @@ export function logText(page: ServerLogPage, which: 'protocol' | 'stderr'): stri
     .join('\n');
 }
 
+/** Which log is shown. */
+type LogKind = (typeof LOG_KINDS)[number];
+
 /**
- * The log of one server (a connection of the console's own, or a bridged server: its bridge
- * reports it); fetched again whenever `server.logTotals` or `refreshKey` changes.
+ * The server's log page matching `query` (up to 2000 entries), fetched now, every 1.5 s and whenever
+ * `totals` changes; or the last error fetching it.
  */
-export function LogPanel({ server, refreshKey = '' }: { server: Pick<ServerView, 'id' | 'logTotals'>; refreshKey?: string }) {
-  const { t } = useTranslation('servers');
-  const [which, setWhich] = useState<'protocol' | 'stderr'>('protocol');
-  const [query, setQuery] = useState('');
+function useServerLog(serverId: string, query: string, totals: string) {
   const [page, setPage] = useState<ServerLogPage | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const totals = `${server.logTotals?.protocol ?? 0}/${server.logTotals?.stderr ?? 0}/${refreshKey}`;
-
   useEffect(() => {
     let live = true;
     const tick = () =>
       getApi()
-        .getServerLog({ serverId: server.id, query: query || undefined, limit: 2000 })
+        .getServerLog({ serverId, query: query || undefined, limit: 2000 })
         .then(
           (next) => {
             if (!live) return;
@@ -67,14 +64,72 @@ export function LogPanel({ server, refreshKey = '' }: { server: Pick<ServerView,
       live = false;
       clearInterval(timer);
     };
-  }, [server.id, query, totals]);
+  }, [serverId, query, totals]);
+  return { page, error };
+}
 
+/** "Copy": puts the shown log on the clipboard as text; `copied` for 1.5 s after. */
+function useCopyLog(page: ServerLogPage | null, which: LogKind) {
+  const [copied, setCopied] = useState(false);
   const copy = async () => {
     if (!page) return;
     await navigator.clipboard.writeText(logText(page, which));
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   };
+  return { copied, copy };
+}
+
+/** The protocol log, newest first: time, direction, kind, method (and error), id and size. */
+function ProtocolTable({ entries }: { entries: ServerLogPage['protocol'] }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="log-scroll">
+      <table className="log-table" data-testid="protocol-log">
+        <thead>
+          <tr>
+            <th>{t('log.colTime')}</th>
+            <th aria-label={t('log.colDirection')} />
+            <th>{t('log.colKind')}</th>
+            <th>{t('log.colMethod')}</th>
+            <th>{t('log.colId')}</th>
+            <th className="num">{t('log.colSize')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries
+            .slice()
+            .reverse()
+            .map((e) => (
+              <tr key={e.seq} className={e.kind === 'error' ? 'is-error' : ''}>
+                <td className="mono">{time(e.at)}</td>
+                <td title={e.direction === 'out' ? t('log.sentByConsole') : t('log.sentByServer')}>{e.direction === 'out' ? '→' : '←'}</td>
+                <td>{e.kind}</td>
+                <td className="mono">
+                  {e.method ?? '—'}
+                  {e.error && <span className="error-text"> {e.error.code}: {e.error.message}</span>}
+                </td>
+                <td className="mono">{e.id ?? ''}</td>
+                <td className="mono num">{e.size}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The log of one server (a connection of the console's own, or a bridged server: its bridge
+ * reports it); fetched again whenever `server.logTotals` or `refreshKey` changes.
+ */
+export function LogPanel({ server, refreshKey = '' }: { server: Pick<ServerView, 'id' | 'logTotals'>; refreshKey?: string }) {
+  const { t } = useTranslation('servers');
+  const [which, setWhich] = useState<LogKind>('protocol');
+  const [query, setQuery] = useState('');
+  const totals = `${server.logTotals?.protocol ?? 0}/${server.logTotals?.stderr ?? 0}/${refreshKey}`;
+  const { page, error } = useServerLog(server.id, query, totals);
+  const { copied, copy } = useCopyLog(page, which);
 
   const rows = which === 'protocol' ? (page?.protocol ?? []) : (page?.stderr ?? []);
   return (
@@ -98,38 +153,7 @@ export function LogPanel({ server, refreshKey = '' }: { server: Pick<ServerView,
       {rows.length === 0 ? (
         <p className="muted small">{query ? t('log.noMatch') : t('log.empty')}</p>
       ) : which === 'protocol' ? (
-        <div className="log-scroll">
-          <table className="log-table" data-testid="protocol-log">
-            <thead>
-              <tr>
-                <th>{t('log.colTime')}</th>
-                <th aria-label={t('log.colDirection')} />
-                <th>{t('log.colKind')}</th>
-                <th>{t('log.colMethod')}</th>
-                <th>{t('log.colId')}</th>
-                <th className="num">{t('log.colSize')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page!.protocol
-                .slice()
-                .reverse()
-                .map((e) => (
-                  <tr key={e.seq} className={e.kind === 'error' ? 'is-error' : ''}>
-                    <td className="mono">{time(e.at)}</td>
-                    <td title={e.direction === 'out' ? t('log.sentByConsole') : t('log.sentByServer')}>{e.direction === 'out' ? '→' : '←'}</td>
-                    <td>{e.kind}</td>
-                    <td className="mono">
-                      {e.method ?? '—'}
-                      {e.error && <span className="error-text"> {e.error.code}: {e.error.message}</span>}
-                    </td>
-                    <td className="mono">{e.id ?? ''}</td>
-                    <td className="mono num">{e.size}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </div>
+        <ProtocolTable entries={page!.protocol} />
       ) : (
         <pre className="mono-box stderr log-scroll" data-testid="stderr-log">
           {page!.stderr.map((e) => `${time(e.at)}  ${e.text}`).join('\n')}

@@ -10,6 +10,36 @@ import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
 import { useAction } from '../../hooks';
 
+/** One argument's field: its label (marked when required), input, description, and the error once a get was tried without it. */
+function PromptArgField({ prompt, arg: a, value, onChange, missing }: { prompt: PromptView; arg: PromptView['arguments'][number]; value: string; onChange: (value: string) => void; missing: boolean }) {
+  const { t } = useTranslation('servers');
+  const id = `prompt-${prompt.name}-${a.name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        <span className="mono">{a.title ?? a.name}</span>
+        {a.required && (
+          <span className="required" aria-label={t('form.required')} title={t('form.required')}>
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      <input
+        id={id}
+        type="text"
+        data-testid={`prompt-field-${a.name}`}
+        aria-required={a.required}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {a.description && <span className="field-help">{a.description}</span>}
+      {missing && <span className="field-error">{t('prompts.argRequired', { name: a.name })}</span>}
+    </div>
+  );
+}
+
+/** The selected prompt's form: its title, name and description, a field per argument, and "Get prompt" (once the server is ready and required arguments are given). */
 function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView }) {
   const { t } = useTranslation('servers');
   const [values, setValues] = useState<Record<string, string>>({});
@@ -42,32 +72,16 @@ function PromptForm({ server, prompt }: { server: ServerView; prompt: PromptView
         <p className="muted small">{t('prompts.noArguments')}</p>
       ) : (
         <div className="tool-fields">
-          {prompt.arguments.map((a) => {
-            const id = `prompt-${prompt.name}-${a.name}`;
-            return (
-              <div className="field" key={a.name}>
-                <label htmlFor={id}>
-                  <span className="mono">{a.title ?? a.name}</span>
-                  {a.required && (
-                    <span className="required" aria-label={t('form.required')} title={t('form.required')}>
-                      {' '}
-                      *
-                    </span>
-                  )}
-                </label>
-                <input
-                  id={id}
-                  type="text"
-                  data-testid={`prompt-field-${a.name}`}
-                  aria-required={a.required}
-                  value={values[a.name] ?? ''}
-                  onChange={(e) => setValues({ ...values, [a.name]: e.target.value })}
-                />
-                {a.description && <span className="field-help">{a.description}</span>}
-                {attempted && missing.includes(a.name) && <span className="field-error">{t('prompts.argRequired', { name: a.name })}</span>}
-              </div>
-            );
-          })}
+          {prompt.arguments.map((a) => (
+            <PromptArgField
+              key={a.name}
+              prompt={prompt}
+              arg={a}
+              value={values[a.name] ?? ''}
+              onChange={(value) => setValues({ ...values, [a.name]: value })}
+              missing={attempted && missing.includes(a.name)}
+            />
+          ))}
         </div>
       )}
       <div className="form-actions">

@@ -46,6 +46,7 @@ export function describeCapabilities(caps: Record<string, unknown> | undefined, 
   return parts.length ? parts.join(', ') : none;
 }
 
+/** Automatic reconnection: the attempt and when the next one is (or that it gave up), and Retry now. */
 function ReconnectBanner({ server }: { server: ServerView }) {
   const { t } = useTranslation('servers');
   const now = useNow();
@@ -70,6 +71,7 @@ function ReconnectBanner({ server }: { server: ServerView }) {
   );
 }
 
+/** OAuth: needed, pending (finish in the browser, open the link again) or signed in (until when), with Sign in or Sign out. */
 function AuthBanner({ server }: { server: ServerView }) {
   const { t } = useTranslation('servers');
   const signIn = useSignIn(server.id);
@@ -109,11 +111,8 @@ function AuthBanner({ server }: { server: ServerView }) {
   );
 }
 
-/** The head of the server page. `onEdit` opens the editor; `onSelect` moves the selection (after duplicate / remove). */
-export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
-  const { t } = useTranslation('servers');
-  const say = useSay();
-  const [confirmRemove, setConfirmRemove] = useState(false);
+/** The header's actions on the server: restart, enable / disable, duplicate (then select the copy), remove (then select none). */
+function useServerActions(server: ServerView, onSelect: (id: string | null) => void) {
   const restart = useAction(() => getApi().restartServer({ serverId: server.id }));
   const enabled = server.status !== 'disabled';
   const toggle = useAction(() => getApi().setServerEnabled({ serverId: server.id, enabled: !enabled }));
@@ -122,63 +121,91 @@ export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView;
     await getApi().removeServer({ serverId: server.id });
     onSelect(null);
   });
+  return { enabled, restart, toggle, duplicate, remove, error: restart.error ?? toggle.error ?? duplicate.error ?? remove.error };
+}
+
+/** The header's buttons: Restart (when enabled), Enable / Disable, Edit, Duplicate, and Remove (which asks first). */
+function ServerActionButtons({ server, actions, onEdit }: { server: ServerView; actions: ReturnType<typeof useServerActions>; onEdit(): void }) {
+  const { t } = useTranslation('servers');
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const { enabled, restart, toggle, duplicate, remove } = actions;
+  return (
+    <>
+      {enabled && (
+        <button type="button" onClick={() => void restart.run()} disabled={restart.pending} data-testid="restart-server">
+          {t('header.restart')}
+        </button>
+      )}
+      <button type="button" onClick={() => void toggle.run()} disabled={toggle.pending} data-testid="toggle-enabled">
+        {enabled ? t('header.disable') : t('header.enable')}
+      </button>
+      <button type="button" onClick={onEdit} data-testid="edit-server">
+        {t('header.edit')}
+      </button>
+      <button type="button" onClick={() => void duplicate.run()} disabled={duplicate.pending} data-testid="duplicate-server">
+        {t('header.duplicate')}
+      </button>
+      {confirmRemove ? (
+        <>
+          <button type="button" className="btn-danger" onClick={() => void remove.run()} disabled={remove.pending} data-testid="confirm-remove">
+            {t('header.removeConfirm', { server: server.id })}
+          </button>
+          <button type="button" onClick={() => setConfirmRemove(false)}>
+            {t('header.keep')}
+          </button>
+        </>
+      ) : (
+        <button type="button" onClick={() => setConfirmRemove(true)} data-testid="remove-server">
+          {t('header.remove')}
+        </button>
+      )}
+    </>
+  );
+}
+
+/** The connection facts: transport, target, protocol version and era, server info, capabilities, pid, connected since, in flight. */
+function ServerFacts({ server }: { server: ServerView }) {
+  const { t } = useTranslation('servers');
   const now = useNow();
-  const error = restart.error ?? toggle.error ?? duplicate.error ?? remove.error;
+  return (
+    <Facts
+      rows={[
+        [t('header.factTransport'), t(`transport.${server.transport}`)],
+        [t('header.factTarget'), <span key="t" className="mono break">{server.target}</span>],
+        [
+          t('header.factProtocol'),
+          server.protocolVersion
+            ? server.era
+              ? t('header.protocolEra', { version: server.protocolVersion, era: server.era === 'modern' ? t('header.eraModern') : t('header.eraLegacy') })
+              : server.protocolVersion
+            : '—',
+        ],
+        server.serverInfo && [t('header.factServer'), <span key="s" translate="no">{`${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`}</span>],
+        server.status === 'ready' && [t('header.factCapabilities'), <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}</span>],
+        server.pid !== undefined && [t('header.factProcess'), t('header.pid', { pid: server.pid })],
+        server.connectedAt !== undefined && [t('header.factConnected'), t('header.connectedAgo', { time: clockTime(server.connectedAt), ago: duration(Math.max(0, now - server.connectedAt)) })],
+        [t('header.factInFlight'), String(server.inFlight)],
+      ]}
+    />
+  );
+}
+
+/** The head of the server page. `onEdit` opens the editor; `onSelect` moves the selection (after duplicate / remove). */
+export function ServerHeader({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
+  const { t } = useTranslation('servers');
+  const say = useSay();
+  const actions = useServerActions(server, onSelect);
+  const { enabled } = actions;
   return (
     <header className="item-header">
       <div className="item-header-top">
         <h2 className="mono">{server.id}</h2>
         <ServerStatusPill status={server.status} />
         <span className="spacer" />
-        <ActionError error={error} />
-        {enabled && (
-          <button type="button" onClick={() => void restart.run()} disabled={restart.pending} data-testid="restart-server">
-            {t('header.restart')}
-          </button>
-        )}
-        <button type="button" onClick={() => void toggle.run()} disabled={toggle.pending} data-testid="toggle-enabled">
-          {enabled ? t('header.disable') : t('header.enable')}
-        </button>
-        <button type="button" onClick={onEdit} data-testid="edit-server">
-          {t('header.edit')}
-        </button>
-        <button type="button" onClick={() => void duplicate.run()} disabled={duplicate.pending} data-testid="duplicate-server">
-          {t('header.duplicate')}
-        </button>
-        {confirmRemove ? (
-          <>
-            <button type="button" className="btn-danger" onClick={() => void remove.run()} disabled={remove.pending} data-testid="confirm-remove">
-              {t('header.removeConfirm', { server: server.id })}
-            </button>
-            <button type="button" onClick={() => setConfirmRemove(false)}>
-              {t('header.keep')}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirmRemove(true)} data-testid="remove-server">
-            {t('header.remove')}
-          </button>
-        )}
+        <ActionError error={actions.error} />
+        <ServerActionButtons server={server} actions={actions} onEdit={onEdit} />
       </div>
-      <Facts
-        rows={[
-          [t('header.factTransport'), t(`transport.${server.transport}`)],
-          [t('header.factTarget'), <span key="t" className="mono break">{server.target}</span>],
-          [
-            t('header.factProtocol'),
-            server.protocolVersion
-              ? server.era
-                ? t('header.protocolEra', { version: server.protocolVersion, era: server.era === 'modern' ? t('header.eraModern') : t('header.eraLegacy') })
-                : server.protocolVersion
-              : '—',
-          ],
-          server.serverInfo && [t('header.factServer'), <span key="s" translate="no">{`${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`}</span>],
-          server.status === 'ready' && [t('header.factCapabilities'), <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}</span>],
-          server.pid !== undefined && [t('header.factProcess'), t('header.pid', { pid: server.pid })],
-          server.connectedAt !== undefined && [t('header.factConnected'), t('header.connectedAgo', { time: clockTime(server.connectedAt), ago: duration(Math.max(0, now - server.connectedAt)) })],
-          [t('header.factInFlight'), String(server.inFlight)],
-        ]}
-      />
+      <ServerFacts server={server} />
       {server.warning && (
         <Banner tone="warn" testId="server-warning">
           {say(server.warningUi, server.warning)}

@@ -27,6 +27,7 @@ export { ServerStatusPill } from './ServerHeader';
 type Tab = 'tools' | 'prompts' | 'resources' | 'log';
 type Mode = { kind: 'detail' } | { kind: 'add' } | { kind: 'edit'; id: string } | { kind: 'import' };
 
+/** The server's tools: the list, and the form of the selected tool. */
 function ToolsPanel({ server }: { server: ServerView }) {
   const { t } = useTranslation('servers');
   const selectedTool = useConsole((s) => s.selectedTool);
@@ -58,6 +59,7 @@ function ToolsPanel({ server }: { server: ServerView }) {
   );
 }
 
+/** The selected server's page: header, stderr tail, the Tools / Prompts / Resources / Log tabs, roots and its calls. */
 function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
   const { t } = useTranslation('servers');
   const calls = useCalls().filter((c) => c.serverId === server.id);
@@ -107,12 +109,59 @@ function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit
   );
 }
 
+/** Problems with the config file (edited by hand), and its path; nothing when there are none. */
+function ConfigProblems() {
+  const { t } = useTranslation('servers');
+  const problems = useConsole((s) => s.mirror?.settings.serversConfigProblems);
+  const configPath = useConsole((s) => s.mirror?.settings.serversConfigPath);
+  if (!(problems && problems.length > 0)) return null;
+  return (
+    <Banner tone="error" title={t('screen.configProblem')} testId="config-problems">
+      {problems.map((p) => (
+        <div key={p} className="small">
+          {p}
+        </div>
+      ))}
+      {configPath && <div className="muted small mono break">{configPath}</div>}
+    </Banner>
+  );
+}
+
+/** One server in the list: name, status, and transport, tools, prompts, calls in flight and reconnection in one line. */
+function ServerRow({ server: s, current, highlighted, onPick }: { server: ServerView; current: boolean; highlighted: boolean; onPick(): void }) {
+  const { t } = useTranslation('servers');
+  return (
+    <button
+      type="button"
+      className={`server-row${highlighted ? ' is-selected' : ''}`}
+      aria-current={current ? 'true' : undefined}
+      data-testid="server-item"
+      data-server-id={s.id}
+      onClick={onPick}
+    >
+      <span className="server-row-top">
+        <span className="mono strong">{s.id}</span>
+        <ServerStatusPill status={s.status} />
+      </span>
+      <span className="muted small">
+        {[
+          s.transport,
+          t('screen.rowTools', { count: s.tools.length }),
+          s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
+          s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
+          s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </span>
+    </button>
+  );
+}
+
 /** The Servers screen. */
 export function ServersScreen() {
   const { t } = useTranslation('servers');
   const servers = useServers();
-  const problems = useConsole((s) => s.mirror?.settings.serversConfigProblems);
-  const configPath = useConsole((s) => s.mirror?.settings.serversConfigPath);
   const selectedId = useConsole((s) => s.selectedServerId);
   const selectServer = useConsole((s) => s.selectServer);
   const [mode, setMode] = useState<Mode>({ kind: 'detail' });
@@ -142,49 +191,22 @@ export function ServersScreen() {
             {t('screen.import')}
           </button>
         </div>
-        {problems && problems.length > 0 && (
-          <Banner tone="error" title={t('screen.configProblem')} testId="config-problems">
-            {problems.map((p) => (
-              <div key={p} className="small">
-                {p}
-              </div>
-            ))}
-            {configPath && <div className="muted small mono break">{configPath}</div>}
-          </Banner>
-        )}
+        <ConfigProblems />
         {servers.length === 0 ? (
           <Empty>{t('screen.noServers')}</Empty>
         ) : (
           <ul className="server-list">
             {servers.map((s) => (
               <li key={s.id}>
-                <button
-                  type="button"
-                  className={`server-row${s.id === selected?.id && mode.kind === 'detail' ? ' is-selected' : ''}`}
-                  aria-current={s.id === selected?.id ? 'true' : undefined}
-                  data-testid="server-item"
-                  data-server-id={s.id}
-                  onClick={() => {
+                <ServerRow
+                  server={s}
+                  current={s.id === selected?.id}
+                  highlighted={s.id === selected?.id && mode.kind === 'detail'}
+                  onPick={() => {
                     selectServer(s.id);
                     setMode({ kind: 'detail' });
                   }}
-                >
-                  <span className="server-row-top">
-                    <span className="mono strong">{s.id}</span>
-                    <ServerStatusPill status={s.status} />
-                  </span>
-                  <span className="muted small">
-                    {[
-                      s.transport,
-                      t('screen.rowTools', { count: s.tools.length }),
-                      s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
-                      s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
-                      s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')}
-                  </span>
-                </button>
+                />
               </li>
             ))}
           </ul>
