@@ -256,65 +256,10 @@ export function chooseDefaultModel(entries: readonly ConfiguredProvider[], file:
 export function parseProvidersFile(text: string | undefined, filePath: string, env: Env): { file: ProvidersFileModel; problems: string[] } {
   const problems: string[] = [];
   const where = `${basename(filePath)} (${filePath})`;
-  let top: z.infer<typeof ProvidersFileSchema> = {};
-  let broken = false;
-  if (text !== undefined && text.trim() !== '') {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      const e = error instanceof Error ? error : new Error(String(error));
-      const loc = jsonErrorLocation(text, e);
-      const message = e.message.replace(/(?<!\s)\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
-      problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
-      json = undefined;
-      broken = true;
-    }
-    if (json !== undefined) {
-      const parsed = ProvidersFileSchema.safeParse(json);
-      if (parsed.success) top = parsed.data;
-      else {
-        problems.push(`${where}: ${issuesText(parsed.error)}. The file was ignored`);
-        broken = true;
-      }
-    }
-  }
-  const entries: ConfiguredProvider[] = [];
-  const skipped: unknown[] = [];
-  const add = (entry: ConfiguredProvider, source: string): void => {
-    const id = entry.settings.id;
-    if (id === MANUAL_PROVIDER_ID || entries.some((c) => c.settings.id === id)) {
-      problems.push(`${source}: provider id "${id}" is ${id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
-    } else entries.push(entry);
-  };
-  (top.providers ?? []).forEach((raw, i) => {
-    const entry = parseEntry(raw, i, where, env, problems);
-    if (entry) add(entry, where);
-    else skipped.push(raw);
-  });
-  const fromEnv = providerFromEnv(env);
-  problems.push(...fromEnv.problems);
-  let envEntry: ConfiguredProvider | undefined;
-  if (fromEnv.entry) {
-    const before = entries.length;
-    add(fromEnv.entry, 'environment');
-    if (entries.length > before) envEntry = entries.pop();
-  }
-  let families: FamilyRule[] | undefined;
-  if (top.families) {
-    families = [];
-    top.families.forEach((row, i) => {
-      const r = FamilyRuleSchema.safeParse(row);
-      if (r.success) families!.push(r.data);
-      else problems.push(`${where}: families[${i}] ignored: ${issuesText(r.error)}`);
-    });
-  }
-  const servers: Record<string, ServerModelSettings> = {};
-  for (const [id, raw] of Object.entries(top.servers ?? {})) {
-    const r = ServerModelSettingsSchema.safeParse(raw);
-    if (r.success) servers[id] = r.data;
-    else problems.push(`${where}: servers.${id} ignored: ${issuesText(r.error)}`);
-  }
+  const { top, broken } = readTop(text, where, problems);
+  const { entries, skipped, envEntry } = collectEntries(top, where, env, problems);
+  const families = top.families ? parseFamilies(top.families, where, problems) : undefined;
+  const servers = parseServers(top.servers ?? {}, where, problems);
   const file: ProvidersFileModel = {
     entries,
     servers,
@@ -326,6 +271,78 @@ export function parseProvidersFile(text: string | undefined, filePath: string, e
     ...(families ? { families } : {}),
   };
   return { file, problems };
+}
+
+/** The file's top level as the schema reads it; empty, and `broken` with a problem, when the text is not JSON or the top level does not fit. No text (or blank): empty, not broken. */
+function readTop(text: string | undefined, where: string, problems: string[]): { top: z.infer<typeof ProvidersFileSchema>; broken: boolean } {
+  if (text === undefined || text.trim() === '') return { top: {}, broken: false };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    const loc = jsonErrorLocation(text, e);
+    const message = e.message.replace(/(?<!\s)\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+    problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
+    return { top: {}, broken: true };
+  }
+  const parsed = ProvidersFileSchema.safeParse(json);
+  if (parsed.success) return { top: parsed.data, broken: false };
+  problems.push(`${where}: ${issuesText(parsed.error)}. The file was ignored`);
+  return { top: {}, broken: true };
+}
+
+/** Adds `entry` unless its id is manual's or already taken (then a problem from `source` says it was skipped). */
+function addEntry(entries: ConfiguredProvider[], problems: string[], entry: ConfiguredProvider, source: string): void {
+  const id = entry.settings.id;
+  if (id === MANUAL_PROVIDER_ID || entries.some((c) => c.settings.id === id)) {
+    problems.push(`${source}: provider id "${id}" is ${id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
+  } else entries.push(entry);
+}
+
+/**
+ * The file's providers in order (an entry that cannot be used is kept raw in `skipped`), and the
+ * provider the environment configures (`envEntry`, unless its id is taken by a file entry).
+ */
+function collectEntries(top: z.infer<typeof ProvidersFileSchema>, where: string, env: Env, problems: string[]): { entries: ConfiguredProvider[]; skipped: unknown[]; envEntry: ConfiguredProvider | undefined } {
+  const entries: ConfiguredProvider[] = [];
+  const skipped: unknown[] = [];
+  (top.providers ?? []).forEach((raw, i) => {
+    const entry = parseEntry(raw, i, where, env, problems);
+    if (entry) addEntry(entries, problems, entry, where);
+    else skipped.push(raw);
+  });
+  const fromEnv = providerFromEnv(env);
+  problems.push(...fromEnv.problems);
+  let envEntry: ConfiguredProvider | undefined;
+  if (fromEnv.entry) {
+    const before = entries.length;
+    addEntry(entries, problems, fromEnv.entry, 'environment');
+    if (entries.length > before) envEntry = entries.pop();
+  }
+  return { entries, skipped, envEntry };
+}
+
+/** The family rows that fit {@link FamilyRuleSchema}; each other row is ignored with a problem. */
+function parseFamilies(rows: readonly unknown[], where: string, problems: string[]): FamilyRule[] {
+  const families: FamilyRule[] = [];
+  rows.forEach((row, i) => {
+    const r = FamilyRuleSchema.safeParse(row);
+    if (r.success) families.push(r.data);
+    else problems.push(`${where}: families[${i}] ignored: ${issuesText(r.error)}`);
+  });
+  return families;
+}
+
+/** The per-server model settings that fit {@link ServerModelSettingsSchema}, by server id; each other one is ignored with a problem. */
+function parseServers(raw: Record<string, unknown>, where: string, problems: string[]): Record<string, ServerModelSettings> {
+  const servers: Record<string, ServerModelSettings> = {};
+  for (const [id, settings] of Object.entries(raw)) {
+    const r = ServerModelSettingsSchema.safeParse(settings);
+    if (r.success) servers[id] = r.data;
+    else problems.push(`${where}: servers.${id} ignored: ${issuesText(r.error)}`);
+  }
+  return servers;
 }
 
 /** All configured providers in order: the file's, then the environment's. */
