@@ -17,6 +17,7 @@ import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createHistoryService } from './history/service.js';
+import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
 import { closeWithin } from './shutdown.js';
@@ -90,13 +91,50 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   };
 }
 
+/** The methods the desktop life, the history service, the gateway and host routing implement. */
+type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>;
+
 /** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>, bridges: BridgeSide): ConsoleService {
-  const { hub, notices, now, roots, history, providerRegistry } = f;
-  const { pipeline, elicitations, policy } = req;
-  const { calls, connections, eraNeeds, publishServers } = srv;
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: MoreMethods, bridges: BridgeSide): ConsoleService {
   const listeners = new Set<(event: ConsoleEvent) => void>();
-  hub.subscribe((e) => listeners.forEach((l) => l(e)));
+  f.hub.subscribe((e) => listeners.forEach((l) => l(e)));
+  return {
+    ...queueMethods(f, req, srv),
+    ...serverMethods(f, srv, bridges),
+    ...settingsMethods(f, req),
+    ...more,
+    onEvent: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The state, calls and queue methods. */
+type QueueMethods = Pick<
+  ConsoleService,
+  | 'getState'
+  | 'getItem'
+  | 'callTool'
+  | 'rerunCall'
+  | 'dismissNotice'
+  | 'setToolEra'
+  | 'approveRequest'
+  | 'rejectRequest'
+  | 'cancelGeneration'
+  | 'regenerate'
+  | 'approveResponse'
+  | 'rejectResponse'
+  | 'dismissItem'
+  | 'saveDraft'
+  | 'respondElicitation'
+>;
+
+/** The state, the calls the person starts, and the queue's items (sampling requests and elicitations). */
+function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMethods {
+  const { hub, notices, now } = f;
+  const { pipeline, elicitations } = req;
+  const { calls, eraNeeds, publishServers } = srv;
   return {
     getState: async () => hub.snapshot(),
     getItem: async ({ id }) => {
@@ -125,6 +163,14 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
       pipeline.saveDraft(itemId, draft);
     },
     respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
+  };
+}
+
+/** The Servers screen's methods: the feature's own, with roots, restart, and what bridged servers change about sign-out and logs. */
+function serverMethods(f: Foundation, srv: ServerSide, bridges: BridgeSide): ServersMethods & Pick<ConsoleService, 'setServerRoots' | 'restartServer'> {
+  const { roots } = f;
+  const { connections, publishServers } = srv;
+  return {
     setServerRoots: async ({ serverId, folders }) => {
       const conn = connections.get(serverId);
       const bridged = bridges.listener?.connected().some((b) => b.serverId === serverId) ?? false;
@@ -146,6 +192,17 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     },
     // A bridged server's log comes from its bridge's reports; a connection of the console's own first.
     getServerLog: async (input) => (srv.connections.has(input.serverId) ? srv.feature.methods.getServerLog(input) : (bridges.activity.log(input.serverId)?.page(input.query, input.limit) ?? srv.feature.methods.getServerLog(input))),
+  };
+}
+
+/** History reads, providers and model settings, and the rules. */
+function settingsMethods(f: Foundation, req: RequestSide): Pick<
+  ConsoleService,
+  'listHistory' | 'getHistoryEntry' | 'saveProvider' | 'removeProvider' | 'testProvider' | 'listProviderModels' | 'saveModelSettings' | 'saveRules' | 'setAutoApprovalPaused' | 'exportRules' | 'importRules' | 'setKeepOriginal'
+> {
+  const { history, providerRegistry } = f;
+  const { policy } = req;
+  return {
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id }) => history.get(id),
     saveProvider: (input) => providerRegistry.save(input),
@@ -158,11 +215,6 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: 
     exportRules: async () => policy.exportRules(),
     importRules: async ({ text }) => ({ rules: Object.values(policy.importRules(text).servers).reduce((n, s) => n + s.rules.length, 0) }),
     setKeepOriginal: async ({ itemId, keep }) => policy.setKeepOriginal(itemId, keep),
-    ...more,
-    onEvent: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
   };
 }
 

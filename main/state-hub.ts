@@ -45,98 +45,145 @@ export interface StateHub {
 export type HubInitial = Omit<ConsoleState, 'version' | 'items'> & { items: ItemView[] };
 
 /**
+ * What one hub keeps between calls; the steps below read and change it. `state` holds the slices
+ * and the version (the items' summaries are made when asked, from `items`); `dirty`, `upserts` and
+ * `removes` are what the next patch carries; `published` is each item as last published, so the
+ * next patch sends only what differs from it.
+ */
+interface HubState {
+  readonly schedule: (fn: () => void) => void;
+  readonly items: Map<string, ItemView>;
+  state: Omit<ConsoleState, 'items'>;
+  readonly dirty: Set<SliceKey>;
+  readonly upserts: Set<string>;
+  readonly removes: Set<string>;
+  readonly listeners: Set<(event: ConsoleEvent) => void>;
+  readonly published: Map<string, ItemView>;
+  /** True while a flush is scheduled and has not run. */
+  scheduled: boolean;
+  /** {@link flush} of this hub, made once: what `schedule` is given and {@link StateHub.flush} is. */
+  readonly flush: () => void;
+}
+
+/**
  * Creates a hub.
  * @param initial the state at start, without `version` (which starts at 0), items whole
  * @param schedule how to defer a flush; default `setImmediate`
  */
 export function createStateHub(initial: HubInitial, schedule: (fn: () => void) => void = (fn) => setImmediate(fn)): StateHub {
   const { items: initialItems, ...slices } = initial;
-  const items = new Map(initialItems.map((i) => [i.id, i]));
-  // The slices and version; the items' summaries are made when asked (snapshot), from the items.
-  let state: Omit<ConsoleState, 'items'> = { ...slices, version: 0 };
-  const dirty = new Set<SliceKey>();
-  const upserts = new Set<string>();
-  const removes = new Set<string>();
-  const listeners = new Set<(event: ConsoleEvent) => void>();
-  /** Each item as last published: the next patch sends only what differs from it. */
-  const published = new Map(initialItems.map((i) => [i.id, i]));
-  let scheduled = false;
-
-  const request = () => {
-    if (scheduled) return;
-    scheduled = true;
-    schedule(flush);
+  const st: HubState = {
+    schedule,
+    items: new Map(initialItems.map((i) => [i.id, i])),
+    state: { ...slices, version: 0 },
+    dirty: new Set(),
+    upserts: new Set(),
+    removes: new Set(),
+    listeners: new Set(),
+    published: new Map(initialItems.map((i) => [i.id, i])),
+    scheduled: false,
+    flush: () => flush(st),
   };
-
-  function flush(): void {
-    scheduled = false;
-    if (dirty.size === 0 && upserts.size === 0 && removes.size === 0) return;
-    const patch: StatePatch = { version: state.version + 1 };
-    for (const key of dirty) (patch as unknown as Record<string, unknown>)[key] = state[key];
-    if (upserts.size || removes.size) {
-      const upsert: ItemSummary[] = [];
-      const change: ItemChange[] = [];
-      const details: DetailChange[] = [];
-      for (const id of upserts) {
-        const item = items.get(id);
-        if (!item) continue;
-        const before = published.get(id);
-        if (before) {
-          const diff = itemChange(projectItem(before), projectItem(item), true);
-          if (diff) change.push(diff);
-          const detail = itemChange<ItemView>(before, item);
-          if (detail) details.push(detail);
-        } else upsert.push(projectItem(item));
-        published.set(id, item);
-      }
-      for (const id of removes) published.delete(id);
-      patch.items = { upsert, remove: [...removes], ...(change.length ? { change } : {}) };
-      if (details.length) patch.details = details;
-    }
-    state = { ...state, version: patch.version };
-    dirty.clear();
-    upserts.clear();
-    removes.clear();
-    const event: ConsoleEvent = { type: 'patch', patch };
-    for (const l of listeners) {
-      try {
-        l(event);
-      } catch {
-        // a failing listener (e.g. a closed socket) must not stop the others
-      }
-    }
-  }
 
   return {
-    snapshot: () => ({ ...state, items: [...items.values()].map(projectItem) }),
-    set(key, value) {
-      state = { ...state, [key]: value };
-      dirty.add(key);
-      request();
-    },
-    get: (key) => (state as ConsoleState)[key],
-    upsertItem(item) {
-      items.set(item.id, item);
-      upserts.add(item.id);
-      removes.delete(item.id);
-      request();
-    },
-    removeItem(id) {
-      if (!items.delete(id)) return;
-      upserts.delete(id);
-      removes.add(id);
-      request();
-    },
-    getItem: (id) => items.get(id),
-    items: () => [...items.values()],
-    published(id) {
-      const item = published.get(id);
-      return item && items.has(id) ? { item, version: state.version } : undefined;
-    },
+    snapshot: () => ({ ...st.state, items: [...st.items.values()].map(projectItem) }),
+    set: (key, value) => setSlice(st, key, value),
+    get: (key) => (st.state as ConsoleState)[key],
+    upsertItem: (item) => upsertItem(st, item),
+    removeItem: (id) => removeItem(st, id),
+    getItem: (id) => st.items.get(id),
+    items: () => [...st.items.values()],
+    published: (id) => publishedOf(st, id),
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      st.listeners.add(listener);
+      return () => st.listeners.delete(listener);
     },
-    flush,
+    flush: st.flush,
   };
+}
+
+/** Schedules a flush unless one is already scheduled. */
+function request(st: HubState): void {
+  if (st.scheduled) return;
+  st.scheduled = true;
+  st.schedule(st.flush);
+}
+
+/** {@link StateHub.set}: replaces a slice and marks it for the next patch. */
+function setSlice<K extends SliceKey>(st: HubState, key: K, value: ConsoleState[K]): void {
+  st.state = { ...st.state, [key]: value };
+  st.dirty.add(key);
+  request(st);
+}
+
+/** {@link StateHub.upsertItem}: keeps the item whole and marks it for the next patch (undoing a pending removal). */
+function upsertItem(st: HubState, item: ItemView): void {
+  st.items.set(item.id, item);
+  st.upserts.add(item.id);
+  st.removes.delete(item.id);
+  request(st);
+}
+
+/** {@link StateHub.removeItem}: forgets the item and marks its removal for the next patch; an unknown id changes nothing. */
+function removeItem(st: HubState, id: string): void {
+  if (!st.items.delete(id)) return;
+  st.upserts.delete(id);
+  st.removes.add(id);
+  request(st);
+}
+
+/** {@link StateHub.published}: the item as last published with the current version, while the hub still has it. */
+function publishedOf(st: HubState, id: string): { item: ItemView; version: number } | undefined {
+  const item = st.published.get(id);
+  return item && st.items.has(id) ? { item, version: st.state.version } : undefined;
+}
+
+/**
+ * Sends what changed since the last patch as one patch to every listener (nothing when nothing
+ * changed), then clears the pending changes. A listener that throws does not stop the others.
+ */
+function flush(st: HubState): void {
+  st.scheduled = false;
+  if (st.dirty.size === 0 && st.upserts.size === 0 && st.removes.size === 0) return;
+  const patch: StatePatch = { version: st.state.version + 1 };
+  for (const key of st.dirty) (patch as unknown as Record<string, unknown>)[key] = st.state[key];
+  if (st.upserts.size || st.removes.size) addItemChanges(st, patch);
+  st.state = { ...st.state, version: patch.version };
+  st.dirty.clear();
+  st.upserts.clear();
+  st.removes.clear();
+  const event: ConsoleEvent = { type: 'patch', patch };
+  for (const l of st.listeners) {
+    try {
+      l(event);
+    } catch {
+      // a failing listener (e.g. a closed socket) must not stop the others
+    }
+  }
+}
+
+/**
+ * Puts the pending item changes into `patch`: a new item as its summary (`items.upsert`), a known one
+ * as the changes of its summary (`items.change`) and of the whole item (`details`), removals as ids.
+ * Each upserted item becomes the published one; removed ones stop being published.
+ */
+function addItemChanges(st: HubState, patch: StatePatch): void {
+  const upsert: ItemSummary[] = [];
+  const change: ItemChange[] = [];
+  const details: DetailChange[] = [];
+  for (const id of st.upserts) {
+    const item = st.items.get(id);
+    if (!item) continue;
+    const before = st.published.get(id);
+    if (before) {
+      const diff = itemChange(projectItem(before), projectItem(item), true);
+      if (diff) change.push(diff);
+      const detail = itemChange<ItemView>(before, item);
+      if (detail) details.push(detail);
+    } else upsert.push(projectItem(item));
+    st.published.set(id, item);
+  }
+  for (const id of st.removes) st.published.delete(id);
+  patch.items = { upsert, remove: [...st.removes], ...(change.length ? { change } : {}) };
+  if (details.length) patch.details = details;
 }

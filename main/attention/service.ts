@@ -5,10 +5,10 @@
  * recent notifications) so the renderer can set the title and, in the web host, show browser
  * notifications for exactly the ones main decided on.
  */
-import { NOTIFICATIONS_KEPT, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/contract/desktop.js';
+import { NOTIFICATIONS_KEPT, type AttentionEntry, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/contract/desktop.js';
 import type { SliceKey, StateHub } from '../state-hub.js';
 import { isElicitationItem, type SamplingItemView } from '../../shared/contract/state.js';
-import { desktopTFor, processLocales } from './messages.js';
+import { desktopTFor, processLocales, type DesktopT } from './messages.js';
 import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
 import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';
 
@@ -46,101 +46,146 @@ export interface AttentionService {
 /** Slices whose change can change what needs a person (or the tray's checkboxes). */
 const WATCHED: ReadonlySet<string> = new Set<SliceKey | 'items'>(['policy', 'desktop', 'items']);
 
+/**
+ * What one service keeps between refreshes; the steps below read and change it. `notified` holds
+ * the items already notified about (or that arrived during DND): never notified again. `recent` is
+ * the last {@link NOTIFICATIONS_KEPT} notifications, `seq` the last one's number; `focus` is the
+ * last "Review" (numbered by `focusSeq`). `lastBadge`, `lastTray` and `lastView` are what the badge,
+ * the tray and the `attention` slice last got, so unchanged ones are not set again.
+ */
+interface AttentionState {
+  readonly deps: AttentionDeps;
+  readonly notified: Set<string>;
+  readonly recent: AttentionNotification[];
+  seq: number;
+  focus: AttentionView['focus'];
+  focusSeq: number;
+  lastBadge: number | null;
+  lastTray: string;
+  lastView: string;
+}
+
 /** Starts the service; it acts on the current state at once. */
 export function createAttentionService(deps: AttentionDeps): AttentionService {
-  const { hub, ports } = deps;
-  /** Items already notified about (or that arrived during DND): never notified again. */
-  const notified = new Set<string>();
-  const recent: AttentionNotification[] = [];
-  let seq = 0;
-  let focus: AttentionView['focus'];
-  let focusSeq = 0;
-  let lastBadge: number | null = null;
-  let lastTray = '';
-  let lastView = '';
-
-  const paused = () => hub.get('policy')?.rules.paused ?? false;
-
-  const emit = (request: NotificationRequest) => {
-    const n: AttentionNotification = { seq: ++seq, title: request.title, body: request.body, silent: request.silent, at: deps.now() };
-    if (request.itemId) n.itemId = request.itemId;
-    recent.push(n);
-    if (recent.length > NOTIFICATIONS_KEPT) recent.splice(0, recent.length - NOTIFICATIONS_KEPT);
-    ports.notifier?.show(request, () => (request.itemId ? service.review(request.itemId) : ports.focusWindow?.()));
-  };
-
-  const say = (settings: DesktopSettings) => desktopTFor(settings.language, deps.osLocales?.() ?? processLocales());
-
-  const refresh = () => {
-    const items = hub.items();
-    const sampling = items.filter((i): i is SamplingItemView => !isElicitationItem(i));
-    const settings = deps.settings();
-    const t = say(settings);
-    const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
-    const quiet = settings.doNotDisturb || !settings.notifications;
-    const draftIds = new Set(sampling.filter((i) => i.origin === 'draft').map((i) => i.id));
-    for (const entry of waiting) {
-      if (notified.has(entry.itemId)) continue;
-      notified.add(entry.itemId);
-      // A draft was re-opened by the person from history: they know already.
-      if (!quiet && !draftIds.has(entry.itemId)) emit(notificationFor(entry, settings.sound, t));
-    }
-    // Forget items that left the state entirely (dismissed / removed), so the set stays small.
-    const present = new Set(items.map((i) => i.id));
-    for (const id of notified) if (!present.has(id)) notified.delete(id);
-
-    const count = waiting.length;
-    if (count !== lastBadge) {
-      lastBadge = count;
-      ports.badge?.setCount(count);
-    }
-    // The tray depends on these four only: rebuilt when one of them changed, not at every patch.
-    const trayKey = `${count}|${paused()}|${settings.doNotDisturb}|${settings.language ?? ''}`;
-    if (ports.tray && trayKey !== lastTray) {
-      lastTray = trayKey;
-      ports.tray.update(buildTrayModel({ count, paused: paused(), doNotDisturb: settings.doNotDisturb }, t));
-    }
-    // The waiting items themselves are not repeated here: every window has their summaries.
-    const view: AttentionView = { count, notifications: [...recent], doNotDisturb: settings.doNotDisturb };
-    if (focus) view.focus = focus;
-    const viewKey = JSON.stringify(view);
-    if (viewKey !== lastView) {
-      lastView = viewKey;
-      hub.set('attention', view);
-    }
-  };
-
+  const st: AttentionState = { deps, notified: new Set(), recent: [], seq: 0, focus: undefined, focusSeq: 0, lastBadge: null, lastTray: '', lastView: '' };
   const service: AttentionService = {
-    refresh,
-    testNotification() {
-      const settings = deps.settings();
-      const t = say(settings);
-      emit({ title: t('testTitle'), body: t('testBody'), silent: !settings.sound });
-      refresh();
-    },
-    review(itemId) {
-      ports.focusWindow?.();
-      focus = { itemId, seq: ++focusSeq, at: deps.now() };
-      refresh();
-    },
-    trayAction(id) {
-      try {
-        if (id === 'open') ports.focusWindow?.();
-        else if (id === 'quit') ports.quit?.();
-        else if (id === 'pause-auto-approval') deps.setAutoApprovalPaused(!paused());
-        else if (id === 'do-not-disturb') deps.setDoNotDisturb(!deps.settings().doNotDisturb);
-      } catch (err) {
-        deps.onError?.(`Tray: ${(err as Error).message}`);
-      }
-    },
+    refresh: () => refresh(st),
+    testNotification: () => testNotification(st),
+    review: (itemId) => review(st, itemId),
+    trayAction: (id) => trayAction(st, id),
     dispose: () => unsubscribe(),
   };
 
-  ports.tray?.onAction((id) => service.trayAction(id));
-  const unsubscribe = hub.subscribe((event) => {
+  deps.ports.tray?.onAction((id) => service.trayAction(id));
+  const unsubscribe = deps.hub.subscribe((event) => {
     if (event.type !== 'patch') return;
-    if (Object.keys(event.patch).some((k) => WATCHED.has(k))) refresh();
+    if (Object.keys(event.patch).some((k) => WATCHED.has(k))) refresh(st);
   });
-  refresh();
+  refresh(st);
   return service;
+}
+
+/** Whether the policy's "pause all auto-approval" switch is on. */
+function paused(st: AttentionState): boolean {
+  return st.deps.hub.get('policy')?.rules.paused ?? false;
+}
+
+/** The desktop messages in the language of `settings` (for `system`: the OS's locales). */
+function say(st: AttentionState, settings: DesktopSettings): DesktopT {
+  return desktopTFor(settings.language, st.deps.osLocales?.() ?? processLocales());
+}
+
+/** Records a notification among the recent ones and shows it; clicking it reviews its item, or focuses the window when it has none. */
+function emit(st: AttentionState, request: NotificationRequest): void {
+  const { deps, recent } = st;
+  const n: AttentionNotification = { seq: ++st.seq, title: request.title, body: request.body, silent: request.silent, at: deps.now() };
+  if (request.itemId) n.itemId = request.itemId;
+  recent.push(n);
+  if (recent.length > NOTIFICATIONS_KEPT) recent.splice(0, recent.length - NOTIFICATIONS_KEPT);
+  deps.ports.notifier?.show(request, () => (request.itemId ? review(st, request.itemId) : deps.ports.focusWindow?.()));
+}
+
+/** {@link AttentionService.refresh}: notifies about new waiting items, then sets the badge, the tray and the `attention` slice where they changed. */
+function refresh(st: AttentionState): void {
+  const items = st.deps.hub.items();
+  const sampling = items.filter((i): i is SamplingItemView => !isElicitationItem(i));
+  const settings = st.deps.settings();
+  const t = say(st, settings);
+  const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
+  notifyNew(st, waiting, sampling, settings, t);
+  // Forget items that left the state entirely (dismissed / removed), so the set stays small.
+  const present = new Set(items.map((i) => i.id));
+  for (const id of st.notified) if (!present.has(id)) st.notified.delete(id);
+  const count = waiting.length;
+  showCount(st, count, settings, t);
+  publishView(st, count, settings);
+}
+
+/**
+ * Marks each waiting entry not seen yet as notified, and notifies about it unless notifications are
+ * off or "do not disturb" is on, or it is a draft (re-opened by the person from history: they know already).
+ */
+function notifyNew(st: AttentionState, waiting: readonly AttentionEntry[], sampling: readonly SamplingItemView[], settings: DesktopSettings, t: DesktopT): void {
+  const quiet = settings.doNotDisturb || !settings.notifications;
+  const draftIds = new Set(sampling.filter((i) => i.origin === 'draft').map((i) => i.id));
+  for (const entry of waiting) {
+    if (st.notified.has(entry.itemId)) continue;
+    st.notified.add(entry.itemId);
+    if (!quiet && !draftIds.has(entry.itemId)) emit(st, notificationFor(entry, settings.sound, t));
+  }
+}
+
+/** Sets the badge to `count` and rebuilds the tray, each only when what it shows changed. */
+function showCount(st: AttentionState, count: number, settings: DesktopSettings, t: DesktopT): void {
+  const { ports } = st.deps;
+  if (count !== st.lastBadge) {
+    st.lastBadge = count;
+    ports.badge?.setCount(count);
+  }
+  // The tray depends on these four only: rebuilt when one of them changed, not at every patch.
+  const trayKey = `${count}|${paused(st)}|${settings.doNotDisturb}|${settings.language ?? ''}`;
+  if (ports.tray && trayKey !== st.lastTray) {
+    st.lastTray = trayKey;
+    ports.tray.update(buildTrayModel({ count, paused: paused(st), doNotDisturb: settings.doNotDisturb }, t));
+  }
+}
+
+/** Sets the `attention` slice (count, recent notifications, DND, last focus) when it differs from the last one set. */
+function publishView(st: AttentionState, count: number, settings: DesktopSettings): void {
+  // The waiting items themselves are not repeated here: every window has their summaries.
+  const view: AttentionView = { count, notifications: [...st.recent], doNotDisturb: settings.doNotDisturb };
+  if (st.focus) view.focus = st.focus;
+  const viewKey = JSON.stringify(view);
+  if (viewKey !== st.lastView) {
+    st.lastView = viewKey;
+    st.deps.hub.set('attention', view);
+  }
+}
+
+/** {@link AttentionService.testNotification}: a notification in the settings' language, sound as set. */
+function testNotification(st: AttentionState): void {
+  const settings = st.deps.settings();
+  const t = say(st, settings);
+  emit(st, { title: t('testTitle'), body: t('testBody'), silent: !settings.sound });
+  refresh(st);
+}
+
+/** {@link AttentionService.review}: focuses the window and records the item as the one to open. */
+function review(st: AttentionState, itemId: string): void {
+  st.deps.ports.focusWindow?.();
+  st.focus = { itemId, seq: ++st.focusSeq, at: st.deps.now() };
+  refresh(st);
+}
+
+/** {@link AttentionService.trayAction}: runs the action; a failure goes to `onError`, prefixed "Tray: ". */
+function trayAction(st: AttentionState, id: TrayActionId): void {
+  const { deps } = st;
+  try {
+    if (id === 'open') deps.ports.focusWindow?.();
+    else if (id === 'quit') deps.ports.quit?.();
+    else if (id === 'pause-auto-approval') deps.setAutoApprovalPaused(!paused(st));
+    else if (id === 'do-not-disturb') deps.setDoNotDisturb(!deps.settings().doNotDisturb);
+  } catch (err) {
+    deps.onError?.(`Tray: ${(err as Error).message}`);
+  }
 }

@@ -97,69 +97,105 @@ interface Channel {
   pending: Map<number, { resolve(result: Record<string, unknown>): void; reject(err: Error): void; onProgress?(message: string): void }>;
 }
 
+/**
+ * What one link keeps: the channel (connecting or connected; undefined when there is none), when a
+ * launch was last tried and why it failed, the next message id, and whether the link is closing.
+ */
+interface LinkState {
+  readonly opts: ConsoleLinkOptions;
+  readonly now: () => number;
+  channel: Promise<Channel> | undefined;
+  lastLaunch: number;
+  nextId: number;
+  closed: boolean;
+  launchFailure: string | undefined;
+  /** Forgets the channel (a channel calls it once it closed), made once. */
+  readonly forget: () => void;
+}
+
 /** Creates the link (nothing is connected until {@link ConsoleLink.warmUp} or a request). */
 export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
-  const now = opts.now ?? Date.now;
-  let channel: Promise<Channel> | undefined;
-  let lastLaunch = -Infinity;
-  let nextId = 1;
-  let closed = false;
-  let launchFailure: string | undefined;
-  const open = async (): Promise<Channel> => {
-    try {
-      return await connectChannel(opts, () => (channel = undefined));
-    } catch (first) {
-      if (!opts.launch) throw first;
-      if (now() - lastLaunch < RELAUNCH_AFTER_MS) throw launchFailure ? new Error(`${(first as Error).message}; ${launchFailure}`) : first;
-      lastLaunch = now();
-      try {
-        await opts.launch();
-        launchFailure = undefined;
-      } catch (err) {
-        launchFailure = err instanceof Error ? err.message : String(err);
-        throw err;
-      }
-      return connectChannel(opts, () => (channel = undefined));
-    }
-  };
-  const ensure = () => {
-    if (closed) return Promise.reject(new Error('the bridge is closing'));
-    channel ??= open().catch((err: unknown) => {
-      channel = undefined;
-      throw err;
-    });
-    return channel;
+  const st: LinkState = {
+    opts,
+    now: opts.now ?? Date.now,
+    channel: undefined,
+    lastLaunch: -Infinity,
+    nextId: 1,
+    closed: false,
+    launchFailure: undefined,
+    forget: () => void (st.channel = undefined),
   };
   return {
-    async request(kind, params, ro) {
-      let ch: Channel;
-      try {
-        ch = await ensure();
-      } catch (err) {
-        throw protocolError(CONSOLE_UNAVAILABLE_CODE, `${NOT_RUNNING_MESSAGE}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      return sendRequest(ch, nextId++, { kind, params, ...ro });
-    },
-    warmUp: () => ensure().then(() => undefined, () => undefined),
-    async auth(url, refresh) {
-      const ch = await ensure();
-      const id = nextId++;
-      const answer = new Promise<Record<string, unknown>>((resolve, reject) => ch.pending.set(id, { resolve, reject }));
-      write(ch.socket, { type: 'auth', id, url, ...(refresh && { refresh }) });
-      const { accessToken } = await answer;
-      return typeof accessToken === 'string' ? accessToken : undefined;
-    },
+    request: (kind, params, ro) => request(st, kind, params, ro),
+    warmUp: () => ensure(st).then(() => undefined, () => undefined),
+    auth: (url, refresh) => auth(st, url, refresh),
     report(report) {
-      void channel?.then((ch) => write(ch.socket, report), () => undefined);
+      void st.channel?.then((ch) => write(ch.socket, report), () => undefined);
     },
     elicitationComplete(elicitationId) {
-      void channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);
+      void st.channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);
     },
     close() {
-      closed = true;
-      void channel?.then((ch) => ch.socket.end(), () => undefined);
+      st.closed = true;
+      void st.channel?.then((ch) => ch.socket.end(), () => undefined);
     },
   };
+}
+
+/**
+ * Connects; when nobody listens and `launch` is given, launches the console (at most once per
+ * {@link RELAUNCH_AFTER_MS}) and connects again.
+ * @throws Error why the console cannot be reached (with why the last launch failed, within
+ *   {@link RELAUNCH_AFTER_MS} of it), or why the launch failed
+ */
+async function open(st: LinkState): Promise<Channel> {
+  const { opts, now } = st;
+  try {
+    return await connectChannel(opts, st.forget);
+  } catch (first) {
+    if (!opts.launch) throw first;
+    if (now() - st.lastLaunch < RELAUNCH_AFTER_MS) throw st.launchFailure ? new Error(`${(first as Error).message}; ${st.launchFailure}`) : first;
+    st.lastLaunch = now();
+    try {
+      await opts.launch();
+      st.launchFailure = undefined;
+    } catch (err) {
+      st.launchFailure = err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+    return connectChannel(opts, st.forget);
+  }
+}
+
+/** The channel, opened when there is none; a failed open is forgotten. @throws (rejects) what {@link open} throws; Error when the link is closing */
+function ensure(st: LinkState): Promise<Channel> {
+  if (st.closed) return Promise.reject(new Error('the bridge is closing'));
+  st.channel ??= open(st).catch((err: unknown) => {
+    st.channel = undefined;
+    throw err;
+  });
+  return st.channel;
+}
+
+/** {@link ConsoleLink.request}: a console that cannot be reached becomes {@link CONSOLE_UNAVAILABLE_CODE} "MCP Approval Console is not running: …". */
+async function request(st: LinkState, kind: McpRequestKind, params: unknown, ro: LinkRequestOptions): Promise<Record<string, unknown>> {
+  let ch: Channel;
+  try {
+    ch = await ensure(st);
+  } catch (err) {
+    throw protocolError(CONSOLE_UNAVAILABLE_CODE, `${NOT_RUNNING_MESSAGE}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return sendRequest(ch, st.nextId++, { kind, params, ...ro });
+}
+
+/** {@link ConsoleLink.auth}: asks the console for the server's access token and waits for the answer. */
+async function auth(st: LinkState, url: string, refresh?: { wwwAuthenticate?: string }): Promise<string | undefined> {
+  const ch = await ensure(st);
+  const id = st.nextId++;
+  const answer = new Promise<Record<string, unknown>>((resolve, reject) => ch.pending.set(id, { resolve, reject }));
+  write(ch.socket, { type: 'auth', id, url, ...(refresh && { refresh }) });
+  const { accessToken } = await answer;
+  return typeof accessToken === 'string' ? accessToken : undefined;
 }
 
 /** Sends one request on `ch` and settles with the console's answer, or on abort or a lost channel. */

@@ -23,7 +23,6 @@ export const BRIDGE_ID_PREFIX = 'mcp-approval-console-bridge:';
 /** Most input rounds the bridge drives for one host request. */
 export const MAX_BRIDGE_ROUNDS = 10;
 
-
 /** The input-round bookkeeping the proxy consults. */
 export interface InputRounds {
   /** A host request on its way to the server: remembered (modern era), the console's stashed answers merged in. */
@@ -47,78 +46,109 @@ interface Open {
   abort: AbortController;
 }
 
-/** Creates the bookkeeping over the proxy's state and its two senders. */
-export function createInputRounds(deps: {
+/** What {@link createInputRounds} needs: the proxy's state, its two senders and the link to the console. */
+export interface InputRoundsDeps {
   state: ProxyState;
   toHost(message: JSONRPCMessage): Promise<void>;
   toServer(message: JSONRPCMessage): Promise<void>;
   link: ConsoleLink;
-}): InputRounds {
-  const open = new Map<string, Open>(); // by host id key
-  const retries = new Map<string, Open>(); // by bridge id key
-  const stashed = new Map<string, Loose>(); // console answers by requestState
-  let nextRetry = 1;
-  const finish = (o: Open) => {
-    open.delete(idKey(o.hostId));
-    deps.state.calls.delete(idKey(o.hostId));
-    if (o.retryKey) retries.delete(o.retryKey);
-  };
-  const failHost = (o: Open, err: unknown) => {
-    finish(o);
-    if (o.abort.signal.aborted) return;
-    const e = err as { code?: unknown; message?: unknown };
-    void deps.toHost({ jsonrpc: '2.0', id: o.hostId, error: { code: typeof e.code === 'number' ? e.code : -32603, message: typeof e.message === 'string' ? e.message : String(err) } });
-  };
-  const round = (o: Open, result: Loose) => runRound(o, result, { ...deps, stashed, failHost, retry: (params) => retry(o, params) });
-  const retry = (o: Open, params: Loose) => {
-    const id = `${BRIDGE_ID_PREFIX}${nextRetry++}`;
-    if (o.retryKey) retries.delete(o.retryKey);
-    o.retryKey = idKey(id);
-    retries.set(o.retryKey, o);
-    void deps.toServer({ jsonrpc: '2.0', id, method: o.method, params } as JSONRPCMessage).catch((err: unknown) => failHost(o, err));
-  };
+}
+
+/**
+ * What the bookkeeping keeps: the host requests that may take rounds (by host id key), the same
+ * by the key of the bridge's retry in flight, the console's answers waiting for the host's retry
+ * (by `requestState`), and the number of the next retry id.
+ */
+interface RoundsState {
+  readonly deps: InputRoundsDeps;
+  readonly open: Map<string, Open>;
+  readonly retries: Map<string, Open>;
+  readonly stashed: Map<string, Loose>;
+  nextRetry: number;
+}
+
+/** Creates the bookkeeping over the proxy's state and its two senders. */
+export function createInputRounds(deps: InputRoundsDeps): InputRounds {
+  const st: RoundsState = { deps, open: new Map(), retries: new Map(), stashed: new Map(), nextRetry: 1 };
   return {
-    fromHostRequest(message) {
-      if (deps.state.era !== 'modern' || !CALL_METHODS.has(message.method as string)) return message;
-      const params = asObject(message.params) ?? {};
-      const { inputResponses, requestState, ...base } = params;
-      open.set(idKey(message.id as JsonRpcId), { hostId: message.id as JsonRpcId, method: message.method as string, base, rounds: 0, abort: new AbortController() });
-      const mine = typeof requestState === 'string' ? stashed.get(requestState) : undefined;
-      if (!mine) return message;
-      stashed.delete(requestState as string);
-      return { ...message, params: { ...params, inputResponses: { ...mine, ...asObject(inputResponses) } } };
-    },
-    fromHostCancel(message) {
-      const params = asObject(message.params);
-      const o = open.get(idKey(params?.requestId as JsonRpcId));
-      if (!o) return message;
-      o.abort.abort(new RequestAbort('server_cancelled', typeof params?.reason === 'string' ? params.reason : undefined));
-      finish(o);
-      return o.retryKey ? { ...message, params: { ...params, requestId: retryIdOf(o.retryKey) } } : message;
-    },
-    fromServerResponse(message) {
-      const key = idKey(message.id as JsonRpcId);
-      const o = retries.get(key) ?? open.get(key);
-      if (!o) return false;
-      const mineOnly = retries.has(key);
-      const result = asObject(message.result);
-      if (result?.resultType === 'input_required' && !o.abort.signal.aborted) {
-        if (++o.rounds > MAX_BRIDGE_ROUNDS) failHost(o, { code: -32603, message: `the server asked for input ${o.rounds} times; the bridge stops after ${MAX_BRIDGE_ROUNDS} rounds` });
-        else round(o, result);
-        return true;
-      }
-      finish(o);
-      if (!mineOnly) return false;
-      if (!o.abort.signal.aborted) void deps.toHost({ ...message, id: o.hostId } as JSONRPCMessage);
-      return true;
-    },
+    fromHostRequest: (message) => fromHostRequest(st, message),
+    fromHostCancel: (message) => fromHostCancel(st, message),
+    fromServerResponse: (message) => fromServerResponse(st, message),
     close() {
-      for (const o of open.values()) o.abort.abort(new RequestAbort('connection_closed'));
-      open.clear();
-      retries.clear();
-      stashed.clear();
+      for (const o of st.open.values()) o.abort.abort(new RequestAbort('connection_closed'));
+      st.open.clear();
+      st.retries.clear();
+      st.stashed.clear();
     },
   };
+}
+
+/** Forgets a host request (and its call, and its retry). */
+function finish(st: RoundsState, o: Open): void {
+  st.open.delete(idKey(o.hostId));
+  st.deps.state.calls.delete(idKey(o.hostId));
+  if (o.retryKey) st.retries.delete(o.retryKey);
+}
+
+/** Ends a host request with `err` as its JSON-RPC error (code -32603 unless `err` has a numeric one); nothing is sent when it was aborted. */
+function failHost(st: RoundsState, o: Open, err: unknown): void {
+  finish(st, o);
+  if (o.abort.signal.aborted) return;
+  const e = err as { code?: unknown; message?: unknown };
+  void st.deps.toHost({ jsonrpc: '2.0', id: o.hostId, error: { code: typeof e.code === 'number' ? e.code : -32603, message: typeof e.message === 'string' ? e.message : String(err) } });
+}
+
+/** Sends the request again on a new bridge id with `params`; a failed send fails the host request. */
+function retry(st: RoundsState, o: Open, params: Loose): void {
+  const id = `${BRIDGE_ID_PREFIX}${st.nextRetry++}`;
+  if (o.retryKey) st.retries.delete(o.retryKey);
+  o.retryKey = idKey(id);
+  st.retries.set(o.retryKey, o);
+  void st.deps.toServer({ jsonrpc: '2.0', id, method: o.method, params } as JSONRPCMessage).catch((err: unknown) => failHost(st, o, err));
+}
+
+/** {@link InputRounds.fromHostRequest}: a call of the modern era is remembered; the console's answers stashed under its `requestState` are merged in (the host's own win). */
+function fromHostRequest(st: RoundsState, message: Loose): Loose {
+  if (st.deps.state.era !== 'modern' || !CALL_METHODS.has(message.method as string)) return message;
+  const params = asObject(message.params) ?? {};
+  const { inputResponses, requestState, ...base } = params;
+  st.open.set(idKey(message.id as JsonRpcId), { hostId: message.id as JsonRpcId, method: message.method as string, base, rounds: 0, abort: new AbortController() });
+  const mine = typeof requestState === 'string' ? st.stashed.get(requestState) : undefined;
+  if (!mine) return message;
+  st.stashed.delete(requestState as string);
+  return { ...message, params: { ...params, inputResponses: { ...mine, ...asObject(inputResponses) } } };
+}
+
+/** {@link InputRounds.fromHostCancel}: aborts the console's work for the request, forgets it, and points the cancel at the bridge's retry when one runs. */
+function fromHostCancel(st: RoundsState, message: Loose): Loose {
+  const params = asObject(message.params);
+  const o = st.open.get(idKey(params?.requestId as JsonRpcId));
+  if (!o) return message;
+  o.abort.abort(new RequestAbort('server_cancelled', typeof params?.reason === 'string' ? params.reason : undefined));
+  finish(st, o);
+  return o.retryKey ? { ...message, params: { ...params, requestId: retryIdOf(o.retryKey) } } : message;
+}
+
+/**
+ * {@link InputRounds.fromServerResponse}: an `input_required` for a known request runs a round (or
+ * fails the host request past {@link MAX_BRIDGE_ROUNDS}); a final answer to the bridge's retry goes
+ * to the host under its own id.
+ */
+function fromServerResponse(st: RoundsState, message: Loose): boolean {
+  const key = idKey(message.id as JsonRpcId);
+  const o = st.retries.get(key) ?? st.open.get(key);
+  if (!o) return false;
+  const mineOnly = st.retries.has(key);
+  const result = asObject(message.result);
+  if (result?.resultType === 'input_required' && !o.abort.signal.aborted) {
+    if (++o.rounds > MAX_BRIDGE_ROUNDS) failHost(st, o, { code: -32603, message: `the server asked for input ${o.rounds} times; the bridge stops after ${MAX_BRIDGE_ROUNDS} rounds` });
+    else void runRound(st, o, result);
+    return true;
+  }
+  finish(st, o);
+  if (!mineOnly) return false;
+  if (!o.abort.signal.aborted) void st.deps.toHost({ ...message, id: o.hostId } as JSONRPCMessage);
+  return true;
 }
 
 /** The bridge id behind a retry key (`s:<id>`). */
@@ -127,32 +157,29 @@ function retryIdOf(key: string): string {
 }
 
 /** One `input_required` round: the console's requests fulfilled, then a retry or the host's share. */
-async function runRound(
-  o: Open,
-  result: Loose,
-  deps: { state: ProxyState; toHost(m: JSONRPCMessage): Promise<void>; link: ConsoleLink; stashed: Map<string, Loose>; failHost(o: Open, err: unknown): void; retry(params: Loose): void },
-): Promise<void> {
+async function runRound(st: RoundsState, o: Open, result: Loose): Promise<void> {
+  const { state, toHost, link } = st.deps;
   const requests = Object.entries(asObject(result.inputRequests) ?? {});
   const mine = requests.flatMap(([key, r]) => {
     const req = asObject(r);
-    const kind = consoleKind(req?.method, asObject(req?.params), deps.state.hostCaps, deps.state.samplingTo);
+    const kind = consoleKind(req?.method, asObject(req?.params), state.hostCaps, state.samplingTo);
     return kind ? [{ key, kind, params: req?.params ?? {} }] : [];
   });
   const theirs = requests.filter(([key]) => !mine.some((m) => m.key === key));
-  if (mine.length === 0) return void deps.toHost({ jsonrpc: '2.0', id: o.hostId, result } as JSONRPCMessage);
+  if (mine.length === 0) return void toHost({ jsonrpc: '2.0', id: o.hostId, result } as JSONRPCMessage);
   let answers: Loose;
   try {
-    const via = deps.state.via;
-    const call = deps.state.calls.get(idKey(o.hostId));
+    const via = state.via;
+    const call = state.calls.get(idKey(o.hostId));
     const exact = call ? { calls: [call], exact: true } : {};
-    const settled = await Promise.all(mine.map(async (m) => [m.key, await deps.link.request(m.kind, m.params, { era: 'modern', ...(via && { via }), ...exact, signal: o.abort.signal })] as const));
+    const settled = await Promise.all(mine.map(async (m) => [m.key, await link.request(m.kind, m.params, { era: 'modern', ...(via && { via }), ...exact, signal: o.abort.signal })] as const));
     answers = Object.fromEntries(settled);
   } catch (err) {
-    return deps.failHost(o, err);
+    return failHost(st, o, err);
   }
   if (o.abort.signal.aborted) return;
   const requestState = result.requestState;
-  if (theirs.length === 0) return deps.retry({ ...o.base, inputResponses: answers, ...(requestState !== undefined && { requestState }) });
-  if (typeof requestState === 'string') deps.stashed.set(requestState, answers);
-  void deps.toHost({ jsonrpc: '2.0', id: o.hostId, result: { ...result, inputRequests: Object.fromEntries(theirs) } } as JSONRPCMessage);
+  if (theirs.length === 0) return retry(st, o, { ...o.base, inputResponses: answers, ...(requestState !== undefined && { requestState }) });
+  if (typeof requestState === 'string') st.stashed.set(requestState, answers);
+  void toHost({ jsonrpc: '2.0', id: o.hostId, result: { ...result, inputRequests: Object.fromEntries(theirs) } } as JSONRPCMessage);
 }

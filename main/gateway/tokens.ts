@@ -72,71 +72,103 @@ export interface GatewayTokens {
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const newToken = (): string => `mcpgw_${randomBytes(32).toString('base64url')}`;
 
+/**
+ * What one opening keeps: gateway.json as last read or written, each server's token for this run
+ * (and the server of each such token's hash), and each named token's use since the start.
+ */
+interface TokensState {
+  readonly path: string;
+  readonly secrets: SecretStore;
+  file: GatewayFile;
+  readonly byServer: Map<string, string>;
+  readonly serverOf: Map<string, string>;
+  readonly use: Map<string, { calls: number; lastUsedAt?: number }>;
+}
+
 /** Opens the tokens of `dir/gateway.json` (missing: none yet). Never throws. */
 export function openGatewayTokens(dir: string, secrets: SecretStore): GatewayTokens {
   const path = join(dir, GATEWAY_FILE);
   const read = readUserFile(path, spec);
-  let file: GatewayFile = read.state === 'ok' ? read.value : { tokens: [] };
   const problem = read.state === 'broken' ? read.problems.join('; ') : undefined;
-  const byServer = new Map<string, string>();
-  const serverOf = new Map<string, string>();
-  const use = new Map<string, { calls: number; lastUsedAt?: number }>();
-
-  /** Writes `next` over gateway.json (re-read first: a file broken meanwhile is never written over). */
-  const save = (next: GatewayFile) => {
-    const now = readUserFile(path, spec);
-    if (now.state === 'broken') throw brokenFileError(GATEWAY_FILE, now.problems);
-    file = writeUserFile(path, spec, next);
-  };
-  const named = (name: string) => {
-    const found = file.tokens.find((t) => t.name === name);
-    if (!found) throw new ApiError('not_found', ui('error.noGatewayToken', { name }));
-    return found;
-  };
-
+  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, byServer: new Map(), serverOf: new Map(), use: new Map() };
   return {
-    port: () => file.port ?? DEFAULT_GATEWAY_PORT,
+    port: () => st.file.port ?? DEFAULT_GATEWAY_PORT,
     ...(problem && { problem }),
-    forServer(serverId) {
-      let token = byServer.get(serverId);
-      if (!token) {
-        token = newToken();
-        byServer.set(serverId, token);
-        serverOf.set(sha256(token), serverId);
-      }
-      return token;
-    },
-    holder(token, now) {
-      const hash = sha256(token);
-      const serverId = serverOf.get(hash);
-      if (serverId) return { serverId, caller: { kind: 'server' } };
-      const stored = file.tokens.find((t) => t.sha256 === hash);
-      if (!stored) return undefined;
-      const u = use.get(stored.name) ?? { calls: 0 };
-      use.set(stored.name, { calls: u.calls + 1, lastUsedAt: now });
-      return { serverId: tokenCallerId(stored.name), caller: { kind: 'token', name: stored.name } };
-    },
-    async create(name, now) {
-      const parsed = GatewayTokenNameSchema.safeParse(name);
-      if (!parsed.success) throw new ApiError('invalid_input', ui('error.gatewayTokenName', { why: parsed.error.issues[0]?.message ?? 'invalid' }));
-      if (file.tokens.some((t) => t.name === name)) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
-      const token = newToken();
-      await secrets.set(gatewayTokenSecretName(name), token);
-      save({ ...file, tokens: [...file.tokens, { name, createdAt: now, sha256: sha256(token) }] });
-      return token;
-    },
-    async reveal(name) {
-      named(name);
-      const token = await secrets.get(gatewayTokenSecretName(name));
-      if (!token) throw new ApiError('not_found', ui('error.gatewayTokenLost', { name }));
-      return token;
-    },
-    async revoke(name) {
-      named(name);
-      save({ ...file, tokens: file.tokens.filter((t) => t.name !== name) });
-      use.delete(name);
-      await secrets.delete(gatewayTokenSecretName(name));
-    },
-    views: () => file.tokens.map((t) => ({ name: t.name, createdAt: t.createdAt, calls: use.get(t.name)?.calls ?? 0, ...(use.get(t.name)?.lastUsedAt !== undefined && { lastUsedAt: use.get(t.name)!.lastUsedAt }) })),
+    forServer: (serverId) => forServer(st, serverId),
+    holder: (token, now) => holder(st, token, now),
+    create: (name, now) => create(st, name, now),
+    reveal: (name) => reveal(st, name),
+    revoke: (name) => revoke(st, name),
+    views: () => views(st),
   };
+}
+
+/** Writes `next` over gateway.json (re-read first: a file broken meanwhile is never written over). @throws ApiError invalid_state when the file is broken; the fs error when it cannot be written */
+function save(st: TokensState, next: GatewayFile): void {
+  const now = readUserFile(st.path, spec);
+  if (now.state === 'broken') throw brokenFileError(GATEWAY_FILE, now.problems);
+  st.file = writeUserFile(st.path, spec, next);
+}
+
+/** The stored named token `name`. @throws ApiError not_found */
+function named(st: TokensState, name: string): GatewayFile['tokens'][number] {
+  const found = st.file.tokens.find((t) => t.name === name);
+  if (!found) throw new ApiError('not_found', ui('error.noGatewayToken', { name }));
+  return found;
+}
+
+/** {@link GatewayTokens.forServer}: the server's token, made on first ask. */
+function forServer(st: TokensState, serverId: string): string {
+  let token = st.byServer.get(serverId);
+  if (!token) {
+    token = newToken();
+    st.byServer.set(serverId, token);
+    st.serverOf.set(sha256(token), serverId);
+  }
+  return token;
+}
+
+/** {@link GatewayTokens.holder}: a server's token first, then a named one (its use counted at `now`, epoch ms). */
+function holder(st: TokensState, token: string, now: number): TokenHolder | undefined {
+  const hash = sha256(token);
+  const serverId = st.serverOf.get(hash);
+  if (serverId) return { serverId, caller: { kind: 'server' } };
+  const stored = st.file.tokens.find((t) => t.sha256 === hash);
+  if (!stored) return undefined;
+  const u = st.use.get(stored.name) ?? { calls: 0 };
+  st.use.set(stored.name, { calls: u.calls + 1, lastUsedAt: now });
+  return { serverId: tokenCallerId(stored.name), caller: { kind: 'token', name: stored.name } };
+}
+
+/** {@link GatewayTokens.create}: keeps the token in the secret store, then its hash in gateway.json. */
+async function create(st: TokensState, name: string, now: number): Promise<string> {
+  const parsed = GatewayTokenNameSchema.safeParse(name);
+  if (!parsed.success) throw new ApiError('invalid_input', ui('error.gatewayTokenName', { why: parsed.error.issues[0]?.message ?? 'invalid' }));
+  if (st.file.tokens.some((t) => t.name === name)) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
+  const token = newToken();
+  await st.secrets.set(gatewayTokenSecretName(name), token);
+  save(st, { ...st.file, tokens: [...st.file.tokens, { name, createdAt: now, sha256: sha256(token) }] });
+  return token;
+}
+
+/** {@link GatewayTokens.reveal}: the named token from the secret store. */
+async function reveal(st: TokensState, name: string): Promise<string> {
+  named(st, name);
+  const token = await st.secrets.get(gatewayTokenSecretName(name));
+  if (!token) throw new ApiError('not_found', ui('error.gatewayTokenLost', { name }));
+  return token;
+}
+
+/** {@link GatewayTokens.revoke}: removes it from gateway.json, forgets its use, then deletes it from the secret store. */
+async function revoke(st: TokensState, name: string): Promise<void> {
+  named(st, name);
+  save(st, { ...st.file, tokens: st.file.tokens.filter((t) => t.name !== name) });
+  st.use.delete(name);
+  await st.secrets.delete(gatewayTokenSecretName(name));
+}
+
+/** {@link GatewayTokens.views}: each named token with its calls and last use this run. */
+function views(st: TokensState): GatewayTokenView[] {
+  const { use } = st;
+  return st.file.tokens.map((t) => ({ name: t.name, createdAt: t.createdAt, calls: use.get(t.name)?.calls ?? 0, ...(use.get(t.name)?.lastUsedAt !== undefined && { lastUsedAt: use.get(t.name)!.lastUsedAt }) }));
 }

@@ -45,6 +45,21 @@ function applyPromptToolReply(result: CreateMessageResult, text: string, input: 
   return { ...result, content: block };
 }
 
+/** What the stream's `model-call-end` part says: the finish reasons and the token usage reported. */
+interface Finish {
+  finishReason: string;
+  rawFinishReason?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** A tool call the model made (native tools). */
+interface ToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
 /**
  * Streams one generation. `input.onText` receives each text delta in order.
  * @returns the CreateMessageResult (convert.ts; a prompt-based tool reply parsed, see
@@ -56,26 +71,20 @@ function applyPromptToolReply(result: CreateMessageResult, text: string, input: 
  *   converted.
  */
 export async function streamGenerate(input: GenerateInput, setup: StreamSetup): Promise<GenerateOutput> {
-  const { signal, onText, modelId } = input;
+  const { signal, onText } = input;
   const { ctx } = setup;
   const toolMode = setup.tools ?? 'native';
   if (signal.aborted) throw abortError(signal.reason);
   const hasTools = (input.params.tools?.length ?? 0) > 0;
-  if (hasTools && toolMode === 'none') {
-    throw new ProviderError(
-      `${ctx.label} (${ctx.baseURL}): model "${modelId}" has no tool calling (set to "none" on the Providers screen) but this request offers tools — choose another model, switch it to prompt-based tools, or remove the tools`,
-      'unsupported',
-      false,
-    );
-  }
+  if (hasTools && toolMode === 'none') throw noToolCalling(ctx, input.modelId);
   const promptTools = toolMode === 'prompt';
   const params = promptTools ? toPromptToolParams(input.params) : input.params;
   const call = toAiSdkCall(params);
 
   let text = '';
-  const toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
+  const toolCalls: ToolCall[] = [];
   let streamError: unknown;
-  let finish: { finishReason: string; rawFinishReason?: string; inputTokens?: number; outputTokens?: number } | undefined;
+  let finish: Finish | undefined;
   let responseModelId: string | undefined;
 
   try {
@@ -95,12 +104,7 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
           if (part.modelId) responseModelId = part.modelId;
           break;
         case 'model-call-end':
-          finish = {
-            finishReason: part.finishReason,
-            ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
-            ...(part.usage.inputTokens !== undefined ? { inputTokens: part.usage.inputTokens } : {}),
-            ...(part.usage.outputTokens !== undefined ? { outputTokens: part.usage.outputTokens } : {}),
-          };
+          finish = finishOf(part);
           break;
         case 'error':
           streamError ??= part.error;
@@ -115,6 +119,43 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
   }
   if (signal.aborted) throw abortError(signal.reason);
   if (streamError !== undefined) throw toProviderError(streamError, ctx);
+  return outputOf(input, ctx, call.stopSequences, promptTools && hasTools, text, toolCalls, finish, responseModelId);
+}
+
+/** The refusal of a request that offers tools to a model set to no tool calling (kind `unsupported`, not retryable). */
+function noToolCalling(ctx: ErrorContext, modelId: string): ProviderError {
+  return new ProviderError(
+    `${ctx.label} (${ctx.baseURL}): model "${modelId}" has no tool calling (set to "none" on the Providers screen) but this request offers tools — choose another model, switch it to prompt-based tools, or remove the tools`,
+    'unsupported',
+    false,
+  );
+}
+
+/** The finish reasons and token usage of a `model-call-end` part (fields left out when the provider did not report them). */
+function finishOf(part: { finishReason: string; rawFinishReason?: string; usage: { inputTokens?: number; outputTokens?: number } }): Finish {
+  return {
+    finishReason: part.finishReason,
+    ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
+    ...(part.usage.inputTokens !== undefined ? { inputTokens: part.usage.inputTokens } : {}),
+    ...(part.usage.outputTokens !== undefined ? { outputTokens: part.usage.outputTokens } : {}),
+  };
+}
+
+/**
+ * What a finished stream gives: the CreateMessageResult (a prompt-based tool reply parsed when
+ * `parseToolReply` and the model made no native tool call), the usage reported, the finish reason.
+ * @throws ProviderError `protocol` (retryable) when the stream stopped before the model finished
+ */
+function outputOf(
+  input: GenerateInput,
+  ctx: ErrorContext,
+  stopSequences: string[] | undefined,
+  parseToolReply: boolean,
+  text: string,
+  toolCalls: ToolCall[],
+  finish: Finish | undefined,
+  responseModelId: string | undefined,
+): GenerateOutput {
   // A stream that stops without the provider's closing event (Anthropic message_stop, Responses
   // response.completed, Gemini finishReason) is a dropped connection, not a finished answer: the
   // call then ends without its `model-call-end` part, or (providers that always close the stream
@@ -122,7 +163,6 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
   if (!finish || (finish.finishReason === 'other' && finish.rawFinishReason === undefined)) {
     throw new ProviderError(`${ctx.label} (${ctx.baseURL}): the response stream ended before the model finished — the connection may have dropped; retry`, 'protocol', true);
   }
-
   const outcome = {
     text,
     toolCalls,
@@ -134,7 +174,7 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
     ...(finish.inputTokens !== undefined ? { inputTokens: finish.inputTokens } : {}),
     ...(finish.outputTokens !== undefined ? { outputTokens: finish.outputTokens } : {}),
   };
-  let result = fromAiSdkResult(outcome, { requestedModelId: modelId, ...(call.stopSequences ? { stopSequences: call.stopSequences } : {}) });
-  if (promptTools && hasTools && toolCalls.length === 0) result = applyPromptToolReply(result, text, input);
+  let result = fromAiSdkResult(outcome, { requestedModelId: input.modelId, ...(stopSequences ? { stopSequences } : {}) });
+  if (parseToolReply && toolCalls.length === 0) result = applyPromptToolReply(result, text, input);
   return { result, ...(Object.keys(usage).length > 0 ? { usage } : {}), finishReason: finish.finishReason };
 }

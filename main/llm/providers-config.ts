@@ -3,6 +3,7 @@
  * variables. Reading never throws for bad configuration: problems come back as readable strings
  * (for the person, as notices) and the rest of the configuration still loads. The Providers
  * screen writes this file back through {@link serializeProvidersFile} (main/llm/registry.ts).
+ * The file's schemas and the types it is parsed into: providers-file-model.ts (re-exported here).
  *
  * File format (unknown keys are ignored, and kept — in place, in the file's order — when the console
  * rewrites the file; see providers-file-shape.ts):
@@ -37,79 +38,26 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/contract/providers.js';
 import type { ModelRef } from '../../shared/contract/state.js';
-import { createProvider, type ResolvedProvider } from './create-provider.js';
+import { createProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
-import type { LlmProvider } from './provider.js';
+import { ENV_PROVIDER_ID, ProviderEntrySchema, ProvidersFileSchema, type ConfiguredProvider, type Env, type LoadedProviders, type ProvidersFileModel } from './providers-file-model.js';
 
-/** Environment variables, as `process.env` holds them. Passed in, never read globally. */
-export type Env = Record<string, string | undefined>;
+export {
+  ENV_PROVIDER_ID,
+  PROVIDERS_CONFIG_FILE,
+  ProviderEntrySchema,
+  ProvidersFileSchema,
+  type ConfiguredProvider,
+  type Env,
+  type LoadedProviders,
+  type ProviderEntry,
+  type ProvidersFileModel,
+} from './providers-file-model.js';
 
-/** One configured provider as the file (or the environment) states it, with env references resolved. */
-export interface ConfiguredProvider extends ResolvedProvider {
-  /** The `${env:NAME}` text of `apiKey` in the file, kept for rewriting. */
-  apiKeyRef?: string;
-  /** Headers as written in the file (references unresolved), kept for rewriting. */
-  headersRaw?: Record<string, string>;
-}
-
-/** Everything the file says, parsed. `families` is absent while the default table is in use. */
-export interface ProvidersFileModel {
-  entries: ConfiguredProvider[];
-  /** The OPENAI_COMPATIBLE_* provider, if configured. */
-  envEntry?: ConfiguredProvider;
-  defaultProvider?: string;
-  defaultModel?: string;
-  families?: FamilyRule[];
-  servers: Record<string, ServerModelSettings>;
-  /** Entries that were skipped (invalid), kept verbatim so rewriting the file never loses them. */
-  skipped: unknown[];
-  /** The file exists but could not be read or parsed: the console must not overwrite it. */
-  broken?: boolean;
-}
-
-/** The result of loading: every provider (configured ones first, manual last), the default model, problems found, and the parsed file. */
-export interface LoadedProviders {
-  providers: LlmProvider[];
-  defaultModel: ModelRef;
-  /** Readable problems, each naming the file (or the environment variable) and what is wrong. */
-  problems: string[];
-  file: ProvidersFileModel;
-}
-
-/** File name of the providers configuration inside the user-data folder. */
-export const PROVIDERS_CONFIG_FILE = 'providers.json';
-
-/** Id of the provider configured from OPENAI_COMPATIBLE_* environment variables. */
-export const ENV_PROVIDER_ID = 'openai-compatible-env';
-
+/** A `${env:NAME}` reference, the whole value. */
 const ENV_REF = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+/** Header names that look like credentials (their values must be env references). */
 const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
-
-/** One entry of `providers` (structure only; API-key and header rules are checked after). */
-export const ProviderEntrySchema = z
-  .looseObject({
-    id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-"'),
-    kind: z.enum(['openai-compatible', 'anthropic', 'openai', 'google']),
-    label: z.string().min(1).optional(),
-    preset: z.string().max(50).optional(),
-    baseURL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as "http://127.0.0.1:1234/v1"' }).optional(),
-    models: z.array(z.string().min(1)).default([]),
-    modelFacts: z.record(z.string(), z.unknown()).optional(),
-    openaiApi: z.enum(['responses', 'chat']).optional(),
-    apiKey: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-  })
-  .refine((e) => e.kind !== 'openai-compatible' || e.baseURL !== undefined, { path: ['baseURL'], message: 'an openai-compatible provider needs its baseURL, e.g. "http://127.0.0.1:11434/v1"' });
-export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;
-
-/** The top level of `providers.json`; entries are validated one by one so one bad entry does not hide the others. */
-export const ProvidersFileSchema = z.looseObject({
-  providers: z.array(z.unknown()).optional(),
-  defaultProvider: z.string().optional(),
-  defaultModel: z.string().optional(),
-  families: z.array(z.unknown()).optional(),
-  servers: z.record(z.string(), z.unknown()).optional(),
-});
 
 /**
  * Resolves a `${env:NAME}` reference.
@@ -256,65 +204,10 @@ export function chooseDefaultModel(entries: readonly ConfiguredProvider[], file:
 export function parseProvidersFile(text: string | undefined, filePath: string, env: Env): { file: ProvidersFileModel; problems: string[] } {
   const problems: string[] = [];
   const where = `${basename(filePath)} (${filePath})`;
-  let top: z.infer<typeof ProvidersFileSchema> = {};
-  let broken = false;
-  if (text !== undefined && text.trim() !== '') {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      const e = error instanceof Error ? error : new Error(String(error));
-      const loc = jsonErrorLocation(text, e);
-      const message = e.message.replace(/(?<!\s)\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
-      problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
-      json = undefined;
-      broken = true;
-    }
-    if (json !== undefined) {
-      const parsed = ProvidersFileSchema.safeParse(json);
-      if (parsed.success) top = parsed.data;
-      else {
-        problems.push(`${where}: ${issuesText(parsed.error)}. The file was ignored`);
-        broken = true;
-      }
-    }
-  }
-  const entries: ConfiguredProvider[] = [];
-  const skipped: unknown[] = [];
-  const add = (entry: ConfiguredProvider, source: string): void => {
-    const id = entry.settings.id;
-    if (id === MANUAL_PROVIDER_ID || entries.some((c) => c.settings.id === id)) {
-      problems.push(`${source}: provider id "${id}" is ${id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
-    } else entries.push(entry);
-  };
-  (top.providers ?? []).forEach((raw, i) => {
-    const entry = parseEntry(raw, i, where, env, problems);
-    if (entry) add(entry, where);
-    else skipped.push(raw);
-  });
-  const fromEnv = providerFromEnv(env);
-  problems.push(...fromEnv.problems);
-  let envEntry: ConfiguredProvider | undefined;
-  if (fromEnv.entry) {
-    const before = entries.length;
-    add(fromEnv.entry, 'environment');
-    if (entries.length > before) envEntry = entries.pop();
-  }
-  let families: FamilyRule[] | undefined;
-  if (top.families) {
-    families = [];
-    top.families.forEach((row, i) => {
-      const r = FamilyRuleSchema.safeParse(row);
-      if (r.success) families!.push(r.data);
-      else problems.push(`${where}: families[${i}] ignored: ${issuesText(r.error)}`);
-    });
-  }
-  const servers: Record<string, ServerModelSettings> = {};
-  for (const [id, raw] of Object.entries(top.servers ?? {})) {
-    const r = ServerModelSettingsSchema.safeParse(raw);
-    if (r.success) servers[id] = r.data;
-    else problems.push(`${where}: servers.${id} ignored: ${issuesText(r.error)}`);
-  }
+  const { top, broken } = readTop(text, where, problems);
+  const { entries, skipped, envEntry } = collectEntries(top, where, env, problems);
+  const families = top.families ? parseFamilies(top.families, where, problems) : undefined;
+  const servers = parseServers(top.servers ?? {}, where, problems);
   const file: ProvidersFileModel = {
     entries,
     servers,
@@ -326,6 +219,78 @@ export function parseProvidersFile(text: string | undefined, filePath: string, e
     ...(families ? { families } : {}),
   };
   return { file, problems };
+}
+
+/** The file's top level as the schema reads it; empty, and `broken` with a problem, when the text is not JSON or the top level does not fit. No text (or blank): empty, not broken. */
+function readTop(text: string | undefined, where: string, problems: string[]): { top: z.infer<typeof ProvidersFileSchema>; broken: boolean } {
+  if (text === undefined || text.trim() === '') return { top: {}, broken: false };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const e = error instanceof Error ? error : new Error(String(error));
+    const loc = jsonErrorLocation(text, e);
+    const message = e.message.replace(/(?<!\s)\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+    problems.push(`${where}: invalid JSON${loc ? ` at line ${loc.line}, column ${loc.column}` : ''}: ${message}. The file was ignored`);
+    return { top: {}, broken: true };
+  }
+  const parsed = ProvidersFileSchema.safeParse(json);
+  if (parsed.success) return { top: parsed.data, broken: false };
+  problems.push(`${where}: ${issuesText(parsed.error)}. The file was ignored`);
+  return { top: {}, broken: true };
+}
+
+/** Adds `entry` unless its id is manual's or already taken (then a problem from `source` says it was skipped). */
+function addEntry(entries: ConfiguredProvider[], problems: string[], entry: ConfiguredProvider, source: string): void {
+  const id = entry.settings.id;
+  if (id === MANUAL_PROVIDER_ID || entries.some((c) => c.settings.id === id)) {
+    problems.push(`${source}: provider id "${id}" is ${id === MANUAL_PROVIDER_ID ? 'reserved' : 'used twice'}; this provider was skipped`);
+  } else entries.push(entry);
+}
+
+/**
+ * The file's providers in order (an entry that cannot be used is kept raw in `skipped`), and the
+ * provider the environment configures (`envEntry`, unless its id is taken by a file entry).
+ */
+function collectEntries(top: z.infer<typeof ProvidersFileSchema>, where: string, env: Env, problems: string[]): { entries: ConfiguredProvider[]; skipped: unknown[]; envEntry: ConfiguredProvider | undefined } {
+  const entries: ConfiguredProvider[] = [];
+  const skipped: unknown[] = [];
+  (top.providers ?? []).forEach((raw, i) => {
+    const entry = parseEntry(raw, i, where, env, problems);
+    if (entry) addEntry(entries, problems, entry, where);
+    else skipped.push(raw);
+  });
+  const fromEnv = providerFromEnv(env);
+  problems.push(...fromEnv.problems);
+  let envEntry: ConfiguredProvider | undefined;
+  if (fromEnv.entry) {
+    const before = entries.length;
+    addEntry(entries, problems, fromEnv.entry, 'environment');
+    if (entries.length > before) envEntry = entries.pop();
+  }
+  return { entries, skipped, envEntry };
+}
+
+/** The family rows that fit {@link FamilyRuleSchema}; each other row is ignored with a problem. */
+function parseFamilies(rows: readonly unknown[], where: string, problems: string[]): FamilyRule[] {
+  const families: FamilyRule[] = [];
+  rows.forEach((row, i) => {
+    const r = FamilyRuleSchema.safeParse(row);
+    if (r.success) families.push(r.data);
+    else problems.push(`${where}: families[${i}] ignored: ${issuesText(r.error)}`);
+  });
+  return families;
+}
+
+/** The per-server model settings that fit {@link ServerModelSettingsSchema}, by server id; each other one is ignored with a problem. */
+function parseServers(raw: Record<string, unknown>, where: string, problems: string[]): Record<string, ServerModelSettings> {
+  const servers: Record<string, ServerModelSettings> = {};
+  for (const [id, settings] of Object.entries(raw)) {
+    const r = ServerModelSettingsSchema.safeParse(settings);
+    if (r.success) servers[id] = r.data;
+    else problems.push(`${where}: servers.${id} ignored: ${issuesText(r.error)}`);
+  }
+  return servers;
 }
 
 /** All configured providers in order: the file's, then the environment's. */

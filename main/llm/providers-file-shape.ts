@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { ServerModelSettingsSchema } from '../../shared/contract/providers.js';
 import { describeJsonError } from '../config.js';
 import { brokenFileError, indentOf, shapeLike, type JsonPath } from '../user-file.js';
-import { ProviderEntrySchema, ProvidersFileSchema } from './providers-config.js';
+import { ProviderEntrySchema, ProvidersFileSchema } from './providers-file-model.js';
 
 const TOP_KEYS = new Set(Object.keys(ProvidersFileSchema.shape));
 const ENTRY_KEYS = new Set(Object.keys(ProviderEntrySchema.shape));

@@ -40,8 +40,8 @@ export interface CallTracker {
   linkItem(callIds: string[], itemId: string): void;
 }
 
-/** Creates the tracker over the console's connections. */
-export function createCallTracker(deps: {
+/** What {@link createCallTracker} needs. */
+export interface CallTrackerDeps {
   hub: StateHub;
   now: () => number;
   connection(serverId: string): ServerConnection | undefined;
@@ -57,96 +57,122 @@ export function createCallTracker(deps: {
   learn?(serverId: string, tool: string, outcome: { error?: { code?: number; message: string }; result?: CallView['result'] }): CallView['eraNeed'];
   /** Told after a call finished (succeeded, failed or declined), once state shows it; items still waiting inside it end (README, "Drafts"). */
   onEnded?(call: CallView): void;
-}): CallTracker {
-  let calls: CallView[] = [];
+}
 
-  const publish = () => {
-    const running = calls.filter((c) => c.status === 'running');
-    const done = calls.filter((c) => c.status !== 'running');
-    calls = [...done.slice(-CALLS_KEPT), ...running].sort((a, b) => a.startedAt - b.startedAt);
-    deps.hub.set('calls', calls);
-  };
+/** What one tracker keeps: the calls in state (running ones, and the newest {@link CALLS_KEPT} finished), oldest first. */
+interface TrackerState {
+  readonly deps: CallTrackerDeps;
+  calls: CallView[];
+}
 
-  const patch = (id: string, change: Partial<CallView>) => {
-    calls = calls.map((c) => (c.id === id ? { ...c, ...change } : c));
-    publish();
-  };
-  const ended = (id: string, change: Partial<CallView>) => {
-    patch(id, change);
-    const call = calls.find((c) => c.id === id);
-    if (call) deps.onEnded?.(call);
-  };
+/** Runs a recorded call on its connection; resolves with what to patch into the call. */
+type RunCall = (conn: ServerConnection, call: CallRef) => Promise<Partial<CallView>>;
 
-  /** Records a new call and runs it; the outcome (from `run`) is patched in when it settles. */
-  const start = (
-    serverId: string,
-    kind: ClientRequestKind,
-    name: string,
-    args: Record<string, unknown>,
-    run: (conn: ServerConnection, call: CallRef) => Promise<Partial<CallView>>,
-    rerunOf?: string,
-  ): string => {
-    const conn = deps.connection(serverId);
-    if (!conn) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
-    if (conn.view().status !== 'ready') throw new ApiError('invalid_state', ui('error.serverNotReady', { server: serverId, status: conn.view().status }));
-    const id = randomUUID();
-    calls = [...calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
-    publish();
-    run(conn, callRef(id, kind, name, args)).then(
-      (outcome) => ended(id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
-      (err: unknown) => {
-        const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
-        const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
-        const eraNeed = (err as { eraNeed?: CallView['eraNeed'] } | null)?.eraNeed;
-        ended(id, { status, endedAt: deps.now(), error: { message: err instanceof Error ? err.message : String(err), code }, ...(eraNeed ? { eraNeed } : {}) });
-      },
-    );
-    return id;
-  };
-
-  /** A tool call on the session its tool needs; a failure that names the era it needs says so on the call. */
-  const runToolCall = async (serverId: string, name: string, args: Record<string, unknown>, primary: ServerConnection, call: CallRef): Promise<Partial<CallView>> => {
-    const conn = deps.route ? await deps.route(serverId, name, primary) : primary;
-    let result: CallView['result'];
-    try {
-      result = await conn.callTool(name, args, { call });
-    } catch (err) {
-      const code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
-      const eraNeed = deps.learn?.(serverId, name, { error: { code, message: err instanceof Error ? err.message : String(err) } });
-      if (eraNeed) throw Object.assign(err instanceof Error ? err : new Error(String(err)), { eraNeed });
-      throw err;
-    }
-    const eraNeed = result?.isError ? deps.learn?.(serverId, name, { result }) : undefined;
-    return { result, ...(eraNeed ? { eraNeed } : {}) };
-  };
-
-  const startToolCall = (serverId: string, name: string, args: Record<string, unknown>, rerunOf?: string) =>
-    start(serverId, 'tools/call', name, args, (conn, call) => runToolCall(serverId, name, args, conn, call), rerunOf);
-  const startPromptGet = (serverId: string, name: string, args: Record<string, string>, rerunOf?: string) =>
-    start(serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) }), rerunOf);
-  const startResourceRead = (serverId: string, uri: string, rerunOf?: string) =>
-    start(serverId, 'resources/read', uri, { uri }, async (conn, call) => ({ resource: await conn.readResource(uri, { call }) }), rerunOf);
-
+/** Creates the tracker over the console's connections. */
+export function createCallTracker(deps: CallTrackerDeps): CallTracker {
+  const st: TrackerState = { deps, calls: [] };
   return {
-    startToolCall: (serverId, name, args) => startToolCall(serverId, name, args),
-    startPromptGet: (serverId, name, args) => startPromptGet(serverId, name, args),
-    startResourceRead: (serverId, uri) => startResourceRead(serverId, uri),
-    rerun(callId) {
-      const old = calls.find((c) => c.id === callId);
-      if (!old) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
-      if (old.status === 'running') throw new ApiError('invalid_state', ui('error.callRunning', { id: callId }));
-      const args = structuredClone(old.arguments);
-      if (old.kind === 'prompts/get') return startPromptGet(old.serverId, old.name, args as Record<string, string>, callId);
-      if (old.kind === 'resources/read') return startResourceRead(old.serverId, old.name, callId);
-      return startToolCall(old.serverId, old.name, args, callId);
-    },
+    startToolCall: (serverId, name, args) => startToolCall(st, serverId, name, args),
+    startPromptGet: (serverId, name, args) => startPromptGet(st, serverId, name, args),
+    startResourceRead: (serverId, uri) => startResourceRead(st, serverId, uri),
+    rerun: (callId) => rerun(st, callId),
     inFlight: (serverId) =>
-      calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => callRef(c.id, c.kind, c.name, c.arguments)),
+      st.calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => callRef(c.id, c.kind, c.name, c.arguments)),
     linkItem(callIds, itemId) {
-      calls = calls.map((c) => (callIds.includes(c.id) ? { ...c, samplingItemIds: [...c.samplingItemIds, itemId] } : c));
-      publish();
+      st.calls = st.calls.map((c) => (callIds.includes(c.id) ? { ...c, samplingItemIds: [...c.samplingItemIds, itemId] } : c));
+      publish(st);
     },
   };
+}
+
+/** Keeps the running calls and the newest {@link CALLS_KEPT} finished ones, oldest first, and sets the `calls` slice. */
+function publish(st: TrackerState): void {
+  const running = st.calls.filter((c) => c.status === 'running');
+  const done = st.calls.filter((c) => c.status !== 'running');
+  st.calls = [...done.slice(-CALLS_KEPT), ...running].sort((a, b) => a.startedAt - b.startedAt);
+  st.deps.hub.set('calls', st.calls);
+}
+
+/** Applies `change` to call `id` (when still kept), publishes, then tells `onEnded`. */
+function ended(st: TrackerState, id: string, change: Partial<CallView>): void {
+  st.calls = st.calls.map((c) => (c.id === id ? { ...c, ...change } : c));
+  publish(st);
+  const call = st.calls.find((c) => c.id === id);
+  if (call) st.deps.onEnded?.(call);
+}
+
+/**
+ * Records a new call and runs it; the outcome (from `run`) is patched in when it settles.
+ * @returns the new call's id
+ * @throws ApiError not_found for an unknown server, invalid_state when it is not ready
+ */
+function start(st: TrackerState, serverId: string, kind: ClientRequestKind, name: string, args: Record<string, unknown>, run: RunCall, rerunOf?: string): string {
+  const { deps } = st;
+  const conn = deps.connection(serverId);
+  if (!conn) throw new ApiError('not_found', ui('error.noServer', { server: serverId }));
+  if (conn.view().status !== 'ready') throw new ApiError('invalid_state', ui('error.serverNotReady', { server: serverId, status: conn.view().status }));
+  const id = randomUUID();
+  st.calls = [...st.calls, { id, serverId, kind, name, arguments: args, status: 'running', startedAt: deps.now(), samplingItemIds: [], ...(rerunOf && { rerunOf }) }];
+  publish(st);
+  run(conn, callRef(id, kind, name, args)).then(
+    (outcome) => ended(st, id, { status: 'succeeded', endedAt: deps.now(), ...outcome }),
+    (err: unknown) => ended(st, id, failedChange(err, deps.now())),
+  );
+  return id;
+}
+
+/**
+ * What a call that threw becomes: `declined` for {@link InputDeclinedError}, else `failed`; the
+ * error's message and numeric `code`, and the era it needs when the error carries one. `endedAt` in epoch ms.
+ */
+function failedChange(err: unknown, endedAt: number): Partial<CallView> {
+  const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
+  const status = err instanceof InputDeclinedError ? 'declined' : 'failed';
+  const eraNeed = (err as { eraNeed?: CallView['eraNeed'] } | null)?.eraNeed;
+  return { status, endedAt, error: { message: err instanceof Error ? err.message : String(err), code }, ...(eraNeed ? { eraNeed } : {}) };
+}
+
+/** A tool call on the session its tool needs; a failure that names the era it needs says so on the call. */
+async function runToolCall(st: TrackerState, serverId: string, name: string, args: Record<string, unknown>, primary: ServerConnection, call: CallRef): Promise<Partial<CallView>> {
+  const { deps } = st;
+  const conn = deps.route ? await deps.route(serverId, name, primary) : primary;
+  let result: CallView['result'];
+  try {
+    result = await conn.callTool(name, args, { call });
+  } catch (err) {
+    const code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
+    const eraNeed = deps.learn?.(serverId, name, { error: { code, message: err instanceof Error ? err.message : String(err) } });
+    if (eraNeed) throw Object.assign(err instanceof Error ? err : new Error(String(err)), { eraNeed });
+    throw err;
+  }
+  const eraNeed = result?.isError ? deps.learn?.(serverId, name, { result }) : undefined;
+  return { result, ...(eraNeed ? { eraNeed } : {}) };
+}
+
+/** {@link CallTracker.startToolCall}, `rerunOf` recorded on the call when given. */
+function startToolCall(st: TrackerState, serverId: string, name: string, args: Record<string, unknown>, rerunOf?: string): string {
+  return start(st, serverId, 'tools/call', name, args, (conn, call) => runToolCall(st, serverId, name, args, conn, call), rerunOf);
+}
+
+/** {@link CallTracker.startPromptGet}, `rerunOf` recorded on the call when given. */
+function startPromptGet(st: TrackerState, serverId: string, name: string, args: Record<string, string>, rerunOf?: string): string {
+  return start(st, serverId, 'prompts/get', name, args, async (conn, call) => ({ prompt: await conn.getPrompt(name, args, { call }) }), rerunOf);
+}
+
+/** {@link CallTracker.startResourceRead}, `rerunOf` recorded on the call when given. */
+function startResourceRead(st: TrackerState, serverId: string, uri: string, rerunOf?: string): string {
+  return start(st, serverId, 'resources/read', uri, { uri }, async (conn, call) => ({ resource: await conn.readResource(uri, { call }) }), rerunOf);
+}
+
+/** {@link CallTracker.rerun}: starts the finished call again with a copy of its arguments. */
+function rerun(st: TrackerState, callId: string): string {
+  const old = st.calls.find((c) => c.id === callId);
+  if (!old) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
+  if (old.status === 'running') throw new ApiError('invalid_state', ui('error.callRunning', { id: callId }));
+  const args = structuredClone(old.arguments);
+  if (old.kind === 'prompts/get') return startPromptGet(st, old.serverId, old.name, args as Record<string, string>, callId);
+  if (old.kind === 'resources/read') return startResourceRead(st, old.serverId, old.name, callId);
+  return startToolCall(st, old.serverId, old.name, args, callId);
 }
 
 /** The reference sampling and elicitation items keep to the call they belong to. */

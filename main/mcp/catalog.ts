@@ -49,12 +49,8 @@ export const templateView = (t: ResourceTemplateType): ResourceTemplateView => (
   mimeType: t.mimeType,
 });
 
-/**
- * Keeps a catalog up to date. `handlers()` goes into the client's `listChanged` option (the SDK
- * refreshes the list and hands it over); `refreshAll(client)` lists everything the server declares.
- * Failures are logged and leave the previous list in place.
- */
-export function createCatalogKeeper(opts: {
+/** What {@link createCatalogKeeper} needs: where the catalog lives and the client to list with. */
+export interface CatalogKeeperOptions {
   serverId: string;
   logger: Logger;
   get(): Catalog;
@@ -62,69 +58,92 @@ export function createCatalogKeeper(opts: {
   current(): Client | undefined;
   /** Sees every listing failure (e.g. the server wants sign-in again). */
   onError?(err: unknown): void;
-}) {
-  const patch = (change: Partial<Catalog>) => opts.set({ ...opts.get(), ...change });
-  const warn = (what: string, err: unknown) => {
-    opts.logger.warn(`${what} failed`, { server: opts.serverId, error: String(err) });
-    opts.onError?.(err);
-  };
+}
 
-  const refresh = {
-    async tools(c: Client) {
-      try {
-        patch({ tools: (await c.listTools()).tools.map(toolView) });
-      } catch (err) {
-        warn('tools/list', err);
-      }
-    },
-    async prompts(c: Client) {
-      try {
-        patch({ prompts: (await c.listPrompts()).prompts.map(promptView) });
-      } catch (err) {
-        warn('prompts/list', err);
-      }
-    },
-    async resources(c: Client) {
-      try {
-        const [resources, templates] = await Promise.all([c.listResources(), c.listResourceTemplates()]);
-        patch({ resources: resources.resources.map(resourceView), resourceTemplates: templates.resourceTemplates.map(templateView) });
-      } catch (err) {
-        warn('resources/list', err);
-      }
-    },
-  };
+/** A catalog keeper's operations. */
+export interface CatalogKeeper {
+  /** `listChanged` handlers for the client options (only active for capabilities the server declares). */
+  handlers(): ListChangedHandlers;
+  /** Lists every kind the server declares (in parallel). */
+  refreshAll(c: Client): Promise<void>;
+}
 
+/**
+ * Keeps a catalog up to date. `handlers()` goes into the client's `listChanged` option (the SDK
+ * refreshes the list and hands it over); `refreshAll(client)` lists everything the server declares.
+ * Failures are logged and leave the previous list in place.
+ */
+export function createCatalogKeeper(opts: CatalogKeeperOptions): CatalogKeeper {
   return {
-    /** `listChanged` handlers for the client options (only active for capabilities the server declares). */
-    handlers(): ListChangedHandlers {
-      const current = () => opts.current();
-      return {
-        tools: {
-          onChanged: (err, list) => {
-            const c = current();
-            if (err || !list) return void (c && refresh.tools(c));
-            patch({ tools: list.map(toolView) });
-          },
-        },
-        prompts: {
-          onChanged: (err, list) => {
-            const c = current();
-            if (err || !list) return void (c && refresh.prompts(c));
-            patch({ prompts: list.map(promptView) });
-          },
-        },
-        // Templates have no notification of their own: refresh them with the resources.
-        resources: { autoRefresh: false, onChanged: () => void (current() && refresh.resources(current()!)) },
-      };
-    },
-    /** Lists every kind the server declares (in parallel). */
-    async refreshAll(c: Client): Promise<void> {
-      const caps = c.getServerCapabilities() ?? {};
-      await Promise.all([
-        caps.tools ? refresh.tools(c) : undefined,
-        caps.prompts ? refresh.prompts(c) : undefined,
-        caps.resources ? refresh.resources(c) : undefined,
-      ]);
-    },
+    handlers: () => handlers(opts),
+    refreshAll: (c) => refreshAll(opts, c),
   };
+}
+
+/** Replaces some lists of the catalog, keeping the others. */
+function patch(opts: CatalogKeeperOptions, change: Partial<Catalog>): void {
+  opts.set({ ...opts.get(), ...change });
+}
+
+/** Logs a failed listing (`what`: the method) and tells `onError`. */
+function warn(opts: CatalogKeeperOptions, what: string, err: unknown): void {
+  opts.logger.warn(`${what} failed`, { server: opts.serverId, error: String(err) });
+  opts.onError?.(err);
+}
+
+/** Lists the tools into the catalog; a failure is logged and keeps the previous list. */
+async function refreshTools(opts: CatalogKeeperOptions, c: Client): Promise<void> {
+  try {
+    patch(opts, { tools: (await c.listTools()).tools.map(toolView) });
+  } catch (err) {
+    warn(opts, 'tools/list', err);
+  }
+}
+
+/** Lists the prompts into the catalog; a failure is logged and keeps the previous list. */
+async function refreshPrompts(opts: CatalogKeeperOptions, c: Client): Promise<void> {
+  try {
+    patch(opts, { prompts: (await c.listPrompts()).prompts.map(promptView) });
+  } catch (err) {
+    warn(opts, 'prompts/list', err);
+  }
+}
+
+/** Lists the resources and resource templates (in parallel) into the catalog; a failure is logged and keeps both previous lists. */
+async function refreshResources(opts: CatalogKeeperOptions, c: Client): Promise<void> {
+  try {
+    const [resources, templates] = await Promise.all([c.listResources(), c.listResourceTemplates()]);
+    patch(opts, { resources: resources.resources.map(resourceView), resourceTemplates: templates.resourceTemplates.map(templateView) });
+  } catch (err) {
+    warn(opts, 'resources/list', err);
+  }
+}
+
+/** {@link CatalogKeeper.handlers}: a list the SDK hands over replaces ours; on its error (or no list) the kind is listed again with the current client. */
+function handlers(opts: CatalogKeeperOptions): ListChangedHandlers {
+  const current = () => opts.current();
+  return {
+    tools: {
+      onChanged: (err, list) => {
+        const c = current();
+        if (err || !list) return void (c && refreshTools(opts, c));
+        patch(opts, { tools: list.map(toolView) });
+      },
+    },
+    prompts: {
+      onChanged: (err, list) => {
+        const c = current();
+        if (err || !list) return void (c && refreshPrompts(opts, c));
+        patch(opts, { prompts: list.map(promptView) });
+      },
+    },
+    // Templates have no notification of their own: refresh them with the resources.
+    resources: { autoRefresh: false, onChanged: () => void (current() && refreshResources(opts, current()!)) },
+  };
+}
+
+/** {@link CatalogKeeper.refreshAll}: lists the tools, prompts and resources the server's capabilities declare, in parallel. */
+async function refreshAll(opts: CatalogKeeperOptions, c: Client): Promise<void> {
+  const caps = c.getServerCapabilities() ?? {};
+  await Promise.all([caps.tools ? refreshTools(opts, c) : undefined, caps.prompts ? refreshPrompts(opts, c) : undefined, caps.resources ? refreshResources(opts, c) : undefined]);
 }

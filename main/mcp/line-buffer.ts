@@ -41,89 +41,122 @@ interface Parts {
 }
 
 /**
+ * What one buffer keeps: the chunks of the line still arriving (`pending`, `pendingBytes` bytes in
+ * all) and the complete lines not read yet, in order (a small line joined; a big one still in its
+ * chunks, or being parsed on the worker).
+ */
+interface LineBufferState {
+  readonly maxBufferSize: number;
+  readonly big: BigLines | undefined;
+  pending: Buffer[];
+  pendingBytes: number;
+  readonly lines: Array<Buffer | Parts | Parsing>;
+}
+
+/**
  * Creates a line buffer.
  * @param maxBufferSize bytes a single pending message may reach before `append` throws
  * @param big where lines of {@link BIG_PAYLOAD} bytes or more are parsed (absent: inline)
  */
 export function createLineBuffer(maxBufferSize: number, big?: BigLines): MessageBuffer {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const lines: Array<Buffer | Parts | Parsing> = [];
-
-  /** Starts parsing the big line at the head; `onReady` once it is done (unless cleared meanwhile). */
-  const parseLater = (parts: Buffer[]): Parsing => {
-    const slot: Parsing = {};
-    // A chunk that is its whole buffer is moved to the worker, not copied; joining or copying
-    // 25 MB here took ~0.1 s each. The others (a chunk shared with the next line) are copied.
-    const owned = parts.filter((p) => p.byteOffset === 0 && p.byteLength === p.buffer.byteLength && p.buffer instanceof ArrayBuffer);
-    big!.offload.run('parseJsonLine', parts, owned.map((p) => p.buffer as ArrayBuffer)).then(
-      (done) => {
-        slot.done = done;
-        if (lines[0] === slot) big!.onReady();
-      },
-      () => {
-        slot.done = { ok: false };
-        if (lines[0] === slot) big!.onReady();
-      },
-    );
-    return slot;
-  };
-
+  const st: LineBufferState = { maxBufferSize, big, pending: [], pendingBytes: 0, lines: [] };
   return {
-    append(chunk) {
-      let start = 0;
-      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
-        pending.push(chunk.subarray(start, nl));
-        if (big && pendingBytes + nl - start >= BIG_PAYLOAD) lines.push({ parts: pending });
-        else lines.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
-        pending = [];
-        pendingBytes = 0;
-        start = nl + 1;
-      }
-      if (start < chunk.length) {
-        if (pendingBytes + chunk.length - start > maxBufferSize) {
-          this.clear();
-          throw new Error(`ReadBuffer exceeded maximum size of ${maxBufferSize} bytes`);
-        }
-        pending.push(chunk.subarray(start));
-        pendingBytes += chunk.length - start;
-      }
-    },
-    readMessage() {
-      while (lines.length > 0) {
-        const head = lines[0]!;
-        if ('parts' in head) {
-          lines[0] = parseLater(head.parts);
-          continue;
-        }
-        if (!Buffer.isBuffer(head)) {
-          if (!head.done) return null; // still parsing; onReady reads on
-          lines.shift();
-          if (!head.done.ok) continue;
-          big!.offload.held(head.done.value, head.done.held);
-          return JSONRPCMessageSchema.parse(head.done.value) as JSONRPCMessage;
-        }
-        if (big && head.length >= BIG_PAYLOAD) {
-          lines[0] = parseLater([head]);
-          continue;
-        }
-        lines.shift();
-        const line = head.toString('utf8').replace(/\r$/, '');
-        try {
-          return deserializeMessage(line);
-        } catch (error) {
-          if (error instanceof SyntaxError) continue;
-          throw error;
-        }
-      }
-      return null;
-    },
-    clear() {
-      pending = [];
-      pendingBytes = 0;
-      lines.length = 0;
-    },
+    append: (chunk) => append(st, chunk),
+    readMessage: () => readMessage(st),
+    clear: () => clear(st),
   };
+}
+
+/**
+ * {@link MessageBuffer.append}: ends the pending line at each newline of `chunk` (a big one kept in
+ * its chunks when there is an offload), and keeps the rest as pending.
+ * @throws Error "ReadBuffer exceeded maximum size of N bytes" when the pending line would pass
+ *   `maxBufferSize` bytes (the buffer is cleared first)
+ */
+function append(st: LineBufferState, chunk: Buffer): void {
+  const { big, lines } = st;
+  let start = 0;
+  for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+    const pending = st.pending;
+    pending.push(chunk.subarray(start, nl));
+    if (big && st.pendingBytes + nl - start >= BIG_PAYLOAD) lines.push({ parts: pending });
+    else lines.push(pending.length === 1 ? pending[0]! : Buffer.concat(pending));
+    st.pending = [];
+    st.pendingBytes = 0;
+    start = nl + 1;
+  }
+  if (start < chunk.length) {
+    if (st.pendingBytes + chunk.length - start > st.maxBufferSize) {
+      clear(st);
+      throw new Error(`ReadBuffer exceeded maximum size of ${st.maxBufferSize} bytes`);
+    }
+    st.pending.push(chunk.subarray(start));
+    st.pendingBytes += chunk.length - start;
+  }
+}
+
+/**
+ * {@link MessageBuffer.readMessage}: the next JSON-RPC message, or null when there is none yet (or
+ * the line at the head is still being parsed). Lines that are not JSON are skipped.
+ * @throws the JSON-RPC message schema's validation error for a line that is JSON but not a JSON-RPC
+ *   message (as the SDK's buffer does)
+ */
+function readMessage(st: LineBufferState): JSONRPCMessage | null {
+  const { big, lines } = st;
+  while (lines.length > 0) {
+    const head = lines[0]!;
+    if ('parts' in head) {
+      lines[0] = parseLater(st, head.parts);
+      continue;
+    }
+    if (!Buffer.isBuffer(head)) {
+      if (!head.done) return null; // still parsing; onReady reads on
+      lines.shift();
+      if (!head.done.ok) continue;
+      big!.offload.held(head.done.value, head.done.held);
+      return JSONRPCMessageSchema.parse(head.done.value) as JSONRPCMessage;
+    }
+    if (big && head.length >= BIG_PAYLOAD) {
+      lines[0] = parseLater(st, [head]);
+      continue;
+    }
+    lines.shift();
+    const line = head.toString('utf8').replace(/\r$/, '');
+    try {
+      return deserializeMessage(line);
+    } catch (error) {
+      if (error instanceof SyntaxError) continue;
+      throw error;
+    }
+  }
+  return null;
+}
+
+/** Starts parsing the big line at the head; `onReady` once it is done (unless cleared meanwhile). */
+function parseLater(st: LineBufferState, parts: Buffer[]): Parsing {
+  const { big, lines } = st;
+  const slot: Parsing = {};
+  // A chunk that is its whole buffer is moved to the worker, not copied; joining or copying
+  // 25 MB here took ~0.1 s each. The others (a chunk shared with the next line) are copied.
+  const owned = parts.filter((p) => p.byteOffset === 0 && p.byteLength === p.buffer.byteLength && p.buffer instanceof ArrayBuffer);
+  big!.offload.run('parseJsonLine', parts, owned.map((p) => p.buffer as ArrayBuffer)).then(
+    (done) => {
+      slot.done = done;
+      if (lines[0] === slot) big!.onReady();
+    },
+    () => {
+      slot.done = { ok: false };
+      if (lines[0] === slot) big!.onReady();
+    },
+  );
+  return slot;
+}
+
+/** {@link MessageBuffer.clear}: drops the pending line and every line not read yet. */
+function clear(st: LineBufferState): void {
+  st.pending = [];
+  st.pendingBytes = 0;
+  st.lines.length = 0;
 }
 
 /**

@@ -106,102 +106,128 @@ function withStrings(input: unknown, textOf: (id: number) => string | undefined)
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, withStrings(v, textOf)]));
 }
 
+/**
+ * What one offload keeps: the worker (started on the first task; none once `broken`), the tasks it
+ * has not answered by message id, and the big strings it holds (text → id and id → text, the last
+ * {@link HELD_KEPT}).
+ */
+interface OffloadState {
+  readonly spec: WorkerSpec | undefined;
+  readonly logger: OffloadLogger | undefined;
+  readonly heldIds: Map<string, number>;
+  readonly heldTexts: Map<number, string>;
+  worker: Worker | undefined;
+  /** No worker any more (none given, it failed, or closed): tasks run inline. */
+  broken: boolean;
+  nextId: number;
+  readonly pending: Map<number, Pending>;
+}
+
 /** Creates the offload; the worker starts on the first task. */
 export function createOffload(spec: WorkerSpec | undefined, logger?: OffloadLogger): Offload {
-  const heldIds = new Map<string, number>();
-  const heldTexts = new Map<number, string>();
-  let worker: Worker | undefined;
-  let broken = spec === undefined;
-  let nextId = 1;
-  const pending = new Map<number, Pending>();
-
-  /** The worker failed: what it had not answered runs inline, and so does everything after. */
-  const fail = (why: string) => {
-    if (broken) return;
-    broken = true;
-    logger?.warn('offload worker unavailable; big payloads are handled on the main thread', { error: why });
-    const left = [...pending.values()];
-    pending.clear();
-    void worker?.terminate();
-    worker = undefined;
-    for (const p of left) rerun(p);
-  };
-
-  const start = (): Worker => {
-    const w = new Worker(spec!.url, { execArgv: spec!.execArgv });
-    w.unref();
-    w.on('message', (answer: Answer) => {
-      const p = pending.get(answer.id);
-      if (!p) return;
-      pending.delete(answer.id);
-      if (pending.size === 0) w.unref();
-      if (answer.ok && answer.strings.length === 0) p.resolve(answer.output);
-      else if (answer.ok) unpackStrings(answer.output, answer.strings).then(p.resolve, p.reject);
-      else p.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
-    });
-    w.on('error', (err) => fail(String(err)));
-    w.on('exit', (code) => {
-      if (worker === w && pending.size > 0) fail(`exited with code ${code}`);
-      if (worker === w) worker = undefined;
-    });
-    return w;
-  };
-
-  const send = (task: TaskName, input: unknown, transfer?: ArrayBuffer[]): Promise<unknown> => {
-    if (broken) return runInline(task, input);
-    return new Promise((resolve, reject) => {
-      let id: number | undefined;
-      try {
-        worker ??= start();
-        id = nextId++;
-        pending.set(id, { task, input, moved: (transfer?.length ?? 0) > 0, resolve: resolve as (o: unknown) => void, reject });
-        worker.ref();
-        worker.postMessage({ id, task, input }, transfer ?? []);
-      } catch (err) {
-        const queued = id !== undefined && pending.has(id); // then `fail` reruns it
-        fail(String(err));
-        if (!queued) runInline(task, input).then(resolve as (o: unknown) => void, reject);
-      }
-    });
-  };
-
+  const st: OffloadState = { spec, logger, heldIds: new Map(), heldTexts: new Map(), worker: undefined, broken: spec === undefined, nextId: 1, pending: new Map() };
   return {
     get threaded() {
-      return !broken;
+      return !st.broken;
     },
-    run(task, input, transfer) {
-      return send(task, input, transfer).catch((err: unknown) => {
-        if ((err as { code?: unknown }).code !== 'ERR_NOT_HELD') throw err;
-        return send(task, withStrings(input, (id) => heldTexts.get(id))); // the worker dropped it: send the text
-      }) as Promise<never>;
-    },
-    held(value, ids) {
-      bigStringsOf(value).forEach((text, i) => {
-        const id = ids[i];
-        if (id === undefined) return;
-        heldIds.set(text, id);
-        heldTexts.set(id, text);
-        if (heldTexts.size > HELD_KEPT) {
-          const [oldId, oldText] = heldTexts.entries().next().value!;
-          heldTexts.delete(oldId);
-          if (heldIds.get(oldText) === oldId) heldIds.delete(oldText);
-        }
-      });
-    },
+    run: (task, input, transfer) => run(st, task, input, transfer),
+    held: (value, ids) => held(st, value, ids),
     textInput(text) {
-      const id = heldIds.get(text);
+      const id = st.heldIds.get(text);
       return id === undefined ? text : { held: id };
     },
-    async close() {
-      const w = worker;
-      broken = true;
-      worker = undefined;
-      const left = [...pending.values()];
-      pending.clear();
-      for (const p of left) rerun(p);
-      await w?.terminate();
-    },
+    close: () => close(st),
   };
+}
+
+/** The worker failed: what it had not answered runs inline, and so does everything after. Logged once. */
+function fail(st: OffloadState, why: string): void {
+  if (st.broken) return;
+  st.broken = true;
+  st.logger?.warn('offload worker unavailable; big payloads are handled on the main thread', { error: why });
+  const left = [...st.pending.values()];
+  st.pending.clear();
+  void st.worker?.terminate();
+  st.worker = undefined;
+  for (const p of left) rerun(p);
+}
+
+/** Starts the worker (unref'd while it has nothing to do); its answers settle the pending tasks, its failure is {@link fail}. */
+function startWorker(st: OffloadState): Worker {
+  const w = new Worker(st.spec!.url, { execArgv: st.spec!.execArgv });
+  w.unref();
+  w.on('message', (answer: Answer) => onAnswer(st, w, answer));
+  w.on('error', (err) => fail(st, String(err)));
+  w.on('exit', (code) => {
+    if (st.worker === w && st.pending.size > 0) fail(st, `exited with code ${code}`);
+    if (st.worker === w) st.worker = undefined;
+  });
+  return w;
+}
+
+/** Settles the task an answer is for: its output (big strings decoded first), or its error with name, message and `code`. */
+function onAnswer(st: OffloadState, w: Worker, answer: Answer): void {
+  const p = st.pending.get(answer.id);
+  if (!p) return;
+  st.pending.delete(answer.id);
+  if (st.pending.size === 0) w.unref();
+  if (answer.ok && answer.strings.length === 0) p.resolve(answer.output);
+  else if (answer.ok) unpackStrings(answer.output, answer.strings).then(p.resolve, p.reject);
+  else p.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
+}
+
+/** Posts a task to the worker (starting it if needed), or runs it inline when there is none or posting fails. */
+function send(st: OffloadState, task: TaskName, input: unknown, transfer?: ArrayBuffer[]): Promise<unknown> {
+  if (st.broken) return runInline(task, input);
+  return new Promise((resolve, reject) => {
+    let id: number | undefined;
+    try {
+      const worker = (st.worker ??= startWorker(st));
+      id = st.nextId++;
+      st.pending.set(id, { task, input, moved: (transfer?.length ?? 0) > 0, resolve: resolve as (o: unknown) => void, reject });
+      worker.ref();
+      worker.postMessage({ id, task, input }, transfer ?? []);
+    } catch (err) {
+      const queued = id !== undefined && st.pending.has(id); // then `fail` reruns it
+      fail(st, String(err));
+      if (!queued) runInline(task, input).then(resolve as (o: unknown) => void, reject);
+    }
+  });
+}
+
+/** {@link Offload.run}: sends the task; when the worker no longer holds a string it names (`ERR_NOT_HELD`), sends it again with the text. */
+function run<K extends TaskName>(st: OffloadState, task: K, input: OffloadTasks[K]['input'], transfer?: ArrayBuffer[]): Promise<OffloadTasks[K]['output']> {
+  return send(st, task, input, transfer).catch((err: unknown) => {
+    if ((err as { code?: unknown }).code !== 'ERR_NOT_HELD') throw err;
+    return send(st, task, withStrings(input, (id) => st.heldTexts.get(id))); // the worker dropped it: send the text
+  }) as Promise<never>;
+}
+
+/** {@link Offload.held}: maps each big string of `value` to the worker's id for it, forgetting the oldest past {@link HELD_KEPT}. */
+function held(st: OffloadState, value: unknown, ids: readonly number[]): void {
+  const { heldIds, heldTexts } = st;
+  bigStringsOf(value).forEach((text, i) => {
+    const id = ids[i];
+    if (id === undefined) return;
+    heldIds.set(text, id);
+    heldTexts.set(id, text);
+    if (heldTexts.size > HELD_KEPT) {
+      const [oldId, oldText] = heldTexts.entries().next().value!;
+      heldTexts.delete(oldId);
+      if (heldIds.get(oldText) === oldId) heldIds.delete(oldText);
+    }
+  });
+}
+
+/** {@link Offload.close}: later tasks run inline, as do the ones the worker had not answered; resolves once the worker ended. */
+async function close(st: OffloadState): Promise<void> {
+  const w = st.worker;
+  st.broken = true;
+  st.worker = undefined;
+  const left = [...st.pending.values()];
+  st.pending.clear();
+  for (const p of left) rerun(p);
+  await w?.terminate();
 }
 
 /**

@@ -69,94 +69,129 @@ export function parseRulesText(text: string, label = RULES_FILE): { ok: true; ru
   return { ok: true, rules: parsed.value, notes: note ? [note] : [] };
 }
 
+/** Options of {@link openRulesStore}. */
+export interface RulesStoreOptions {
+  logger: Logger;
+  /** Called after the rules in force or the problems changed (not for `save`'s own write). */
+  onChange: () => void;
+  /** Watch the folder for hand edits (default true). */
+  watch?: boolean;
+}
+
+/**
+ * What one store keeps: the rules in force, the problems and notes of the file on disk, the text
+ * the store last wrote or accepted (a reload that finds it again changes nothing), the folder's
+ * watcher and the pending reload's timer.
+ */
+interface RulesState {
+  readonly dir: string;
+  readonly path: string;
+  readonly opts: RulesStoreOptions;
+  rules: RulesFile;
+  problems: string[];
+  notes: string[];
+  lastWritten: string | undefined;
+  watcher: FSWatcher | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
 /**
  * Opens the rules file in `dir`.
  * @param onChange called after the rules in force or the problems changed (not for `save`'s own write)
  */
-export function openRulesStore(dir: string, opts: { logger: Logger; onChange: () => void; watch?: boolean }): RulesStore {
-  const path = join(dir, RULES_FILE);
-  let rules = emptyRulesFile();
-  let problems: string[] = [];
-  let notes: string[] = [];
-  let lastWritten: string | undefined;
-  let watcher: FSWatcher | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-
-  const write = (file: RulesFile) => {
-    writeUserFile(path, rulesFileSpec(), file);
-    lastWritten = readFileSync(path, 'utf8');
-  };
-
-  const load = (): boolean => {
-    if (!existsSync(path)) {
-      const changed = problems.length > 0;
-      problems = [];
-      return changed;
-    }
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      problems = [`${RULES_FILE}: cannot read: ${err instanceof Error ? err.message : String(err)}`];
-      return true;
-    }
-    if (text === lastWritten && problems.length === 0) return false;
-    const parsed = parseRulesText(text);
-    if (!parsed.ok) {
-      problems = [...parsed.problems, 'The rules in force before this change stay in force; the file was left as it is, and nothing the console does writes over it until it is fixed.'];
-      opts.logger.warn('rules file refused', { problems: parsed.problems });
-      return true;
-    }
-    problems = [];
-    notes = parsed.notes;
-    const versioned = bumpVersions(rules, parsed.rules);
-    rules = versioned;
-    if (JSON.stringify(versioned) !== JSON.stringify(parsed.rules)) write(versioned);
-    else lastWritten = text;
-    return true;
-  };
-
-  load();
-  if (opts.watch !== false) {
-    try {
-      mkdirSync(dir, { recursive: true });
-      watcher = watch(dir, (_event, name) => {
-        if (name !== null && name !== RULES_FILE) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          if (load()) opts.onChange();
-        }, 100);
-      });
-      watcher.on('error', (err) => opts.logger.warn('rules file watcher failed', { error: String(err) }));
-    } catch (err) {
-      opts.logger.warn('cannot watch the rules file; edits by hand apply after a restart', { error: String(err) });
-    }
-  }
-
+export function openRulesStore(dir: string, opts: RulesStoreOptions): RulesStore {
+  const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
+  load(st);
+  if (opts.watch !== false) watchFolder(st);
   return {
-    path,
-    current: () => rules,
-    problems: () => problems,
-    notes: () => notes,
-    save(next) {
-      const parsed = RulesFileSchema.safeParse(next);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new ApiError('invalid_input', ui('error.rulesNotSaved', { path: issue.path.join('.') || '(root)', why: issue.message }));
-      }
-      const versioned = bumpVersions(rules, parsed.data);
-      write(versioned); // refused (invalid_state) while the file on disk is broken
-      rules = versioned;
-      problems = [];
-      return versioned;
-    },
+    path: st.path,
+    current: () => st.rules,
+    problems: () => st.problems,
+    notes: () => st.notes,
+    save: (next) => save(st, next),
     parse: (text, label) => parseRulesText(text, label),
     reload() {
-      if (load()) opts.onChange();
+      if (load(st)) opts.onChange();
     },
     close() {
-      clearTimeout(timer);
-      watcher?.close();
+      clearTimeout(st.timer);
+      st.watcher?.close();
     },
   };
+}
+
+/**
+ * Writes `file` to rules.json (shaped like the file on disk) and remembers the text written.
+ * @throws ApiError invalid_state while the file on disk is broken; the fs error when it cannot be written or read back
+ */
+function write(st: RulesState, file: RulesFile): void {
+  writeUserFile(st.path, rulesFileSpec(), file);
+  st.lastWritten = readFileSync(st.path, 'utf8');
+}
+
+/**
+ * Reads rules.json into the state: a good file goes in force (versions bumped against the rules in
+ * force, and written back when that changed them); a broken or unreadable one sets the problems
+ * and leaves the rules in force. A missing file only clears the problems.
+ * @returns whether the rules in force or the problems may have changed (false: the file is the text last written or accepted)
+ */
+function load(st: RulesState): boolean {
+  if (!existsSync(st.path)) {
+    const changed = st.problems.length > 0;
+    st.problems = [];
+    return changed;
+  }
+  let text: string;
+  try {
+    text = readFileSync(st.path, 'utf8');
+  } catch (err) {
+    st.problems = [`${RULES_FILE}: cannot read: ${err instanceof Error ? err.message : String(err)}`];
+    return true;
+  }
+  if (text === st.lastWritten && st.problems.length === 0) return false;
+  const parsed = parseRulesText(text);
+  if (!parsed.ok) {
+    st.problems = [...parsed.problems, 'The rules in force before this change stay in force; the file was left as it is, and nothing the console does writes over it until it is fixed.'];
+    st.opts.logger.warn('rules file refused', { problems: parsed.problems });
+    return true;
+  }
+  st.problems = [];
+  st.notes = parsed.notes;
+  const versioned = bumpVersions(st.rules, parsed.rules);
+  st.rules = versioned;
+  if (JSON.stringify(versioned) !== JSON.stringify(parsed.rules)) write(st, versioned);
+  else st.lastWritten = text;
+  return true;
+}
+
+/** Watches the folder (creating it) and reloads 100 ms after the last event about rules.json; a folder that cannot be watched is logged. */
+function watchFolder(st: RulesState): void {
+  const { dir, opts } = st;
+  try {
+    mkdirSync(dir, { recursive: true });
+    st.watcher = watch(dir, (_event, name) => {
+      if (name !== null && name !== RULES_FILE) return;
+      clearTimeout(st.timer);
+      st.timer = setTimeout(() => {
+        if (load(st)) opts.onChange();
+      }, 100);
+    });
+    st.watcher.on('error', (err) => opts.logger.warn('rules file watcher failed', { error: String(err) }));
+  } catch (err) {
+    opts.logger.warn('cannot watch the rules file; edits by hand apply after a restart', { error: String(err) });
+  }
+}
+
+/** {@link RulesStore.save}: validates, versions against the rules in force, writes, then puts it in force. */
+function save(st: RulesState, next: unknown): RulesFile {
+  const parsed = RulesFileSchema.safeParse(next);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ApiError('invalid_input', ui('error.rulesNotSaved', { path: issue.path.join('.') || '(root)', why: issue.message }));
+  }
+  const versioned = bumpVersions(st.rules, parsed.data);
+  write(st, versioned); // refused (invalid_state) while the file on disk is broken
+  st.rules = versioned;
+  st.problems = [];
+  return versioned;
 }

@@ -77,90 +77,109 @@ export interface RefusalError {
   ui?: UiText;
 }
 
+/** What one intake keeps: the conversation and round of each delivered tool_use id (the last {@link REMEMBERED_TOOL_USES}). */
+interface IntakeState {
+  readonly deps: IntakeDeps;
+  readonly toolUses: Map<string, { conversationId: string; round: number }>;
+}
+
 /** Creates the intake. */
 export function createIntake(deps: IntakeDeps): Intake {
-  const toolUses = new Map<string, { conversationId: string; round: number }>();
-
-  const recordRefusal = (
-    serverId: string,
-    raw: unknown,
-    error: RefusalError,
-    kind: SamplingRefusal['kind'] = error.code === ErrorCodes.LOOP_LIMIT ? 'loop_limit' : 'invalid',
-    calls: CallRef[] = deps.inFlightCalls(serverId),
-  ) => {
-    const at = deps.now();
-    const why = ui('event.ruleBroken', { rule: error.rule, why: error.ui ?? error.message });
-    const id = randomUUID();
-    deps.history.save({
-      id,
-      conversationId: id,
-      serverId,
-      callName: calls[0] ? `${calls[0].kind} ${calls[0].name}` : undefined,
-      status: 'failed',
-      decidedBy: 'console',
-      receivedAt: at,
-      endedAt: at,
-      edited: false,
-      error: error.message,
-      ...(error.ui && { errorUi: error.ui }),
-      preview: '',
-      original: raw,
-      errorDetail: { code: error.code, message: error.message, rule: error.rule, ...(error.ui && { ui: error.ui }) },
-      timings: { totalMs: 0 },
-      events: [{ at, kind: 'refused', ...detailed(why) }],
-    });
-    deps.onRefused(serverId, why, { kind, code: error.code, rule: error.rule, message: error.message });
-  };
-
-  /** The conversation a request continues: the one whose tool_use its tool_result blocks answer. */
-  const continuation = (params: CreateMessageParams) => {
-    for (const m of [...params.messages].reverse()) {
-      for (const b of contentBlocks(m.content)) {
-        if (b.type === 'tool_result') {
-          const known = toolUses.get(b.toolUseId);
-          if (known) return known;
-        }
-      }
-    }
-    return undefined;
-  };
-
-  const contextOf = (serverId: string, calls: CallRef[], unbound: boolean) => ({
-    toolsDeclared: SAMPLING_TOOLS_DECLARED,
-    inFlightClientRequests: unbound ? undefined : calls.length,
-    ...deps.limits?.(serverId),
-  });
-
-  /** The steps after validation: refusal recorded, or the loop round (S-LOOP-1). */
-  const conclude = (serverId: string, raw: unknown, calls: CallRef[], checked: SamplingValidationResult): IntakeVerdict => {
-    if (!checked.ok) {
-      recordRefusal(serverId, raw, checked.error, undefined, calls);
-      return checked;
-    }
-    const previous = continuation(checked.params);
-    const round = previous ? previous.round + 1 : 1;
-    const cap = deps.maxToolRounds(serverId);
-    if (round > cap) {
-      const why = ui('validate.loopLimit', { round, cap });
-      const error: SamplingValidationError = { code: ErrorCodes.LOOP_LIMIT, rule: 'S-LOOP-1', message: english(why), ui: why };
-      recordRefusal(serverId, raw, error, undefined, calls);
-      return { ok: false, error };
-    }
-    return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
-  };
-
+  const st: IntakeState = { deps, toolUses: new Map() };
   return {
     check(serverId, raw, known, unbound = false) {
       const calls = known ?? deps.inFlightCalls(serverId);
-      return conclude(serverId, raw, calls, validateSamplingRequest(raw, contextOf(serverId, calls, unbound)));
+      return conclude(st, serverId, raw, calls, validateSamplingRequest(raw, contextOf(deps, serverId, calls, unbound)));
     },
-    recordRefusal: (serverId, raw, error, kind) => recordRefusal(serverId, raw, error, kind),
-    rememberDelivered(conversationId, round, result) {
-      for (const b of contentBlocks(result.content)) {
-        if (b.type !== 'tool_use') continue;
-        toolUses.set(b.id, { conversationId, round });
-        if (toolUses.size > REMEMBERED_TOOL_USES) toolUses.delete(toolUses.keys().next().value!);
-      }
-    },
+    recordRefusal: (serverId, raw, error, kind) => recordRefusal(st, serverId, raw, error, kind),
+    rememberDelivered: (conversationId, round, result) => rememberDelivered(st, conversationId, round, result),
   };
+}
+
+/**
+ * Records a refusal in history (a failed entry of its own, linked to the first of `calls`) and tells
+ * `onRefused`. `kind` defaults to `loop_limit` for {@link ErrorCodes.LOOP_LIMIT}, else `invalid`;
+ * `calls` to the server's calls in flight.
+ */
+function recordRefusal(
+  st: IntakeState,
+  serverId: string,
+  raw: unknown,
+  error: RefusalError,
+  kind: SamplingRefusal['kind'] = error.code === ErrorCodes.LOOP_LIMIT ? 'loop_limit' : 'invalid',
+  calls: CallRef[] = st.deps.inFlightCalls(serverId),
+): void {
+  const { deps } = st;
+  const at = deps.now();
+  const why = ui('event.ruleBroken', { rule: error.rule, why: error.ui ?? error.message });
+  const id = randomUUID();
+  deps.history.save({
+    id,
+    conversationId: id,
+    serverId,
+    callName: calls[0] ? `${calls[0].kind} ${calls[0].name}` : undefined,
+    status: 'failed',
+    decidedBy: 'console',
+    receivedAt: at,
+    endedAt: at,
+    edited: false,
+    error: error.message,
+    ...(error.ui && { errorUi: error.ui }),
+    preview: '',
+    original: raw,
+    errorDetail: { code: error.code, message: error.message, rule: error.rule, ...(error.ui && { ui: error.ui }) },
+    timings: { totalMs: 0 },
+    events: [{ at, kind: 'refused', ...detailed(why) }],
+  });
+  deps.onRefused(serverId, why, { kind, code: error.code, rule: error.rule, message: error.message });
+}
+
+/** The conversation a request continues: the one whose tool_use its tool_result blocks answer, searched from the last message back. */
+function continuation(st: IntakeState, params: CreateMessageParams): { conversationId: string; round: number } | undefined {
+  for (const m of [...params.messages].reverse()) {
+    for (const b of contentBlocks(m.content)) {
+      if (b.type === 'tool_result') {
+        const known = st.toolUses.get(b.toolUseId);
+        if (known) return known;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** What validation needs to know about a request's context: tools declared, client requests in flight (none when `unbound`), the server's size caps. */
+function contextOf(deps: IntakeDeps, serverId: string, calls: CallRef[], unbound: boolean) {
+  return {
+    toolsDeclared: SAMPLING_TOOLS_DECLARED,
+    inFlightClientRequests: unbound ? undefined : calls.length,
+    ...deps.limits?.(serverId),
+  };
+}
+
+/** The steps after validation: refusal recorded, or the loop round (S-LOOP-1). */
+function conclude(st: IntakeState, serverId: string, raw: unknown, calls: CallRef[], checked: SamplingValidationResult): IntakeVerdict {
+  if (!checked.ok) {
+    recordRefusal(st, serverId, raw, checked.error, undefined, calls);
+    return checked;
+  }
+  const previous = continuation(st, checked.params);
+  const round = previous ? previous.round + 1 : 1;
+  const cap = st.deps.maxToolRounds(serverId);
+  if (round > cap) {
+    const why = ui('validate.loopLimit', { round, cap });
+    const error: SamplingValidationError = { code: ErrorCodes.LOOP_LIMIT, rule: 'S-LOOP-1', message: english(why), ui: why };
+    recordRefusal(st, serverId, raw, error, undefined, calls);
+    return { ok: false, error };
+  }
+  return { ok: true, params: checked.params, association: { exact: calls.length === 1, calls }, conversationId: previous?.conversationId, round };
+}
+
+/** {@link Intake.rememberDelivered}: maps each tool_use id of the result to the conversation and round, forgetting the oldest past {@link REMEMBERED_TOOL_USES}. */
+function rememberDelivered(st: IntakeState, conversationId: string, round: number, result: CreateMessageResult): void {
+  const { toolUses } = st;
+  for (const b of contentBlocks(result.content)) {
+    if (b.type !== 'tool_use') continue;
+    toolUses.set(b.id, { conversationId, round });
+    if (toolUses.size > REMEMBERED_TOOL_USES) toolUses.delete(toolUses.keys().next().value!);
+  }
 }

@@ -38,6 +38,7 @@ export interface FileSecretStoreOptions {
   passphrase?: string;
 }
 
+/** Writes `data` to `path` with mode 0600, through a temporary file and a rename. */
 function writePrivate(path: string, data: string | Buffer): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, data, { mode: 0o600 });
@@ -45,6 +46,7 @@ function writePrivate(path: string, data: string | Buffer): void {
   renameSync(tmp, path);
 }
 
+/** The key in the key file at `path`, created (32 random bytes) when missing; its permissions tightened back to 0600 when widened. @throws SecretStoreError when it is not 32 bytes */
 function loadOrCreateKeyFile(path: string): Buffer {
   if (!existsSync(path)) {
     const key = randomBytes(32);
@@ -55,6 +57,16 @@ function loadOrCreateKeyFile(path: string): Buffer {
   const key = readFileSync(path);
   if (key.length !== 32) throw new SecretStoreError(`${path} is not a 32-byte key file; move it away to start a new (empty) secret store`);
   return key;
+}
+
+/** What one store keeps: where its files are, the secrets file as last read or written, and the key once made. */
+interface FileStoreState {
+  readonly opts: FileSecretStoreOptions;
+  readonly filePath: string;
+  readonly keyPath: string;
+  readonly file: SecretsFile;
+  /** The key is made (key file written, or scrypt run) on first use, not when the store is opened. */
+  cachedKey: Buffer | undefined;
 }
 
 /**
@@ -68,69 +80,93 @@ function loadOrCreateKeyFile(path: string): Buffer {
 export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore {
   const filePath = join(opts.dir, SECRETS_FILE);
   const keyPath = join(opts.dir, SECRET_KEY_FILE);
-  let file: SecretsFile = { version: 1, entries: {} };
-  if (existsSync(filePath)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(filePath, 'utf8'));
-    } catch (e) {
-      throw new SecretStoreError(`${filePath} is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-    }
-    const parsed = FileSchema.safeParse(json);
-    if (!parsed.success) throw new SecretStoreError(`${filePath} is not a secrets file of this console: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
-    file = parsed.data;
-  }
-  if (opts.passphrase && Object.keys(file.entries).length > 0 && !file.scryptSalt) {
-    throw new SecretStoreError(`${filePath} was encrypted with a key file, not a passphrase; unset the passphrase or remove the file`);
-  }
-  if (!opts.passphrase && file.scryptSalt && Object.keys(file.entries).length > 0) {
-    throw new SecretStoreError(`${filePath} is encrypted with a passphrase: set MCP_CONSOLE_SECRET_PASSPHRASE`);
-  }
-  // The key is made (key file written, or scrypt run) on first use, not when the store is opened.
-  let cachedKey: Buffer | undefined;
-  const key = (): Buffer => {
-    if (cachedKey) return cachedKey;
-    if (opts.passphrase) {
-      file.scryptSalt ??= randomBytes(16).toString('base64');
-      cachedKey = scryptSync(opts.passphrase, Buffer.from(file.scryptSalt, 'base64'), 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-    } else cachedKey = loadOrCreateKeyFile(keyPath);
-    return cachedKey;
-  };
-
-  const save = () => writePrivate(filePath, `${JSON.stringify(file, null, 2)}\n`);
-
+  const file = existsSync(filePath) ? readSecretsFile(filePath) : { version: 1 as const, entries: {} };
+  checkKeyKind(file, filePath, opts.passphrase);
+  const st: FileStoreState = { opts, filePath, keyPath, file, cachedKey: undefined };
   return {
     backend: opts.passphrase
       ? `encrypted file ${filePath} (AES-256-GCM, key derived from your passphrase with scrypt)`
       : `encrypted file ${filePath} (AES-256-GCM, key in ${keyPath}, mode 0600)`,
-    async get(name) {
-      const entry = file.entries[name];
-      if (!entry) return undefined;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(entry.iv, 'base64'));
-        decipher.setAAD(Buffer.from(name, 'utf8'));
-        decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
-        return Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
-      } catch {
-        throw new SecretStoreError(`cannot decrypt "${name}" from ${filePath}: wrong key or passphrase, or the file was changed`);
-      }
-    },
-    async set(name, value) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key(), iv);
-      cipher.setAAD(Buffer.from(name, 'utf8'));
-      const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-      file.entries[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-      try {
-        save();
-      } catch (e) {
-        throw new SecretStoreError(`cannot write ${filePath}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    },
-    async delete(name) {
-      if (!(name in file.entries)) return;
-      delete file.entries[name];
-      save();
-    },
+    get: async (name) => getSecret(st, name),
+    set: async (name, value) => setSecret(st, name, value),
+    delete: async (name) => deleteSecret(st, name),
   };
+}
+
+/** The secrets file at `filePath`. @throws SecretStoreError when it is not valid JSON or not of the expected shape */
+function readSecretsFile(filePath: string): SecretsFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(filePath, 'utf8'));
+  } catch (e) {
+    throw new SecretStoreError(`${filePath} is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const parsed = FileSchema.safeParse(json);
+  if (!parsed.success) throw new SecretStoreError(`${filePath} is not a secrets file of this console: ${parsed.error.issues[0]?.message ?? 'bad shape'}`);
+  return parsed.data;
+}
+
+/** @throws SecretStoreError when the file has entries made with the other kind of key than `passphrase` says (a key file, or a passphrase) */
+function checkKeyKind(file: SecretsFile, filePath: string, passphrase: string | undefined): void {
+  if (passphrase && Object.keys(file.entries).length > 0 && !file.scryptSalt) {
+    throw new SecretStoreError(`${filePath} was encrypted with a key file, not a passphrase; unset the passphrase or remove the file`);
+  }
+  if (!passphrase && file.scryptSalt && Object.keys(file.entries).length > 0) {
+    throw new SecretStoreError(`${filePath} is encrypted with a passphrase: set MCP_CONSOLE_SECRET_PASSPHRASE`);
+  }
+}
+
+/**
+ * The 256-bit key, made on first use: scrypt of the passphrase (a salt made and kept in the file
+ * when it has none), else the key file (created when missing).
+ * @throws SecretStoreError when the key file is not 32 bytes; the fs error when it cannot be read or written
+ */
+function keyOf(st: FileStoreState): Buffer {
+  if (st.cachedKey) return st.cachedKey;
+  const { passphrase } = st.opts;
+  if (passphrase) {
+    st.file.scryptSalt ??= randomBytes(16).toString('base64');
+    st.cachedKey = scryptSync(passphrase, Buffer.from(st.file.scryptSalt, 'base64'), 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  } else st.cachedKey = loadOrCreateKeyFile(st.keyPath);
+  return st.cachedKey;
+}
+
+/** Writes the secrets file (mode 0600, through a temporary file). */
+function save(st: FileStoreState): void {
+  writePrivate(st.filePath, `${JSON.stringify(st.file, null, 2)}\n`);
+}
+
+/** {@link SecretStore.get}: the decrypted value, undefined when there is none. @throws SecretStoreError when it cannot be decrypted (or the key cannot be made) */
+function getSecret(st: FileStoreState, name: string): string | undefined {
+  const entry = st.file.entries[name];
+  if (!entry) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(st), Buffer.from(entry.iv, 'base64'));
+    decipher.setAAD(Buffer.from(name, 'utf8'));
+    decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SecretStoreError(`cannot decrypt "${name}" from ${st.filePath}: wrong key or passphrase, or the file was changed`);
+  }
+}
+
+/** {@link SecretStore.set}: encrypts `value` under a fresh IV and writes the file. @throws SecretStoreError when the file cannot be written (or the key file is damaged) */
+function setSecret(st: FileStoreState, name: string, value: string): void {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', keyOf(st), iv);
+  cipher.setAAD(Buffer.from(name, 'utf8'));
+  const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+  st.file.entries[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  try {
+    save(st);
+  } catch (e) {
+    throw new SecretStoreError(`cannot write ${st.filePath}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** {@link SecretStore.delete}: removes the entry and writes the file; nothing when there is none. @throws the fs error when the file cannot be written */
+function deleteSecret(st: FileStoreState, name: string): void {
+  if (!(name in st.file.entries)) return;
+  delete st.file.entries[name];
+  save(st);
 }

@@ -34,13 +34,26 @@ export interface DesktopSettingsService {
   update(change: DesktopSettingsChange): DesktopSettings;
 }
 
+/**
+ * What the service keeps: the settings in force, the problem of the file (until a save), the note
+ * about "launch at login" (why it is unavailable, or why updating the login item failed), and what
+ * the host supports.
+ */
+interface SettingsState {
+  readonly deps: DesktopSettingsDeps;
+  /** desktop-settings.json. */
+  readonly path: string;
+  readonly loginSupport: { ok: true } | { ok: false; reason: string };
+  readonly supports: DesktopSupports;
+  settings: DesktopSettings;
+  problem: string | undefined;
+  loginNote: string | undefined;
+}
+
 /** Starts the service and publishes the first `desktop` slice. Never throws. */
 export function createDesktopSettingsService(deps: DesktopSettingsDeps): DesktopSettingsService {
   const loaded = loadDesktopSettings(deps.dir);
-  let settings = loaded.value;
-  let problem = loaded.problem;
-  let loginNote: string | undefined;
-  if (problem) deps.notify('warning', problem);
+  if (loaded.problem) deps.notify('warning', loaded.problem);
   if (loaded.note) deps.notify('info', loaded.note);
 
   const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: 'Only the desktop app can start at login.' };
@@ -50,63 +63,82 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
     badge: !!deps.ports.badge,
     launchAtLogin: loginSupport.ok,
   };
-  if (!loginSupport.ok) loginNote = loginSupport.reason;
-
-  const publish = () => {
-    const view: DesktopView = { settings, path: loaded.path, supports };
-    if (problem) view.problem = problem;
-    if (loginNote) view.launchAtLoginNote = loginNote;
-    deps.hub.set('desktop', view);
+  const st: SettingsState = { deps, path: loaded.path, loginSupport, supports, settings: loaded.value, problem: loaded.problem, loginNote: loginSupport.ok ? undefined : loginSupport.reason };
+  applySaved(st);
+  publish(st);
+  return {
+    current: () => st.settings,
+    update: (change) => update(st, change),
   };
+}
 
-  // Apply what was saved: the theme always; the login item where supported (it re-points the
-  // entry at this build, e.g. after an AppImage moved).
-  deps.ports.theme?.set(settings.theme);
-  if (loginSupport.ok && deps.ports.loginItem) {
+/** Sets the `desktop` slice: the settings, the file's path and problem, what the host supports, the login-item note. */
+function publish(st: SettingsState): void {
+  const view: DesktopView = { settings: st.settings, path: st.path, supports: st.supports };
+  if (st.problem) view.problem = st.problem;
+  if (st.loginNote) view.launchAtLoginNote = st.loginNote;
+  st.deps.hub.set('desktop', view);
+}
+
+/**
+ * Applies what was saved: the theme always; the login item where supported (it re-points the
+ * entry at this build, e.g. after an AppImage moved). A login item the OS refuses becomes the note.
+ */
+function applySaved(st: SettingsState): void {
+  const { ports, logger } = st.deps;
+  ports.theme?.set(st.settings.theme);
+  if (st.loginSupport.ok && ports.loginItem) {
     try {
-      deps.ports.loginItem.set(settings.launchAtLogin);
+      ports.loginItem.set(st.settings.launchAtLogin);
     } catch (err) {
-      loginNote = `Could not update the login item: ${(err as Error).message}`;
-      deps.logger.warn('login item update failed', { error: String(err) });
+      st.loginNote = `Could not update the login item: ${(err as Error).message}`;
+      logger.warn('login item update failed', { error: String(err) });
     }
   }
-  publish();
+}
 
-  return {
-    current: () => settings,
-    update(change) {
-      // The change applies to the file as it is now (a hand edit since start counts); a broken
-      // file refuses it before anything else happens (no login item change either).
-      const fresh = loadDesktopSettings(deps.dir);
-      if (fresh.problem) throw new ApiError('invalid_state', ui('error.nothingChanged', { problem: fresh.problem }));
-      settings = fresh.value;
-      const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
-      const parsed = DesktopSettingsSchema.safeParse({ ...settings, ...given });
-      if (!parsed.success) throw new ApiError('invalid_input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      const next = parsed.data;
-      if (next.launchAtLogin !== settings.launchAtLogin) {
-        if (!loginSupport.ok || !deps.ports.loginItem) {
-          if (next.launchAtLogin) throw new ApiError('invalid_input', ui('error.loginUnavailable', { why: loginSupport.ok ? ui('error.noLoginItems') : loginSupport.reason }));
-        } else {
-          try {
-            deps.ports.loginItem.set(next.launchAtLogin);
-            loginNote = undefined;
-          } catch (err) {
-            throw new ApiError('internal', ui('error.loginRefused', { why: (err as Error).message }));
-          }
-        }
-      }
-      try {
-        saveDesktopSettings(deps.dir, next);
-      } catch (err) {
-        if (err instanceof ApiError) throw err; // a broken file: refused, with its problem
-        throw new ApiError('internal', ui('error.couldNotSave', { path: loaded.path, why: (err as Error).message }));
-      }
-      problem = undefined;
-      if (next.theme !== settings.theme) deps.ports.theme?.set(next.theme);
-      settings = next;
-      publish();
-      return settings;
-    },
-  };
+/** {@link DesktopSettingsService.update}: see there. */
+function update(st: SettingsState, change: DesktopSettingsChange): DesktopSettings {
+  const { deps } = st;
+  // The change applies to the file as it is now (a hand edit since start counts); a broken
+  // file refuses it before anything else happens (no login item change either).
+  const fresh = loadDesktopSettings(deps.dir);
+  if (fresh.problem) throw new ApiError('invalid_state', ui('error.nothingChanged', { problem: fresh.problem }));
+  st.settings = fresh.value;
+  const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
+  const parsed = DesktopSettingsSchema.safeParse({ ...st.settings, ...given });
+  if (!parsed.success) throw new ApiError('invalid_input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const next = parsed.data;
+  if (next.launchAtLogin !== st.settings.launchAtLogin) setLoginItem(st, next.launchAtLogin);
+  try {
+    saveDesktopSettings(deps.dir, next);
+  } catch (err) {
+    if (err instanceof ApiError) throw err; // a broken file: refused, with its problem
+    throw new ApiError('internal', ui('error.couldNotSave', { path: st.path, why: (err as Error).message }));
+  }
+  st.problem = undefined;
+  if (next.theme !== st.settings.theme) deps.ports.theme?.set(next.theme);
+  st.settings = next;
+  publish(st);
+  return st.settings;
+}
+
+/**
+ * Switches "launch at login" to `on` in the OS (clearing the note), where the host can; where it
+ * cannot, switching it off is fine (nothing to undo).
+ * @throws ApiError `invalid_input` when switching on where unsupported; `internal` when the OS refuses
+ */
+function setLoginItem(st: SettingsState, on: boolean): void {
+  const { loginSupport } = st;
+  const { loginItem } = st.deps.ports;
+  if (!loginSupport.ok || !loginItem) {
+    if (on) throw new ApiError('invalid_input', ui('error.loginUnavailable', { why: loginSupport.ok ? ui('error.noLoginItems') : loginSupport.reason }));
+    return;
+  }
+  try {
+    loginItem.set(on);
+    st.loginNote = undefined;
+  } catch (err) {
+    throw new ApiError('internal', ui('error.loginRefused', { why: (err as Error).message }));
+  }
 }

@@ -65,7 +65,13 @@ async function syncOnce(file: string, flags: 'r' | 'r+'): Promise<void> {
 }
 
 /** A syncer of one file that keeps its descriptor open between calls; `release` closes it. */
-function keptOpen(): { sync(file: string): Promise<void>; release(): void } {
+interface KeptOpen {
+  sync(file: string): Promise<void>;
+  release(): void;
+}
+
+/** A {@link KeptOpen} syncer, no descriptor open yet. */
+function keptOpen(): KeptOpen {
   let fd: number | undefined;
   return {
     async sync(file) {
@@ -91,80 +97,132 @@ function keptOpen(): { sync(file: string): Promise<void>; release(): void } {
   };
 }
 
+/** A caller of {@link GroupSync.durable} waiting for the commits up to its count to be synced. */
+interface Waiter {
+  upTo: number;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * What one database's group commit keeps: commits counted and how many of them are known synced,
+ * whether a round is running, the callers waiting, and the background round's timer.
+ */
+interface SyncState {
+  /** Null: in-memory, nothing to sync. */
+  readonly dbPath: string | null;
+  /** The default syncer, when `options.sync` is not given. */
+  readonly kept: KeptOpen | undefined;
+  readonly sync: (file: string) => Promise<void>;
+  /** The folder is still to be synced (on the first round). */
+  folderPending: boolean;
+  committedCount: number;
+  syncedCount: number;
+  running: boolean;
+  isClosed: boolean;
+  readonly waiters: Waiter[];
+  background: ReturnType<typeof setTimeout> | undefined;
+  /** {@link backgroundDue} of this state, made once: what the background timer runs. */
+  readonly onBackground: () => void;
+}
+
 /**
  * Creates the group-commit state for the database at `dbPath` (null: in-memory, nothing to sync).
  */
 export function createGroupSync(dbPath: string | null, options: GroupSyncOptions = {}): GroupSync {
   const kept = options.sync ? undefined : keptOpen();
-  const sync = options.sync ?? kept!.sync;
-  let folderPending = options.syncFolder ?? process.platform !== 'win32';
-  /** Commits counted, and how many of them are known synced. */
-  let committedCount = 0;
-  let syncedCount = 0;
-  let running = false;
-  let isClosed = dbPath === null;
-  const waiters: Array<{ upTo: number; resolve(): void; reject(err: unknown): void }> = [];
-
-  const settle = (upTo: number, err?: unknown) => {
-    for (let i = waiters.length - 1; i >= 0; i--) {
-      const w = waiters[i]!;
-      if (w.upTo > upTo) continue;
-      waiters.splice(i, 1);
-      if (err === undefined) w.resolve();
-      else w.reject(err);
-    }
+  const st: SyncState = {
+    dbPath,
+    kept,
+    sync: options.sync ?? kept!.sync,
+    folderPending: options.syncFolder ?? process.platform !== 'win32',
+    committedCount: 0,
+    syncedCount: 0,
+    running: false,
+    isClosed: dbPath === null,
+    waiters: [],
+    background: undefined,
+    onBackground: () => backgroundDue(st),
   };
-
-  async function round(): Promise<void> {
-    running = true;
-    try {
-      while (!isClosed && syncedCount < committedCount) {
-        const upTo = committedCount;
-        try {
-          await sync(`${dbPath}-wal`);
-          if (folderPending) {
-            await syncOnce(dirname(dbPath!), 'r');
-            folderPending = false;
-          }
-          syncedCount = Math.max(syncedCount, upTo);
-          settle(upTo);
-        } catch (err) {
-          settle(Number.POSITIVE_INFINITY, err); // everyone waiting fails; the next commit or durable() tries again
-          return;
-        }
-      }
-    } finally {
-      running = false;
-    }
-  }
-
-  const start = () => {
-    if (!running && !isClosed && syncedCount < committedCount) void round();
-  };
-  let background: ReturnType<typeof setTimeout> | undefined;
-
   return {
-    committed() {
-      committedCount++;
-      if (background !== undefined || isClosed) return;
-      background = setTimeout(() => {
-        background = undefined;
-        start();
-      }, BACKGROUND_SYNC_MS);
-      background.unref?.();
-    },
-    durable() {
-      if (isClosed || syncedCount >= committedCount) return Promise.resolve();
-      const done = new Promise<void>((resolve, reject) => waiters.push({ upTo: committedCount, resolve, reject }));
-      start();
-      return done;
-    },
-    closed() {
-      isClosed = true;
-      clearTimeout(background);
-      kept?.release(); // an fsync still running on it fails harmlessly (EBADF): the database is closed and synced
-      syncedCount = committedCount;
-      settle(Number.POSITIVE_INFINITY);
-    },
+    committed: () => committed(st),
+    durable: () => durable(st),
+    closed: () => closed(st),
   };
+}
+
+/** Resolves (or, with `err`, rejects) every waiter whose commits are all among the first `upTo`. */
+function settle(st: SyncState, upTo: number, err?: unknown): void {
+  const { waiters } = st;
+  for (let i = waiters.length - 1; i >= 0; i--) {
+    const w = waiters[i]!;
+    if (w.upTo > upTo) continue;
+    waiters.splice(i, 1);
+    if (err === undefined) w.resolve();
+    else w.reject(err);
+  }
+}
+
+/**
+ * Syncs the WAL (and, the first time, the folder) until every commit counted is synced, settling
+ * the waiters after each sync. A failed sync rejects every waiter and ends the round; the next
+ * commit or `durable()` tries again.
+ */
+async function round(st: SyncState): Promise<void> {
+  st.running = true;
+  try {
+    while (!st.isClosed && st.syncedCount < st.committedCount) {
+      const upTo = st.committedCount;
+      try {
+        await st.sync(`${st.dbPath}-wal`);
+        if (st.folderPending) {
+          await syncOnce(dirname(st.dbPath!), 'r');
+          st.folderPending = false;
+        }
+        st.syncedCount = Math.max(st.syncedCount, upTo);
+        settle(st, upTo);
+      } catch (err) {
+        settle(st, Number.POSITIVE_INFINITY, err); // everyone waiting fails; the next commit or durable() tries again
+        return;
+      }
+    }
+  } finally {
+    st.running = false;
+  }
+}
+
+/** Starts a round unless one is running, the database is closed, or nothing is unsynced. */
+function start(st: SyncState): void {
+  if (!st.running && !st.isClosed && st.syncedCount < st.committedCount) void round(st);
+}
+
+/** The background timer fired: forgets it and starts a round. */
+function backgroundDue(st: SyncState): void {
+  st.background = undefined;
+  start(st);
+}
+
+/** {@link GroupSync.committed}: counts the commit and arms the background timer unless it is armed or the database closed. */
+function committed(st: SyncState): void {
+  st.committedCount++;
+  if (st.background !== undefined || st.isClosed) return;
+  st.background = setTimeout(st.onBackground, BACKGROUND_SYNC_MS);
+  st.background.unref?.();
+}
+
+/** {@link GroupSync.durable}: resolved at once when nothing is unsynced; else waits for the commits counted so far and starts a round. */
+function durable(st: SyncState): Promise<void> {
+  if (st.isClosed || st.syncedCount >= st.committedCount) return Promise.resolve();
+  const done = new Promise<void>((resolve, reject) => st.waiters.push({ upTo: st.committedCount, resolve, reject }));
+  start(st);
+  return done;
+}
+
+/** {@link GroupSync.closed}: no more syncs; the kept descriptor is closed and every waiter resolved. */
+function closed(st: SyncState): void {
+  st.isClosed = true;
+  clearTimeout(st.background);
+  st.kept?.release(); // an fsync still running on it fails harmlessly (EBADF): the database is closed and synced
+  st.syncedCount = st.committedCount;
+  settle(st, Number.POSITIVE_INFINITY);
 }
