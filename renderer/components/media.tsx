@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { i18n } from '../i18n';
 import { decodeBase64Strict } from './media-payload';
+import { workerJobs } from './worker-jobs';
 import './review.css';
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|svg\+xml|avif)$/i;
@@ -44,9 +45,13 @@ const subscribe = (fn: () => void) => {
   return () => void listeners.delete(fn);
 };
 
-let worker: Worker | null | undefined;
-let nextJob = 0;
-const jobs = new Map<number, string>();
+/** The media worker's jobs: each the payload it decodes. */
+const decoder = workerJobs<string, { id: number; valid: boolean; blob?: Blob }>(
+  () => new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' }),
+  (data, answer) => settle(data, answer.valid, answer.blob),
+  // The worker cannot run here: decode what it was given on this thread.
+  (left) => setTimeout(() => left.forEach((data) => settle(data, decodeNow(data).valid === true)), 0),
+);
 
 /** Stores `info` for `data` as the most recent payload, revoking the URL of the oldest beyond {@link PAYLOADS_KEPT}. */
 function keep(data: string, info: Payload): Payload {
@@ -75,40 +80,11 @@ function settle(data: string, valid: boolean, blob?: Blob): void {
   listeners.forEach((l) => l());
 }
 
-function getWorker(): Worker | null {
-  if (worker !== undefined) return worker;
-  try {
-    worker = typeof Worker === 'function' ? new Worker(new URL('./media-worker.ts', import.meta.url), { type: 'module' }) : null;
-  } catch {
-    worker = null;
-  }
-  if (worker) {
-    worker.onmessage = (e: MessageEvent<{ id: number; valid: boolean; blob?: Blob }>) => {
-      const data = jobs.get(e.data.id);
-      if (data === undefined) return;
-      jobs.delete(e.data.id);
-      settle(data, e.data.valid, e.data.blob);
-    };
-    worker.onerror = () => {
-      // The worker cannot run here: decode what it was given on this thread, and use no worker again.
-      worker = null;
-      const left = [...jobs.values()];
-      jobs.clear();
-      setTimeout(() => left.forEach((data) => settle(data, decodeNow(data).valid === true)), 0);
-    };
-  }
-  return worker;
-}
-
 function payloadInfo(data: string, mimeType: string): Payload {
   const known = payloads.get(data);
   if (known) return keep(data, known); // most recent last
-  const w = data.length >= WORKER_DECODE_CHARS ? getWorker() : null;
-  if (!w) return keep(data, decodeNow(data));
-  const id = nextJob++;
-  jobs.set(id, data);
-  w.postMessage({ id, data, mimeType });
-  return keep(data, {});
+  if (data.length >= WORKER_DECODE_CHARS && decoder.post(data, { data, mimeType })) return keep(data, {});
+  return keep(data, decodeNow(data));
 }
 
 /** A `blob:` URL of a valid payload (created once per payload), or a `data:` URI where object URLs are unavailable. */

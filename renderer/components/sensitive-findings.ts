@@ -15,6 +15,7 @@
  */
 import { useEffect, useReducer } from 'react';
 import { detectSensitive, type DetectOptions, type Finding } from '../../shared/domain/sensitive-data';
+import { workerJobs } from './worker-jobs';
 
 /** Texts up to this many characters are checked synchronously. */
 export const SYNC_DETECT_CHARS = 65_536;
@@ -24,9 +25,6 @@ const CACHE_KEPT = 64;
 
 const cache = new Map<string, Map<string, Finding[]>>(); // options key → text → findings
 const listeners = new Set<() => void>();
-let worker: Worker | null | undefined;
-let nextId = 1;
-const inFlight = new Map<number, { text: string; optionsKey: string; options: DetectOptions }>();
 const requested = new Set<string>(); // optionsKey + '\0' + text
 
 function store(optionsKey: string, text: string, findings: Finding[]): Finding[] {
@@ -45,42 +43,31 @@ function remember(optionsKey: string, text: string, findings: Finding[]): void {
 
 const cached = (optionsKey: string, text: string): Finding[] | undefined => cache.get(optionsKey)?.get(text);
 
-function getWorker(): Worker | null {
-  if (worker !== undefined) return worker;
-  try {
-    worker = typeof Worker === 'function' ? new Worker(new URL('./sensitive-worker.ts', import.meta.url), { type: 'module' }) : null;
-  } catch {
-    worker = null;
-  }
-  if (worker) {
-    worker.onmessage = (e: MessageEvent<{ id: number; findings?: Finding[] }>) => {
-      const job = inFlight.get(e.data.id);
-      if (!job) return;
-      inFlight.delete(e.data.id);
-      requested.delete(`${job.optionsKey}\0${job.text}`);
-      remember(job.optionsKey, job.text, e.data.findings ?? []);
-    };
-    worker.onerror = () => {
-      // The worker cannot run here: check what it was given on the main thread, and no more workers.
-      worker = null;
-      for (const job of inFlight.values()) detectLater(job.text, job.optionsKey, job.options);
-      inFlight.clear();
-    };
-  }
-  return worker;
+/** One check of a long text, on the sensitive-data worker. */
+interface DetectJob {
+  text: string;
+  optionsKey: string;
+  options: DetectOptions;
 }
+const checker = workerJobs<DetectJob, { id: number; findings?: Finding[] }>(
+  () => new Worker(new URL('./sensitive-worker.ts', import.meta.url), { type: 'module' }),
+  (job, answer) => {
+    requested.delete(`${job.optionsKey}\0${job.text}`);
+    remember(job.optionsKey, job.text, answer.findings ?? []);
+  },
+  // The worker cannot run here: check what it was given on the main thread.
+  (left) => left.forEach((job) => {
+    requested.delete(`${job.optionsKey}\0${job.text}`);
+    detectLater(job.text, job.optionsKey, job.options);
+  }),
+);
 
 function detectLater(text: string, optionsKey: string, options: DetectOptions): void {
   const key = `${optionsKey}\0${text}`;
-  const w = getWorker();
-  if (w) {
-    if (requested.has(key)) return;
-    requested.add(key);
-    const id = nextId++;
-    inFlight.set(id, { text, optionsKey, options });
-    w.postMessage({ id, text, options });
-    return;
-  }
+  if (requested.has(key)) return;
+  requested.add(key);
+  if (checker.post({ text, optionsKey, options }, { text, options })) return;
+  requested.delete(key);
   setTimeout(() => {
     if (cached(optionsKey, text) === undefined) remember(optionsKey, text, detectSensitive(text, options));
   }, 0);
