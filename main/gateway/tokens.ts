@@ -58,8 +58,10 @@ export interface GatewayTokens {
   /** Who holds `token`, or undefined for an unknown or revoked one; a named token's use is counted. */
   holder(token: string, now: number): TokenHolder | undefined;
   /**
-   * Creates a named token and returns it.
-   * @throws ApiError invalid_input (bad or taken name), invalid_state (gateway.json is broken)
+   * Creates a named token and returns it. When gateway.json is refused or cannot be written, the
+   * token is not kept in the secret store either.
+   * @throws ApiError invalid_input (bad or taken name), invalid_state (gateway.json is broken);
+   *   the fs error when gateway.json cannot be written; the secret store's error when it cannot keep the token
    */
   create(name: string, now: number): Promise<string>;
   /** @throws ApiError not_found (no such token, or the secret store no longer has it) */
@@ -140,14 +142,26 @@ function holder(st: TokensState, token: string, now: number): TokenHolder | unde
   return { serverId: tokenCallerId(stored.name), caller: { kind: 'token', name: stored.name } };
 }
 
-/** {@link GatewayTokens.create}: keeps the token in the secret store, then its hash in gateway.json. */
+/**
+ * {@link GatewayTokens.create}: keeps the token in the secret store, then its hash in gateway.json.
+ * When gateway.json is refused or cannot be written, the token is deleted from the secret store
+ * again (nothing would point to it) and the write's error is thrown.
+ */
 async function create(st: TokensState, name: string, now: number): Promise<string> {
   const parsed = GatewayTokenNameSchema.safeParse(name);
   if (!parsed.success) throw new ApiError('invalid_input', ui('error.gatewayTokenName', { why: parsed.error.issues[0]?.message ?? 'invalid' }));
   if (st.file.tokens.some((t) => t.name === name)) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
   const token = newToken();
-  await st.secrets.set(gatewayTokenSecretName(name), token);
-  save(st, { ...st.file, tokens: [...st.file.tokens, { name, createdAt: now, sha256: sha256(token) }] });
+  const secretName = gatewayTokenSecretName(name);
+  await st.secrets.set(secretName, token);
+  try {
+    save(st, { ...st.file, tokens: [...st.file.tokens, { name, createdAt: now, sha256: sha256(token) }] });
+  } catch (err) {
+    // The write's error is what the person needs to see; a failed clean-up leaves only a secret
+    // nothing points to, which the next token of this name replaces.
+    await st.secrets.delete(secretName).catch(() => undefined);
+    throw err;
+  }
   return token;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Finds where a value sits in JSON text, so a schema problem can be reported with its line
- * ("rules.json line 12, column 19: servers.a.rules.0.action: …"). A tiny scanner: it assumes the
- * text already parsed with JSON.parse.
+ * ("rules.json line 12, column 19: servers.a.rules.0.action: …"). A tiny scanner meant for text
+ * that already parsed with JSON.parse; on text cut off or malformed it stops (at the latest at the
+ * end of the text) and gives the best location found.
  */
 
 /** A scan of `text` for {@link locateJsonPath}: the position `i` and the furthest position reached along the path, `best`. */
@@ -11,15 +12,19 @@ interface LocateScan {
   best: number;
 }
 
-/** Line and column (1-based) of the value at `path` in `text`; the deepest existing parent when the key is missing. */
+/**
+ * Line and column (1-based) of the value at `path` in `text`; the deepest existing parent when the
+ * key is missing. Text cut off or malformed gives the deepest place reached before the scan
+ * stopped; the scan never goes past the end of the text.
+ */
 export function locateJsonPath(text: string, path: ReadonlyArray<PropertyKey>): { line: number; column: number } {
   const s: LocateScan = { text, i: 0, best: 0 };
   try {
     descend(s, path, 0);
   } catch {
-    // malformed text: report the best position found so far
+    // malformed or cut-off text: report the best position found so far
   }
-  const before = text.slice(0, s.best).split('\n');
+  const before = text.slice(0, Math.min(s.best, text.length)).split('\n');
   return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
@@ -38,7 +43,11 @@ function readString(s: LocateScan): string {
   return JSON.parse(text.slice(start, s.i)) as string;
 }
 
-/** Moves past the value at `i` (after whitespace): a string, an object or array with everything in it, or a bare word. */
+/**
+ * Moves past the value at `i` (after whitespace): a string, an object or array with everything in
+ * it, or a bare word.
+ * @throws SyntaxError when the text ends inside an object or array (or a string)
+ */
 function skipValue(s: LocateScan): void {
   skipWhite(s);
   const { text } = s;
@@ -51,6 +60,7 @@ function skipValue(s: LocateScan): void {
     if (text[s.i] === close) return void s.i++;
     for (;;) {
       skipWhite(s);
+      if (s.i >= text.length) throw new SyntaxError('the text ends inside an object or array');
       if (c === '{') {
         readString(s);
         skipWhite(s);

@@ -1,6 +1,7 @@
 /**
  * The rules file, `rules.json` in the user-data folder (format: shared/contract/rules.ts
- * {@link RulesFileSchema}). A missing file means "no rules" (every request asks, default limits).
+ * {@link RulesFileSchema}). A missing file means "no rules" (every request asks, default limits),
+ * at start and when the file is deleted while the console runs.
  *
  * A bad file — JSON syntax or a known field of the wrong type — is reported with its line and
  * left untouched; the rules already in force stay in force, and every write (save, pause, import)
@@ -26,15 +27,16 @@ export const RULES_FILE = 'rules.json';
 /** The rules in force and the file behind them. */
 export interface RulesStore {
   readonly path: string;
-  /** The rules in force (the last good file, or none). */
+  /** The rules in force (the last good file, or none while the file is missing). */
   current(): RulesFile;
   /** Problems with the file on disk; empty when it is good. */
   problems(): string[];
   /** Notes about a good file (fields the console does not know, kept and ignored); empty when none. */
   notes(): string[];
   /**
-   * Versions `next` against the rules in force, writes it (atomically, mode 0600, the previous
-   * file kept as rules.json.bak) and puts it in force.
+   * Versions `next` against the last rules in force (kept for this even after the file was
+   * deleted), writes it (atomically, mode 0600, the previous file kept as rules.json.bak) and puts
+   * it in force.
    * @throws ApiError invalid_input when `next` does not fit the schema; invalid_state when the
    *   file on disk is broken (nothing is written)
    */
@@ -79,15 +81,20 @@ export interface RulesStoreOptions {
 }
 
 /**
- * What one store keeps: the rules in force, the problems and notes of the file on disk, the text
- * the store last wrote or accepted (a reload that finds it again changes nothing), the folder's
- * watcher and the pending reload's timer.
+ * What one store keeps: the rules in force, the rules the next file's versions are counted from,
+ * the problems and notes of the file on disk, the text the store last wrote or accepted (a reload
+ * that finds it again changes nothing), the folder's watcher and the pending reload's timer.
  */
 interface RulesState {
   readonly dir: string;
   readonly path: string;
   readonly opts: RulesStoreOptions;
   rules: RulesFile;
+  /**
+   * The last rules put in force: versions are bumped against these, also after the file was
+   * deleted (no rules in force), so a file put back with a changed rule gets a new version.
+   */
+  versionBase: RulesFile;
   problems: string[];
   notes: string[];
   lastWritten: string | undefined;
@@ -100,7 +107,7 @@ interface RulesState {
  * @param onChange called after the rules in force or the problems changed (not for `save`'s own write)
  */
 export function openRulesStore(dir: string, opts: RulesStoreOptions): RulesStore {
-  const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
+  const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), versionBase: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
   load(st);
   if (opts.watch !== false) watchFolder(st);
   return {
@@ -130,15 +137,20 @@ function write(st: RulesState, file: RulesFile): void {
 }
 
 /**
- * Reads rules.json into the state: a good file goes in force (versions bumped against the rules in
- * force, and written back when that changed them); a broken or unreadable one sets the problems
- * and leaves the rules in force. A missing file only clears the problems.
- * @returns whether the rules in force or the problems may have changed (false: the file is the text last written or accepted)
+ * Reads rules.json into the state: a good file goes in force (versions bumped against the last
+ * rules in force, and written back when that changed them); a broken or unreadable one sets the
+ * problems and leaves the rules in force. A missing file (at start, or deleted while running) means no
+ * rules: the rules in force, problems and notes are cleared (versions still count from the last
+ * rules in force).
+ * @returns whether the rules in force, the problems or the notes may have changed (false: the file is the text last written or accepted, or still missing)
  */
 function load(st: RulesState): boolean {
   if (!existsSync(st.path)) {
-    const changed = st.problems.length > 0;
+    const changed = st.problems.length > 0 || st.notes.length > 0 || st.lastWritten !== undefined || JSON.stringify(st.rules) !== JSON.stringify(emptyRulesFile());
+    st.rules = emptyRulesFile();
     st.problems = [];
+    st.notes = [];
+    st.lastWritten = undefined;
     return changed;
   }
   let text: string;
@@ -157,8 +169,9 @@ function load(st: RulesState): boolean {
   }
   st.problems = [];
   st.notes = parsed.notes;
-  const versioned = bumpVersions(st.rules, parsed.rules);
+  const versioned = bumpVersions(st.versionBase, parsed.rules);
   st.rules = versioned;
+  st.versionBase = versioned;
   if (JSON.stringify(versioned) !== JSON.stringify(parsed.rules)) write(st, versioned);
   else st.lastWritten = text;
   return true;
@@ -182,16 +195,17 @@ function watchFolder(st: RulesState): void {
   }
 }
 
-/** {@link RulesStore.save}: validates, versions against the rules in force, writes, then puts it in force. */
+/** {@link RulesStore.save}: validates, versions against the last rules in force, writes, then puts it in force. */
 function save(st: RulesState, next: unknown): RulesFile {
   const parsed = RulesFileSchema.safeParse(next);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ApiError('invalid_input', ui('error.rulesNotSaved', { path: issue.path.join('.') || '(root)', why: issue.message }));
   }
-  const versioned = bumpVersions(st.rules, parsed.data);
+  const versioned = bumpVersions(st.versionBase, parsed.data);
   write(st, versioned); // refused (invalid_state) while the file on disk is broken
   st.rules = versioned;
+  st.versionBase = versioned;
   st.problems = [];
   return versioned;
 }

@@ -46,16 +46,32 @@ function writePrivate(path: string, data: string | Buffer): void {
   renameSync(tmp, path);
 }
 
-/** The key in the key file at `path`, created (32 random bytes) when missing; its permissions tightened back to 0600 when widened. @throws SecretStoreError when it is not 32 bytes */
+/** The message of an fs error (or whatever was thrown). */
+const why = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * The key in the key file at `path`, created (32 random bytes) when missing; its permissions
+ * tightened back to 0600 when widened.
+ * @throws SecretStoreError naming the key file when it is not 32 bytes, or cannot be read or created
+ */
 function loadOrCreateKeyFile(path: string): Buffer {
   if (!existsSync(path)) {
     const key = randomBytes(32);
-    writePrivate(path, key);
+    try {
+      writePrivate(path, key);
+    } catch (e) {
+      throw new SecretStoreError(`cannot create the key file ${path}: ${why(e)}`);
+    }
     return key;
   }
-  if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
-  const key = readFileSync(path);
-  if (key.length !== 32) throw new SecretStoreError(`${path} is not a 32-byte key file; move it away to start a new (empty) secret store`);
+  let key: Buffer;
+  try {
+    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+    key = readFileSync(path);
+  } catch (e) {
+    throw new SecretStoreError(`cannot read the key file ${path}: ${why(e)}`);
+  }
+  if (key.length !== 32) throw new SecretStoreError(`the key file ${path} is damaged: it holds ${key.length} bytes, where a key file holds 32; move it away to start a new (empty) secret store`);
   return key;
 }
 
@@ -74,8 +90,8 @@ interface FileStoreState {
  * Opening reads the secrets file only; the key file is created (or the passphrase stretched) on
  * first use, so a console that never stores a key writes nothing.
  * @throws SecretStoreError when the secrets file is not valid JSON of the expected shape or was made
- *   with the other kind of key; on use, when the key file is damaged or the key / passphrase does
- *   not decrypt an entry.
+ *   with the other kind of key; on use, when the key file is damaged or unreadable (said as such),
+ *   the key / passphrase does not decrypt an entry, or the secrets file cannot be written.
  */
 export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore {
   const filePath = join(opts.dir, SECRETS_FILE);
@@ -119,7 +135,7 @@ function checkKeyKind(file: SecretsFile, filePath: string, passphrase: string | 
 /**
  * The 256-bit key, made on first use: scrypt of the passphrase (a salt made and kept in the file
  * when it has none), else the key file (created when missing).
- * @throws SecretStoreError when the key file is not 32 bytes; the fs error when it cannot be read or written
+ * @throws SecretStoreError when the key file is not 32 bytes, or cannot be read or created
  */
 function keyOf(st: FileStoreState): Buffer {
   if (st.cachedKey) return st.cachedKey;
@@ -131,17 +147,26 @@ function keyOf(st: FileStoreState): Buffer {
   return st.cachedKey;
 }
 
-/** Writes the secrets file (mode 0600, through a temporary file). */
+/** Writes the secrets file (mode 0600, through a temporary file). @throws SecretStoreError when it cannot be written */
 function save(st: FileStoreState): void {
-  writePrivate(st.filePath, `${JSON.stringify(st.file, null, 2)}\n`);
+  try {
+    writePrivate(st.filePath, `${JSON.stringify(st.file, null, 2)}\n`);
+  } catch (e) {
+    throw new SecretStoreError(`cannot write ${st.filePath}: ${why(e)}`);
+  }
 }
 
-/** {@link SecretStore.get}: the decrypted value, undefined when there is none. @throws SecretStoreError when it cannot be decrypted (or the key cannot be made) */
+/**
+ * {@link SecretStore.get}: the decrypted value, undefined when there is none.
+ * @throws SecretStoreError when the key cannot be made (the key file damaged or unreadable, said
+ *   as such), or when the key does not decrypt the entry
+ */
 function getSecret(st: FileStoreState, name: string): string | undefined {
   const entry = st.file.entries[name];
   if (!entry) return undefined;
+  const key = keyOf(st); // outside the try: a damaged key file is its own error, not "wrong key"
   try {
-    const decipher = createDecipheriv('aes-256-gcm', keyOf(st), Buffer.from(entry.iv, 'base64'));
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(entry.iv, 'base64'));
     decipher.setAAD(Buffer.from(name, 'utf8'));
     decipher.setAuthTag(Buffer.from(entry.tag, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(entry.data, 'base64')), decipher.final()]).toString('utf8');
@@ -150,21 +175,17 @@ function getSecret(st: FileStoreState, name: string): string | undefined {
   }
 }
 
-/** {@link SecretStore.set}: encrypts `value` under a fresh IV and writes the file. @throws SecretStoreError when the file cannot be written (or the key file is damaged) */
+/** {@link SecretStore.set}: encrypts `value` under a fresh IV and writes the file. @throws SecretStoreError when the file cannot be written (or the key file is damaged or unreadable) */
 function setSecret(st: FileStoreState, name: string, value: string): void {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyOf(st), iv);
   cipher.setAAD(Buffer.from(name, 'utf8'));
   const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
   st.file.entries[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-  try {
-    save(st);
-  } catch (e) {
-    throw new SecretStoreError(`cannot write ${st.filePath}: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  save(st);
 }
 
-/** {@link SecretStore.delete}: removes the entry and writes the file; nothing when there is none. @throws the fs error when the file cannot be written */
+/** {@link SecretStore.delete}: removes the entry and writes the file; nothing when there is none. @throws SecretStoreError when the file cannot be written */
 function deleteSecret(st: FileStoreState, name: string): void {
   if (!(name in st.file.entries)) return;
   delete st.file.entries[name];

@@ -25,9 +25,13 @@ export interface DesktopSettingsDeps {
 export interface DesktopSettingsService {
   current(): DesktopSettings;
   /**
-   * Applies and saves a change (only the given fields) to the settings as the file holds them now.
-   * The login item is changed first; when the OS refuses, nothing is saved.
-   * @throws ApiError `invalid_input` for bad values or "launch at login" where unsupported;
+   * Applies and saves a change (only the given fields) to the settings as the file holds them now
+   * (a hand edit since the last read counts, and is applied too: its theme and login item). The
+   * login item is changed first; when the OS refuses, nothing is saved, and when the file then
+   * cannot be written, the login item is put back. The update is all or nothing: the settings in
+   * force (`current()`) and the published `desktop` slice change only when it succeeds (except a
+   * login item that cannot be put back, which becomes the slice's login-item note).
+   * @throws ApiError `invalid_input` for bad values or a change asking for "launch at login" where unsupported;
    *   `invalid_state` when desktop-settings.json is broken (nothing is changed or written);
    *   `internal` when the login item or the file cannot be written
    */
@@ -97,48 +101,67 @@ function applySaved(st: SettingsState): void {
   }
 }
 
-/** {@link DesktopSettingsService.update}: see there. */
+/**
+ * {@link DesktopSettingsService.update}: see there. Everything that can refuse (the file, the
+ * values, the login item, the write) runs before the state is touched; what is applied (theme,
+ * login item) is compared with the settings in force, so a hand edit in the file is applied too.
+ */
 function update(st: SettingsState, change: DesktopSettingsChange): DesktopSettings {
   const { deps } = st;
   // The change applies to the file as it is now (a hand edit since start counts); a broken
   // file refuses it before anything else happens (no login item change either).
   const fresh = loadDesktopSettings(deps.dir);
   if (fresh.problem) throw new ApiError('invalid_state', ui('error.nothingChanged', { problem: fresh.problem }));
-  st.settings = fresh.value;
   const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined));
-  const parsed = DesktopSettingsSchema.safeParse({ ...st.settings, ...given });
+  const parsed = DesktopSettingsSchema.safeParse({ ...fresh.value, ...given });
   if (!parsed.success) throw new ApiError('invalid_input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
   const next = parsed.data;
-  if (next.launchAtLogin !== st.settings.launchAtLogin) setLoginItem(st, next.launchAtLogin);
+  const before = st.settings;
+  const loginChanged = next.launchAtLogin !== before.launchAtLogin && setLoginItem(st, next.launchAtLogin, change.launchAtLogin !== undefined);
   try {
     saveDesktopSettings(deps.dir, next);
   } catch (err) {
+    if (loginChanged) putLoginItemBack(st, before.launchAtLogin);
     if (err instanceof ApiError) throw err; // a broken file: refused, with its problem
     throw new ApiError('internal', ui('error.couldNotSave', { path: st.path, why: (err as Error).message }));
   }
   st.problem = undefined;
-  if (next.theme !== st.settings.theme) deps.ports.theme?.set(next.theme);
+  if (loginChanged) st.loginNote = undefined;
+  if (next.theme !== before.theme) deps.ports.theme?.set(next.theme);
   st.settings = next;
   publish(st);
   return st.settings;
 }
 
 /**
- * Switches "launch at login" to `on` in the OS (clearing the note), where the host can; where it
- * cannot, switching it off is fine (nothing to undo).
- * @throws ApiError `invalid_input` when switching on where unsupported; `internal` when the OS refuses
+ * Switches "launch at login" to `on` in the OS, where the host can. Where it cannot, switching it
+ * off is fine (nothing to undo), and so is a value that came from the file rather than from the
+ * person's change (`asked` false: nothing to apply, as at start).
+ * @returns whether the OS login item was changed
+ * @throws ApiError `invalid_input` when the person asks to switch on where unsupported; `internal` when the OS refuses
  */
-function setLoginItem(st: SettingsState, on: boolean): void {
+function setLoginItem(st: SettingsState, on: boolean, asked: boolean): boolean {
   const { loginSupport } = st;
   const { loginItem } = st.deps.ports;
   if (!loginSupport.ok || !loginItem) {
-    if (on) throw new ApiError('invalid_input', ui('error.loginUnavailable', { why: loginSupport.ok ? ui('error.noLoginItems') : loginSupport.reason }));
-    return;
+    if (on && asked) throw new ApiError('invalid_input', ui('error.loginUnavailable', { why: loginSupport.ok ? ui('error.noLoginItems') : loginSupport.reason }));
+    return false;
   }
   try {
     loginItem.set(on);
-    st.loginNote = undefined;
+    return true;
   } catch (err) {
     throw new ApiError('internal', ui('error.loginRefused', { why: (err as Error).message }));
+  }
+}
+
+/** Puts the OS login item back to `on` after the file could not be saved; a refusal becomes the note (and is logged). */
+function putLoginItemBack(st: SettingsState, on: boolean): void {
+  try {
+    st.deps.ports.loginItem?.set(on);
+  } catch (err) {
+    st.loginNote = `Could not update the login item: ${(err as Error).message}`;
+    st.deps.logger.warn('login item update failed', { error: String(err) });
+    publish(st);
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -124,6 +124,56 @@ describe('desktop settings', () => {
     expect((error as ApiError).message).toMatch(/access denied/);
     expect(failing.service.current().launchAtLogin).toBe(false);
     expect(existsSync(join(dir2, DESKTOP_SETTINGS_FILE))).toBe(false);
+  });
+
+  it('a refused update changes nothing: current() and the published state keep the settings in force, also after a hand edit', () => {
+    const dir = tempDir();
+    const t = start(dir);
+    writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{"theme": "dark", "sound": true}');
+    const bad = { notifications: 'loud' } as unknown as Parameters<typeof t.service.update>[0];
+    expect(() => t.service.update(bad)).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    expect(t.service.current()).toEqual(DEFAULT_DESKTOP_SETTINGS);
+    expect(t.view().settings).toEqual(t.service.current());
+    // the OS refuses the login item: the same
+    t.rec.ports.loginItem!.set = () => {
+      throw new Error('access denied');
+    };
+    expect(() => t.service.update({ launchAtLogin: true })).toThrow(/access denied/);
+    expect(t.service.current()).toEqual(DEFAULT_DESKTOP_SETTINGS);
+    expect(t.view().settings).toEqual(t.service.current());
+    expect(t.rec.themes).toEqual(['system']);
+  });
+
+  it('a file that cannot be written after the login item changed: the login item is put back, nothing else changes', () => {
+    const dir = tempDir();
+    const t = start(dir);
+    writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{}');
+    mkdirSync(join(dir, `${DESKTOP_SETTINGS_FILE}.bak`, 'taken'), { recursive: true }); // the backup cannot be written (also for root)
+    expect(() => t.service.update({ launchAtLogin: true })).toThrow(expect.objectContaining({ code: 'internal' }));
+    expect(t.rec.loginItems).toEqual([false, true, false]);
+    expect(t.service.current()).toEqual(DEFAULT_DESKTOP_SETTINGS);
+    expect(t.view().settings).toEqual(DEFAULT_DESKTOP_SETTINGS);
+  });
+
+  it('a theme and login item edited by hand are applied with the next change, whatever it changes', () => {
+    const dir = tempDir();
+    const t = start(dir);
+    writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{"theme": "dark", "launchAtLogin": true}');
+    const after = t.service.update({ sound: true });
+    expect(after).toEqual({ ...DEFAULT_DESKTOP_SETTINGS, theme: 'dark', launchAtLogin: true, sound: true });
+    expect(t.rec.themes).toEqual(['system', 'dark']);
+    expect(t.rec.loginItems).toEqual([false, true]);
+    expect(t.service.current()).toEqual(after);
+    expect(t.view().settings).toEqual(after);
+  });
+
+  it('"launch at login" edited by hand where the build cannot start at login does not block other changes', () => {
+    const dir = tempDir();
+    const t = start(dir, recordingPorts({ loginSupported: false }));
+    writeFileSync(join(dir, DESKTOP_SETTINGS_FILE), '{"launchAtLogin": true}');
+    expect(t.service.update({ theme: 'light' })).toMatchObject({ theme: 'light', launchAtLogin: true });
+    expect(t.rec.loginItems).toEqual([]);
+    expect(t.rec.themes).toEqual(['system', 'light']);
   });
 
   it('where the build cannot start at login (e.g. not packaged), enabling is refused with the reason', () => {

@@ -4,14 +4,15 @@
  * secret store, a hand-broken gateway.json reported and never written over, and the environment
  * a `providerGateway` server is launched with (and only that one).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayEnv } from '../../main/console/gateway-side.js';
 import { createConsole, type ConsoleHandle } from '../../main/console.js';
 import { createMemorySecretStore } from '../../main/secrets/secret-store.js';
-import { GATEWAY_FILE } from '../../main/gateway/tokens.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { GATEWAY_FILE, gatewayTokenSecretName, openGatewayTokens } from '../../main/gateway/tokens.js';
 import { tempDir } from '../store/fixtures/entries.js';
 
 const open: ConsoleHandle[] = [];
@@ -65,6 +66,30 @@ describe('provider gateway setup', () => {
     expect((await h.service.getState({})).notices.map((n) => n.message).join('\n')).toContain('gateway.json');
     await expect(h.service.createGatewayToken({ name: 'x' })).rejects.toThrow();
     expect(readFileSync(join(dir, GATEWAY_FILE), 'utf8')).toBe('{ "tokens": [ oops');
+  });
+
+  it('a named token whose gateway.json write is refused (file broken by hand) is not left in the secret store', async () => {
+    const { dir } = tempDir();
+    const secrets = createMemorySecretStore();
+    const tokens = openGatewayTokens(dir, secrets);
+    writeFileSync(join(dir, GATEWAY_FILE), '{ "tokens": [ oops');
+    await expect(tokens.create('nightly', 1000)).rejects.toMatchObject({ code: 'invalid_state' });
+    expect(await secrets.get(gatewayTokenSecretName('nightly'))).toBeUndefined();
+    expect(readFileSync(join(dir, GATEWAY_FILE), 'utf8')).toBe('{ "tokens": [ oops');
+    expect(tokens.views()).toEqual([]);
+  });
+
+  it('a named token whose gateway.json cannot be written is not left in the secret store; the write error is kept', async () => {
+    const { dir } = tempDir();
+    writeFileSync(join(dir, GATEWAY_FILE), '{ "tokens": [] }\n');
+    mkdirSync(join(dir, `${GATEWAY_FILE}.bak`, 'taken'), { recursive: true }); // the backup cannot be written (also for root)
+    const secrets = createMemorySecretStore();
+    const tokens = openGatewayTokens(dir, secrets);
+    const err = await tokens.create('nightly', 1000).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: expect.stringMatching(/^E[A-Z]+$/) }); // the fs error itself, not a wrapper
+    expect(err).not.toBeInstanceOf(ApiError);
+    expect(await secrets.get(gatewayTokenSecretName('nightly'))).toBeUndefined();
+    expect(tokens.views()).toEqual([]);
   });
 
   it('the environment a providerGateway server gets: the SDKs’ base URLs and one key', () => {

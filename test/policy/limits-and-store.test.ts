@@ -4,10 +4,10 @@
  * line and left untouched while the previous rules stay in force; hand edits are picked up and
  * versioned; export/import round-trips.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RATE_LIMITED_CODE, RulesFileSchema, type RulesFile } from '../../shared/contract/rules.js';
 import { createLimiter } from '../../main/policy/limits.js';
 import { openRulesStore, RULES_FILE } from '../../main/policy/rules-store.js';
@@ -201,6 +201,29 @@ describe('rules file', () => {
       writeFileSync(join(dir, RULES_FILE), JSON.stringify({ version: 1, paused: true }));
       await seen;
       expect(store.current().paused).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a rules file deleted while running takes its rules and notes out of force', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    const file = join(dir, RULES_FILE);
+    writeFileSync(file, JSON.stringify({ ...oneRule, mine: 'kept and ignored' }));
+    let changes = 0;
+    const store = openRulesStore(dir, { logger: silentLogger, onChange: () => changes++ });
+    try {
+      expect(store.current().servers.s!.rules[0]!.id).toBe('r');
+      expect(store.notes()).not.toEqual([]);
+      rmSync(file);
+      // the watcher reloads 100 ms after the last event; give it a few seconds on a busy machine
+      await vi.waitFor(() => expect(store.current().servers).toEqual({}), { timeout: 3000, interval: 50 });
+      expect(changes).toBe(1);
+      expect(store.notes()).toEqual([]);
+      expect(store.problems()).toEqual([]);
+      // put back with the rule changed: versions still count from the rules last in force
+      writeFileSync(file, JSON.stringify({ ...oneRule, servers: { s: { rules: [{ ...oneRule.servers.s.rules[0]!, when: { maxTokensAtMost: 5 } }] } } }));
+      await vi.waitFor(() => expect(store.current().servers.s?.rules[0]).toMatchObject({ version: 2, when: { maxTokensAtMost: 5 } }), { timeout: 3000, interval: 50 });
     } finally {
       store.close();
     }

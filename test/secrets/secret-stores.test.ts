@@ -1,7 +1,7 @@
 // Secret stores: the web host's AES-256-GCM file (key file 0600 or passphrase) and the Electron
 // safeStorage store (with a fake safeStorage): never plaintext on disk, round trips, tamper and
 // wrong-key detection, the Linux basic_text warning.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,39 @@ describe('encrypted file store (web host)', () => {
     expect(await createFileSecretStore({ dir, passphrase: 'correct horse' }).get('k')).toBe(KEY);
     await expect(createFileSecretStore({ dir, passphrase: 'wrong' }).get('k')).rejects.toThrow(/cannot decrypt/);
     expect(() => createFileSecretStore({ dir })).toThrow(/MCP_CONSOLE_SECRET_PASSPHRASE/);
+  });
+
+  it('a key file of the wrong size is reported as a damaged key file, not as a wrong key', async () => {
+    await createFileSecretStore({ dir }).set('x', KEY);
+    const keyFile = path.join(dir, SECRET_KEY_FILE);
+    writeFileSync(keyFile, Buffer.alloc(10));
+    const err = await createFileSecretStore({ dir }).get('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SecretStoreError);
+    expect((err as Error).message).toContain(keyFile);
+    expect((err as Error).message).toMatch(/is damaged: it holds 10 bytes, where a key file holds 32/);
+    expect((err as Error).message).not.toMatch(/cannot decrypt|wrong key/);
+  });
+
+  it('a key file that cannot be read is reported naming the key file', async () => {
+    await createFileSecretStore({ dir }).set('x', KEY);
+    const keyFile = path.join(dir, SECRET_KEY_FILE);
+    rmSync(keyFile);
+    mkdirSync(keyFile); // reading a folder fails, also for root
+    const err = await createFileSecretStore({ dir }).get('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SecretStoreError);
+    expect((err as Error).message).toContain(`cannot read the key file ${keyFile}`);
+  });
+
+  it('delete: a write error is a SecretStoreError, like set', async () => {
+    const store = createFileSecretStore({ dir });
+    await store.set('x', KEY);
+    // the temporary file the write goes through is taken by a folder: the write fails (also for root)
+    mkdirSync(path.join(dir, `${SECRETS_FILE}.${process.pid}.tmp`));
+    const setErr = await store.set('y', 'other-secret-value').catch((e: unknown) => e);
+    expect(setErr).toBeInstanceOf(SecretStoreError);
+    const err = await store.delete('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SecretStoreError);
+    expect((err as Error).message).toContain(`cannot write ${path.join(dir, SECRETS_FILE)}`);
   });
 
   it('refuses a broken secrets file with a readable error', () => {
