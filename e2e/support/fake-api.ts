@@ -2,7 +2,8 @@
  * A fake `window.api` for UI specs: `installFakeApi` is passed to `page.addInitScript`, so it runs
  * in the page before the renderer and must not reference anything outside itself. It serves the
  * given state and history, records every request in `window.__fake.calls`, and lets the spec push
- * events with `window.__fake.emit(event)`.
+ * events with `window.__fake.emit(event)`, fail the next call of a method, or hold a method's replies
+ * (`hold` / `release`) to see the UI while a reply is pending.
  */
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
@@ -60,6 +61,10 @@ export interface FakeHandle {
   emit(event: ConsoleEvent, whole?: ItemView[]): void;
   /** Makes the next call of `method` reject with this message. */
   failNext(method: string, message: string): void;
+  /** Holds the replies of `method` from now on: its calls are recorded at once and answered only at {@link FakeHandle.release}. */
+  hold(method: string): void;
+  /** Answers the held calls of `method`, oldest first, and stops holding its replies. */
+  release(method: string): void;
 }
 
 /** Installs the fake on `window` (runs in the page). */
@@ -67,6 +72,8 @@ export function installFakeApi(data: FakeWire): void {
   const calls: RecordedCall[] = [];
   const listeners = new Set<(event: ConsoleEvent) => void>();
   const failures = new Map<string, string>();
+  /** The methods whose replies are held, each with its calls waiting for an answer. */
+  const held = new Map<string, Array<() => void>>();
   let nextCall = 1;
   const answer = (method: string, input: unknown, value: () => unknown): Promise<unknown> => {
     calls.push({ method, input: JSON.parse(JSON.stringify(input ?? {})) as Record<string, unknown> });
@@ -75,6 +82,8 @@ export function installFakeApi(data: FakeWire): void {
       failures.delete(method);
       return Promise.reject(new Error(failure));
     }
+    const waiting = held.get(method);
+    if (waiting) return new Promise((resolve) => waiting.push(() => resolve(Promise.resolve().then(value))));
     return Promise.resolve(value());
   };
   const whole = new Map(data.items.map((i) => [i.id, i]));
@@ -195,6 +204,12 @@ export function installFakeApi(data: FakeWire): void {
       listeners.forEach((l) => l(event));
     },
     failNext: (method, message) => failures.set(method, message),
+    hold: (method) => void held.set(method, held.get(method) ?? []),
+    release: (method) => {
+      const waiting = held.get(method) ?? [];
+      held.delete(method);
+      for (const answerNow of waiting) answerNow();
+    },
   };
   Object.assign(window, { api, __fake: handle });
 }

@@ -59,6 +59,16 @@ export async function failNext(page: Page, method: string, message: string): Pro
   await page.evaluate(([m, msg]) => (window as unknown as { __fake: FakeHandle }).__fake.failNext(m, msg), [method, message] as const);
 }
 
+/** Holds the replies of `method` until {@link releaseReplies}: the page sees its calls pending. */
+export async function holdReplies(page: Page, method: string): Promise<void> {
+  await page.evaluate((m) => (window as unknown as { __fake: FakeHandle }).__fake.hold(m), method);
+}
+
+/** Answers the held calls of `method` (see {@link holdReplies}) and stops holding its replies. */
+export async function releaseReplies(page: Page, method: string): Promise<void> {
+  await page.evaluate((m) => (window as unknown as { __fake: FakeHandle }).__fake.release(m), method);
+}
+
 /** Saves a screenshot to e2e/artifacts/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });

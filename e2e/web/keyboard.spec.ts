@@ -250,6 +250,40 @@ test('focus is visible on every control reached with Tab (queue, servers, settin
   await expectVisibleFocus(page, 20);
 });
 
+/** The focused element, for comparing: its test id, else its id, else its start tag. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'body';
+    return el.getAttribute('data-testid') ?? (el.id ? `#${el.id}` : el.outerHTML.slice(0, 90));
+  });
+
+test('a Tab pressed before the frame after a G shortcut keeps its focus (the shortcut does not take it back to the screen)', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await press(page, 'g', 's');
+  await expect(page.locator('#main')).toBeFocused();
+  // Hold the page's animation frames: the Tab below surely comes before the frame that follows G ,.
+  await page.evaluate(() => {
+    const held: FrameRequestCallback[] = [];
+    Object.assign(window, { __frames: { held, real: window.requestAnimationFrame } });
+    window.requestAnimationFrame = (callback) => held.push(callback);
+  });
+  await press(page, 'g', ',', 'Tab');
+  const reached = await focused(page);
+  await page.evaluate(() => {
+    const frames = (window as unknown as { __frames: { held: FrameRequestCallback[]; real: typeof requestAnimationFrame } }).__frames;
+    window.requestAnimationFrame = frames.real;
+    for (const callback of frames.held.splice(0)) callback(performance.now());
+  });
+  await expect(page.getByTestId('settings-screen')).toBeVisible();
+  expect(reached).not.toBe('#main');
+  expect(await focused(page), 'focus stays where Tab put it').toBe(reached);
+  // Where Tab put it is the first control in the screen's region, as when the frame had come first.
+  await page.locator('#main').focus();
+  await press(page, 'Tab');
+  expect(await focused(page)).toBe(reached);
+});
+
 test('elicitation: first field (E), type, accept with Ctrl+Enter; decline another with D', async ({ page, appUrl, fixture }) => {
   fixture.state.elicitations = buildElicitationItems(Date.now());
   await openConsole(page, appUrl, fixture);

@@ -3,7 +3,7 @@
  * window (900×600) and basic accessibility. Screenshots of every screen go to e2e/artifacts/.
  */
 import type { Page } from '@playwright/test';
-import { emit, expect, expectNoHorizontalOverflow, openConsole, recorded, shot, test } from '../support/ui.js';
+import { emit, expect, expectNoHorizontalOverflow, holdReplies, openConsole, recorded, releaseReplies, shot, test } from '../support/ui.js';
 
 /** Every form control has an accessible name; every button has text or a label. */
 async function expectNamedControls(page: Page): Promise<void> {
@@ -212,6 +212,27 @@ test('history: debounced search, newest first, readable diffs, events and raw JS
   // A valid request is offered.
   await page.locator('[data-history-id="h-rejected"]').click();
   await expect(page.getByTestId('history-reopen')).toBeVisible();
+});
+
+test("history: the counters are the chosen period's; while its reply is pending, the previous period's are not shown", async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-history').click();
+  const stats = page.getByTestId('history-stats');
+  await stats.locator('summary').click();
+  const statRows = page.getByTestId('history-stats-row');
+  const servers = new Set(fixture.history.map((e) => e.serverId)).size;
+  await expect(statRows).toHaveCount(servers); // the last 7 days'
+
+  await holdReplies(page, 'historyStats');
+  await page.getByTestId('history-period').selectOption('all');
+  await expect.poll(async () => (await recorded(page, 'historyStats')).at(-1)).toEqual({}); // asked for all time, not answered yet
+  await expect(statRows).toHaveCount(0);
+  await expect(stats).toContainText('Loading…');
+  await expect(stats).not.toContainText('No requests in this period.');
+
+  await releaseReplies(page, 'historyStats');
+  await expect(statRows).toHaveCount(servers);
+  await expect(stats).not.toContainText('Loading…');
 });
 
 for (const [width, height] of [

@@ -7,6 +7,8 @@
  */
 import type { Page } from '@playwright/test';
 import { RULES_FILE_VERSION, RulesFileSchema, type PolicyView } from '../../shared/contract/rules.js';
+import type { ImportScan } from '../../shared/contract/servers.js';
+import { english, ui } from '../../shared/contract/ui-text.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { expect, expectNoHorizontalOverflow, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -122,6 +124,37 @@ test('Servers screen in Simplified Chinese: list, server page, tools panel and f
   await expect(page.getByTestId('import-scan')).toHaveText('查找配置');
   await shots(page, 'servers-import');
 
+  expect(await missingKeys(page)).toEqual([]);
+});
+
+/** A scan as main sends it: Claude Desktop's file found (no servers), VS Code's user file and a Cursor project file not found. */
+function importScan(): ImportScan {
+  const labelled = (code: 'import.vscodeUser' | 'import.cursorProject') => ({ label: english(ui(code)), labelUi: ui(code) });
+  return {
+    sources: [
+      { format: 'claude-desktop', label: 'Claude Desktop', path: '/home/user/.config/Claude/claude_desktop_config.json', found: true, digest: 'a'.repeat(64), candidates: [] },
+      { format: 'vscode', ...labelled('import.vscodeUser'), path: '/home/user/.config/Code/User/mcp.json', found: false, candidates: [] },
+      { format: 'cursor', ...labelled('import.cursorProject'), path: '/home/user/project/.cursor/mcp.json', found: false, candidates: [] },
+    ],
+  };
+}
+
+test('Import panel in Simplified Chinese: the places where no file was found are named in Chinese', async ({ page, appUrl, fixture }) => {
+  await openWithDesktop(page, appUrl, { ...fixture, state: chineseState(fixture.state) });
+  await page.evaluate((scan) => {
+    // The fake's own method records the call; this one answers the scan (the renderer looks the method up per call).
+    const api = (window as unknown as { api: Record<string, (input: unknown) => Promise<unknown>> }).api;
+    const recorded = api.scanImports!;
+    api.scanImports = (input) => recorded(input).then(() => scan);
+  }, importScan());
+  await page.getByTestId('nav-servers').click();
+  await page.getByTestId('import-servers').click();
+  await page.getByTestId('import-scan').click();
+
+  await expect(page.getByTestId('import-source').locator('h3')).toHaveText('Claude Desktop');
+  const notFound = page.getByTestId('import-not-found');
+  await expect(notFound.locator('li')).toHaveText(['VS Code（用户） /home/user/.config/Code/User/mcp.json', 'Cursor（项目） /home/user/project/.cursor/mcp.json']);
+  await expect(notFound).not.toContainText(/VS Code \(user\)|Cursor \(project\)/);
   expect(await missingKeys(page)).toEqual([]);
 });
 

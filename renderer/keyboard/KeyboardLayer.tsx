@@ -80,9 +80,15 @@ function useGlobalCommands(report: (error: unknown) => void): void {
   const paused = useConsole((s) => s.mirror?.policy?.rules.paused);
   const osDark = useOsPrefersDark();
   const go = (screen: Screen) => () => {
+    const before = document.activeElement;
     setScreen(screen);
-    // Focus the new screen's region so reading continues there (not on a control that is gone).
-    requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
+    // Focus the new screen's region so reading continues there (not on a control that is gone) —
+    // unless the person moved focus before the frame came (a Tab right after the shortcut): focus
+    // still where it was, or lost with the old screen's control, moves; focus moved on stays.
+    requestAnimationFrame(() => {
+      const now = document.activeElement;
+      if (now === before || now === null || now === document.body) document.getElementById('main')?.focus({ preventScroll: true });
+    });
   };
   useShortcuts('global', {
     'palette.open': () => ui.openPalette(),

@@ -7,10 +7,20 @@ import { errorText } from '../../api/error-text';
 import { ActionError } from '../../components/common';
 import { PERIODS, useHistoryUi, type PeriodId } from './history-ui';
 
-/** The counters of `period` (refetched when `reloadKey` changes), or why they could not be fetched. */
-function useStats(period: PeriodId, reloadKey: string) {
-  const [result, setResult] = useState<{ key: string; stats: Stats | null; error: string | null }>({ key: '', stats: null, error: null });
-  const key = JSON.stringify([period, reloadKey]);
+/** The reply for one period: its counters, or why they could not be fetched. */
+interface StatsResult {
+  period: PeriodId;
+  stats: Stats | null;
+  error: string | null;
+}
+
+/**
+ * The counters of `period` (refetched when `reloadKey` changes), or why they could not be fetched;
+ * `null` until a reply for `period` came. A reply for the period chosen before is not returned as
+ * this one's; after a history change the period's last reply stays until the new one comes.
+ */
+function useStats(period: PeriodId, reloadKey: string): StatsResult | null {
+  const [result, setResult] = useState<StatsResult | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -18,14 +28,14 @@ function useStats(period: PeriodId, reloadKey: string) {
     getApi()
       .historyStats(ms === null ? {} : { from: Date.now() - ms })
       .then(
-        (stats) => live && setResult({ key, stats, error: null }),
-        (err: unknown) => live && setResult({ key, stats: null, error: errorText(err) }),
+        (stats) => live && setResult({ period, stats, error: null }),
+        (err: unknown) => live && setResult({ period, stats: null, error: errorText(err) }),
       );
     return () => {
       live = false;
     };
-  }, [key, period]);
-  return result;
+  }, [period, reloadKey]);
+  return result?.period === period ? result : null;
 }
 
 /** One server's counters. */
@@ -105,14 +115,22 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
   const { t } = useTranslation('history');
   const period = useHistoryUi((s) => s.period);
   const result = useStats(period, reloadKey);
-  const servers = result.stats?.servers ?? [];
+  const servers = result?.stats?.servers ?? [];
   return (
     <details className="history-panel" data-testid="history-stats">
       <summary>{t('stats.title')}</summary>
       <div className="history-panel-body history-stats-body">
         <PeriodSelect />
-        <ActionError error={result.error} />
-        {servers.length === 0 ? <p className="muted small">{t('stats.none')}</p> : <StatsTable servers={servers} />}
+        <ActionError error={result?.error ?? null} />
+        {!result ? (
+          <p className="muted small" data-testid="history-stats-loading">
+            {t('list.loading')}
+          </p>
+        ) : servers.length === 0 ? (
+          <p className="muted small">{t('stats.none')}</p>
+        ) : (
+          <StatsTable servers={servers} />
+        )}
       </div>
     </details>
   );

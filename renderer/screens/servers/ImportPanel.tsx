@@ -233,16 +233,17 @@ function ImportSourceSection({ source: s, state }: { source: ImportSource; state
   );
 }
 
-/** The places looked in where no config file was found. */
+/** The places looked in where no config file was found, each named in the active language. */
 function NotFoundSources({ sources }: { sources: ImportSource[] }) {
   const { t } = useTranslation('servers');
+  const say = useSay();
   return (
     <div className="muted small" data-testid="import-not-found">
       {t('import.notFound')}
       <ul className="plain-list">
         {sources.map((s) => (
           <li key={s.path}>
-            {s.label} <span className="mono break">{s.path}</span>
+            {say(s.labelUi, s.label)} <span className="mono break">{s.path}</span>
           </li>
         ))}
       </ul>
