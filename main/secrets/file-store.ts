@@ -147,13 +147,18 @@ function keyOf(st: FileStoreState): Buffer {
   return st.cachedKey;
 }
 
-/** Writes the secrets file (mode 0600, through a temporary file). @throws SecretStoreError when it cannot be written */
-function save(st: FileStoreState): void {
+/**
+ * Writes the secrets file with `entries` (mode 0600, through a temporary file), and only then
+ * keeps them: a write that fails leaves the store as the file is.
+ * @throws SecretStoreError when it cannot be written
+ */
+function save(st: FileStoreState, entries: SecretsFile['entries']): void {
   try {
-    writePrivate(st.filePath, `${JSON.stringify(st.file, null, 2)}\n`);
+    writePrivate(st.filePath, `${JSON.stringify({ ...st.file, entries }, null, 2)}\n`);
   } catch (e) {
     throw new SecretStoreError(`cannot write ${st.filePath}: ${why(e)}`);
   }
+  st.file.entries = entries;
 }
 
 /**
@@ -181,13 +186,12 @@ function setSecret(st: FileStoreState, name: string, value: string): void {
   const cipher = createCipheriv('aes-256-gcm', keyOf(st), iv);
   cipher.setAAD(Buffer.from(name, 'utf8'));
   const data = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  st.file.entries[name] = { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
-  save(st);
+  save(st, { ...st.file.entries, [name]: { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') } });
 }
 
 /** {@link SecretStore.delete}: removes the entry and writes the file; nothing when there is none. @throws SecretStoreError when the file cannot be written */
 function deleteSecret(st: FileStoreState, name: string): void {
   if (!(name in st.file.entries)) return;
-  delete st.file.entries[name];
-  save(st);
+  const { [name]: _gone, ...entries } = st.file.entries;
+  save(st, entries);
 }

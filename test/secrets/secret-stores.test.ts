@@ -104,6 +104,18 @@ describe('encrypted file store (web host)', () => {
     expect((err as Error).message).toContain(`cannot write ${path.join(dir, SECRETS_FILE)}`);
   });
 
+  it('a set or delete whose write fails leaves the store as the file is', async () => {
+    const store = createFileSecretStore({ dir });
+    await store.set('x', KEY);
+    mkdirSync(path.join(dir, `${SECRETS_FILE}.${process.pid}.tmp`)); // the write fails (also for root)
+    await expect(store.set('x', 'other-secret-value')).rejects.toBeInstanceOf(SecretStoreError);
+    await expect(store.set('y', 'other-secret-value')).rejects.toBeInstanceOf(SecretStoreError);
+    await expect(store.delete('x')).rejects.toBeInstanceOf(SecretStoreError);
+    expect(await store.get('x')).toBe(KEY);
+    expect(await store.get('y')).toBeUndefined();
+    expect(await createFileSecretStore({ dir }).get('x')).toBe(KEY); // and the file agrees
+  });
+
   it('refuses a broken secrets file with a readable error', () => {
     writeFileSync(path.join(dir, SECRETS_FILE), '{nope');
     expect(() => createFileSecretStore({ dir })).toThrow(/not valid JSON/);
