@@ -59,7 +59,7 @@ export interface GatewayTokens {
   holder(token: string, now: number): TokenHolder | undefined;
   /**
    * Creates a named token and returns it. When gateway.json is refused or cannot be written, the
-   * token is not kept in the secret store either.
+   * token is not kept in the secret store either. Creations run one after another.
    * @throws ApiError invalid_input (bad or taken name), invalid_state (gateway.json is broken);
    *   the fs error when gateway.json cannot be written; the secret store's error when it cannot keep the token
    */
@@ -85,6 +85,8 @@ interface TokensState {
   readonly byServer: Map<string, string>;
   readonly serverOf: Map<string, string>;
   readonly use: Map<string, { calls: number; lastUsedAt?: number }>;
+  /** The last token creation started: creations run one after another (each awaits the secret store). */
+  creating: Promise<unknown>;
 }
 
 /** Opens the tokens of `dir/gateway.json` (missing: none yet). Never throws. */
@@ -92,13 +94,19 @@ export function openGatewayTokens(dir: string, secrets: SecretStore): GatewayTok
   const path = join(dir, GATEWAY_FILE);
   const read = readUserFile(path, spec);
   const problem = read.state === 'broken' ? read.problems.join('; ') : undefined;
-  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, byServer: new Map(), serverOf: new Map(), use: new Map() };
+  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, byServer: new Map(), serverOf: new Map(), use: new Map(), creating: Promise.resolve() };
   return {
     port: () => st.file.port ?? DEFAULT_GATEWAY_PORT,
     ...(problem && { problem }),
     forServer: (serverId) => forServer(st, serverId),
     holder: (token, now) => holder(st, token, now),
-    create: (name, now) => create(st, name, now),
+    create: (name, now) => {
+      // One at a time: two creations of one name both passed the name check before either saved,
+      // and the second overwrote the first's secret.
+      const made = st.creating.then(() => create(st, name, now));
+      st.creating = made.catch(() => undefined);
+      return made;
+    },
     reveal: (name) => reveal(st, name),
     revoke: (name) => revoke(st, name),
     views: () => views(st),

@@ -92,6 +92,18 @@ describe('provider gateway setup', () => {
     expect(tokens.views()).toEqual([]);
   });
 
+  it('two tokens of one name asked for at once: one is made, the other refused, and the one made is the one stored', async () => {
+    const { dir } = tempDir();
+    const secrets = createMemorySecretStore();
+    const tokens = openGatewayTokens(dir, secrets);
+    const [a, b] = await Promise.allSettled([tokens.create('nightly', 1000), tokens.create('nightly', 1001)]);
+    const made = [a, b].filter((r) => r.status === 'fulfilled');
+    expect(made).toHaveLength(1);
+    expect([a, b].find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'invalid_input' } });
+    expect(tokens.views().map((v) => v.name)).toEqual(['nightly']);
+    expect(await secrets.get(gatewayTokenSecretName('nightly'))).toBe((made[0] as PromiseFulfilledResult<string>).value);
+  });
+
   it('the environment a providerGateway server gets: the SDKs’ base URLs and one key', () => {
     expect(gatewayEnv('http://127.0.0.1:5000', 'mcpgw_x')).toEqual({
       OPENAI_BASE_URL: 'http://127.0.0.1:5000/openai/v1',
