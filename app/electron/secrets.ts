@@ -66,11 +66,17 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
     if (!parsed.success) throw new SecretStoreError(`${path} is not a secrets file of this console`);
     entries = parsed.data.entries;
   }
-  const save = () => {
+  /** Writes `next` (mode 0600, through a temporary file) and only then keeps it, so a failed write changes nothing. @throws SecretStoreError */
+  const save = (next: Record<string, string>) => {
     const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(tmp, 0o600);
-    renameSync(tmp, path);
+    try {
+      writeFileSync(tmp, `${JSON.stringify({ version: 1, entries: next }, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, path);
+    } catch (e) {
+      throw new SecretStoreError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    entries = next;
   };
   const linuxBackend = platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : undefined;
   const weak = linuxBackend === 'basic_text' || linuxBackend === 'unknown';
@@ -91,13 +97,12 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
       }
     },
     async set(name, value) {
-      entries[name] = safeStorage.encryptString(value).toString('base64');
-      save();
+      save({ ...entries, [name]: safeStorage.encryptString(value).toString('base64') });
     },
     async delete(name) {
       if (!(name in entries)) return;
-      delete entries[name];
-      save();
+      const { [name]: _gone, ...next } = entries;
+      save(next);
     },
   };
 }

@@ -151,6 +151,17 @@ describe('safeStorage store (Electron host)', () => {
     expect(store.backend).toContain('gnome_libsecret');
   });
 
+  it('a write that fails is a SecretStoreError and changes nothing', async () => {
+    const safe = fakeSafeStorage('gnome_libsecret');
+    const store = createSafeStorageSecretStore(safe, dir, 'linux');
+    await store.set('a', KEY);
+    mkdirSync(path.join(dir, `${SAFE_SECRETS_FILE}.${process.pid}.tmp`)); // the write fails (also for root)
+    await expect(store.set('b', 'other-secret-value')).rejects.toBeInstanceOf(SecretStoreError);
+    await expect(store.delete('a')).rejects.toBeInstanceOf(SecretStoreError);
+    expect(await store.get('a')).toBe(KEY);
+    expect(await store.get('b')).toBeUndefined();
+  });
+
   it('warns when Linux falls back to basic_text', () => {
     const store = createSafeStorageSecretStore(fakeSafeStorage('basic_text'), dir, 'linux');
     expect(store.warning).toMatch(/basic_text.*no keyring/);
