@@ -24,71 +24,78 @@ async function measure(who: string, call: (args: Record<string, unknown>) => Pro
   return r.latenciesMs;
 }
 
+/** Round trips (ms) and this process's CPU per request (ms) of one timed run. */
+interface Timed {
+  ms: number[];
+  cpuMs: number;
+}
+
+/** Runs {@link measure} and the CPU this process spent meanwhile, per request. */
+async function timed(who: string, call: (args: Record<string, unknown>) => Promise<BenchReport>): Promise<Timed> {
+  const cpu0 = process.cpuUsage();
+  const ms = await measure(who, call);
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000 / (N + WARMUP) };
+}
+
+/** A bare client on a fresh bench server: answering a canned result, or (with `baseURL`) calling that provider. */
+async function floorRun(who: string, baseURL?: string): Promise<Timed> {
+  const floor = await startFloorClient(benchServerConfig(), baseURL);
+  try {
+    return await timed(who, (a) => floor.call('sequence', a));
+  } finally {
+    await floor.close();
+  }
+}
+
+/** The console with an approve_all rule and `baseURL` as its provider; checks history holds every request. */
+async function consoleRun(baseURL: string): Promise<Timed> {
+  const c = await startBenchConsole({ bench: benchServerConfig() }, baseURL);
+  try {
+    await c.ready;
+    const run = await timed('console', (a) => consoleCall(c, 'bench', 'sequence', a));
+    let total = 0;
+    for (let i = 0; i < 50; i++) {
+      total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
+      if (total >= N + WARMUP) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (total !== N + WARMUP) throw new Error(`history holds ${total} delivered entries for ${N + WARMUP} requests`);
+    return run;
+  } finally {
+    await c.close();
+  }
+}
+
+/** The figures of the three runs. */
+function figures(canned: Timed, floor: Timed, console: Timed): Figure[] {
+  const load = loadNote();
+  const [f50, f99, c50, c99] = [percentile(floor.ms, 50), percentile(floor.ms, 99), percentile(console.ms, 50), percentile(console.ms, 99)];
+  return [
+    { id: 'p1.floor_p50_ms', name: 'floor p50', value: f50, unit: 'ms', note: `bare SDK client calling the same provider, n=${N}` },
+    { id: 'p1.floor_p99_ms', name: 'floor p99', value: f99, unit: 'ms' },
+    { id: 'p1.console_p50_ms', name: 'console p50', value: c50, unit: 'ms', note: 'approve_all rule, loopback provider, history on' },
+    { id: 'p1.console_p99_ms', name: 'console p99', value: c99, unit: 'ms' },
+    { id: 'p1.added_p50_ms', name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
+    { id: 'p1.added_p99_ms', name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
+    { id: 'p1.cpu_ms_per_request', name: 'console CPU per request', value: console.cpuMs, unit: 'ms', target: { op: '<=', value: 1 }, note: 'this process (console, its threads), not the server or provider' },
+    { id: 'p1.floor_cpu_ms_per_request', name: 'floor CPU per request', value: floor.cpuMs, unit: 'ms', note: 'the bare client: MCP SDK + one AI SDK call' },
+    { id: 'p1.mcp_round_trip_p50_ms', name: 'MCP round trip alone p50', value: percentile(canned.ms, 50), unit: 'ms', note: 'a bare client answering a canned result, no provider' },
+  ];
+}
+
 const scenario: Scenario = {
   name: 'latency',
   description: `added latency per auto-approved request, ${N} sequential requests over stdio, console vs bare SDK client`,
   async run() {
-    const canned = await startFloorClient(benchServerConfig());
-    let cannedMs: number[];
-    try {
-      cannedMs = await measure('MCP round trip', (a) => canned.call('sequence', a));
-    } finally {
-      await canned.close();
-    }
+    const canned = await floorRun('MCP round trip');
     const llm = await startLoopbackLlm();
-    let floorMs: number[];
-    let floorCpuMs: number;
     try {
-      const floor = await startFloorClient(benchServerConfig(), llm.baseURL);
-      try {
-        const cpu0 = process.cpuUsage();
-        floorMs = await measure('floor', (a) => floor.call('sequence', a));
-        const cpu = process.cpuUsage(cpu0);
-        floorCpuMs = (cpu.user + cpu.system) / 1000 / (N + WARMUP);
-      } finally {
-        await floor.close();
-      }
-    } catch (err) {
-      await llm.close();
-      throw err;
-    }
-    const c = await startBenchConsole({ bench: benchServerConfig() }, llm.baseURL);
-    let consoleMs: number[];
-    let cpuMs: number;
-    try {
-      await c.ready;
-      const cpu0 = process.cpuUsage();
-      consoleMs = await measure('console', (a) => consoleCall(c, 'bench', 'sequence', a));
-      const cpu = process.cpuUsage(cpu0);
-      cpuMs = (cpu.user + cpu.system) / 1000 / (N + WARMUP);
-      let total = 0;
-      for (let i = 0; i < 50; i++) {
-        total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
-        if (total >= N + WARMUP) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      if (total !== N + WARMUP) throw new Error(`history holds ${total} delivered entries for ${N + WARMUP} requests`);
+      const floor = await floorRun('floor', llm.baseURL);
+      return figures(canned, floor, await consoleRun(llm.baseURL));
     } finally {
-      await c.close();
       await llm.close();
     }
-    const load = loadNote();
-    const f50 = percentile(floorMs, 50);
-    const f99 = percentile(floorMs, 99);
-    const c50 = percentile(consoleMs, 50);
-    const c99 = percentile(consoleMs, 99);
-    const figures: Figure[] = [
-      { id: 'p1.floor_p50_ms', name: 'floor p50', value: f50, unit: 'ms', note: `bare SDK client calling the same provider, n=${N}` },
-      { id: 'p1.floor_p99_ms', name: 'floor p99', value: f99, unit: 'ms' },
-      { id: 'p1.console_p50_ms', name: 'console p50', value: c50, unit: 'ms', note: 'approve_all rule, loopback provider, history on' },
-      { id: 'p1.console_p99_ms', name: 'console p99', value: c99, unit: 'ms' },
-      { id: 'p1.added_p50_ms', name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
-      { id: 'p1.added_p99_ms', name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
-      { id: 'p1.cpu_ms_per_request', name: 'console CPU per request', value: cpuMs, unit: 'ms', target: { op: '<=', value: 1 }, note: 'this process (console, its threads), not the server or provider' },
-      { id: 'p1.floor_cpu_ms_per_request', name: 'floor CPU per request', value: floorCpuMs, unit: 'ms', note: 'the bare client: MCP SDK + one AI SDK call' },
-      { id: 'p1.mcp_round_trip_p50_ms', name: 'MCP round trip alone p50', value: percentile(cannedMs, 50), unit: 'ms', note: 'a bare client answering a canned result, no provider' },
-    ];
-    return figures;
   },
 };
 
