@@ -12,6 +12,9 @@ import { useAction } from '../../hooks';
 import { ToolEraControl } from './ToolEra';
 import { buildArgs, initialValues, parseRawArgs, schemaFields, type FormField, type FormValues } from './schema-form';
 
+/** What `parseRawArgs` makes of the Raw JSON text. */
+type ParsedRaw = ReturnType<typeof parseRawArgs>;
+
 /** JSON boolean values, as the boolean select offers them (protocol values, not language text). */
 const BOOLEANS = ['true', 'false'] as const;
 
@@ -87,53 +90,15 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
         if (args && ready) void call.run(args);
       }}
     >
-      <div className="tool-form-head">
-        <h4>
-          {tool.title && tool.title !== tool.name && <span>{tool.title} </span>}
-          <span className="mono">{tool.name}</span>
-        </h4>
-        <label className="toggle">
-          <input type="checkbox" checked={raw !== null} onChange={toggleRaw} data-testid="tool-raw-toggle" /> {t('tools.rawJson')}
-        </label>
-      </div>
+      <ToolFormHead tool={tool} raw={raw !== null} onToggleRaw={toggleRaw} />
       {tool.description && <p className="tool-description">{tool.description}</p>}
       <ToolEraControl server={server} tool={tool.name} />
       {raw !== null ? (
-        <div className="field">
-          <label htmlFor="tool-raw">{t('tools.rawLabel')}</label>
-          <textarea id="tool-raw" className="editor mono" rows={6} value={raw} data-testid="tool-raw" onChange={(e) => setRaw(e.target.value)} />
-          {parsedRaw && !parsedRaw.ok && (
-            <p className="field-error" role="alert" data-testid="tool-raw-error">
-              {parsedRaw.error}
-            </p>
-          )}
-        </div>
+        <RawArgsField raw={raw} parsed={parsedRaw} onChange={setRaw} />
       ) : fields.length === 0 ? (
         <p className="muted small">{t('tools.noArguments')}</p>
       ) : (
-        <div className="tool-fields">
-          {fields.map((f) => {
-            const id = `tool-${tool.name}-${f.name}`;
-            const error = built.ok || !attempted ? undefined : built.errors[f.name];
-            return (
-              <div className="field" key={f.name}>
-                <label htmlFor={id}>
-                  <span className="mono">{f.title ?? f.name}</span>
-                  {f.required && (
-                    <span className="required" aria-label={t('form.required')} title={t('form.required')}>
-                      {' '}
-                      *
-                    </span>
-                  )}
-                  <span className="muted small"> {f.kind}</span>
-                </label>
-                <FieldInput field={f} id={id} value={values[f.name] ?? ''} onChange={(v) => setValues({ ...values, [f.name]: v })} />
-                {f.description && <span className="field-help">{f.description}</span>}
-                {error && <span className="field-error">{error}</span>}
-              </div>
-            );
-          })}
-        </div>
+        <ToolFields tool={tool.name} fields={fields} values={values} errors={built.ok || !attempted ? undefined : built.errors} onChange={setValues} />
       )}
       <div className="form-actions">
         <ActionError error={call.error} />
@@ -143,5 +108,68 @@ export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView 
         </button>
       </div>
     </form>
+  );
+}
+
+/** The form's heading (the tool's title and name) and the Raw JSON switch. */
+function ToolFormHead({ tool, raw, onToggleRaw }: { tool: ToolView; raw: boolean; onToggleRaw: () => void }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="tool-form-head">
+      <h4>
+        {tool.title && tool.title !== tool.name && <span>{tool.title} </span>}
+        <span className="mono">{tool.name}</span>
+      </h4>
+      <label className="toggle">
+        <input type="checkbox" checked={raw} onChange={onToggleRaw} data-testid="tool-raw-toggle" /> {t('tools.rawJson')}
+      </label>
+    </div>
+  );
+}
+
+/** The Raw JSON mode: the arguments as one JSON text, with why it does not parse. */
+function RawArgsField({ raw, parsed, onChange }: { raw: string; parsed: ParsedRaw | null; onChange: (raw: string) => void }) {
+  const { t } = useTranslation('servers');
+  return (
+    <div className="field">
+      <label htmlFor="tool-raw">{t('tools.rawLabel')}</label>
+      <textarea id="tool-raw" className="editor mono" rows={6} value={raw} data-testid="tool-raw" onChange={(e) => onChange(e.target.value)} />
+      {parsed && !parsed.ok && (
+        <p className="field-error" role="alert" data-testid="tool-raw-error">
+          {parsed.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The generated fields of the tool's arguments; `errors` is set once a call was attempted with invalid values. */
+function ToolFields(props: { tool: string; fields: FormField[]; values: FormValues; errors: Record<string, string> | undefined; onChange: (values: FormValues) => void }) {
+  const { t } = useTranslation('servers');
+  const { tool, fields, values, errors, onChange } = props;
+  return (
+    <div className="tool-fields">
+      {fields.map((f) => {
+        const id = `tool-${tool}-${f.name}`;
+        const error = errors?.[f.name];
+        return (
+          <div className="field" key={f.name}>
+            <label htmlFor={id}>
+              <span className="mono">{f.title ?? f.name}</span>
+              {f.required && (
+                <span className="required" aria-label={t('form.required')} title={t('form.required')}>
+                  {' '}
+                  *
+                </span>
+              )}
+              <span className="muted small"> {f.kind}</span>
+            </label>
+            <FieldInput field={f} id={id} value={values[f.name] ?? ''} onChange={(v) => onChange({ ...values, [f.name]: v })} />
+            {f.description && <span className="field-help">{f.description}</span>}
+            {error && <span className="field-error">{error}</span>}
+          </div>
+        );
+      })}
+    </div>
   );
 }

@@ -7,11 +7,12 @@
  */
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type LanguagePreference } from '../../../shared/contract/desktop';
+import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type DesktopView, type LanguagePreference } from '../../../shared/contract/desktop';
+import type { SettingsView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { CopyButton } from '../../components/CopyButton';
 import { Banner, Section } from '../../components/common';
-import { useAction } from '../../hooks';
+import { useAction, type ActionState } from '../../hooks';
 import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
@@ -105,12 +106,19 @@ function Fact({ label, value, testId, copy }: { label: string; value: string | u
   );
 }
 
+/** What each section of the screen gets: main's desktop settings, whether a change is being saved, how to save one, and whether the host is the web. */
+interface SectionProps {
+  desktop: DesktopView;
+  pending: boolean;
+  set(change: DesktopSettingsChange): void;
+  web: boolean;
+}
+
 /** The Settings screen. */
 export function SettingsScreen() {
   const { t } = useTranslation('settings');
   const desktop = useConsole((s) => s.mirror?.desktop);
   const facts = useConsole((s) => s.mirror?.settings);
-  const osDark = useOsPrefersDark();
   const change = useCallback((c: DesktopSettingsChange) => getApi().setDesktopSettings(c), []);
   const save = useAction(change);
   const test = useAction(useCallback(() => getApi().sendTestNotification({}), []));
@@ -123,9 +131,7 @@ export function SettingsScreen() {
       </div>
     );
   }
-  const { settings, supports } = desktop;
-  const set = (c: DesktopSettingsChange) => void save.run(c);
-  const web = facts?.host === 'web';
+  const section: SectionProps = { desktop, pending: save.pending, set: (c) => void save.run(c), web: facts?.host === 'web' };
 
   return (
     <div className="settings" data-testid="settings-screen">
@@ -142,77 +148,111 @@ export function SettingsScreen() {
         </Banner>
       )}
 
-      <Section title={t('appearance')} testId="settings-appearance">
-        <fieldset className="settings-choices" disabled={save.pending}>
-          <legend className="field-label">{t('theme')}</legend>
-          {THEME_PREFERENCES.map((pref) => (
-            <label key={pref} className="toggle">
-              <input type="radio" name="theme" value={pref} checked={settings.theme === pref} onChange={() => set({ theme: pref })} data-testid={`theme-${pref}`} />
-              {t(`themes.${pref}`)}
-            </label>
-          ))}
-        </fieldset>
-        <p className="field-help" data-testid="theme-effective">
-          {settings.theme === 'system'
-            ? t('themeInUseSystem', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`), system: t(osDark ? 'themeNames.dark' : 'themeNames.light') })
-            : t('themeInUse', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`) })}
-        </p>
-        <LanguageChoice preference={settings.language ?? 'system'} disabled={save.pending} onChange={(language) => set({ language })} />
-      </Section>
+      <AppearanceSection {...section} />
 
-      <Section title={t('attention')} testId="settings-attention">
-        <Toggle
-          id="setting-notifications"
-          label={t('notify')}
-          help={supports.nativeNotifications ? t('notifyHelpNative') : t('notifyHelpWeb')}
-          checked={settings.notifications}
-          disabled={save.pending}
-          onChange={(v) => set({ notifications: v })}
-        />
-        <Toggle id="setting-sound" label={t('sound')} checked={settings.sound} disabled={save.pending || !settings.notifications} onChange={(v) => set({ sound: v })} />
-        <Toggle
-          id="setting-dnd"
-          label={t('dnd')}
-          help={supports.badge ? (web ? t('dndHelpBadgeTab') : t('dndHelpBadgeWindow')) : web ? t('dndHelpTab') : t('dndHelpWindow')}
-          checked={settings.doNotDisturb}
-          disabled={save.pending}
-          onChange={(v) => set({ doNotDisturb: v })}
-        />
-        {web && <BrowserNotifications />}
-        <div className="settings-row settings-actions">
-          <button type="button" data-testid="test-notification" disabled={test.pending} onClick={() => void test.run()}>
-            {t('testNotification')}
-          </button>
-          {test.error && <span className="action-error">{test.error}</span>}
-        </div>
-        {supports.tray && <p className="field-help">{t('trayHelp')}</p>}
-      </Section>
+      <AttentionSection {...section} test={test} />
 
-      <Section title={t('startup')} testId="settings-startup">
-        <Toggle
-          id="setting-launch-at-login"
-          label={t('launchAtLogin')}
-          help={supports.launchAtLogin ? undefined : desktop.launchAtLoginNote}
-          checked={settings.launchAtLogin}
-          disabled={save.pending || (!supports.launchAtLogin && !settings.launchAtLogin)}
-          onChange={(v) => set({ launchAtLogin: v })}
-        />
-        {!web && <p className="field-help">{t('singleInstance')}</p>}
-      </Section>
+      <StartupSection {...section} />
 
       <GatewaySection />
 
-      <Section title={t('files')} testId="settings-files">
-        <dl className="facts settings-facts">
-          <Fact label={t('facts.host')} value={facts?.host} />
-          <Fact label={t('facts.userData')} value={facts?.userDataDir} testId="fact-user-data" copy />
-          <Fact label={t('facts.servers')} value={facts?.serversConfigPath} testId="fact-servers" copy />
-          <Fact label={t('facts.providers')} value={facts?.providersConfigPath} testId="fact-providers" copy />
-          <Fact label={t('facts.history')} value={facts?.historyPath} testId="fact-history" copy />
-          <Fact label={t('facts.desktop')} value={desktop.path} testId="fact-desktop" copy />
-          <Fact label={t('facts.apiKeys')} value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
-        </dl>
-      </Section>
+      <FilesSection desktop={desktop} facts={facts} />
     </div>
+  );
+}
+
+/** Appearance: the theme (saying which one is in use) and the language. */
+function AppearanceSection({ desktop: { settings }, pending, set }: SectionProps) {
+  const { t } = useTranslation('settings');
+  const osDark = useOsPrefersDark();
+  return (
+    <Section title={t('appearance')} testId="settings-appearance">
+      <fieldset className="settings-choices" disabled={pending}>
+        <legend className="field-label">{t('theme')}</legend>
+        {THEME_PREFERENCES.map((pref) => (
+          <label key={pref} className="toggle">
+            <input type="radio" name="theme" value={pref} checked={settings.theme === pref} onChange={() => set({ theme: pref })} data-testid={`theme-${pref}`} />
+            {t(`themes.${pref}`)}
+          </label>
+        ))}
+      </fieldset>
+      <p className="field-help" data-testid="theme-effective">
+        {settings.theme === 'system'
+          ? t('themeInUseSystem', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`), system: t(osDark ? 'themeNames.dark' : 'themeNames.light') })
+          : t('themeInUse', { theme: t(`themeNames.${effectiveTheme(settings.theme, osDark)}`) })}
+      </p>
+      <LanguageChoice preference={settings.language ?? 'system'} disabled={pending} onChange={(language) => set({ language })} />
+    </Section>
+  );
+}
+
+/** Attention: notifications, sound, do not disturb, the browser's permission (web host) and a test notification. */
+function AttentionSection({ desktop: { settings, supports }, pending, set, web, test }: SectionProps & { test: ActionState<[]> }) {
+  const { t } = useTranslation('settings');
+  return (
+    <Section title={t('attention')} testId="settings-attention">
+      <Toggle
+        id="setting-notifications"
+        label={t('notify')}
+        help={supports.nativeNotifications ? t('notifyHelpNative') : t('notifyHelpWeb')}
+        checked={settings.notifications}
+        disabled={pending}
+        onChange={(v) => set({ notifications: v })}
+      />
+      <Toggle id="setting-sound" label={t('sound')} checked={settings.sound} disabled={pending || !settings.notifications} onChange={(v) => set({ sound: v })} />
+      <Toggle
+        id="setting-dnd"
+        label={t('dnd')}
+        help={supports.badge ? (web ? t('dndHelpBadgeTab') : t('dndHelpBadgeWindow')) : web ? t('dndHelpTab') : t('dndHelpWindow')}
+        checked={settings.doNotDisturb}
+        disabled={pending}
+        onChange={(v) => set({ doNotDisturb: v })}
+      />
+      {web && <BrowserNotifications />}
+      <div className="settings-row settings-actions">
+        <button type="button" data-testid="test-notification" disabled={test.pending} onClick={() => void test.run()}>
+          {t('testNotification')}
+        </button>
+        {test.error && <span className="action-error">{test.error}</span>}
+      </div>
+      {supports.tray && <p className="field-help">{t('trayHelp')}</p>}
+    </Section>
+  );
+}
+
+/** Startup: launch at login (with why it is unavailable) and, on the desktop, the single-instance note. */
+function StartupSection({ desktop, pending, set, web }: SectionProps) {
+  const { t } = useTranslation('settings');
+  const { settings, supports } = desktop;
+  return (
+    <Section title={t('startup')} testId="settings-startup">
+      <Toggle
+        id="setting-launch-at-login"
+        label={t('launchAtLogin')}
+        help={supports.launchAtLogin ? undefined : desktop.launchAtLoginNote}
+        checked={settings.launchAtLogin}
+        disabled={pending || (!supports.launchAtLogin && !settings.launchAtLogin)}
+        onChange={(v) => set({ launchAtLogin: v })}
+      />
+      {!web && <p className="field-help">{t('singleInstance')}</p>}
+    </Section>
+  );
+}
+
+/** Where files live: the host, the data directory, the config and history files, and the API-key store. */
+function FilesSection({ desktop, facts }: { desktop: DesktopView; facts: SettingsView | undefined }) {
+  const { t } = useTranslation('settings');
+  return (
+    <Section title={t('files')} testId="settings-files">
+      <dl className="facts settings-facts">
+        <Fact label={t('facts.host')} value={facts?.host} />
+        <Fact label={t('facts.userData')} value={facts?.userDataDir} testId="fact-user-data" copy />
+        <Fact label={t('facts.servers')} value={facts?.serversConfigPath} testId="fact-servers" copy />
+        <Fact label={t('facts.providers')} value={facts?.providersConfigPath} testId="fact-providers" copy />
+        <Fact label={t('facts.history')} value={facts?.historyPath} testId="fact-history" copy />
+        <Fact label={t('facts.desktop')} value={desktop.path} testId="fact-desktop" copy />
+        <Fact label={t('facts.apiKeys')} value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
+      </dl>
+    </Section>
   );
 }
