@@ -37,6 +37,32 @@ function warned(why: UiText): { warning: string; warningUi: UiText } {
   return { warning: english(why), warningUi: why };
 }
 
+/** The ciphertexts of `path` (none when it does not exist). @throws SecretStoreError when it is not valid JSON or not a secrets file */
+function readEntries(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new SecretStoreError(`${path} is not valid JSON`);
+  }
+  const parsed = FileSchema.safeParse(json);
+  if (!parsed.success) throw new SecretStoreError(`${path} is not a secrets file of this console`);
+  return parsed.data.entries;
+}
+
+/** Writes `entries` to `path` (mode 0600, through a temporary file). @throws SecretStoreError when it cannot be written */
+function writeEntries(path: string, entries: Record<string, string>): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(tmp, 0o600);
+    renameSync(tmp, path);
+  } catch (e) {
+    throw new SecretStoreError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 /**
  * Creates the store. Call after `app.whenReady()` (safeStorage needs it on some platforms).
  * @param platform `process.platform`
@@ -54,28 +80,10 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
     };
   }
   const path = join(dir, SAFE_SECRETS_FILE);
-  let entries: Record<string, string> = {};
-  if (existsSync(path)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(path, 'utf8'));
-    } catch {
-      throw new SecretStoreError(`${path} is not valid JSON`);
-    }
-    const parsed = FileSchema.safeParse(json);
-    if (!parsed.success) throw new SecretStoreError(`${path} is not a secrets file of this console`);
-    entries = parsed.data.entries;
-  }
-  /** Writes `next` (mode 0600, through a temporary file) and only then keeps it, so a failed write changes nothing. @throws SecretStoreError */
+  let entries = readEntries(path);
+  /** Writes `next` and only then keeps it, so a failed write changes nothing. */
   const save = (next: Record<string, string>) => {
-    const tmp = `${path}.${process.pid}.tmp`;
-    try {
-      writeFileSync(tmp, `${JSON.stringify({ version: 1, entries: next }, null, 2)}\n`, { mode: 0o600 });
-      chmodSync(tmp, 0o600);
-      renameSync(tmp, path);
-    } catch (e) {
-      throw new SecretStoreError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    writeEntries(path, next);
     entries = next;
   };
   const linuxBackend = platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : undefined;
