@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import './i18n';
 import { getApi } from './api';
 import { App } from './App';
-import { startMirror } from './store';
+import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
 import { warmUpWhenIdle } from './warm-up';
 import './styles.css';

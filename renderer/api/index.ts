@@ -4,7 +4,7 @@
  * to the web host this page was served from.
  *
  * Usage: `const api = getApi(); api.onEvent(...); await api.getState({})` — subscribe first, then
- * fetch the state (renderer/store.ts `startMirror`). Over WebSocket, after a reconnect the client
+ * fetch the state (renderer/mirror.ts `startMirror`). Over WebSocket, after a reconnect the client
  * itself delivers a fresh `{type: 'snapshot'}` event (see ws-client.ts); in Electron the IPC
  * channel does not drop.
  *

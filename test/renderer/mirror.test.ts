@@ -1,5 +1,5 @@
 /**
- * The renderer's mirror of main's state (renderer/store.ts `startMirror`): item changes apply on
+ * The renderer's mirror of main's state (renderer/mirror.ts `startMirror`): item changes apply on
  * the version right before them; when a patch was missed, the whole state is fetched again and
  * the patches that arrived meanwhile are applied on top. Whole items are fetched when opened and
  * kept current by the patches' `details`.
@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleApi, ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
 import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/contract/state.js';
-import { openItemDetail, prefetchItem, PREFETCH_HOLD_MS, startMirror, useConsole } from '../../renderer/store.js';
+import { startMirror } from '../../renderer/mirror.js';
+import { openItemDetail, prefetchItem, PREFETCH_HOLD_MS, useConsole } from '../../renderer/store.js';
 
 const item: SamplingItemView = {
   id: 'a',
