@@ -9,6 +9,7 @@
  * Escape do; key repeat only steps through the queue.
  */
 import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { getApi } from '../api';
 import { Banner } from '../components/common';
@@ -79,16 +80,18 @@ function useGlobalCommands(report: (error: unknown) => void): void {
   const hasDesktop = useConsole((s) => !!s.mirror?.desktop);
   const paused = useConsole((s) => s.mirror?.policy?.rules.paused);
   const osDark = useOsPrefersDark();
-  const go = (screen: Screen) => () => {
-    const before = document.activeElement;
+  const go = (screen: Screen) => ({ fromKey }: CommandContext) => {
+    // Focus the new screen's region so reading continues there (not on a control that is gone).
+    if (fromKey) {
+      // From a shortcut: rendered and focused within the key's own event, so a Tab pressed right
+      // after it moves on from the new screen (a focus made a frame later took that Tab back).
+      flushSync(() => setScreen(screen));
+      document.getElementById('main')?.focus({ preventScroll: true });
+      return;
+    }
+    // From the palette: a frame later, once the palette has closed and put focus back.
     setScreen(screen);
-    // Focus the new screen's region so reading continues there (not on a control that is gone) —
-    // unless the person moved focus before the frame came (a Tab right after the shortcut): focus
-    // still where it was, or lost with the old screen's control, moves; focus moved on stays.
-    requestAnimationFrame(() => {
-      const now = document.activeElement;
-      if (now === before || now === null || now === document.body) document.getElementById('main')?.focus({ preventScroll: true });
-    });
+    requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true }));
   };
   useShortcuts('global', {
     'palette.open': () => ui.openPalette(),
