@@ -12,8 +12,8 @@
  * <token>` with the token of {@link bridgeHttpToken} (401). Errors are JSON-RPC error bodies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, isJsonContentType } from '@modelcontextprotocol/server';
 import type { Logger } from '../ports.js';
+import { serverSdk } from './server-sdk.js';
 import { createBridgePool, type BridgePool, type StartBridge } from './http-sessions.js';
 import { loopbackRefusal, readBody } from '../http/loopback.js';
 import { bearerToken, tokenMatches } from '../http/token.js';
@@ -115,6 +115,7 @@ async function serve(ctx: ServeCtx, path: string, req: IncomingMessage, res: Ser
   if (name === undefined) return sendJsonRpcError(res, 404, -32000, `${path} names no server: use ${MCP_PATH_PREFIX}<name of a server in the console>`);
   const method = req.method ?? 'GET';
   if (!['GET', 'POST', 'DELETE'].includes(method)) return sendJsonRpcError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+  const { classifyInboundRequest, isJsonContentType } = await serverSdk();
   if (method === 'POST' && !isJsonContentType(req.headers['content-type'] ?? null)) return sendJsonRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   const body = await readBody(req, ctx.maxBodyBytes);
   if (body === 'too_large') return sendJsonRpcError(res, 413, -32000, `request body over ${ctx.maxBodyBytes} bytes`);

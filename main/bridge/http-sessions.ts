@@ -12,7 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/client';
-import { isInitializeRequest, PerRequestHTTPServerTransport, WebStandardStreamableHTTPServerTransport, type InboundModernRoute } from '@modelcontextprotocol/server';
+import type { InboundModernRoute, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { serverSdk } from './server-sdk.js';
 import { hostSideOf } from './http-host.js';
 import type { BridgeProxy } from './proxy.js';
 
@@ -87,6 +88,7 @@ export function createBridgePool(opts: BridgePoolOptions): BridgePool {
         if (!session || session.name !== name) return jsonRpcError(404, -32001, 'Session not found');
         return exchange(session, () => session.transport.handleRequest(request, { parsedBody }), ended, opts.now);
       }
+      const { isInitializeRequest } = await serverSdk();
       if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) return jsonRpcError(400, -32000, 'Bad Request: no mcp-session-id (send initialize first)');
       if (closed) return jsonRpcError(503, -32000, 'MCP Approval Console is closing');
       if (live.size >= opts.maxSessions) return jsonRpcError(503, -32000, `too many sessions (${opts.maxSessions}); end one (DELETE) first`);
@@ -97,6 +99,7 @@ export function createBridgePool(opts: BridgePoolOptions): BridgePool {
     async modern(name, route, request) {
       if (route.messageKind === 'notification') return new Response(null, { status: 202 });
       if (closed) return jsonRpcError(503, -32000, 'MCP Approval Console is closing', route.message.id);
+      const { PerRequestHTTPServerTransport } = await serverSdk();
       const transport = new PerRequestHTTPServerTransport({ classification: route.classification });
       let proxy: BridgeProxy;
       try {
@@ -124,6 +127,7 @@ export function createBridgePool(opts: BridgePoolOptions): BridgePool {
 
 /** Starts a session's bridge; a Response when it could not start. */
 async function openSession(name: string, ctx: BridgePoolOptions & { live: Set<Session>; byId: Map<string, Session>; closed(): boolean }): Promise<Session | Response> {
+  const { WebStandardStreamableHTTPServerTransport } = await serverSdk();
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     onsessioninitialized: (id) => void ctx.byId.set(id, session),

@@ -1,13 +1,15 @@
 /**
  * One configured provider → a running {@link LlmProvider} of its kind, with the full view the
- * renderer mirrors (model facts resolved, a key hint, never the key).
+ * renderer mirrors (model facts resolved, a key hint, never the key). The AI SDK and the
+ * provider packages (sdk-provider.ts) are loaded at the provider's first generation, not when the
+ * console starts (the bench's `p5.start_overhead_ms`).
  */
 import { defaultModelFacts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/contract/providers.js';
 import type { ProviderView } from '../../shared/contract/state.js';
 import { apiKeyHint } from '../secrets/secret-store.js';
-import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider, hostedBaseURL } from './hosted-providers.js';
-import { createOpenAICompatibleProvider } from './openai-compatible.js';
-import type { LlmProvider } from './provider.js';
+import { hostedBaseURL } from './base-url.js';
+import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
+import type { SdkProviderConfig } from './sdk-provider.js';
 
 /** A provider as configured, with its resolved secrets. `apiKey` and `headers` values are secrets: never logged or shown. */
 export interface ResolvedProvider {
@@ -39,26 +41,24 @@ export function baseURLOf(settings: ProviderSettings): string {
 export function createProvider(p: ResolvedProvider, families: readonly FamilyRule[]): LlmProvider {
   const { settings } = p;
   const facts = resolveFacts(settings, families);
-  const toolSupport = (modelId: string) => (facts[modelId] ?? defaultModelFacts(settings.kind, modelId, families)).tools;
-  const common = {
+  const config: SdkProviderConfig = {
     id: settings.id,
     label: settings.label ?? settings.id,
     models: settings.models,
-    toolSupport,
+    baseURL: baseURLOf(settings),
+    toolSupport: (modelId) => (facts[modelId] ?? defaultModelFacts(settings.kind, modelId, families)).tools,
     ...(p.apiKey ? { apiKey: p.apiKey } : {}),
     ...(p.headers ? { headers: p.headers } : {}),
+    ...(settings.kind === 'openai' && settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
   };
-  const base =
-    settings.kind === 'openai-compatible'
-      ? createOpenAICompatibleProvider({ ...common, baseURL: baseURLOf(settings) })
-      : settings.kind === 'anthropic'
-        ? createAnthropicProvider({ ...common, baseURL: baseURLOf(settings) })
-        : settings.kind === 'openai'
-          ? createOpenAIProvider({ ...common, baseURL: baseURLOf(settings), ...(settings.openaiApi ? { openaiApi: settings.openaiApi } : {}) })
-          : createGoogleProvider({ ...common, baseURL: baseURLOf(settings) });
   const hint = apiKeyHint(p.apiKey);
   const view: ProviderView = {
-    ...base.view,
+    id: settings.id,
+    kind: settings.kind,
+    label: config.label!,
+    baseURL: config.baseURL,
+    models: [...settings.models],
+    hasApiKey: Boolean(p.apiKey),
     source: p.source,
     modelFacts: facts,
     customFacts: Object.keys(settings.modelFacts ?? {}).filter((m) => settings.models.includes(m)),
@@ -66,5 +66,14 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
     ...(settings.preset ? { preset: settings.preset } : {}),
     ...(settings.kind === 'openai' ? { openaiApi: settings.openaiApi ?? 'responses' } : {}),
   };
-  return { ...base, view };
+  return { view, generate: lazyGenerate(settings.kind, config) };
+}
+
+/** `generate` of the provider sdk-provider.ts builds, built (and the SDK loaded) at the first call. */
+function lazyGenerate(kind: ProviderSettings['kind'], config: SdkProviderConfig): (input: GenerateInput) => Promise<GenerateOutput> {
+  let built: Promise<LlmProvider> | undefined;
+  return async (input) => {
+    built ??= import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
+    return (await built).generate!(input);
+  };
 }

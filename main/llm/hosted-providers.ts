@@ -19,6 +19,7 @@ import { defaultBaseURL, type OpenAIApi, type ProviderKind, type ToolSupport } f
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/contract/sampling.js';
 import type { ProviderView } from '../../shared/contract/state.js';
 import type { ErrorContext } from './errors.js';
+import { hostedBaseURL } from './base-url.js';
 import { streamGenerate } from './generate-stream.js';
 import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
 
@@ -51,11 +52,6 @@ function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId:
     return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
   }
   return { view, generate };
-}
-
-/** The resolved API root of a hosted provider config (trailing slashes removed). */
-export function hostedBaseURL(kind: HostedKind, config: { baseURL?: string }): string {
-  return (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/(?<!\/)\/+$/, '');
 }
 
 /** Where and how to reach a provider: resolved API root, key (secret), extra headers, OpenAI endpoint preference. */

@@ -18,7 +18,7 @@ import type { ModelRef, ProviderView } from '../../shared/contract/state.js';
 import { apiKeySecretName, type SecretStore } from '../secrets/secret-store.js';
 import { baseURLOf, createProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
-import { listProviderModels, ModelListError, testProviderConnection, type ListedModel, type ListOptions } from './model-list.js';
+import type { ListedModel, ListOptions } from './model-list.js';
 import type { ProviderConnection } from './hosted-providers.js';
 import type { LlmProvider } from './provider.js';
 import { allEntries, chooseDefaultModel, readProvidersFile, serializeProvidersFile, type ConfiguredProvider, type Env, type ProvidersFileModel } from './providers-config.js';
@@ -331,12 +331,14 @@ function connection(state: RegistryState, settings: ProviderSettings, id: string
 /** Tests a connection; see {@link ProviderRegistryService.test}. */
 async function testProvider(state: RegistryState, input: ConnectionInput): Promise<ProviderTestResult> {
   const settings = settingsFor(state, input);
+  const { testProviderConnection } = await import('./model-list.js'); // the AI SDK, loaded when first needed
   return testProviderConnection(settings.kind, connection(state, settings, input.id, input.apiKey), settings.models[0], state.deps.listOptions);
 }
 
 /** Lists a provider's models; see {@link ProviderRegistryService.listModels}. */
 async function listModels(state: RegistryState, input: ConnectionInput): Promise<ListedModel[]> {
   const settings = settingsFor(state, input);
+  const { listProviderModels, ModelListError } = await import('./model-list.js'); // the AI SDK, loaded when first needed
   try {
     return await listProviderModels(settings.kind, connection(state, settings, input.id, input.apiKey), state.deps.listOptions);
   } catch (err) {

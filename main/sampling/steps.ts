@@ -12,7 +12,7 @@ import { ui, type UiText } from '../../shared/contract/ui-text.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { RuleRef } from '../../shared/contract/state.js';
 import { nextSamplingStatus } from '../requests/machine.js';
-import { ProviderError } from '../llm/errors.js';
+import { ProviderError } from '../llm/provider-error.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { finish, logCrash, record, save, stopReview, update, type PipelineCore } from './core.js';
 import { dropDraftPart } from './drafts.js';

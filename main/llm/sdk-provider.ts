@@ -1,0 +1,38 @@
+/**
+ * The AI SDK side of a configured provider: its kind's provider (hosted-providers.ts,
+ * openai-compatible.ts). create-provider.ts loads this module at a provider's first generation.
+ */
+import type { OpenAIApi, ProviderSettings, ToolSupport } from '../../shared/contract/providers.js';
+import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider } from './hosted-providers.js';
+import { createOpenAICompatibleProvider } from './openai-compatible.js';
+import type { LlmProvider } from './provider.js';
+
+/** What every kind's provider is built from. `apiKey` and `headers` values are secrets. */
+export interface SdkProviderConfig {
+  id: string;
+  label?: string;
+  /** The resolved API root (create-provider.ts `baseURLOf`). */
+  baseURL: string;
+  models: string[];
+  toolSupport: (modelId: string) => ToolSupport;
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** OpenAI only: see HostedProviderConfig. */
+  openaiApi?: OpenAIApi;
+}
+
+/** The provider of `kind` on the AI SDK. @throws Error for the manual kind, which has no SDK side */
+export function buildSdkProvider(kind: ProviderSettings['kind'], config: SdkProviderConfig): LlmProvider {
+  switch (kind) {
+    case 'openai-compatible':
+      return createOpenAICompatibleProvider(config);
+    case 'anthropic':
+      return createAnthropicProvider(config);
+    case 'openai':
+      return createOpenAIProvider(config);
+    case 'google':
+      return createGoogleProvider(config);
+    default:
+      throw new Error(`no AI SDK provider for kind ${kind}`);
+  }
+}
