@@ -1,5 +1,5 @@
 // electron-vite build of the desktop app (`npm run build:electron`):
-//   app/electron/main.ts    → out/main/index.js     (ESM; package.json "main")
+//   app/electron/entry.ts   → out/main/index.js     (ESM; package.json "main": compile cache on, then main.ts)
 //   main/offload/worker.ts  → out/main/offload-worker.js (the worker thread for big payloads)
 //   app/electron/preload.ts → out/preload/index.cjs (CommonJS: sandboxed preloads cannot be ESM;
 //                                                    everything bundled, only `electron` external)
@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { BUNDLED_PACKAGES } from './app/bundled-packages.js';
 
 const root = import.meta.dirname;
 
@@ -15,9 +16,12 @@ export default defineConfig({
   main: {
     build: {
       outDir: resolve(root, 'out/main'),
+      // Dependencies stay external, except the few app/bundled-packages.ts names (loading them file by file slows every start).
+      externalizeDeps: { exclude: BUNDLED_PACKAGES },
       rolldownOptions: {
-        input: { index: resolve(root, 'app/electron/main.ts'), 'offload-worker': resolve(root, 'main/offload/worker.ts') },
-        output: { format: 'es', entryFileNames: '[name].js' },
+        input: { index: resolve(root, 'app/electron/entry.ts'), 'offload-worker': resolve(root, 'main/offload/worker.ts') },
+        // Chunks beside index.js: main.ts finds out/preload, out/renderer and its worker from its own URL.
+        output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -7,12 +7,13 @@
  * embedded default, server-everything; N > 0: N copies of server-everything. Waits until every
  * server is `ready`, then reports `readyMs` (since this process started), `rssReadyMB`, and
  * `rssIdleMB` after 3 s idle and a GC when exposed. The floor is bench/footprint-floor.ts.
+ * Like the hosts' entries (app/web/entry.ts), it turns on the compile cache in the data folder
+ * before it loads the console, so a second start in DIR finds the first's compiled code.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createConsole } from '../main/console.js';
-import { serverEverythingEntry } from '../main/config.js';
+import { enableCompileCacheIn } from '../main/compile-cache.js';
 
 const MB = 2 ** 20;
 const settle = async (): Promise<number> => {
@@ -23,6 +24,8 @@ const settle = async (): Promise<number> => {
 
 async function probeConsole(servers: number, keptDir: string | undefined): Promise<Record<string, number>> {
   const dir = keptDir ?? mkdtempSync(path.join(os.tmpdir(), 'mcp-console-footprint-'));
+  enableCompileCacheIn(dir);
+  const [{ createConsole }, { serverEverythingEntry }] = await Promise.all([import('../main/console.js'), import('../main/config.js')]);
   const everything = { command: 'node', args: [serverEverythingEntry(), 'stdio'] };
   if (servers > 0) writeFileSync(path.join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: servers }, (_, i) => [`everything-${i}`, everything])) }));
   const c = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: {} });

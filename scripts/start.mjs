@@ -8,7 +8,7 @@
 //    when it is missing.
 // 3. Otherwise prints one line saying so and runs the web host from its prebuilt bundle
 //    (`node out/web/cli.js`, built by `vite build --ssr app/web/cli.ts` when missing or older than
-//    any file under app/web/, main/ or shared/ — the tsx loader cost seconds of every start), with
+//    any file under app/, main/ or shared/ — the tsx loader cost seconds of every start), with
 //    stdio inherited and SIGINT/SIGTERM forwarded (and SIGTERM sent when this wrapper's parent,
 //    e.g. npm, goes away without passing a signal on); exits with the child's code.
 // Other arguments (e.g. `--port 4000`) are passed to the web host.
@@ -41,7 +41,7 @@ function newestMtime(dir) {
 function webBundleIsStale() {
   const built = path.join(root, 'out/web/cli.js');
   if (!existsSync(built) || !existsSync(path.join(root, 'out/web/offload-worker.js'))) return true;
-  const sources = Math.max(...['app/web', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
+  const sources = Math.max(...['app', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
   return statSync(built).mtimeMs < sources;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The Electron main entry (built to out/main/index.js, ESM). Thin on purpose: the checks live in
+ * The Electron main process (loaded by entry.ts, built to out/main/index.js, ESM). Thin on purpose: the checks live in
  * sender-check.ts and ipc.ts (tested without Electron); this file only wires them to Electron.
  *
  * - one instance (`requestSingleInstanceLock`); a second start focuses the existing window;

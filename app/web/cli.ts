@@ -1,6 +1,7 @@
 /**
- * The web host's entry: `node --import tsx app/web/cli.ts [--port N]`, or prebuilt as
- * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs). Environment:
+ * The web host: `node --import tsx app/web/cli.ts [--port N]`, or prebuilt as
+ * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs: app/web/entry.ts,
+ * which turns on the compile cache, with this file loaded as a chunk). Environment:
  * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
  * Prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…` on stdout once ready;
  * exits 0 after a clean shutdown on SIGINT/SIGTERM (every request a server waits on answered,

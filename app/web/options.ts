@@ -26,9 +26,13 @@ export function defaultUserDataDir(platform: NodeJS.Platform, env: Record<string
   return path.posix.join(env.XDG_CONFIG_HOME || path.posix.join(home, '.config'), APP_DIR_NAME);
 }
 
+/** The user-data folder: `MCP_CONSOLE_USER_DATA` (resolved to absolute) or {@link defaultUserDataDir}. */
+export function webUserDataDir(env: Record<string, string | undefined>, platform: NodeJS.Platform, home: string): string {
+  return env.MCP_CONSOLE_USER_DATA ? path.resolve(env.MCP_CONSOLE_USER_DATA) : defaultUserDataDir(platform, env, home);
+}
+
 /**
- * Reads the options: user data from `MCP_CONSOLE_USER_DATA` (resolved to absolute) or
- * {@link defaultUserDataDir}; port from `--port N` / `--port=N`, else `MCP_CONSOLE_PORT`, else 0.
+ * Reads the options: user data from {@link webUserDataDir}; port from `--port N` / `--port=N`, else `MCP_CONSOLE_PORT`, else 0.
  * @throws Error with a one-line message for an invalid port (not an integer 0–65535), a `--port`
  *   without a value, or an unknown argument.
  */
@@ -55,6 +59,5 @@ export function parseWebCliOptions(
   if (!/^\d+$/.test(portText ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`invalid port ${JSON.stringify(portText)}: expected an integer from 0 to 65535`);
   }
-  const userDataDir = env.MCP_CONSOLE_USER_DATA ? path.resolve(env.MCP_CONSOLE_USER_DATA) : defaultUserDataDir(platform, env, home);
-  return { userDataDir, port };
+  return { userDataDir: webUserDataDir(env, platform, home), port };
 }

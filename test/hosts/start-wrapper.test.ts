@@ -3,9 +3,10 @@
  * wrapper, the console and every server with it (npm exits without passing the signal on; the
  * wrapper sees its parent gone and stops the console, which answers and ends its servers).
  * Slow the first time on a fresh clone: the wrapper builds the renderer and the web host bundle.
+ * The bundle's entry turns on Node's compile cache in the user-data folder (main/compile-cache.ts).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,10 @@ it.runIf(process.platform === 'linux')('SIGTERM to npm ends the wrapper, the con
     const port = Number(/is running at http:\/\/127\.0\.0\.1:(\d+)/.exec(out)![1]);
     const serverPid = Number(readFileSync(pidFile, 'utf8'));
     expect(await portOpen(port)).toBe(true);
+    // The bundled host compiles with the cache on: Node keeps a folder per Node version in it, owner-only.
+    const cache = join(dir, 'compile-cache');
+    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^v\d+\./)]);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
     child.kill('SIGTERM');
     const gone = Date.now() + 8000;
     while ((alive(serverPid) || (await portOpen(port))) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
