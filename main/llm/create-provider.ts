@@ -69,11 +69,15 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
   return { view, generate: lazyGenerate(settings.kind, config) };
 }
 
-/** `generate` of the provider sdk-provider.ts builds, built (and the SDK loaded) at the first call. */
+/**
+ * `generate` of the provider sdk-provider.ts builds, built (and the SDK loaded) at the first call;
+ * a failed load rejects that call and is tried again at the next.
+ */
 function lazyGenerate(kind: ProviderSettings['kind'], config: SdkProviderConfig): (input: GenerateInput) => Promise<GenerateOutput> {
   let built: Promise<LlmProvider> | undefined;
   return async (input) => {
     built ??= import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
+    built.catch(() => (built = undefined));
     return (await built).generate!(input);
   };
 }
