@@ -3,7 +3,7 @@
  * type, the decoded size and, for audio, the duration (from the WAV header when there is one, else
  * from the player's metadata). In an editor, a Remove/Restore toggle.
  */
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { i18n } from '../i18n';
@@ -26,6 +26,8 @@ interface Payload {
   valid?: boolean;
   url?: string;
   bytes?: Uint8Array;
+  /** A pending payload was handed to the media worker (or decoded here when it cannot run). */
+  sent?: boolean;
 }
 const payloads = new Map<string, Payload>();
 const PAYLOADS_KEPT = 16;
@@ -33,7 +35,8 @@ const PAYLOADS_KEPT = 16;
 /**
  * Payloads at least this long (base64 characters, ~190 KB decoded) are decoded on the media worker
  * (./media-worker.ts), so opening a request with a big image does not wait for it; shorter ones
- * at once (well under a millisecond).
+ * at once (well under a millisecond). A big payload is handed to the worker after its block is
+ * painted (starting the worker and copying megabytes to it cost ~8 ms of the first paint).
  */
 export const WORKER_DECODE_CHARS = 256 * 1024;
 
@@ -80,11 +83,22 @@ function settle(data: string, valid: boolean, blob?: Blob): void {
   listeners.forEach((l) => l());
 }
 
-function payloadInfo(data: string, mimeType: string): Payload {
+/** What is known of `data`: a big payload not seen before is pending ({@link sendToWorker} hands it over). */
+function payloadInfo(data: string): Payload {
   const known = payloads.get(data);
   if (known) return keep(data, known); // most recent last
-  if (data.length >= WORKER_DECODE_CHARS && decoder.post(data, { data, mimeType })) return keep(data, {});
-  return keep(data, decodeNow(data));
+  return keep(data, data.length >= WORKER_DECODE_CHARS ? {} : decodeNow(data));
+}
+
+/** Hands a pending payload to the media worker, once; decodes it here when no worker can run. */
+function sendToWorker(data: string, mimeType: string): void {
+  const info = payloads.get(data);
+  if (!info || info.valid !== undefined || info.sent) return;
+  info.sent = true;
+  if (decoder.post(data, { data, mimeType })) return;
+  keep(data, decodeNow(data));
+  decoded++;
+  listeners.forEach((l) => l());
 }
 
 /** A `blob:` URL of a valid payload (created once per payload), or a `data:` URI where object URLs are unavailable. */
@@ -153,7 +167,8 @@ export interface MediaBlockProps {
 export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, label, testId }: MediaBlockProps) {
   const { t } = useTranslation('common');
   useSyncExternalStore(subscribe, () => decoded);
-  const info = payloadInfo(data, mimeType);
+  const info = payloadInfo(data);
+  useEffect(() => sendToWorker(data, mimeType), [data, mimeType, info]);
   const valid = info.valid;
   const [loadedSeconds, setLoadedSeconds] = useState<number | undefined>(undefined);
   const headerSeconds = kind === 'audio' && valid ? wavDurationSeconds(data) : undefined;
