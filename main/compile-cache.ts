@@ -10,13 +10,11 @@
  * rest with `import()`: a module's static imports are compiled before any of its code runs.
  */
 import { mkdirSync } from 'node:fs';
-import module from 'node:module';
+import { constants, enableCompileCache } from 'node:module';
 import path from 'node:path';
 
 /** The cache's folder in the user-data folder. */
 export const COMPILE_CACHE_DIR = 'compile-cache';
-
-type Enable = (dir: string) => { status: number };
 
 /**
  * Turns the compile cache on in `<userDataDir>/compile-cache` (created owner-only, 0700, with any
@@ -24,14 +22,11 @@ type Enable = (dir: string) => { status: number };
  * @returns whether the cache is on (also when `NODE_COMPILE_CACHE` had turned it on already)
  */
 export function enableCompileCacheIn(userDataDir: string): boolean {
-  const enable = (module as unknown as { enableCompileCache?: Enable }).enableCompileCache;
-  const statuses = (module as unknown as { constants?: { compileCacheStatus?: Record<string, number> } }).constants?.compileCacheStatus;
-  if (typeof enable !== 'function') return false;
   try {
     const dir = path.join(userDataDir, COMPILE_CACHE_DIR);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { status } = enable(dir);
-    return status === statuses?.ENABLED || status === statuses?.ALREADY_ENABLED;
+    const { status } = enableCompileCache(dir);
+    return status === constants.compileCacheStatus.ENABLED || status === constants.compileCacheStatus.ALREADY_ENABLED;
   } catch {
     return false;
   }
