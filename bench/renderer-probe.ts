@@ -10,7 +10,9 @@
  * - State arrival: the first WebSocket message that is the `getState` reply (a reply whose value
  *   has the state's `settings`; it carries the queue as summaries) → `stateAt`. From then on, each frame looks for queue rows: `listShownAt` when painted. Then a
  *   task clicks the second row (as an input event arriving right after the list appeared would)
- *   → `respondedAt` once that row is selected and its review is painted.
+ *   → `respondedAt` once that row is selected and its review is painted. Half a second later
+ *   (a person's pace: the page has had idle time) the third row is clicked → `laterClickAt`,
+ *   `laterRespondedAt` the same way.
  * - A click (the scenario's real mouse click) on the row whose preview starts with `bigPrefix` →
  *   `bigClickAt` (the pointerdown's timeStamp), `bigShownAt` when its review with the prompt is
  *   painted, `bigImageAt` when its image is decoded and painted.
@@ -28,6 +30,8 @@ export interface ProbeRecord {
   rowsRendered?: number;
   clickAt?: number;
   respondedAt?: number;
+  laterClickAt?: number;
+  laterRespondedAt?: number;
   bigClickAt?: number;
   bigShownAt?: number;
   bigImageAt?: number;
@@ -68,22 +72,30 @@ export function installProbe(bigPrefix: string): void {
     // no long-task timing in this browser
   }
 
-  const clickSecondRow = () =>
+  /** After `delayMs`, clicks row `index` (or the first); `clicked` gets the click's time, `answered` the paint of its review. */
+  const clickRow = (index: number, delayMs: number, clicked: (t: number) => void, answered: (t: number) => void) =>
     setTimeout(() => {
-      const row = rows()[1] ?? rows()[0];
+      const row = rows()[index] ?? rows()[0];
       if (!row) return;
       const id = row.dataset.itemId;
-      b.clickAt = performance.now();
-      performance.mark('bench:click');
+      clicked(performance.now());
       row.click();
-      whenPainted(
-        () => Boolean(document.querySelector(`[data-testid="queue-item"][data-item-id="${id}"][aria-current="true"]`) && document.querySelector('[data-testid="request-review"]')),
-        (t) => {
-          b.respondedAt = t;
-          performance.mark('bench:responded');
-        },
-      );
-    }, 0);
+      whenPainted(() => Boolean(document.querySelector(`[data-testid="queue-item"][data-item-id="${id}"][aria-current="true"]`) && document.querySelector('[data-testid="request-review"]')), answered);
+    }, delayMs);
+  const clickSecondRow = () =>
+    clickRow(
+      1,
+      0,
+      (t) => {
+        b.clickAt = t;
+        performance.mark('bench:click');
+      },
+      (t) => {
+        b.respondedAt = t;
+        performance.mark('bench:responded');
+        clickRow(2, 500, (t2) => (b.laterClickAt = t2), (t2) => (b.laterRespondedAt = t2));
+      },
+    );
 
   const Native = window.WebSocket;
   class TimedSocket extends Native {
