@@ -2,11 +2,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
-import { getApi } from './api';
+import { getApi, getConnection } from './api';
 import { App } from './App';
 import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
-import { warmUpWhenIdle } from './warm-up';
+import { warmUpOnceOpen } from './warm-up';
 import './styles.css';
 
 startMirror(getApi());
@@ -17,4 +17,4 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
-warmUpWhenIdle();
+warmUpOnceOpen(getConnection());

@@ -1,20 +1,25 @@
 /**
- * Warm-up in idle time: the first Intl date formatter of a page costs ~15–20 ms (the browser
- * loads its locale data), the first Markdown render ~10 ms of cold code, and the first request
- * check and sensitive-data scan a few ms more (zod compiles a schema's parser at its first use,
- * the detectors' patterns compile at theirs). All of it used to land on the first click on a
- * queue row. Done in idle time instead — in the first idle period, which
- * is normally the wait for main's state — they are ready when the person opens a request. Each
- * step is its own idle callback, so a message arriving meanwhile waits for one step at most. (A
- * step used to wait for an idle period with its length left; on a busy page none came before the
- * first click, which then paid for both.) The same helpers the screens use, so their caches are
- * the ones warmed.
+ * Warm-up while main's state is on its way: the first Intl date formatter of a page costs ~15–20 ms
+ * (the browser loads its locale data), the first Markdown render ~10–15 ms of cold code (marked
+ * compiles its rules, DOMPurify makes its document), and the first request check and
+ * sensitive-data scan a few ms more (zod compiles a schema's parser at its first use, the
+ * detectors' patterns compile at theirs). Left cold, all of it lands on the first list and the
+ * first click on a queue row: that click's review took ~85 ms where a later one takes ~20
+ * (`npm run bench`, `p3.queue_interactive_ms_1001` against `p3.row_review_ms`).
+ *
+ * The steps start once the connection to main is open — the page's request for the state has then
+ * been sent — and run one task each while the answer is on its way. They used to wait for idle
+ * periods, which a page that is loading, then rendering the list, did not have before a quick
+ * first click; started before the connection opened, they delayed the request itself. A message
+ * arriving meanwhile waits for one step at most. The same helpers the screens use, so their
+ * caches are the ones warmed.
  */
 import { clockTime, formatNumber } from './format';
 import { renderMarkdown } from './markdown';
 import { checkDraftParams } from './screens/queue/draft-check';
 import { detectSensitive } from '../shared/domain/sensitive-data';
 import type { CreateMessageParams } from '../shared/contract/sampling';
+import type { Connection } from './api';
 
 /** A small request of the kinds a review shows first (text and a tool), checked once to warm the validator. */
 const SAMPLE: CreateMessageParams = {
@@ -23,10 +28,7 @@ const SAMPLE: CreateMessageParams = {
   tools: [{ name: 'warm_up', inputSchema: { type: 'object' } }],
 };
 
-/** How long the browser may postpone a step when it never goes idle (ms). */
-const WARM_UP_DEADLINE_MS = 2_000;
-
-/** The steps, costliest first (the page may be opened and clicked before the last ones ran). */
+/** The steps, in the order the page needs them: the list's wait clocks first, then a review's. */
 const STEPS: ReadonlyArray<() => void> = [
   () => clockTime(0),
   () => renderMarkdown('*Warm-up* `text`\n\n- item\n\n> quote\n\n# Heading'),
@@ -35,13 +37,17 @@ const STEPS: ReadonlyArray<() => void> = [
   () => formatNumber(0),
 ];
 
-/** Schedules the warm-up steps for the browser's idle periods (or `setTimeout` where there are none). */
-export function warmUpWhenIdle(): void {
+/** Runs the warm-up steps, each as its own task, once `connection` is open (at once when it is). */
+export function warmUpOnceOpen(connection: Connection): void {
   let next = 0;
   const step = () => {
     STEPS[next++]!();
-    if (next < STEPS.length) schedule();
+    if (next < STEPS.length) setTimeout(step, 0);
   };
-  const schedule = () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(step, { timeout: WARM_UP_DEADLINE_MS }) : setTimeout(step, 0));
-  schedule();
+  if (connection.status() === 'open') return void setTimeout(step, 0);
+  const stop = connection.onStatus((status) => {
+    if (status !== 'open') return;
+    stop();
+    setTimeout(step, 0);
+  });
 }
