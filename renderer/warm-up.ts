@@ -14,12 +14,12 @@
  * arriving meanwhile waits for one step at most. The same helpers the screens use, so their
  * caches are the ones warmed.
  */
-import { clockTime, formatNumber } from './format';
-import { renderMarkdown } from './markdown';
-import { checkDraftParams } from './screens/queue/draft-check';
-import { detectSensitive } from '../shared/domain/sensitive-data';
-import type { CreateMessageParams } from '../shared/contract/sampling';
-import type { Connection } from './api';
+import { clockTime, formatNumber } from './format.js';
+import { renderMarkdown } from './markdown.js';
+import { checkDraftParams } from './screens/queue/draft-check.js';
+import { detectSensitive } from '../shared/domain/sensitive-data.js';
+import type { CreateMessageParams } from '../shared/contract/sampling.js';
+import type { Connection } from './api/index.js';
 
 /** A small request of the kinds a review shows first (text and a tool), checked once to warm the validator. */
 const SAMPLE: CreateMessageParams = {

@@ -6,10 +6,10 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 
 const calls: string[] = [];
-vi.mock('../../renderer/format', () => ({ clockTime: () => calls.push('clock'), formatNumber: () => calls.push('number') }));
-vi.mock('../../renderer/markdown', () => ({ renderMarkdown: () => calls.push('markdown') }));
-vi.mock('../../renderer/screens/queue/draft-check', () => ({ checkDraftParams: () => calls.push('check') }));
-vi.mock('../../shared/domain/sensitive-data', () => ({ detectSensitive: () => calls.push('sensitive') }));
+vi.mock('../../renderer/format.js', () => ({ clockTime: () => calls.push('clock'), formatNumber: () => calls.push('number') }));
+vi.mock('../../renderer/markdown.js', () => ({ renderMarkdown: () => calls.push('markdown') }));
+vi.mock('../../renderer/screens/queue/draft-check.js', () => ({ checkDraftParams: () => calls.push('check') }));
+vi.mock('../../shared/domain/sensitive-data.js', () => ({ detectSensitive: () => calls.push('sensitive') }));
 
 const { warmUpOnceOpen } = await import('../../renderer/warm-up.js');
 
