@@ -76,8 +76,10 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
 function lazyGenerate(kind: ProviderSettings['kind'], config: SdkProviderConfig): (input: GenerateInput) => Promise<GenerateOutput> {
   let built: Promise<LlmProvider> | undefined;
   return async (input) => {
-    built ??= import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
-    built.catch(() => (built = undefined));
+    if (!built) {
+      built = import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
+      built.catch(() => (built = undefined));
+    }
     return (await built).generate!(input);
   };
 }
