@@ -10,6 +10,7 @@ import type { ConsoleEvent, ConsoleService } from '../shared/contract/api.js';
 import { ApiError } from '../shared/contract/api.js';
 import type { ItemView } from '../shared/contract/state.js';
 import { ui } from '../shared/contract/ui-text.js';
+import { elideMedia } from '../shared/domain/media-refs.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
@@ -21,6 +22,7 @@ import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
 import { closeWithin } from './shutdown.js';
+import type { StateHub } from './state-hub.js';
 
 export { HISTORY_FILE } from './console/foundation.js';
 
@@ -115,6 +117,7 @@ type QueueMethods = Pick<
   ConsoleService,
   | 'getState'
   | 'getItem'
+  | 'getItemMedia'
   | 'callTool'
   | 'rerunCall'
   | 'dismissNotice'
@@ -138,9 +141,13 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
   return {
     getState: async () => hub.snapshot(),
     getItem: async ({ id }) => {
-      const found = hub.published(id);
-      if (!found) throw new ApiError('not_found', ui('error.noItem', { id }));
-      return found;
+      const found = publishedItem(hub, id);
+      const { value, refs } = elideMedia(found.item);
+      return refs.length ? { item: value, version: found.version, media: refs } : found;
+    },
+    getItemMedia: async ({ id, refs }) => {
+      const { payloads } = elideMedia(publishedItem(hub, id).item);
+      return { media: refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : [])) };
     },
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
@@ -164,6 +171,13 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
     },
     respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
   };
+}
+
+/** The item `id` as the state's last patch left it. @throws ApiError `not_found` when the state holds no such item */
+function publishedItem(hub: StateHub, id: string): { item: ItemView; version: number } {
+  const found = hub.published(id);
+  if (!found) throw new ApiError('not_found', ui('error.noItem', { id }));
+  return found;
 }
 
 /** The Servers screen's methods: the feature's own, with roots, restart, and what bridged servers change about sign-out and logs. */

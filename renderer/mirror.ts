@@ -1,10 +1,13 @@
 /**
  * The mirror of main's state (renderer/store.ts holds it): the event stream's patches applied in
  * order, the whole state fetched again when one was missed, and whole items fetched for the views
- * that show them and kept current by the patches' `details`. One runs per page ({@link startMirror}).
+ * that show them and kept current by the patches' `details`; their big media payloads, which
+ * `getItem` sends by reference, fetched after them (shared/contract/media-refs.ts). One runs per
+ * page ({@link startMirror}).
  */
 import type { ConsoleApi, ConsoleEvent } from '../shared/contract/api.js';
 import { applyItemChange, applyPatch, patchFits, type StatePatch } from '../shared/contract/state-patch.js';
+import { fillMedia } from '../shared/domain/media-refs.js';
 import type { ConsoleState, ItemView } from '../shared/contract/state.js';
 import { detailInUse, getDetailsIo, setDetailsIo, setMirror, useConsole, usedDetailIds, type ItemDetail, type Recent } from './store.js';
 
@@ -49,6 +52,8 @@ interface Mirror {
   recent: Recent[];
   /** Ids whose details are being fetched. */
   inFlight: Set<string>;
+  /** Media payloads being fetched, by item id: the payloads by reference once they came (none when the fetch failed). */
+  media: Map<string, Promise<ReadonlyMap<string, string>>>;
 }
 
 /**
@@ -58,8 +63,8 @@ interface Mirror {
  * use them ({@link useItemDetail}). Returns a function that stops mirroring.
  */
 export function startMirror(api: ConsoleApi): () => void {
-  const m: Mirror = { api, pending: [], stopped: false, resyncing: false, recent: [], inFlight: new Set() };
-  setDetailsIo({ fetch: (id) => fetchDetail(m, id), recent: m.recent });
+  const m: Mirror = { api, pending: [], stopped: false, resyncing: false, recent: [], inFlight: new Set(), media: new Map() };
+  setDetailsIo({ fetch: (id) => fetchDetail(m, id), media: (id, refs) => fetchMedia(m, id, refs), recent: m.recent });
   const unsubscribe = api.onEvent((event) => onMirrorEvent(m, event));
   useConsole.setState({ status: { kind: 'connecting' } });
   void fetchState(m);
@@ -94,9 +99,10 @@ function fetchDetail(m: Mirror, id: string, tries = 0): void {
   if (m.stopped || m.inFlight.has(id) || !detailInUse(id)) return;
   m.inFlight.add(id);
   m.api.getItem({ id }).then(
-    ({ item, version }) => {
+    ({ item, version, media }) => {
       m.inFlight.delete(id);
       detailReceived(m, id, item, version, tries);
+      if (media?.length) void fetchMedia(m, id, media.map((r) => r.ref));
     },
     () => {
       m.inFlight.delete(id); // gone meanwhile (not_found) or the connection is down: the view shows nothing
@@ -124,6 +130,38 @@ function detailReceived(m: Mirror, id: string, item: ItemView, version: number, 
     for (const r of after) for (const c of r.details ?? []) if (c.id === id) whole = applyItemChange(whole, c);
   }
   useConsole.setState((s) => ({ details: { ...s.details, [id]: { item: whole, version: Math.max(version, at) } } }));
+}
+
+/**
+ * Fetches the payloads of `refs` of item `id` (unless a fetch for the item is under way: that one's
+ * answer is returned) and puts them into the cached item in place of their references. Resolves
+ * with the payloads that came, by reference; none when the fetch failed (the item is gone, the
+ * connection is down): the references stay and the review shows those blocks loading.
+ */
+function fetchMedia(m: Mirror, id: string, refs: string[]): Promise<ReadonlyMap<string, string>> {
+  const running = m.media.get(id);
+  if (running) return running;
+  const fetching = m.api.getItemMedia({ id, refs }).then(
+    ({ media }) => new Map(media.map((p) => [p.ref, p.data])),
+    () => new Map<string, string>(),
+  );
+  const done = fetching.then((payloads) => {
+    m.media.delete(id);
+    if (!m.stopped && payloads.size) fillDetail(id, payloads);
+    return payloads;
+  });
+  m.media.set(id, done);
+  return done;
+}
+
+/** The cached item `id` with `payloads` in place of their references (nothing when it is not cached). */
+function fillDetail(id: string, payloads: ReadonlyMap<string, string>): void {
+  useConsole.setState((s) => {
+    const d = s.details[id];
+    if (!d) return s;
+    const item = fillMedia(d.item, payloads);
+    return item === d.item ? s : { details: { ...s.details, [id]: { ...d, item } } };
+  });
 }
 
 /** After a state fetched whole: open items may have missed changes, so they are fetched again. */

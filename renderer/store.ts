@@ -162,9 +162,11 @@ export interface Recent {
   gone: string[];
 }
 
-/** The details machinery of the running mirror: how to fetch an item, and the latest patches' facts. */
+/** The details machinery of the running mirror: how to fetch an item and its media, and the latest patches' facts. */
 export interface DetailsIo {
   fetch(id: string): void;
+  /** The payloads of item `id`'s media references `refs` (shared/contract/media-refs.ts), by reference; those that could not be fetched are missing. */
+  media(id: string, refs: string[]): Promise<ReadonlyMap<string, string>>;
   recent: Recent[];
 }
 

@@ -34,8 +34,8 @@ export type ServerFrame = { id: number; reply: ApiReply } | { event: ConsoleEven
 /** Close code sent for malformed frames (RFC 6455 policy violation). */
 export const CLOSE_POLICY_VIOLATION = 1008;
 
-/** Methods whose reply may hold a whole item or history entry: megabytes of prompt and media. */
-const WHOLE_ITEM_METHODS: ReadonlySet<string> = new Set(['getItem', 'getHistoryEntry']);
+/** Methods whose reply may hold a whole item, its media or a history entry: megabytes of prompt and media. */
+const WHOLE_ITEM_METHODS: ReadonlySet<string> = new Set(['getItem', 'getItemMedia', 'getHistoryEntry']);
 
 /** Outbound bytes a client may leave unread before it is dropped (events pile up otherwise). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;

@@ -7,6 +7,8 @@
  */
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
+import { elideMedia } from '../../shared/domain/media-refs.js';
+import type { MediaRef } from '../../shared/contract/media-refs.js';
 import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/contract/state.js';
 import type { StatePatch } from '../../shared/contract/state-patch.js';
 import type { FixtureState } from './fixture-state.js';
@@ -17,10 +19,14 @@ export interface FakeData {
   history: HistoryEntry[];
 }
 
-/** What the page gets: the state as main sends it (summaries) and the whole items for `getItem`. */
+/**
+ * What the page gets: the state as main sends it (summaries), the whole items for `getItem` with
+ * their big media by reference as main sends them, and those payloads for `getItemMedia`, by item.
+ */
 export interface FakeWire {
   state: ConsoleState;
   items: ItemView[];
+  media: Record<string, { refs: MediaRef[]; payloads: Record<string, string> }>;
   history: HistoryEntry[];
 }
 
@@ -34,7 +40,13 @@ export function fixtureItems(state: FixtureState): ItemView[] {
 export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
   const items = fixtureItems(data.state);
-  return { state: { ...rest, items: items.map(projectItem) }, items, history: data.history };
+  const media: FakeWire['media'] = {};
+  const sent = items.map((item) => {
+    const { value, refs, payloads } = elideMedia(item);
+    if (refs.length) media[item.id] = { refs, payloads: Object.fromEntries(payloads) };
+    return value;
+  });
+  return { state: { ...rest, items: items.map(projectItem) }, items: sent, media, history: data.history };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */
@@ -99,7 +111,13 @@ export function installFakeApi(data: FakeWire): void {
       answer('getItem', input, () => {
         const item = whole.get(input.id);
         if (!item) throw Object.assign(new Error(`no item ${input.id} in the queue`), { code: 'not_found' });
-        return { item, version };
+        const media = data.media[input.id]?.refs;
+        return media ? { item, version, media } : { item, version };
+      }),
+    getItemMedia: (input: { id: string; refs: string[] }) =>
+      answer('getItemMedia', input, () => {
+        const payloads = data.media[input.id]?.payloads ?? {};
+        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
       }),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),

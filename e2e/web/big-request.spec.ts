@@ -1,10 +1,12 @@
 /**
  * A very large prompt (long prompts never freeze the UI): the review shows a preview
  * with "Show all", editing happens in parts, and what is approved is exactly the whole text with
- * the person's edit — nothing hidden is lost.
+ * the person's edit — nothing hidden is lost. A big image comes after its review (media by
+ * reference, shared/contract/media-refs.ts) and is sent whole however early Approve is pressed.
  */
 import type { SamplingItemView } from '../../shared/contract/state.js';
-import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
+import { paddedFixturePng } from '../../test/fixtures/sampling/media.js';
+import { expect, failNext, holdReplies, openConsole, recorded, releaseReplies, shot, test } from '../support/ui.js';
 
 const LINE = (i: number) => `${String(i).padStart(6, '0')} ${'log line '.repeat(8)}\n`;
 const BIG = Array.from({ length: 3000 }, (_, i) => LINE(i)).join(''); // ~240 KB
@@ -37,4 +39,52 @@ test('a 240 KB prompt: preview, show all, edit the last part, approve the whole 
   await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
   const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: { text: string } }> } }>;
   expect(sent!.params.messages[0]!.content.text).toBe(`${BIG}THE END`);
+});
+
+/** The fixture state with one more waiting request `id`: a question and a 400 KB PNG (`image`). */
+function withImageRequest(fixture: { state: { items: unknown[] } }, id: string, image: string): void {
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  const content = [{ type: 'text' as const, text: 'What is in this picture?' }, { type: 'image' as const, mimeType: 'image/png', data: image }];
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id, conversationId: id, receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages: [{ role: 'user', content }], maxTokens: 100 } });
+}
+
+test('a big image: the review shows while the image is on its way; Approve pressed meanwhile waits for it and sends it whole', async ({ page, appUrl, fixture }) => {
+  const image = paddedFixturePng(400_000);
+  withImageRequest(fixture, 'img', image);
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getItemMedia');
+  await page.locator('[data-testid="queue-item"][data-item-id="img"]').click();
+  const review = page.getByTestId('request-review');
+  await expect(review.getByText('What is in this picture?')).toBeVisible();
+  const media = review.getByTestId('media-image');
+  await expect(media.getByTestId('media-meta')).toHaveText('image · image/png · 390.7 KB');
+  await expect(media).toContainText('(loading…)');
+  await shot(page, 'big-image-loading');
+
+  await page.getByTestId('approve-request').click();
+  await expect(page.getByTestId('approve-request')).toBeDisabled(); // the approval waits for the image
+  expect(await recorded(page, 'approveRequest')).toHaveLength(0);
+  await releaseReplies(page, 'getItemMedia');
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ data?: string }> }> } }>;
+  expect(sent!.params.messages[0]!.content[1]!.data === image).toBe(true);
+  expect(await recorded(page, 'getItemMedia')).toHaveLength(1); // the approval joined the fetch under way
+  await expect(media.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
+  await expect(media.getByTestId('media-meta')).toHaveText('image · image/png · 390.7 KB'); // the size the reference named
+});
+
+test('a big image whose fetch failed: the approval fetches it again and sends it whole', async ({ page, appUrl, fixture }) => {
+  const image = paddedFixturePng(400_000);
+  withImageRequest(fixture, 'img', image);
+  await openConsole(page, appUrl, fixture);
+  await failNext(page, 'getItemMedia', 'connection lost');
+  await page.locator('[data-testid="queue-item"][data-item-id="img"]').click();
+  await expect(page.getByTestId('request-review').getByTestId('media-image')).toContainText('(loading…)');
+  await expect.poll(async () => (await recorded(page, 'getItemMedia')).length).toBe(1);
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ data?: string }> }> } }>;
+  expect(sent!.params.messages[0]!.content[1]!.data === image).toBe(true);
+  expect(await recorded(page, 'getItemMedia')).toHaveLength(2);
 });

@@ -5,6 +5,8 @@
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { base64DecodedBytes } from '../../shared/domain/base64';
+import { parseMediaRef } from '../../shared/domain/media-refs';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { i18n } from '../i18n';
 import { decodeBase64Strict } from './media-payload';
@@ -110,12 +112,6 @@ function previewUrl(data: string, mimeType: string, info: Payload): string {
   return info.url;
 }
 
-/** Decoded size in bytes of base64 `data` (an estimate when it is not valid base64). */
-export function decodedBytes(data: string): number {
-  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
-}
-
 /**
  * Duration in seconds of a RIFF/WAVE file given as base64, from its `fmt ` byte rate and `data`
  * chunk size (only the first 4 KB are decoded). `undefined` when the header is not a readable WAV.
@@ -148,10 +144,13 @@ export function formatSeconds(seconds: number): string {
   return i18n.t('common:duration.ms_s', { m: Math.floor(seconds / 60), s: String(Math.round(seconds % 60)).padStart(2, '0') });
 }
 
+/** What a block whose payload is still on its way shows (no preview, "loading"). */
+const ARRIVING: Payload = {};
+
 /** Props of {@link MediaBlock}. */
 export interface MediaBlockProps {
   kind: 'image' | 'audio';
-  /** base64 */
+  /** base64, or a reference to a payload the window is still fetching (shared/contract/media-refs.ts) */
   data: string;
   mimeType: string;
   /** In an editor: the block is marked for removal (shown struck out, not previewed). */
@@ -167,15 +166,16 @@ export interface MediaBlockProps {
 export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, label, testId }: MediaBlockProps) {
   const { t } = useTranslation('common');
   useSyncExternalStore(subscribe, () => decoded);
-  const info = payloadInfo(data);
-  useEffect(() => sendToWorker(data, mimeType), [data, mimeType, info]);
+  const arriving = parseMediaRef(data);
+  const info = arriving ? ARRIVING : payloadInfo(data);
+  useEffect(() => (info === ARRIVING ? undefined : sendToWorker(data, mimeType)), [data, mimeType, info]);
   const valid = info.valid;
   const [loadedSeconds, setLoadedSeconds] = useState<number | undefined>(undefined);
   const headerSeconds = kind === 'audio' && valid ? wavDurationSeconds(data) : undefined;
   const seconds = headerSeconds ?? loadedSeconds;
   const meta = (
     <span className="media-meta" data-testid="media-meta">
-      {kind} · {mimeType} · {formatBytes(decodedBytes(data))}
+      {kind} · {mimeType} · {formatBytes(arriving?.bytes ?? base64DecodedBytes(data))}
       {kind === 'audio' && <span data-testid="audio-duration"> · {seconds === undefined ? t('media.durationUnknown') : formatSeconds(seconds)}</span>}
     </span>
   );
@@ -210,7 +210,7 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
       <figcaption className="media-caption">
         {meta}
         {removed && <span className="badge tone-warn">{t('media.removed')}</span>}
-        {!removed && !preview && <span className="muted small">{valid === undefined ? t('media.decoding') : valid ? t('media.notPreviewed') : t('media.notBase64')}</span>}
+        {!removed && !preview && <span className="muted small">{arriving ? t('media.loading') : valid === undefined ? t('media.decoding') : valid ? t('media.notPreviewed') : t('media.notBase64')}</span>}
         {remove}
       </figcaption>
     </figure>

@@ -6,6 +6,7 @@
 export const API_METHODS = [
   'getState',
   'getItem',
+  'getItemMedia',
   'callTool',
   'approveRequest',
   'rejectRequest',

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CreateMessageParamsSchema, CreateMessageResultSchema } from './sampling.js';
 import type { ConsoleState, HistoryEntry, ItemView } from './state.js';
 import type { StatePatch } from './state-patch.js';
+import type { MediaPayload, MediaRef } from './media-refs.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
@@ -44,6 +45,8 @@ export const apiRequests = {
   /** The full state, to start mirroring. */
   getState: { input: z.object({}).strict() },
   getItem: { input: z.object({ id }).strict() },
+  /** Payloads `getItem` sent by reference (shared/contract/media-refs.ts), by their references; unknown ones are left out. */
+  getItemMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
   /** Start a `tools/call`; resolves at once with its id, the call's progress shows in state. */
   callTool: {
     input: z
@@ -241,10 +244,16 @@ export interface ApiResults {
   getState: ConsoleState;
   /**
    * One queue item whole (`getItem({id})`: the request's params, the response, the draft, …) and
-   * the state version it is current at: apply the `details` of later patches only. Rejects with
-   * `not_found` when the state holds no such item.
+   * the state version it is current at: apply the `details` of later patches only. Image/audio
+   * payloads of `MEDIA_REF_MIN_CHARS`+ characters (shared/contract/media-refs.ts) come by reference: `media` lists them,
+   * `getItemMedia` sends them. Rejects with `not_found` when the state holds no such item.
    */
-  getItem: { item: ItemView; version: number };
+  getItem: { item: ItemView; version: number; media?: MediaRef[] };
+  /**
+   * The payloads of the references asked for, as the item holds them now (those it no longer holds
+   * are left out). Rejects with `not_found` when the state holds no such item.
+   */
+  getItemMedia: { media: MediaPayload[] };
   callTool: { callId: string };
   approveRequest: void;
   rejectRequest: void;

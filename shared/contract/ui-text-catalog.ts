@@ -177,6 +177,7 @@ export const UI_TEXTS = {
   'error.dismissUnfinished': "Only finished requests can be dismissed",
   'error.noElicitation': "no elicitation {{id}}",
   'error.noItem': "no item {{id}} in the queue",
+  'error.mediaNotLoaded': "An image or audio clip of this item could not be loaded from the console. Nothing was sent; open the item again and retry.",
   'error.answerEnded': "Cannot answer: it already ended ({{how}}). Nothing was sent.",
   'error.answerMismatch': "The answer does not match the form: {{detail}}",
   'error.fieldProblem': "{{field}} {{why}}",

@@ -8,10 +8,10 @@ import { createStringMemo, MEMO_MAX_CHARS, MEMO_MIN_CHARS } from './string-memo.
 /** One character class and no groups: linear on multi-megabyte strings (no backtracking stack). */
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** Decoded size in bytes of a valid base64 string. */
+/** Decoded size in bytes of base64 `data` (exact for valid base64; an estimate, never negative, for anything else). */
 export function base64DecodedBytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return (data.length / 4) * 3 - padding;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }
 
 /** {@link isBase64} of big strings checked elsewhere (see ./string-memo.ts). */

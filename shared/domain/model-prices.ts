@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../contract/sampling.js';
 import type { ProviderKind, TokenUsage } from '../contract/primitives.js';
 import { globMatches } from './user-pattern.js';
+import { base64DecodedBytes } from './base64.js';
 
 /** A model's price: USD per million input tokens and per million output tokens. */
 export const ModelPriceSchema = z
@@ -125,12 +126,9 @@ export const imageTokens = (bytes: number): number => Math.min(1600, 85 + Math.c
 /** Tokens assumed per audio clip: one per 500 decoded bytes (≈ 32 tokens per second of 16 kB/s audio). */
 export const audioTokens = (bytes: number): number => Math.ceil(bytes / 500);
 
-/** Decoded bytes of base64 text (approximate for malformed input; never negative). */
-const decodedBytes = (data: string): number => Math.max(0, Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0));
-
 function blockTokens(b: SamplingContent | { type: string; data?: unknown }): { chars: number; tokens: number } {
   if ((b.type === 'image' || b.type === 'audio') && typeof (b as { data?: unknown }).data === 'string') {
-    const bytes = decodedBytes((b as { data: string }).data);
+    const bytes = base64DecodedBytes((b as { data: string }).data);
     return { chars: 0, tokens: b.type === 'image' ? imageTokens(bytes) : audioTokens(bytes) };
   }
   if (b.type === 'text') return { chars: (b as { text: string }).text.length, tokens: 0 };

@@ -10,6 +10,9 @@ import { projectItem } from '../../shared/domain/item-summary.js';
 import type { ConsoleState, ItemView, SamplingItemView } from '../../shared/contract/state.js';
 import { startMirror } from '../../renderer/mirror.js';
 import { openItemDetail, prefetchItem, PREFETCH_HOLD_MS, useConsole } from '../../renderer/store.js';
+import { withItemMedia } from '../../renderer/item-media.js';
+import { elideMedia, mediaRefsIn } from '../../shared/domain/media-refs.js';
+import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
 
 const item: SamplingItemView = {
   id: 'a',
@@ -139,6 +142,66 @@ describe('renderer mirror', () => {
     expect(useConsole.getState().details.a).toMatchObject({ item: { generation: { text: 'AB' } }, version: 3 });
     close();
     stop();
+  });
+
+  describe('media by reference', () => {
+    const image = 'QUJD'.repeat(MEDIA_REF_MIN_CHARS / 4 + 1);
+    const withImage: SamplingItemView = {
+      ...item,
+      original: { messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', mimeType: 'image/png', data: image }] }], maxTokens: 1 },
+    };
+    /** A fake whose `getItem` elides as main does and whose `getItemMedia` answers when `release` is called (or fails with `fail`). */
+    function mediaApi() {
+      const { api, counts, emit } = fakeApi([state(1, [withImage])], () => ({ item: withImage, version: 1 }));
+      const { value, refs, payloads } = elideMedia(withImage);
+      const asked: string[][] = [];
+      let answer: (ok: boolean) => void = () => undefined;
+      api.getItem = async () => (counts.getItem++, { item: value, version: 1, media: refs });
+      api.getItemMedia = ({ refs: wanted }) => {
+        asked.push(wanted);
+        return new Promise((resolve, reject) => (answer = (ok) => (ok ? resolve({ media: wanted.map((ref) => ({ ref, data: payloads.get(ref)! })) }) : reject(new Error('gone')))));
+      };
+      return { api, emit, asked, release: () => answer(true), fail: () => answer(false), ref: refs[0]!.ref };
+    }
+    const data = () => ((useConsole.getState().details.a?.item as SamplingItemView | undefined)?.original.messages[0]!.content as Array<{ data?: string }> | undefined)?.[1]?.data;
+
+    it('the item is shown with references at once; its payloads are fetched after it and put in place', async () => {
+      const { api, asked, release, ref } = mediaApi();
+      const stop = startMirror(api);
+      await settle();
+      const close = openItemDetail('a');
+      await settle();
+      expect(data()).toBe(ref); // the review can show the item before its image arrives
+      expect(asked).toEqual([[ref]]);
+      release();
+      await settle();
+      expect(data()).toBe(image);
+      close();
+      stop();
+    });
+
+    it('params built before the payloads came wait for them; a failed fetch leaves the references and the approval fails in words', async () => {
+      const { api, asked, release, fail, ref } = mediaApi();
+      const stop = startMirror(api);
+      await settle();
+      const close = openItemDetail('a');
+      await settle();
+      const built = (useConsole.getState().details.a!.item as SamplingItemView).original;
+      const sending = withItemMedia('a', built);
+      expect(asked).toHaveLength(1); // joined the fetch under way, not a second one
+      release();
+      expect(mediaRefsIn(await sending)).toEqual([]);
+      expect(JSON.stringify(await sending)).toContain(image);
+
+      // Fetched again for params still holding the reference (the fetch above is over): it fails.
+      const again = withItemMedia('a', built);
+      expect(asked).toEqual([[ref], [ref]]);
+      fail();
+      await expect(again).rejects.toThrow(/could not be loaded/);
+      expect(await withItemMedia('a', withImage.original)).toBe(withImage.original); // nothing to fetch
+      close();
+      stop();
+    });
   });
 
   it("keeps one draft entry per item and drops its parts when the item leaves the review they were made for", async () => {

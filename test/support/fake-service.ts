@@ -56,6 +56,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     getItem: () => {
       throw new ApiError('not_found', 'no item');
     },
+    getItemMedia: () => {
+      throw new ApiError('not_found', 'no item');
+    },
     callTool: () => ({ callId: 'call-1' }),
     approveRequest: () => undefined,
     rejectRequest: () => undefined,
@@ -121,6 +124,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
   const service: ConsoleService = {
     getState: record('getState'),
     getItem: record('getItem'),
+    getItemMedia: record('getItemMedia'),
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryListItem } from '../../../shared/contract/history';
+import { base64DecodedBytes } from '../../../shared/domain/base64';
 import type { HistoryEntry } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
@@ -88,9 +89,7 @@ export interface MediaFact {
 
 /** Decoded size of base64 text. */
 function decoded(data: string): number {
-  const clean = data.replace(/\s+/g, '');
-  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+  return base64DecodedBytes(data.replace(/\s+/g, ''));
 }
 
 /** Every image/audio block and embedded resource blob in the entry's parts, with where it is. */

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { contentBlocks, contentText } from '../../../shared/contract/sampling';
 import type { ResponseView, SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
+import { withItemMedia } from '../../item-media';
 import { EditableText } from '../../components/Blocks';
 import { Banner, Facts, RawJson, Section } from '../../components/common';
 import { clockTime } from '../../format';
@@ -49,7 +50,7 @@ function useResponseActions(item: SamplingItemView, built: BuiltResult) {
   const approve = useAction(async () => {
     if (!built.ok) return;
     flushDraft(item.id);
-    await getApi().approveResponse({ itemId: item.id, result: built.result });
+    await getApi().approveResponse({ itemId: item.id, result: await withItemMedia(item.id, built.result) });
   });
   // Main gets the latest typed text before the action (requests arrive in order).
   const reject = useAction(() => (flushDraft(item.id), getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined })));

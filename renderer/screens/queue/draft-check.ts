@@ -3,6 +3,7 @@
  * scale). Pure: shared/ only, unit-tested on Node.
  */
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../../shared/contract/sampling.js';
+import { parseMediaRef } from '../../../shared/domain/media-refs.js';
 import { validateSamplingRequest } from '../../../shared/domain/validate-sampling.js';
 
 /**
@@ -21,8 +22,9 @@ const MEDIA_STAND_IN = 'AAAA';
 
 /**
  * `params` with every image/audio payload that is the very string the request arrived with (main
- * validated it at intake: base64, size caps) replaced by a 4-character stand-in, and how many
- * characters that removed from the JSON (base64 needs no escaping). The review re-validates on
+ * validated it at intake: base64, size caps), or a reference to such a payload still on its way
+ * (shared/contract/media-refs.ts), replaced by a 4-character stand-in, and how many characters
+ * that removed from the JSON (base64 needs no escaping; a reference counts as its payload). The review re-validates on
  * every keystroke; scanning a multi-megabyte image each time cost ~45 ms per keystroke (`npm run
  * bench`, renderer scenario). The person can only remove media, never change it.
  */
@@ -33,7 +35,7 @@ export function withoutReceivedMedia(params: CreateMessageParams, base: CreateMe
   let stripped = 0;
   const light = (b: SamplingContent): SamplingContent => {
     if ((b.type !== 'image' && b.type !== 'audio') || !received.has(b.data)) return b;
-    stripped += b.data.length - MEDIA_STAND_IN.length;
+    stripped += (parseMediaRef(b.data)?.chars ?? b.data.length) - MEDIA_STAND_IN.length;
     return { ...b, data: MEDIA_STAND_IN };
   };
   const messages = params.messages.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map(light) : light(m.content) }));

@@ -6,6 +6,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
+import { withItemMedia } from '../../item-media';
 import { useAction, type ActionState } from '../../hooks';
 import { useConsole, type RequestDraft } from '../../store';
 import { buildRequest, initialRequestDraft, requestEdited } from './drafts';
@@ -60,7 +61,7 @@ export function useRequestReview(item: SamplingItemView): RequestReviewState {
     const latest = buildRequest(item, mine?.request ?? item.draft?.request?.draft ?? initial, mine?.requestExtras ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS);
     if (!latest.ok) return;
     flushDraft(item.id);
-    await getApi().approveRequest({ itemId: item.id, params: latest.params, model: latest.model });
+    await getApi().approveRequest({ itemId: item.id, params: await withItemMedia(item.id, latest.params), model: latest.model });
   });
   const reject = useAction(async () => {
     flushDraft(item.id);

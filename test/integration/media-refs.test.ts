@@ -1,0 +1,67 @@
+/**
+ * Media by reference through a real console: a request with a big image (the bench's queue
+ * server, stdio) is opened with `getItem` without its image, the image comes with `getItemMedia`,
+ * and the item put back together is the request main holds; the approved request reaches the
+ * pipeline with the image whole.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueServerConfig } from '../../bench/fixtures/queue-server.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
+import type { SamplingItemView } from '../../shared/contract/state.js';
+import { fillMedia, mediaRefsIn, parseMediaRef } from '../../shared/domain/media-refs.js';
+import { startHarness, type Harness } from '../support/console-harness.js';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ servers: { q: queueServerConfig() } });
+  await h.ready;
+  await h.waitFor((s) => s.servers.some((v) => v.id === 'q' && v.status === 'ready'), 'the queue server', 30_000);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.dispose();
+  if (h) rmSync(h.dir, { recursive: true, force: true });
+});
+
+describe('media by reference', () => {
+  it('getItem leaves the big image out, getItemMedia brings it, and together they are the item main holds', async () => {
+    await h.service.callTool({ serverId: 'q', name: 'big', arguments: { textBytes: 2_000, imageBytes: 600_000 } });
+    const state = await h.waitFor((s) => s.items.some((i) => i.status === 'awaiting_request_review'), 'the big request', 30_000);
+    const whole = state.items.find((i) => i.status === 'awaiting_request_review')!;
+    const wholeImage = (whole.original.messages[0]!.content as Array<{ type: string; data?: string }>)[1]!.data!;
+    expect(wholeImage.length).toBeGreaterThan(MEDIA_REF_MIN_CHARS);
+
+    const { item, media } = await h.service.getItem({ id: whole.id });
+    const refs = mediaRefsIn(item);
+    expect(refs).toHaveLength(1);
+    expect(media).toEqual([{ ref: refs[0], chars: wholeImage.length }]);
+    expect(parseMediaRef(refs[0]!)?.chars).toBe(wholeImage.length);
+    expect(JSON.stringify(item).length).toBeLessThan(10_000); // the text and the rest; not the image
+
+    const { media: payloads } = await h.service.getItemMedia({ id: whole.id, refs: [refs[0]!, 'mcp-console-media:1:1:elsewhere'] });
+    expect(payloads).toEqual([{ ref: refs[0], data: wholeImage }]); // unknown references are left out
+    expect(fillMedia(item, new Map(payloads.map((p) => [p.ref, p.data])))).toEqual(whole);
+
+    await expect(h.service.getItemMedia({ id: 'nope', refs: [refs[0]!] })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'not_found');
+  }, 60_000);
+
+  it('a request approved with its image put back is sent whole; getItem then names the shared payload once', async () => {
+    const whole = (await h.state()).items.find((i) => i.status === 'awaiting_request_review')!;
+    const { item } = await h.service.getItem({ id: whole.id });
+    const { media } = await h.service.getItemMedia({ id: whole.id, refs: mediaRefsIn(item) });
+    const params = fillMedia((item as SamplingItemView).original, new Map(media.map((p) => [p.ref, p.data])));
+    await h.service.approveRequest({ itemId: whole.id, params, model: { providerId: 'manual', modelId: 'manual' } });
+    const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.sent !== undefined), 'the approval');
+    expect(approved.items.find((i) => i.id === whole.id)!.sent).toEqual(whole.original);
+    let after = await h.service.getItem({ id: whole.id });
+    for (let i = 0; i < 100 && !(after.item as SamplingItemView).sent; i++) {
+      await new Promise((r) => setTimeout(r, 20)); // the approval's patch has not gone out yet
+      after = await h.service.getItem({ id: whole.id });
+    }
+    expect(after.media).toHaveLength(1); // the original and the approved request hold one payload
+    expect(mediaRefsIn((after.item as SamplingItemView).sent)).toEqual(mediaRefsIn((after.item as SamplingItemView).original));
+  }, 60_000);
+});
