@@ -7,6 +7,8 @@ import { App } from './App';
 import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
 import { warmUpOnceOpen } from './warm-up';
+import { renderSampleReview } from './warm-up-review';
+import { useConsole } from './store';
 import './styles.css';
 
 startMirror(getApi());
@@ -17,4 +19,7 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
-warmUpOnceOpen(getConnection());
+// `data-warmed-up` on the root element says the warm-up has run (the e2e suite waits for it).
+void warmUpOnceOpen(getConnection(), { stateArrived: () => useConsole.getState().mirror !== null, renderReview: renderSampleReview }).then(() => {
+  document.documentElement.dataset.warmedUp = 'true';
+});

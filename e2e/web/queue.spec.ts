@@ -259,3 +259,26 @@ test("rows of one tool say what the call was asked: its arguments, whole on hove
   await expect(page.locator(`[data-history-id="${second!.id}"]`).getByTestId('history-args')).toHaveAttribute('title', 'query: "flaky tests", limit: 5');
   await shot(page, 'history-rows-with-arguments');
 });
+
+test('the warm-up (fonts, helpers, a sample review rendered off the page) runs without errors and leaves nothing behind', async ({ page, appUrl, fixture }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await openConsole(page, appUrl, fixture);
+  await expect(page.locator('html[data-warmed-up="true"]')).toHaveCount(1, { timeout: 20_000 });
+  expect(errors).toEqual([]);
+  await expect(page.locator('body > :not(#root, script)')).toHaveCount(0); // the off-page text is gone
+  await expect(page.getByText('Warm-up')).toHaveCount(0);
+  expect(await recorded(page, 'saveDraft')).toEqual([]);
+  expect(await recorded(page, 'getItem')).toEqual([]); // the sample is not fetched from main
+  // The sample review's commands left with it: the palette offers Approve only once a review is open.
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('command-palette')).toBeVisible();
+  await expect(page.getByTestId('palette-option').first()).toBeVisible();
+  await expect(page.getByTestId('palette-option').filter({ hasText: 'Approve the request' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await select(page, 'item-request');
+  await expect(page.getByTestId('request-review')).toBeVisible();
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('palette-option').filter({ hasText: 'Approve the request' })).not.toHaveCount(0);
+});
