@@ -9,8 +9,9 @@
  *
  * - State arrival: the first WebSocket message that is the `getState` reply (a reply whose value
  *   has the state's `settings`; it carries the queue as summaries) → `stateAt`. From then on, each frame looks for queue rows: `listShownAt` when painted. Then a
- *   task clicks the second row (as an input event arriving right after the list appeared would)
- *   → `respondedAt` once that row is selected and its review is painted. Half a second later
+ *   task clicks the second row (as an input event arriving right after the list appeared would;
+ *   `firstClickDelayMs` later when given, as a person clicks) → `clickAt`, and `respondedAt`
+ *   once that row is selected and its review is painted. Half a second later
  *   (a person's pace: the page has had idle time) the third row is clicked → `laterClickAt`,
  *   `laterRespondedAt` the same way.
  * - A click (the scenario's real mouse click) on the row whose preview starts with `bigPrefix` →
@@ -41,8 +42,11 @@ export interface ProbeRecord {
   longTasks: Array<{ start: number; duration: number }>;
 }
 
-/** Installs the probe (runs in the page). `bigPrefix`: how the big request's prompt starts. */
-export function installProbe(bigPrefix: string): void {
+/**
+ * Installs the probe (runs in the page). `bigPrefix`: how the big request's prompt starts;
+ * `firstClickDelayMs`: how long after the list appeared the first row is clicked (default at once).
+ */
+export function installProbe({ bigPrefix, firstClickDelayMs = 0 }: { bigPrefix: string; firstClickDelayMs?: number }): void {
   const b: ProbeRecord = { bigPrefix, typing: false, keys: [], lostKeys: 0, longTasks: [] };
   (window as unknown as { __bench: ProbeRecord }).__bench = b;
   // Posted from a frame's callback, the task runs once that frame was rendered. (Requesting
@@ -85,7 +89,7 @@ export function installProbe(bigPrefix: string): void {
   const clickSecondRow = () =>
     clickRow(
       1,
-      0,
+      firstClickDelayMs,
       (t) => {
         b.clickAt = t;
         performance.mark('bench:click');

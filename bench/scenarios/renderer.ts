@@ -15,6 +15,8 @@
  *    showing it (p50 / p95 / max). Dropped: characters missing from the editor, and from the
  *    request main receives when the draft is approved. Floor: the same keystrokes, timed the same
  *    way, in a bare textarea of an otherwise empty page in the same browser.
+ * 4. Paced first review: the page opened once more, its first row clicked 300 ms after the list
+ *    appeared (a quick person; the warm-up has had its idle time) → that review painted.
  *
  * `BENCH_RENDERER_PROFILE=<folder>` writes the page's CPU profile of each phase there
  * (`open.cpuprofile`, `big.cpuprofile`, `typing.cpuprofile`; Chrome DevTools' Performance panel
@@ -85,13 +87,13 @@ async function fillQueue(api: ConsoleApi): Promise<{ bigId: string; waiting: num
   return { bigId, waiting };
 }
 
-/** A new page of `browser` with the probe installed (not navigated yet). */
-async function probedPage(browser: Browser): Promise<ProbedPage> {
+/** A new page of `browser` with the probe installed (not navigated yet); its first row is clicked `firstClickDelayMs` after the list appeared. */
+async function probedPage(browser: Browser, firstClickDelayMs = 0): Promise<ProbedPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // tsx compiles this file with esbuild's keepNames, which puts `__name(…)` calls inside the
   // functions Playwright serialises into the page: define it there.
   await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
-  await page.addInitScript(installProbe, BIG_PROMPT_START);
+  await page.addInitScript(installProbe, { bigPrefix: BIG_PROMPT_START, firstClickDelayMs });
   const bench = () => page.evaluate(() => (window as unknown as BenchWindow).__bench);
   const until = async (what: string, keys: Array<keyof ProbeRecord>, count = 0) => {
     try {
@@ -124,6 +126,21 @@ async function openQueue({ page, bench, until, profile }: ProbedPage, url: strin
   const opened = await bench();
   if (!opened.rowsRendered) throw new Error('the queue list rendered no rows');
   return opened;
+}
+
+/** How long after the list appeared the paced opening clicks its first row (ms): a quick person. */
+const PACED_CLICK_MS = 300;
+
+/** Opens the page once more and clicks its first row {@link PACED_CLICK_MS} after the list appeared; what the probe saw. */
+async function openPaced(browser: Browser, url: string): Promise<ProbeRecord> {
+  const probed = await probedPage(browser, PACED_CLICK_MS);
+  try {
+    await probed.page.goto(url);
+    await probed.until('paced first review', ['respondedAt']);
+    return await probed.bench();
+  } finally {
+    await probed.page.close();
+  }
 }
 
 /** Clicks the big request's row and times its review and image. */
@@ -183,6 +200,8 @@ interface Measured {
   waiting: number;
   opened: ProbeRecord;
   selected: ProbeRecord;
+  /** A second opening of the page whose first row is clicked at a person's pace ({@link PACED_CLICK_MS}). */
+  paced: ProbeRecord;
   typedRecord: ProbeRecord;
   inEditor: number;
   inDraft: number;
@@ -191,7 +210,7 @@ interface Measured {
 }
 
 /** The scenario's figures from what the phases measured. */
-function rendererFigures({ waiting, opened, selected, typedRecord, inEditor, inDraft, floorKeys, rendererSource }: Measured): Figure[] {
+function rendererFigures({ waiting, opened, paced, selected, typedRecord, inEditor, inDraft, floorKeys, rendererSource }: Measured): Figure[] {
   const keys = typedRecord.keys;
   const longest = Math.max(0, ...typedRecord.longTasks.map((t) => t.duration));
   const at = (v: number | undefined, from: number | undefined) => (v === undefined || from === undefined ? Number.NaN : v - from);
@@ -200,6 +219,7 @@ function rendererFigures({ waiting, opened, selected, typedRecord, inEditor, inD
     { id: 'p3.state_bytes_1001', name: 'state message on opening the page', value: (opened.stateChars ?? 0) / 1024, unit: 'KB', target: { op: '<=', value: 500 }, note: 'characters of the first state message (≈ bytes)' },
     { id: 'p3.queue_interactive_ms_1001', name: 'queue interactive (state → list → click answered)', value: at(opened.respondedAt, opened.stateAt), unit: 'ms', target: { op: '<=', value: 100 } },
     { id: 'p3.row_review_ms', name: 'review of another row painted after its click', value: at(opened.laterRespondedAt, opened.laterClickAt), unit: 'ms', note: 'clicked 0.5 s after the first click was answered: the idle warm-up has run, as it has before a person clicks' },
+    { id: 'p3.first_review_paced_ms', name: `first review painted after its click, clicked ${PACED_CLICK_MS} ms after the list appeared`, value: at(paced.respondedAt, paced.clickAt), unit: 'ms', note: "a person's pace, on a second opening of the page: what the warm-up leaves of the first review's cold code" },
     { id: 'p3.page_interactive_ms_1001', name: 'queue interactive from navigation start (page load → list → click answered)', value: opened.respondedAt ?? Number.NaN, unit: 'ms', note: 'what the person waits for on opening the page; includes loading the renderer' },
     { id: 'p3.big_review_open_ms', name: 'big request review shown after the click', value: at(selected.bigShownAt, selected.bigClickAt), unit: 'ms', target: { op: '<=', value: 100 }, note: '1 MB prompt + 2 MB PNG' },
     { id: 'p3.big_image_ms', name: 'big request image decoded and shown', value: at(selected.bigImageAt, selected.bigClickAt), unit: 'ms' },
@@ -231,7 +251,8 @@ const scenario: Scenario = {
       const { typedRecord, inEditor } = await typeInEditor(probed);
       const inDraft = await approveAndCountKept(probed.page, api, bigId);
       const floorKeys = await keystrokeFloor(browser);
-      const figures = rendererFigures({ waiting, opened, selected, typedRecord, inEditor, inDraft, floorKeys, rendererSource: renderer.source });
+      const paced = await openPaced(browser, host.url);
+      const figures = rendererFigures({ waiting, opened, paced, selected, typedRecord, inEditor, inDraft, floorKeys, rendererSource: renderer.source });
       if (typedRecord.keys.length + typedRecord.lostKeys !== KEYS) throw new Error(`timed ${typedRecord.keys.length} keystrokes and lost ${typedRecord.lostKeys}, typed ${KEYS}`);
       return figures;
     } finally {
@@ -247,7 +268,7 @@ async function keystrokeFloor(browser: Browser): Promise<number[]> {
   const page = await browser.newPage();
   try {
     await page.addInitScript({ content: 'globalThis.__name ??= (f) => f;' });
-    await page.addInitScript(installProbe, BIG_PROMPT_START);
+    await page.addInitScript(installProbe, { bigPrefix: BIG_PROMPT_START });
     await page.route('http://floor.invalid/', (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><textarea></textarea>' }));
     await page.goto('http://floor.invalid/');
     await page.focus('textarea');
