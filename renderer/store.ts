@@ -10,6 +10,7 @@ import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { FormDraft, RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
 import type { DetailChange } from '../shared/contract/state-patch.js';
+import { waitsOnPerson } from '../shared/contract/status.js';
 import {
   type CallView,
   type ConsoleState,
@@ -271,7 +272,7 @@ export function isAwaitingPerson(item: { status: string }): boolean {
 
 /** Whether an item of either kind waits on the person (request or response review, or input). */
 export function needsPerson(item: ItemSummary): boolean {
-  return item.kind === 'elicitation' ? item.status === 'awaiting_input' : isAwaitingPerson(item);
+  return waitsOnPerson(item.status);
 }
 
 // Stable empty lists, so selectors return the same reference while the mirror is empty

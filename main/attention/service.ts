@@ -8,6 +8,8 @@
 import { NOTIFICATIONS_KEPT, type AttentionEntry, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/contract/desktop.js';
 import type { SliceKey, StateHub } from '../state-hub.js';
 import { isElicitationItem, type SamplingItemView } from '../../shared/contract/state.js';
+import type { StatePatch } from '../../shared/contract/state-patch.js';
+import { waitsOnPerson } from '../../shared/contract/status.js';
 import { desktopTFor, processLocales, type DesktopT } from './messages.js';
 import { buildTrayModel, notificationFor, waitingEntries } from './model.js';
 import type { DesktopPorts, NotificationRequest, TrayActionId } from './ports.js';
@@ -44,7 +46,7 @@ export interface AttentionService {
 }
 
 /** Slices whose change can change what needs a person (or the tray's checkboxes). */
-const WATCHED: ReadonlySet<string> = new Set<SliceKey | 'items'>(['policy', 'desktop', 'items']);
+const WATCHED: ReadonlySet<string> = new Set<SliceKey>(['policy', 'desktop']);
 
 /**
  * What one service keeps between refreshes; the steps below read and change it. `notified` holds
@@ -63,11 +65,13 @@ interface AttentionState {
   lastBadge: number | null;
   lastTray: string;
   lastView: string;
+  /** The ids that waited at the last refresh: a patch that touches none of them and makes none wait changes nothing here. */
+  waitingIds: Set<string>;
 }
 
 /** Starts the service; it acts on the current state at once. */
 export function createAttentionService(deps: AttentionDeps): AttentionService {
-  const st: AttentionState = { deps, notified: new Set(), recent: [], seq: 0, focus: undefined, focusSeq: 0, lastBadge: null, lastTray: '', lastView: '' };
+  const st: AttentionState = { deps, notified: new Set(), recent: [], seq: 0, focus: undefined, focusSeq: 0, lastBadge: null, lastTray: '', lastView: '', waitingIds: new Set() };
   const service: AttentionService = {
     refresh: () => refresh(st),
     testNotification: () => testNotification(st),
@@ -78,11 +82,27 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
 
   deps.ports.tray?.onAction((id) => service.trayAction(id));
   const unsubscribe = deps.hub.subscribe((event) => {
-    if (event.type !== 'patch') return;
-    if (Object.keys(event.patch).some((k) => WATCHED.has(k))) refresh(st);
+    if (event.type === 'patch' && concernsAttention(st, event.patch)) refresh(st);
   });
   refresh(st);
   return service;
+}
+
+/**
+ * Whether `patch` can change what the service shows: a watched slice changed, or an item that
+ * waited changed or left, or an item came or changed to a waiting status. Most patches (a request
+ * auto-approved, generated and delivered; a response streaming) touch none of these, and the
+ * refresh walks every item.
+ */
+function concernsAttention(st: AttentionState, patch: StatePatch): boolean {
+  if (Object.keys(patch).some((k) => WATCHED.has(k))) return true;
+  const items = patch.items;
+  if (!items) return false;
+  return (
+    items.upsert.some((s) => waitsOnPerson(s.status) || st.waitingIds.has(s.id)) ||
+    items.remove.some((id) => st.waitingIds.has(id)) ||
+    (items.change ?? []).some((c) => st.waitingIds.has(c.id) || (c.set?.status !== undefined && waitsOnPerson(c.set.status)))
+  );
 }
 
 /** Whether the policy's "pause all auto-approval" switch is on. */
@@ -112,6 +132,7 @@ function refresh(st: AttentionState): void {
   const settings = st.deps.settings();
   const t = say(st, settings);
   const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
+  st.waitingIds = new Set(waiting.map((e) => e.itemId));
   notifyNew(st, waiting, sampling, settings, t);
   // Forget items that left the state entirely (dismissed / removed), so the set stays small.
   const present = new Set(items.map((i) => i.id));

@@ -42,6 +42,14 @@ export type ElicitationStatus = Extract<ItemStatus, 'awaiting_input' | 'accepted
 /** Statuses in which an item still waits on someone (the person, a provider). */
 export const OPEN_STATUSES = ['awaiting_request_review', 'generating', 'awaiting_response_review', 'awaiting_input'] as const satisfies readonly ItemStatus[];
 
+/** Statuses in which an item waits on the person: a review to do, a form to answer. */
+export const PERSON_STATUSES = ['awaiting_request_review', 'awaiting_response_review', 'awaiting_input'] as const satisfies readonly ItemStatus[];
+
+/** Whether an item in `status` waits on the person (badge, tray, notifications, the Queue's count). */
+export function waitsOnPerson(status: string): boolean {
+  return (PERSON_STATUSES as readonly string[]).includes(status);
+}
+
 /** Statuses after which nothing more happens to an item. */
 export const TERMINAL_STATUSES: readonly ItemStatus[] = ITEM_STATUSES.filter((s) => !(OPEN_STATUSES as readonly string[]).includes(s));
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAttentionService } from '../../main/attention/service.js';
 import { createStateHub, type HubInitial, type StateHub } from '../../main/state-hub.js';
 import { DEFAULT_DESKTOP_SETTINGS, type DesktopSettings } from '../../shared/contract/desktop.js';
@@ -191,6 +191,34 @@ describe('attention service', () => {
     t.service.refresh();
     expect(t.rec.trays).toHaveLength(trays);
     expect(t.rec.badges).toHaveLength(badges);
+  });
+
+  it('patches that touch no waiting item (a request auto-approved and delivered) do not walk the items; one that does is followed', () => {
+    const t = setup();
+    for (const id of ['a', 'b', 'c']) t.hub.upsertItem(samplingItem(id, 'awaiting_request_review'));
+    t.flush();
+    expect(t.attention().count).toBe(3);
+    const walks = vi.spyOn(t.hub, 'items');
+    t.hub.upsertItem(samplingItem('auto', 'generating'));
+    t.flush();
+    t.hub.upsertItem(samplingItem('auto', 'delivered'));
+    t.flush();
+    t.hub.removeItem('auto');
+    t.flush();
+    expect(walks).not.toHaveBeenCalled();
+    t.hub.upsertItem(samplingItem('b', 'generating')); // a waiting one was approved
+    t.flush();
+    expect(walks).toHaveBeenCalledTimes(1);
+    expect(t.attention().count).toBe(2);
+    t.hub.upsertItem(samplingItem('auto2', 'generating'));
+    t.flush();
+    t.hub.upsertItem(samplingItem('auto2', 'awaiting_response_review')); // now it waits: notified, counted
+    t.flush();
+    expect(t.attention().count).toBe(3);
+    expect(t.rec.shown.at(-1)?.request.itemId).toBe('auto2');
+    t.hub.removeItem('a'); // a waiting one left
+    t.flush();
+    expect(t.attention().count).toBe(2);
   });
 
   it('stops watching after dispose', () => {
