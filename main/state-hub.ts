@@ -48,7 +48,7 @@ export type HubInitial = Omit<ConsoleState, 'version' | 'items'> & { items: Item
  * What one hub keeps between calls; the steps below read and change it. `state` holds the slices
  * and the version (the items' summaries are made when asked, from `items`); `dirty`, `upserts` and
  * `removes` are what the next patch carries; `published` is each item as last published, so the
- * next patch sends only what differs from it.
+ * next patch sends only what differs from it (`summaries`: their summaries, made once).
  */
 interface HubState {
   readonly schedule: (fn: () => void) => void;
@@ -59,6 +59,8 @@ interface HubState {
   readonly removes: Set<string>;
   readonly listeners: Set<(event: ConsoleEvent) => void>;
   readonly published: Map<string, ItemView>;
+  /** The summary of each published item, made when it was published (the next patch diffs against it). */
+  readonly summaries: Map<string, ItemSummary>;
   /** True while a flush is scheduled and has not run. */
   scheduled: boolean;
   /** {@link flush} of this hub, made once: what `schedule` is given and {@link StateHub.flush} is. */
@@ -81,6 +83,7 @@ export function createStateHub(initial: HubInitial, schedule: (fn: () => void) =
     removes: new Set(),
     listeners: new Set(),
     published: new Map(initialItems.map((i) => [i.id, i])),
+    summaries: new Map(),
     scheduled: false,
     flush: () => flush(st),
   };
@@ -175,15 +178,20 @@ function addItemChanges(st: HubState, patch: StatePatch): void {
     const item = st.items.get(id);
     if (!item) continue;
     const before = st.published.get(id);
+    const summary = projectItem(item);
     if (before) {
-      const diff = itemChange(projectItem(before), projectItem(item), true);
+      const diff = itemChange(st.summaries.get(id) ?? projectItem(before), summary, true);
       if (diff) change.push(diff);
       const detail = itemChange<ItemView>(before, item);
       if (detail) details.push(detail);
-    } else upsert.push(projectItem(item));
+    } else upsert.push(summary);
     st.published.set(id, item);
+    st.summaries.set(id, summary);
   }
-  for (const id of st.removes) st.published.delete(id);
+  for (const id of st.removes) {
+    st.published.delete(id);
+    st.summaries.delete(id);
+  }
   patch.items = { upsert, remove: [...st.removes], ...(change.length ? { change } : {}) };
   if (details.length) patch.details = details;
 }

@@ -6,7 +6,7 @@
  * notifications for exactly the ones main decided on.
  */
 import { NOTIFICATIONS_KEPT, type AttentionEntry, type AttentionNotification, type AttentionView, type DesktopSettings } from '../../shared/contract/desktop.js';
-import type { SliceKey, StateHub } from '../state-hub.js';
+import type { StateHub } from '../state-hub.js';
 import { isElicitationItem, type SamplingItemView } from '../../shared/contract/state.js';
 import type { StatePatch } from '../../shared/contract/state-patch.js';
 import { waitsOnPerson } from '../../shared/contract/status.js';
@@ -45,8 +45,6 @@ export interface AttentionService {
   dispose(): void;
 }
 
-/** Slices whose change can change what needs a person (or the tray's checkboxes). */
-const WATCHED: ReadonlySet<string> = new Set<SliceKey>(['policy', 'desktop']);
 
 /**
  * What one service keeps between refreshes; the steps below read and change it. `notified` holds
@@ -67,11 +65,13 @@ interface AttentionState {
   lastView: string;
   /** The ids that waited at the last refresh: a patch that touches none of them and makes none wait changes nothing here. */
   waitingIds: Set<string>;
+  /** The "pause all auto-approval" switch at the last refresh (the tray shows it; the policy slice changes far more often). */
+  pausedShown: boolean;
 }
 
 /** Starts the service; it acts on the current state at once. */
 export function createAttentionService(deps: AttentionDeps): AttentionService {
-  const st: AttentionState = { deps, notified: new Set(), recent: [], seq: 0, focus: undefined, focusSeq: 0, lastBadge: null, lastTray: '', lastView: '', waitingIds: new Set() };
+  const st: AttentionState = { deps, notified: new Set(), recent: [], seq: 0, focus: undefined, focusSeq: 0, lastBadge: null, lastTray: '', lastView: '', waitingIds: new Set(), pausedShown: false };
   const service: AttentionService = {
     refresh: () => refresh(st),
     testNotification: () => testNotification(st),
@@ -89,13 +89,13 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
 }
 
 /**
- * Whether `patch` can change what the service shows: a watched slice changed, or an item that
- * waited changed or left, or an item came or changed to a waiting status. Most patches (a request
- * auto-approved, generated and delivered; a response streaming) touch none of these, and the
- * refresh walks every item.
+ * Whether `patch` can change what the service shows: the desktop settings or the pause switch
+ * changed, or an item that waited changed or left, or an item came or changed to a waiting status.
+ * Most patches (a request auto-approved, generated and delivered, with the policy's counters; a
+ * response streaming) touch none of these, and the refresh walks every item.
  */
 function concernsAttention(st: AttentionState, patch: StatePatch): boolean {
-  if (Object.keys(patch).some((k) => WATCHED.has(k))) return true;
+  if (patch.desktop || (patch.policy && (patch.policy.rules?.paused ?? false) !== st.pausedShown)) return true;
   const items = patch.items;
   if (!items) return false;
   return (
@@ -133,6 +133,7 @@ function refresh(st: AttentionState): void {
   const t = say(st, settings);
   const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
   st.waitingIds = new Set(waiting.map((e) => e.itemId));
+  st.pausedShown = paused(st);
   notifyNew(st, waiting, sampling, settings, t);
   // Forget items that left the state entirely (dismissed / removed), so the set stays small.
   const present = new Set(items.map((i) => i.id));

@@ -205,6 +205,8 @@ describe('attention service', () => {
     t.flush();
     t.hub.removeItem('auto');
     t.flush();
+    t.hub.set('policy', { rules: { paused: false }, counters: { n: 1 } } as unknown as PolicyView); // counters moved, the switch did not
+    t.flush();
     expect(walks).not.toHaveBeenCalled();
     t.hub.upsertItem(samplingItem('b', 'generating')); // a waiting one was approved
     t.flush();
@@ -219,6 +221,9 @@ describe('attention service', () => {
     t.hub.removeItem('a'); // a waiting one left
     t.flush();
     expect(t.attention().count).toBe(2);
+    t.hub.set('policy', { rules: { paused: true } } as unknown as PolicyView); // the switch: the tray follows
+    t.flush();
+    expect(t.rec.trays.at(-1)!.menu.find((m) => m.kind === 'checkbox' && m.id === 'pause-auto-approval')).toMatchObject({ checked: true });
   });
 
   it('stops watching after dispose', () => {
