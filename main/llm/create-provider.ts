@@ -7,8 +7,8 @@
 import { defaultModelFacts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/contract/providers.js';
 import type { ProviderView } from '../../shared/contract/state.js';
 import { apiKeyHint } from '../secrets/secret-store.js';
-import { hostedBaseURL } from './base-url.js';
-import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
+import { apiRoot, hostedBaseURL } from './base-url.js';
+import type { GenerateInput, GenerateOutput, LlmProvider, SdkProvider } from './provider.js';
 import type { SdkProviderConfig } from './sdk-provider.js';
 
 /** A provider as configured, with its resolved secrets. `apiKey` and `headers` values are secrets: never logged or shown. */
@@ -29,7 +29,7 @@ export function resolveFacts(settings: ProviderSettings, families: readonly Fami
 
 /** The API root a provider uses (its setting, else the kind's official one). */
 export function baseURLOf(settings: ProviderSettings): string {
-  if (settings.kind === 'openai-compatible') return (settings.baseURL ?? '').replace(/(?<!\/)\/+$/, '');
+  if (settings.kind === 'openai-compatible') return apiRoot(settings.baseURL ?? '');
   return hostedBaseURL(settings.kind, settings);
 }
 
@@ -74,12 +74,12 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
  * a failed load rejects that call and is tried again at the next.
  */
 function lazyGenerate(kind: ProviderSettings['kind'], config: SdkProviderConfig): (input: GenerateInput) => Promise<GenerateOutput> {
-  let built: Promise<LlmProvider> | undefined;
+  let built: Promise<SdkProvider> | undefined;
   return async (input) => {
     if (!built) {
       built = import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
       built.catch(() => (built = undefined));
     }
-    return (await built).generate!(input);
+    return (await built).generate(input);
   };
 }

@@ -15,13 +15,12 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { defaultBaseURL, type OpenAIApi, type ProviderKind, type ToolSupport } from '../../shared/contract/providers.js';
+import type { OpenAIApi, ProviderKind, ToolSupport } from '../../shared/contract/providers.js';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/contract/sampling.js';
-import type { ProviderView } from '../../shared/contract/state.js';
 import type { ErrorContext } from './errors.js';
-import { hostedBaseURL } from './base-url.js';
+import { apiRoot, hostedBaseURL } from './base-url.js';
 import { streamGenerate } from './generate-stream.js';
-import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
+import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
 
 /** Settings of a hosted provider. `apiKey` is the resolved secret (never logged or shown). */
 export interface HostedProviderConfig {
@@ -43,15 +42,14 @@ type HostedKind = 'anthropic' | 'openai' | 'google';
 
 const PROTOCOL: Record<HostedKind, string> = { anthropic: 'Anthropic Messages', openai: 'OpenAI', google: 'Gemini generateContent' };
 
-function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId: string, params: CreateMessageParams) => LanguageModel): LlmProvider {
+function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId: string, params: CreateMessageParams) => LanguageModel): SdkProvider {
   const label = config.label ?? config.id;
-  const baseURL = (config.baseURL ?? defaultBaseURL(kind) ?? '').replace(/(?<!\/)\/+$/, '');
-  const view: ProviderView = { id: config.id, kind, label, baseURL, models: [...config.models], hasApiKey: Boolean(config.apiKey) };
+  const baseURL = hostedBaseURL(kind, config);
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
     const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
     return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
   }
-  return { view, generate };
+  return { generate };
 }
 
 /** Where and how to reach a provider: resolved API root, key (secret), extra headers, OpenAI endpoint preference. */
@@ -67,7 +65,7 @@ export interface ProviderConnection {
  * OpenAI, the request, which picks Responses or Chat Completions — see {@link openAIEndpointFor}).
  */
 export function sdkModelFactory(kind: Exclude<ProviderKind, 'manual'>, conn: ProviderConnection): (modelId: string, params?: CreateMessageParams) => LanguageModel {
-  const common = { baseURL: conn.baseURL.replace(/(?<!\/)\/+$/, ''), ...(conn.headers ? { headers: conn.headers } : {}) };
+  const common = { baseURL: apiRoot(conn.baseURL), ...(conn.headers ? { headers: conn.headers } : {}) };
   switch (kind) {
     case 'anthropic': {
       const sdk = createAnthropic({ ...common, apiKey: conn.apiKey ?? '' });
@@ -96,7 +94,7 @@ const connectionOf = (kind: HostedKind, config: HostedProviderConfig): ProviderC
 });
 
 /** Creates the Anthropic provider (Messages API, streamed). */
-export function createAnthropicProvider(config: HostedProviderConfig): LlmProvider {
+export function createAnthropicProvider(config: HostedProviderConfig): SdkProvider {
   return hosted('anthropic', config, sdkModelFactory('anthropic', connectionOf('anthropic', config)));
 }
 
@@ -117,11 +115,11 @@ export function openAIEndpointFor(params: CreateMessageParams, preferred: OpenAI
 }
 
 /** Creates the OpenAI provider (Responses API, or Chat Completions where the request needs it). */
-export function createOpenAIProvider(config: HostedProviderConfig): LlmProvider {
+export function createOpenAIProvider(config: HostedProviderConfig): SdkProvider {
   return hosted('openai', config, sdkModelFactory('openai', connectionOf('openai', config)));
 }
 
 /** Creates the Google Gemini provider (streamGenerateContent). */
-export function createGoogleProvider(config: HostedProviderConfig): LlmProvider {
+export function createGoogleProvider(config: HostedProviderConfig): SdkProvider {
   return hosted('google', config, sdkModelFactory('google', connectionOf('google', config)));
 }

@@ -16,6 +16,7 @@ import { generateText } from 'ai';
 import type { ProviderKind, ProviderTestResult } from '../../shared/contract/providers.js';
 import { toProviderError, type ErrorContext } from './errors.js';
 import { sdkModelFactory, type ProviderConnection } from './hosted-providers.js';
+import { apiRoot } from './base-url.js';
 import { english, ui } from '../../shared/contract/ui-text.js';
 import type { ProviderFailureKind } from '../../shared/contract/providers.js';
 
@@ -45,7 +46,7 @@ export interface ListOptions {
 type Listable = Exclude<ProviderKind, 'manual'>;
 
 function request(kind: Listable, conn: ProviderConnection): { url: string; headers: Record<string, string> } {
-  const base = conn.baseURL.replace(/(?<!\/)\/+$/, '');
+  const base = apiRoot(conn.baseURL);
   const headers: Record<string, string> = { ...conn.headers };
   if (kind === 'anthropic') {
     if (conn.apiKey) headers['x-api-key'] = conn.apiKey;

@@ -8,10 +8,10 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ToolSupport } from '../../shared/contract/providers.js';
-import type { ProviderView } from '../../shared/contract/state.js';
+import { apiRoot } from './base-url.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
-import type { GenerateInput, GenerateOutput, LlmProvider } from './provider.js';
+import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
 
 /** Settings of one OpenAI-compatible endpoint. `apiKey` is the resolved secret (never logged or shown). */
 export interface OpenAICompatibleConfig {
@@ -32,7 +32,7 @@ export interface OpenAICompatibleConfig {
 }
 
 /**
- * Creates an {@link LlmProvider} for an OpenAI-compatible Chat Completions endpoint.
+ * Creates the generation side ({@link SdkProvider}) of an OpenAI-compatible Chat Completions endpoint.
  *
  * `generate` streams through {@link streamGenerate} (usage requested via
  * `stream_options.include_usage`), calls `onText` with each text delta in order, and resolves with
@@ -44,9 +44,9 @@ export interface OpenAICompatibleConfig {
  *   errors the AI SDK reports only as stream `error` parts; an Error named `AbortError` when
  *   `signal` fires; SamplingConversionError when the messages cannot be converted.
  */
-export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): LlmProvider {
+export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): SdkProvider {
   const label = config.label ?? config.id;
-  const baseURL = config.baseURL.replace(/(?<!\/)\/+$/, '');
+  const baseURL = apiRoot(config.baseURL);
   const sdk = createOpenAICompatible({
     name: config.id,
     baseURL,
@@ -54,15 +54,6 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.headers ? { headers: config.headers } : {}),
   });
-  const view: ProviderView = {
-    id: config.id,
-    kind: 'openai-compatible',
-    label,
-    baseURL,
-    models: [...config.models],
-    hasApiKey: Boolean(config.apiKey),
-  };
-
   // One AI SDK model object per model id: it is stateless configuration, but building one compiles
   // its zod stream-chunk schema (≈ 1 ms, measured by `npm run bench` on every request before).
   const models = new Map<string, ReturnType<typeof sdk.chatModel>>();
@@ -77,5 +68,5 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     return streamGenerate(input, { model: chatModel(input.modelId), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
   }
 
-  return { view, generate };
+  return { generate };
 }

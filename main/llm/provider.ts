@@ -26,6 +26,12 @@ export interface GenerateOutput {
 }
 
 /** A configured provider. */
+/**
+ * A provider's generation on the AI SDK, as its kind's module builds it (hosted-providers.ts,
+ * openai-compatible.ts, through sdk-provider.ts); create-provider.ts adds the view.
+ */
+export type SdkProvider = Required<Pick<LlmProvider, 'generate'>>;
+
 export interface LlmProvider {
   /** Public facts for the renderer; never includes the API key. */
   view: ProviderView;

@@ -5,7 +5,7 @@
 import type { OpenAIApi, ProviderSettings, ToolSupport } from '../../shared/contract/providers.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider } from './hosted-providers.js';
 import { createOpenAICompatibleProvider } from './openai-compatible.js';
-import type { LlmProvider } from './provider.js';
+import type { SdkProvider } from './provider.js';
 
 /** What every kind's provider is built from. `apiKey` and `headers` values are secrets. */
 export interface SdkProviderConfig {
@@ -22,7 +22,7 @@ export interface SdkProviderConfig {
 }
 
 /** The provider of `kind` on the AI SDK. @throws Error for the manual kind, which has no SDK side */
-export function buildSdkProvider(kind: ProviderSettings['kind'], config: SdkProviderConfig): LlmProvider {
+export function buildSdkProvider(kind: ProviderSettings['kind'], config: SdkProviderConfig): SdkProvider {
   switch (kind) {
     case 'openai-compatible':
       return createOpenAICompatibleProvider(config);

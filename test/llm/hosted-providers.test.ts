@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider, openAIEndpointFor } from '../../main/llm/hosted-providers.js';
-import type { GenerateOutput, LlmProvider } from '../../main/llm/provider.js';
+import type { GenerateOutput, SdkProvider } from '../../main/llm/provider.js';
 import { CreateMessageResultSchema, type CreateMessageParams, type SamplingTool } from '../../shared/contract/sampling.js';
 import { startAnthropicServer, type AnthropicRequest } from '../fixtures/anthropic-server.js';
 import { startGeminiServer, type GeminiRequest } from '../fixtures/gemini-server.js';
@@ -21,7 +21,7 @@ interface Case {
   name: 'anthropic' | 'openai' | 'google';
   model: string;
   start(): Promise<WireServer<object>>;
-  make(baseURL: string): LlmProvider;
+  make(baseURL: string): SdkProvider;
   /** The provider's own finish reasons for max tokens. */
   maxTokensReason: string;
   /** Whether the AI SDK passes on the model id the server reports (Gemini's modelVersion is not). */
@@ -58,14 +58,14 @@ const cases: Case[] = [
 const hello: CreateMessageParams = { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello' } }], systemPrompt: 'You are terse.', maxTokens: 100, temperature: 0.5 };
 const weatherTool: SamplingTool = { name: 'get_weather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
-async function run(p: LlmProvider, model: string, params: CreateMessageParams, signal = new AbortController().signal): Promise<{ out: GenerateOutput; deltas: string[] }> {
+async function run(p: SdkProvider, model: string, params: CreateMessageParams, signal = new AbortController().signal): Promise<{ out: GenerateOutput; deltas: string[] }> {
   const deltas: string[] = [];
   const out = await p.generate!({ params, modelId: model, signal, onText: (d) => deltas.push(d) });
   expect(CreateMessageResultSchema.safeParse(out.result).success).toBe(true);
   return { out, deltas };
 }
 
-async function failure(p: LlmProvider, model: string, params: CreateMessageParams = hello): Promise<ProviderError> {
+async function failure(p: SdkProvider, model: string, params: CreateMessageParams = hello): Promise<ProviderError> {
   const error: unknown = await p.generate!({ params, modelId: model, signal: new AbortController().signal, onText: () => {} }).then(
     () => undefined,
     (e: unknown) => e,
@@ -77,7 +77,7 @@ async function failure(p: LlmProvider, model: string, params: CreateMessageParam
 
 describe.each(cases)('$name provider against its loopback wire server', (c) => {
   let server: WireServer<object>;
-  let provider: LlmProvider;
+  let provider: SdkProvider;
   beforeAll(async () => {
     server = await c.start();
     provider = c.make(server.baseURL);

@@ -5,12 +5,13 @@ import { CreateMessageResultSchema, type CreateMessageParams } from '../../share
 import { INVALID_TOOL_INPUT_META_KEY } from '../../main/llm/convert.js';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createOpenAICompatibleProvider } from '../../main/llm/openai-compatible.js';
-import type { GenerateOutput, LlmProvider } from '../../main/llm/provider.js';
+import { createProvider } from '../../main/llm/create-provider.js';
+import type { GenerateOutput, SdkProvider } from '../../main/llm/provider.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 
 const API_KEY = 'sk-test-0123456789abcdef';
 let server: OpenAICompatibleServer;
-let provider: LlmProvider;
+let provider: SdkProvider;
 
 beforeAll(async () => {
   server = await startOpenAICompatibleServer();
@@ -27,7 +28,7 @@ const hello: CreateMessageParams = {
   stopSequences: ['END'],
 };
 
-async function run(params: CreateMessageParams, opts: { signal?: AbortSignal; modelId?: string; p?: LlmProvider } = {}): Promise<{ out: GenerateOutput; deltas: string[] }> {
+async function run(params: CreateMessageParams, opts: { signal?: AbortSignal; modelId?: string; p?: SdkProvider } = {}): Promise<{ out: GenerateOutput; deltas: string[] }> {
   const deltas: string[] = [];
   const p = opts.p ?? provider;
   if (!p.generate) throw new Error('no generate');
@@ -35,7 +36,7 @@ async function run(params: CreateMessageParams, opts: { signal?: AbortSignal; mo
   return { out, deltas };
 }
 
-async function failure(params: CreateMessageParams, p?: LlmProvider): Promise<ProviderError> {
+async function failure(params: CreateMessageParams, p?: SdkProvider): Promise<ProviderError> {
   const error: unknown = await run(params, p ? { p } : {}).then(
     () => undefined,
     (e: unknown) => e,
@@ -157,12 +158,13 @@ describe('openai-compatible provider: success paths', () => {
     ]);
   });
 
-  it('works without an API key (no Authorization header) and reports the view without secrets', async () => {
-    const keyless = createOpenAICompatibleProvider({ id: 'local', baseURL: `${server.baseURL}/`, models: ['a', 'b'] });
-    expect(keyless.view).toEqual({ id: 'local', kind: 'openai-compatible', label: 'local', baseURL: server.baseURL, models: ['a', 'b'], hasApiKey: false });
-    expect(JSON.stringify(provider.view)).not.toContain(API_KEY);
-    expect(provider.view.hasApiKey).toBe(true);
-    await run(hello, { p: keyless, modelId: 'a' });
+  it('works without an API key (no Authorization header); its view (made by createProvider) holds no secret', async () => {
+    const keyless = createProvider({ settings: { id: 'local', kind: 'openai-compatible', baseURL: `${server.baseURL}/`, models: ['a', 'b'] }, source: 'console' }, []);
+    expect(keyless.view).toMatchObject({ id: 'local', kind: 'openai-compatible', label: 'local', baseURL: server.baseURL, models: ['a', 'b'], hasApiKey: false });
+    const keyed = createProvider({ settings: { id: 'loop', kind: 'openai-compatible', baseURL: server.baseURL, models: ['test-model'] }, apiKey: API_KEY, source: 'console' }, []);
+    expect(JSON.stringify(keyed.view)).not.toContain(API_KEY);
+    expect(keyed.view.hasApiKey).toBe(true);
+    await run(hello, { p: keyless as SdkProvider, modelId: 'a' });
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../main/llm/errors.js';
 import { createOpenAICompatibleProvider } from '../../main/llm/openai-compatible.js';
 import { formatToolForPrompt, parsePromptToolReply, PROMPT_TOOL_META_KEY, promptToolsInstructions, toPromptToolParams } from '../../main/llm/prompt-tools.js';
-import type { LlmProvider } from '../../main/llm/provider.js';
+import type { SdkProvider } from '../../main/llm/provider.js';
 import type { CreateMessageParams, SamplingTool } from '../../shared/contract/sampling.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 
@@ -77,7 +77,7 @@ describe('parsing the reply', () => {
 
 describe('through a model marked "prompt" (OpenAI-compatible, loopback)', () => {
   let server: OpenAICompatibleServer;
-  let provider: LlmProvider;
+  let provider: SdkProvider;
   const params: CreateMessageParams = { maxTokens: 50, messages: [{ role: 'user', content: { type: 'text', text: 'Weather in Oslo?' } }], tools, toolChoice: { mode: 'auto' } };
   const gen = (p: CreateMessageParams = params) => provider.generate!({ params: p, modelId: 'tiny', signal: new AbortController().signal, onText: () => {} });
   beforeAll(async () => {
