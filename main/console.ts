@@ -141,7 +141,7 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
   return {
     getState: async () => hub.snapshot(),
     getItem: async ({ id }) => {
-      const found = publishedItem(hub, id);
+      const found = publishedItem(hub, id, 'open');
       const { value, refs } = elideMedia(found.item);
       return refs.length ? { item: value, version: found.version, media: refs } : found;
     },
@@ -173,9 +173,12 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
   };
 }
 
-/** The item `id` as the state's last patch left it. @throws ApiError `not_found` when the state holds no such item */
-function publishedItem(hub: StateHub, id: string): { item: ItemView; version: number } {
-  const found = hub.published(id);
+/**
+ * The item `id` as the state's last patch left it; `open`: a window opens it, so later patches
+ * carry its changes (StateHub.open). @throws ApiError `not_found` when the state holds no such item
+ */
+function publishedItem(hub: StateHub, id: string, open?: 'open'): { item: ItemView; version: number } {
+  const found = open ? hub.open(id) : hub.published(id);
   if (!found) throw new ApiError('not_found', ui('error.noItem', { id }));
   return found;
 }

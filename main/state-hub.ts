@@ -3,16 +3,21 @@
  * it coalesces changes made in the same tick into one {@link StatePatch} and pushes it to every
  * subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  *
+ * A list slice (`calls`) goes out as the entries that changed since the last patch (by identity:
+ * an entry replaced by a new object, field by field); a field slice (`policy`) as its top-level
+ * fields that changed (by value).
+ *
  * Items (sampling requests and elicitations) are kept whole here; the state and its patches carry
  * only their summaries (shared/domain/item-summary.ts `projectItem`): a new item as its summary, a
- * changed one as field-level changes of its summary plus field-level changes of the whole item
- * (`details`, a growing generation as its new text) for windows that have it open. A window gets
- * the whole item with {@link StateHub.published} (the `getItem` request).
+ * changed one as field-level changes of its summary plus, once a window opened it, field-level
+ * changes of the whole item (`details`, a growing generation as its new text). A window gets the
+ * whole item with {@link StateHub.open} (the `getItem` request); an item nobody opened (a request
+ * a rule decides, generated and delivered unseen) never sends its request or response.
  */
 import type { ConsoleEvent } from '../shared/contract/api.js';
 import { projectItem } from '../shared/domain/item-summary.js';
 import type { ConsoleState, ItemSummary, ItemView, SliceKey } from '../shared/contract/state.js';
-import { itemChange, type DetailChange, type ItemChange, type StatePatch } from '../shared/contract/state-patch.js';
+import { fieldChange, isFieldSlice, isListSlice, itemChange, LIST_SLICES, listChange, FIELD_SLICES, type DetailChange, type FieldSliceKey, type ItemChange, type ListSliceKey, type StatePatch } from '../shared/contract/state-patch.js';
 
 export type { SliceKey };
 
@@ -35,6 +40,12 @@ export interface StateHub {
    * carried it yet (or it was removed).
    */
   published(id: string): { item: ItemView; version: number } | undefined;
+  /**
+   * {@link StateHub.published}, and from the next patch on the item's changes are in `details`
+   * (until it is removed): a window opened it (`getItem`). Undefined, and nothing opened, when no
+   * patch has carried it yet.
+   */
+  open(id: string): { item: ItemView; version: number } | undefined;
   /** Subscribes to patches; returns the unsubscribe function. */
   subscribe(listener: (event: ConsoleEvent) => void): () => void;
   /** Sends pending changes now (tests and shutdown). */
@@ -55,10 +66,16 @@ interface HubState {
   readonly items: Map<string, ItemView>;
   state: Omit<ConsoleState, 'items'>;
   readonly dirty: Set<SliceKey>;
+  /** Each list slice as the last patch (or the initial state) left it: the next patch sends what differs. */
+  readonly sentLists: Map<ListSliceKey, ReadonlyArray<{ id: string }>>;
+  /** Each field slice as the last patch (or the initial state) left it. */
+  readonly sentFields: Map<FieldSliceKey, object | undefined>;
   readonly upserts: Set<string>;
   readonly removes: Set<string>;
   readonly listeners: Set<(event: ConsoleEvent) => void>;
   readonly published: Map<string, ItemView>;
+  /** Items a window opened: the only ones whose changes go into `details`. */
+  readonly opened: Set<string>;
   /** The summary of each published item, made when it was published (the next patch diffs against it). */
   readonly summaries: Map<string, ItemSummary>;
   /** True while a flush is scheduled and has not run. */
@@ -79,10 +96,13 @@ export function createStateHub(initial: HubInitial, schedule: (fn: () => void) =
     items: new Map(initialItems.map((i) => [i.id, i])),
     state: { ...slices, version: 0 },
     dirty: new Set(),
+    sentLists: new Map(LIST_SLICES.map((key) => [key, slices[key]])),
+    sentFields: new Map(FIELD_SLICES.map((key) => [key, slices[key]])),
     upserts: new Set(),
     removes: new Set(),
     listeners: new Set(),
     published: new Map(initialItems.map((i) => [i.id, i])),
+    opened: new Set(),
     summaries: new Map(),
     scheduled: false,
     flush: () => flush(st),
@@ -97,6 +117,11 @@ export function createStateHub(initial: HubInitial, schedule: (fn: () => void) =
     getItem: (id) => st.items.get(id),
     items: () => [...st.items.values()],
     published: (id) => publishedOf(st, id),
+    open(id) {
+      const found = publishedOf(st, id);
+      if (found) st.opened.add(id);
+      return found;
+    },
     subscribe(listener) {
       st.listeners.add(listener);
       return () => st.listeners.delete(listener);
@@ -142,19 +167,20 @@ function publishedOf(st: HubState, id: string): { item: ItemView; version: numbe
 }
 
 /**
- * Sends what changed since the last patch as one patch to every listener (nothing when nothing
- * changed), then clears the pending changes. A listener that throws does not stop the others.
+ * Sends what changed since the last patch as one patch to every listener (nothing, and no new
+ * version, when nothing changed), then clears the pending changes. A listener that throws does not stop the others.
  */
 function flush(st: HubState): void {
   st.scheduled = false;
   if (st.dirty.size === 0 && st.upserts.size === 0 && st.removes.size === 0) return;
   const patch: StatePatch = { version: st.state.version + 1 };
-  for (const key of st.dirty) (patch as unknown as Record<string, unknown>)[key] = st.state[key];
+  for (const key of st.dirty) addSlice(st, patch, key);
   if (st.upserts.size || st.removes.size) addItemChanges(st, patch);
-  st.state = { ...st.state, version: patch.version };
   st.dirty.clear();
   st.upserts.clear();
   st.removes.clear();
+  if (Object.keys(patch).length === 1) return; // list or field slices set again, unchanged
+  st.state = { ...st.state, version: patch.version };
   const event: ConsoleEvent = { type: 'patch', patch };
   for (const l of st.listeners) {
     try {
@@ -166,8 +192,28 @@ function flush(st: HubState): void {
 }
 
 /**
+ * Puts slice `key` into `patch`: whole, or for a list or field slice what changed since it was last
+ * sent (nothing when nothing did).
+ */
+function addSlice(st: HubState, patch: StatePatch, key: SliceKey): void {
+  const out = patch as unknown as Record<string, unknown>;
+  if (isListSlice(key)) {
+    const now = st.state[key];
+    const change = listChange(st.sentLists.get(key) ?? [], now);
+    if (change) out[key] = change;
+    st.sentLists.set(key, now);
+  } else if (isFieldSlice(key)) {
+    const now = st.state[key];
+    const change = now === undefined ? undefined : fieldChange(st.sentFields.get(key), now);
+    if (change) out[key] = change;
+    st.sentFields.set(key, now);
+  } else out[key] = st.state[key];
+}
+
+/**
  * Puts the pending item changes into `patch`: a new item as its summary (`items.upsert`), a known one
- * as the changes of its summary (`items.change`) and of the whole item (`details`), removals as ids.
+ * as the changes of its summary (`items.change`) and, when a window opened it, of the whole item
+ * (`details`), removals as ids.
  * Each upserted item becomes the published one; removed ones stop being published.
  */
 function addItemChanges(st: HubState, patch: StatePatch): void {
@@ -182,7 +228,7 @@ function addItemChanges(st: HubState, patch: StatePatch): void {
     if (before) {
       const diff = itemChange(st.summaries.get(id) ?? projectItem(before), summary, true);
       if (diff) change.push(diff);
-      const detail = itemChange<ItemView>(before, item);
+      const detail = st.opened.has(id) ? itemChange<ItemView>(before, item) : undefined;
       if (detail) details.push(detail);
     } else upsert.push(summary);
     st.published.set(id, item);
@@ -191,6 +237,7 @@ function addItemChanges(st: HubState, patch: StatePatch): void {
   for (const id of st.removes) {
     st.published.delete(id);
     st.summaries.delete(id);
+    st.opened.delete(id);
   }
   patch.items = { upsert, remove: [...st.removes], ...(change.length ? { change } : {}) };
   if (details.length) patch.details = details;

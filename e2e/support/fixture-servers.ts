@@ -60,7 +60,7 @@ const call = (c: Partial<CallView> & Pick<CallView, 'id' | 'name' | 'status' | '
 export function buildCalls(now: number): CallView[] {
   const ago = (s: number) => now - s * 1000;
   return [
-    call({ id: 'call-done', name: 'trigger-sampling-request', arguments: { prompt: 'Summarise the changelog', maxTokens: 100 }, status: 'succeeded', startedAt: ago(1200), endedAt: ago(790), samplingItemIds: ['item-delivered', 'item-rejected', 'gone-from-queue'], result: { content: [{ type: 'text', text: 'LLM sampling result: v2.1 adds MRTR support.' }] } }),
+    call({ id: 'call-done', name: 'trigger-sampling-request', arguments: { prompt: 'Summarise the changelog', maxTokens: 100 }, status: 'succeeded', startedAt: ago(1200), endedAt: ago(790), samplingItemIds: ['item-delivered', 'item-rejected', 'gone-from-queue'], samplingItemCount: 140, result: { content: [{ type: 'text', text: 'LLM sampling result: v2.1 adds MRTR support.' }] } }),
     call({ id: 'call-echo', name: 'echo', arguments: { message: 'hello' }, status: 'succeeded', startedAt: ago(600), endedAt: ago(599), result: { content: [{ type: 'text', text: 'Echo: hello' }] } }),
     call({ id: 'call-image', name: 'get-tiny-image', status: 'succeeded', startedAt: ago(500), endedAt: ago(499), result: { content: [{ type: 'text', text: 'This is a tiny image:' }, { type: 'image', data: PNG_B64, mimeType: 'image/png' }] } }),
     call({ id: 'call-tool-error', name: 'get-sum', arguments: { a: 1, b: 'x' }, status: 'succeeded', startedAt: ago(400), endedAt: ago(399), result: { content: [{ type: 'text', text: 'Invalid arguments: b must be a number' }], isError: true } }),

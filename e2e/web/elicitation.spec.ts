@@ -242,10 +242,10 @@ test('-32042 item once opened: "Call <tool> again" calls rerunCall with the fail
 
   // Main records the re-run as a new call with rerunOf; the section follows it.
   const rerun = { ...call, id: 'fake-call-1', rerunOf: call.id, status: 'running' as const, startedAt: Date.now(), endedAt: undefined, error: undefined, samplingItemIds: [] };
-  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 1, calls: [...fixture.state.calls, rerun] } });
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 1, calls: { upsert: [rerun] } } });
   await expect(section.getByTestId('elicitation-rerun-status')).toHaveAttribute('data-status', 'running');
   await expect(section.getByRole('button', { name: 'Call trigger-url-elicitation again' })).toBeDisabled();
-  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 2, calls: [...fixture.state.calls, { ...rerun, status: 'succeeded', endedAt: Date.now(), result: { content: [{ type: 'text', text: 'done' }] } }] } });
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 2, calls: { upsert: [{ ...rerun, status: 'succeeded', endedAt: Date.now(), result: { content: [{ type: 'text', text: 'done' }] } }] } } });
   await expect(section.getByTestId('elicitation-rerun-status')).toContainText('it succeeded');
   await expect(section.getByRole('button', { name: 'Call trigger-url-elicitation again' })).toBeEnabled();
   await shot(page, 'elicitation-url-error-rerun');

@@ -9,14 +9,15 @@
 import type { Page } from '@playwright/test';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import type { LanguagePreference } from '../../shared/contract/desktop.js';
-import type { ConsoleState, SliceKey } from '../../shared/contract/state.js';
+import type { ConsoleState } from '../../shared/contract/state.js';
+import type { WholeSliceKey } from '../../shared/contract/state-patch.js';
 import type { FakeData } from '../support/fake-api.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { walkPolicy } from '../support/walk.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { desktopView, openWithDesktop, withDesktop } from './settings-fixture.js';
 
-const patch = (version: number, slices: Partial<Pick<ConsoleState, SliceKey>>): ConsoleEvent => ({ type: 'patch', patch: { version, ...slices } });
+const patch = (version: number, slices: Partial<Pick<ConsoleState, WholeSliceKey>>): ConsoleEvent => ({ type: 'patch', patch: { version, ...slices } });
 
 async function missingKeys(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __i18nMissing(): string[] }).__i18nMissing());

@@ -6,12 +6,13 @@
  */
 import { waitingEntries } from '../../main/attention/model.js';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
-import type { ConsoleState, SliceKey } from '../../shared/contract/state.js';
+import type { ConsoleState } from '../../shared/contract/state.js';
+import type { WholeSliceKey } from '../../shared/contract/state-patch.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { emit, expect, expectNoHorizontalOverflow, recorded, shot, test } from '../support/ui.js';
 import { clickNotification, desktopView, openWithDesktop, shownNotifications, withDesktop } from './settings-fixture.js';
 
-const patch = (version: number, slices: Partial<Pick<ConsoleState, SliceKey>>): ConsoleEvent => ({ type: 'patch', patch: { version, ...slices } });
+const patch = (version: number, slices: Partial<Pick<ConsoleState, WholeSliceKey>>): ConsoleEvent => ({ type: 'patch', patch: { version, ...slices } });
 
 test('the title shows how many items wait, and follows main\'s count', async ({ page, appUrl, fixture }) => {
   const state = withDesktop(fixture.state);

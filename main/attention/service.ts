@@ -95,7 +95,8 @@ export function createAttentionService(deps: AttentionDeps): AttentionService {
  * response streaming) touch none of these, and the refresh walks every item.
  */
 function concernsAttention(st: AttentionState, patch: StatePatch): boolean {
-  if (patch.desktop || (patch.policy && (patch.policy.rules?.paused ?? false) !== st.pausedShown)) return true;
+  const rules = patch.policy?.all?.rules ?? patch.policy?.set?.rules;
+  if (patch.desktop || (rules && (rules.paused ?? false) !== st.pausedShown)) return true;
   const items = patch.items;
   if (!items) return false;
   return (

@@ -7,6 +7,7 @@ import { argumentsLine } from '../../shared/domain/call-args.js';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/contract/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/contract/state.js';
+import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -36,7 +37,7 @@ export interface CallTracker {
   rerun(callId: string): string;
   /** Calls in flight to `serverId`, oldest first. */
   inFlight(serverId: string): CallRef[];
-  /** Records that a sampling item arrived during these calls. */
+  /** Records that a sampling item (or elicitation) arrived during these calls: each keeps the newest ids and counts all. */
   linkItem(callIds: string[], itemId: string): void;
 }
 
@@ -79,10 +80,16 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
     inFlight: (serverId) =>
       st.calls.filter((c) => c.serverId === serverId && c.status === 'running').map((c) => callRef(c.id, c.kind, c.name, c.arguments)),
     linkItem(callIds, itemId) {
-      st.calls = st.calls.map((c) => (callIds.includes(c.id) ? { ...c, samplingItemIds: [...c.samplingItemIds, itemId] } : c));
+      st.calls = st.calls.map((c) => (callIds.includes(c.id) ? withItem(c, itemId) : c));
       publish(st);
     },
   };
+}
+
+/** `call` with item `itemId` linked: its newest {@link CALL_ITEM_IDS_KEPT} ids kept, all of them counted. */
+function withItem(call: CallView, itemId: string): CallView {
+  const ids = [...call.samplingItemIds.slice(1 - CALL_ITEM_IDS_KEPT), itemId];
+  return { ...call, samplingItemIds: ids, samplingItemCount: (call.samplingItemCount ?? call.samplingItemIds.length) + 1 };
 }
 
 /** Keeps the running calls and the newest {@link CALLS_KEPT} finished ones, oldest first, and sets the `calls` slice. */

@@ -5,6 +5,9 @@
  */
 import type { ProtocolEra } from './primitives.js';
 
+/** The most item ids a call keeps ({@link CallView.samplingItemIds}); earlier ones are counted only. */
+export const CALL_ITEM_IDS_KEPT = 20;
+
 /** The kind of client request a sampling request can belong to (S-ASSOC-1). */
 export type ClientRequestKind = 'tools/call' | 'prompts/get' | 'resources/read';
 
@@ -33,8 +36,14 @@ export interface CallView {
   resource?: { contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> };
   /** A protocol-level failure (timeout, JSON-RPC error), with its code when there is one. */
   error?: { message: string; code?: number };
-  /** Sampling items that arrived while this call was in flight. */
+  /**
+   * The newest items (sampling requests and elicitations) that arrived while this call was in
+   * flight, oldest first: at most {@link CALL_ITEM_IDS_KEPT}, so a call that makes thousands of
+   * sampling requests keeps its state small.
+   */
   samplingItemIds: string[];
+  /** How many items arrived while this call was in flight, all told; absent: `samplingItemIds.length`. */
+  samplingItemCount?: number;
   /** Set when this call is a re-run (rerunCall) of the call with this id. */
   rerunOf?: string;
   /**

@@ -1,11 +1,31 @@
 /**
  * How the state crosses the boundary: main's state hub (main/state-hub.ts) sends patches, every
- * window applies them to its mirror (renderer/store.ts). Slices come whole; an item's summary
+ * window applies them to its mirror (renderer/store.ts). Slices come whole, but for the list
+ * slices ({@link LIST_SLICES}: `calls`), which come as the entries that changed, and the field
+ * slices ({@link FIELD_SLICES}: `policy`), which come as the fields that changed; an item's summary
  * comes whole once and then as field-level changes. Whole items never travel in the stream: a
  * window fetches one with `getItem` when it opens it, and keeps it current with the patches'
  * `details` (field-level changes of whole items, a streaming response as its new text). Pure.
  */
-import type { ConsoleState, ItemSummary, ItemView, SliceKey } from './state.js';
+import type { CallView, ConsoleState, ItemSummary, ItemView, SliceKey } from './state.js';
+
+/**
+ * Slices that are lists of entries with an `id` and travel as the entries that changed
+ * ({@link ListChange}): one busy entry (a tool call linking its 3,000th sampling request) must not
+ * send the others (earlier calls and their results) again.
+ */
+export const LIST_SLICES = ['calls'] as const;
+/** A slice that travels as {@link ListChange}s. */
+export type ListSliceKey = (typeof LIST_SLICES)[number];
+/**
+ * Slices that are objects and travel as their top-level fields that changed ({@link FieldChange}):
+ * the policy's counters move with every request while its rules (the whole rules file) stay.
+ */
+export const FIELD_SLICES = ['policy'] as const;
+/** A slice that travels as {@link FieldChange}s. */
+export type FieldSliceKey = (typeof FIELD_SLICES)[number];
+/** A slice that travels whole whenever it changed. */
+export type WholeSliceKey = Exclude<SliceKey, ListSliceKey | FieldSliceKey>;
 
 /**
  * What changed in one item (a summary, or a whole item) the receiver already has, as of the
@@ -23,20 +43,106 @@ export interface ItemChange<T = ItemSummary> {
 export type DetailChange = ItemChange<ItemView>;
 
 /**
- * One step of the state: `version` is the previous version + 1. Slices come whole; item summaries
- * come whole when new (`upsert`) and as field-level changes after that (`change`). `details`: how
- * the whole items changed that had been published before (a window applies those of the items it
- * has open; others ignore them). A new item's params never travel here.
+ * How a list slice changed since the previous version. `all`: the list replaced whole (the other
+ * fields are then absent). Otherwise: `remove` drops entries by id, `change` changes entries in
+ * place, field by field, and `upsert` replaces entries whole by id or appends new ones at the end,
+ * in its order (a list slice grows at its end: new calls are the newest).
+ */
+export interface ListChange<T extends { id: string }> {
+  all?: T[];
+  upsert?: T[];
+  change?: Array<ItemChange<T>>;
+  remove?: string[];
+}
+
+/**
+ * How an object slice changed since the previous version: `all` the slice whole (its first patch;
+ * the other fields are then absent); otherwise `set` replaces top-level fields (compared by value)
+ * and `unset` removes them.
+ */
+export interface FieldChange<T> {
+  all?: T;
+  set?: Partial<T>;
+  unset?: Array<keyof T & string>;
+}
+
+/**
+ * One step of the state: `version` is the previous version + 1. Slices come whole, list slices as
+ * {@link ListChange}s, field slices as {@link FieldChange}s; item summaries come whole when new (`upsert`) and as field-level changes
+ * after that (`change`). `details`: how the whole items changed that a window opened before (a
+ * window applies those of the items it has open; others ignore them). A new item's params never
+ * travel here.
  */
 export type StatePatch = {
   version: number;
   items?: { upsert: ItemSummary[]; remove: string[]; change?: ItemChange[] };
   details?: DetailChange[];
-} & Partial<Pick<ConsoleState, SliceKey>>;
+  calls?: ListChange<CallView>;
+  policy?: FieldChange<NonNullable<ConsoleState['policy']>>;
+} & Partial<Pick<ConsoleState, WholeSliceKey>>;
 
-/** Whether `patch` can be applied to `state`: it is the next version, or it holds no item changes (which need the previous one). */
+/** Whether `patch` can be applied to `state`: it is the next version, or it holds no changes that need the previous one (item, list and field changes). */
 export function patchFits(state: ConsoleState, patch: StatePatch): boolean {
-  return patch.version <= state.version || patch.version === state.version + 1 || (!patch.items?.change?.length && !patch.details?.length);
+  if (patch.version <= state.version || patch.version === state.version + 1) return true;
+  const sliceChanged = [...LIST_SLICES, ...FIELD_SLICES].some((key) => patch[key] !== undefined && patch[key].all === undefined);
+  return !patch.items?.change?.length && !patch.details?.length && !sliceChanged;
+}
+
+/**
+ * What differs between two versions of an object slice, field by field (by value): the slice whole
+ * when there was none before; undefined when nothing differs.
+ */
+export function fieldChange<T extends object>(before: T | undefined, after: T): FieldChange<T> | undefined {
+  if (before === undefined) return { all: after };
+  const { set, unset } = diffFields(before, after, true, false) ?? {};
+  return set || unset ? { ...(set && { set: set as Partial<T> }), ...(unset && { unset: unset as Array<keyof T & string> }) } : undefined;
+}
+
+/** `value` with `change` applied (a new object; `value` is not changed). */
+export function applyFieldChange<T extends object>(value: T | undefined, change: FieldChange<T>): T {
+  if (change.all !== undefined) return change.all;
+  const next = { ...value, ...change.set } as T;
+  for (const key of change.unset ?? []) delete (next as Record<string, unknown>)[key];
+  return next;
+}
+
+/**
+ * What differs between two versions of a list slice, entry by entry (by id; an entry whose object
+ * is the same is unchanged): undefined when nothing did. The list is sent whole (`all`) when
+ * removing, changing and appending would not give `after` in its order.
+ */
+export function listChange<T extends { id: string }>(before: readonly T[], after: readonly T[]): ListChange<T> | undefined {
+  const was = new Map(before.map((e) => [e.id, e]));
+  const now = new Set(after.map((e) => e.id));
+  const remove = before.filter((e) => !now.has(e.id)).map((e) => e.id);
+  const firstNew = after.findIndex((e) => !was.has(e.id));
+  const kept = firstNew < 0 ? after : after.slice(0, firstNew);
+  const added = firstNew < 0 ? [] : after.slice(firstNew);
+  const survivors = before.filter((e) => now.has(e.id));
+  const inOrder = added.every((e) => !was.has(e.id)) && survivors.length === kept.length && survivors.every((e, i) => kept[i]!.id === e.id);
+  if (!inOrder) return { all: [...after] };
+  const change: Array<ItemChange<T>> = [];
+  for (const entry of kept) {
+    const diff = itemChange(was.get(entry.id)!, entry);
+    if (diff) change.push(diff);
+  }
+  if (remove.length === 0 && change.length === 0 && added.length === 0) return undefined;
+  return { ...(added.length ? { upsert: added } : {}), ...(change.length ? { change } : {}), ...(remove.length ? { remove } : {}) };
+}
+
+/** `list` with `change` applied (a new array; `list` and its entries are not changed). */
+export function applyListChange<T extends { id: string }>(list: readonly T[], change: ListChange<T>): T[] {
+  if (change.all) return change.all;
+  const removed = new Set(change.remove ?? []);
+  const changes = new Map((change.change ?? []).map((c) => [c.id, c]));
+  const upserts = new Map((change.upsert ?? []).map((e) => [e.id, e]));
+  const next = list.filter((e) => !removed.has(e.id)).map((e) => {
+    const c = changes.get(e.id);
+    return upserts.get(e.id) ?? (c ? applyItemChange(e, c) : e);
+  });
+  const known = new Set(next.map((e) => e.id));
+  for (const e of change.upsert ?? []) if (!known.has(e.id)) next.push(e);
+  return next;
 }
 
 /** `item` with one {@link ItemChange} applied (a new object; `item` is not changed). */
@@ -54,15 +160,24 @@ export function applyItemChange<T extends object>(item: T, change: ItemChange<T>
  * grew is sent as the text it grew by. Undefined when nothing differs.
  */
 export function itemChange<T extends { id: string }>(before: T, after: T, byValue = false): ItemChange<T> | undefined {
+  const diff = diffFields(before, after, byValue, true);
+  return diff && { id: after.id, ...(diff as Omit<ItemChange<T>, 'id'>) };
+}
+
+/**
+ * The top-level fields of `after` that differ from `before` (`set`), those it lost (`unset`), and
+ * with `textGrows` a `generation` that only grew as its new text (`append`); undefined when none.
+ */
+function diffFields(before: object, after: object, byValue: boolean, textGrows: boolean): { set?: Record<string, unknown>; unset?: string[]; append?: string } | undefined {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
   let append: string | undefined;
-  const b = before as unknown as Record<string, unknown>;
-  const a = after as unknown as Record<string, unknown>;
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
   for (const key of Object.keys(a)) {
     if (a[key] === b[key]) continue;
     if (byValue && typeof a[key] === 'object' && a[key] !== null && JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
-    if (key === 'generation') {
+    if (textGrows && key === 'generation') {
       const [was, now] = [b.generation as { startedAt: number; text: string } | undefined, a.generation as { startedAt: number; text: string } | undefined];
       if (was && now && now.startedAt === was.startedAt && now.text.length >= was.text.length && now.text.startsWith(was.text)) {
         if (now.text.length > was.text.length) append = now.text.slice(was.text.length);
@@ -75,11 +190,20 @@ export function itemChange<T extends { id: string }>(before: T, after: T, byValu
   for (const key of Object.keys(b)) if (!(key in a) && b[key] !== undefined) unset.push(key);
   if (Object.keys(set).length === 0 && unset.length === 0 && append === undefined) return undefined;
   return {
-    id: after.id,
-    ...(Object.keys(set).length ? { set: set as Partial<T> } : {}),
-    ...(unset.length ? { unset: unset as Array<keyof T & string> } : {}),
+    ...(Object.keys(set).length ? { set } : {}),
+    ...(unset.length ? { unset } : {}),
     ...(append !== undefined ? { append } : {}),
   };
+}
+
+/** Whether a slice is a list slice (sent and applied as a {@link ListChange}, not whole). */
+export function isListSlice(key: string): key is ListSliceKey {
+  return (LIST_SLICES as readonly string[]).includes(key);
+}
+
+/** Whether a slice is a field slice (sent and applied as a {@link FieldChange}, not whole). */
+export function isFieldSlice(key: string): key is FieldSliceKey {
+  return (FIELD_SLICES as readonly string[]).includes(key);
 }
 
 /** Applies a patch to a state; returns the same object if the patch is stale. Pure. */
@@ -87,8 +211,10 @@ export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState
   if (patch.version <= state.version) return state;
   const next: ConsoleState = { ...state, version: patch.version };
   for (const [key, value] of Object.entries(patch)) {
-    if (key !== 'version' && key !== 'items' && key !== 'details' && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+    if (key !== 'version' && key !== 'items' && key !== 'details' && value !== undefined && !isListSlice(key) && !isFieldSlice(key)) (next as unknown as Record<string, unknown>)[key] = value;
   }
+  if (patch.calls) next.calls = applyListChange(state.calls, patch.calls);
+  if (patch.policy) next.policy = applyFieldChange(state.policy, patch.policy);
   if (patch.items) {
     const removed = new Set(patch.items.remove);
     const upserts = new Map(patch.items.upsert.map((i) => [i.id, i]));

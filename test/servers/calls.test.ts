@@ -1,12 +1,16 @@
 /**
  * The call tracker with prompts/get and resources/read: while one runs it is "in flight" to its
- * server with its kind (what S-ASSOC-1 association reads), and its result lands in the call.
+ * server with its kind (what S-ASSOC-1 association reads), and its result lands in the call. A
+ * call's items are linked to it, and the state stays small however many it makes.
  */
 import { describe, expect, it } from 'vitest';
 import { createCallTracker } from '../../main/mcp/calls.js';
 import type { ServerConnection } from '../../main/mcp/connection.js';
 import { ServerLog } from '../../main/mcp/protocol-log.js';
 import { createStateHub } from '../../main/state-hub.js';
+import type { ConsoleEvent } from '../../shared/contract/api.js';
+import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
+import { applyPatch } from '../../shared/contract/state-patch.js';
 
 function fakeConnection(hold: Promise<void>): ServerConnection {
   return {
@@ -42,5 +46,40 @@ describe('call tracker: prompts/get and resources/read', () => {
     expect(calls.find((c) => c.id === p)).toMatchObject({ status: 'succeeded', samplingItemIds: ['item-1'], prompt: { messages: [{ role: 'user', content: { text: 'prompt greet' } }] } });
     expect(calls.find((c) => c.id === r)).toMatchObject({ status: 'succeeded', arguments: { uri: 'demo://x' }, resource: { contents: [{ uri: 'demo://x', text: 'body' }] } });
     expect(tracker.inFlight('s')).toEqual([]);
+  });
+});
+
+describe('call tracker: a call that makes thousands of sampling requests', () => {
+  it('keeps its newest item ids and the count, and each patch carries only what changed (not every id, not the other calls)', async () => {
+    const queue: Array<() => void> = [];
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => queue.push(fn));
+    const events: ConsoleEvent[] = [];
+    hub.subscribe((e) => events.push(e));
+    let mirror = hub.snapshot();
+    const tick = (): string => {
+      queue.shift()!();
+      const wire = JSON.stringify(events.at(-1)); // as it crosses the boundary
+      mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
+      return wire;
+    };
+    const bigResult = { content: [{ type: 'text', text: 'r'.repeat(200_000) }] };
+    const conn = { ...fakeConnection(Promise.resolve()), callTool: async () => bigResult };
+    const tracker = createCallTracker({ hub, now: () => 1, connection: () => conn });
+    tracker.startToolCall('s', 'earlier', {});
+    await new Promise((res) => setTimeout(res, 0));
+    tick();
+    const loop = tracker.startPromptGet('s', 'loop', {}); // held: in flight while its items arrive
+    tick();
+    const sizes: number[] = [];
+    for (let n = 1; n <= 3_000; n++) {
+      tracker.linkItem([loop], `item-${n}`);
+      sizes.push(tick().length);
+    }
+    const call = hub.get('calls').find((c) => c.id === loop)!;
+    expect(call.samplingItemCount).toBe(3_000);
+    expect(call.samplingItemIds).toEqual(Array.from({ length: CALL_ITEM_IDS_KEPT }, (_, i) => `item-${3_000 - CALL_ITEM_IDS_KEPT + i + 1}`));
+    expect(Math.max(...sizes)).toBeLessThan(1_500); // was the whole slice: every id so far and the other call's 200 KB result
+    expect(sizes.at(-1)!).toBeLessThan(sizes[100]! + 60); // the same change; only its numbers have more digits
+    expect(mirror.calls).toEqual(hub.get('calls'));
   });
 });

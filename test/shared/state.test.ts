@@ -3,7 +3,7 @@ import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
 import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/contract/state.js';
-import { applyItemChange, applyPatch, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
+import { applyFieldChange, applyItemChange, applyListChange, applyPatch, fieldChange, listChange, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
 
 const base: HubInitial = {
   servers: [],
@@ -64,7 +64,7 @@ describe('state hub → patches → renderer mirror', () => {
 
   it('slices not in the patch keep their identity (cheap re-renders)', () => {
     const s: ConsoleState = { ...base, items: [], version: 1 };
-    const next = applyPatch(s, { version: 2, calls: [] });
+    const next = applyPatch(s, { version: 2, notices: [] });
     expect(next.servers).toBe(s.servers);
     expect(next.items).toBe(s.items);
   });
@@ -108,7 +108,7 @@ describe('state hub → patches → renderer mirror', () => {
     const arrived = tick();
     expect(arrived.items!.upsert).toHaveLength(1);
     expect(JSON.stringify(arrived).length).toBeLessThan(1_000); // the preview line, not the prompt
-    open = hub.published('a')!.item; // the window opens it (getItem)
+    open = hub.open('a')!.item; // the window opens it (getItem)
 
     hub.upsertItem({ ...first, status: 'generating', updatedAt: 2, error: undefined, generation: { startedAt: 2, text: 'Hel' } });
     const started = tick();
@@ -133,6 +133,31 @@ describe('state hub → patches → renderer mirror', () => {
     const none = tick();
     expect(none.items!.change).toBeUndefined();
     expect(none.details).toBeUndefined();
+  });
+
+  it('an item no window opened sends no details: its request and response never travel; once opened they do', () => {
+    const { queue, hub, events } = manualHub();
+    const prompt = 'the secret plan '.repeat(1_000);
+    const first: SamplingItemView = { ...item('a'), original: { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 9 } };
+    hub.upsertItem(first);
+    queue.shift()!();
+    // A rule approves it (the request as sent), it is generated and answered: nobody looks.
+    hub.upsertItem({ ...first, status: 'generating', updatedAt: 2, sent: first.original, generation: { startedAt: 2, text: 'the answer' } });
+    queue.shift()!();
+    hub.upsertItem({ ...hub.getItem('a')!, status: 'delivered', updatedAt: 3, generation: undefined, response: { draft: { role: 'assistant', model: 'm', content: { type: 'text', text: 'the answer' } }, manual: false, generatedAt: 3 } } as SamplingItemView);
+    queue.shift()!();
+    const unseen = JSON.stringify(events);
+    expect(unseen.length).toBeLessThan(2_000); // the 16 KB prompt only as the summary's preview line
+    expect(unseen).not.toContain('the answer');
+    expect(events.every((e) => e.type !== 'patch' || e.patch.details === undefined)).toBe(true);
+    expect(hub.snapshot().items[0]).toMatchObject({ status: 'delivered' }); // the summary still follows
+
+    expect(hub.open('a')!.item).toBe(hub.getItem('a')); // a window opens it now
+    expect(hub.open('nope')).toBeUndefined();
+    hub.upsertItem({ ...hub.getItem('a')!, updatedAt: 4, error: { message: 'late', at: 4 } } as SamplingItemView);
+    queue.shift()!();
+    const last = events.at(-1)!;
+    expect(last.type === 'patch' && last.patch.details).toEqual([{ id: 'a', set: { updatedAt: 4, error: { message: 'late', at: 4 } } }]);
   });
 
   it('elicitations are items of the same slice, by kind', () => {
@@ -168,5 +193,95 @@ describe('state hub → patches → renderer mirror', () => {
     expect(patchFits(s, { ...change, version: 4 })).toBe(true);
     expect(patchFits(s, { version: 9, notices: [] })).toBe(true); // whole slices fit anywhere
     expect(applyPatch(s, { ...change, version: 4 }).items[0]!.status).toBe('rejected');
+  });
+});
+
+describe('list slices travel as the entries that changed', () => {
+  type Entry = { id: string; n: number; big?: string };
+  /** A small deterministic generator (the same cases every run). */
+  const random = (seed: number) => () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+
+  it('applying the change to the list before gives the list after, in order, for lists that change as the calls slice does', () => {
+    const next = random(7);
+    let id = 0;
+    let list: Entry[] = [];
+    for (let step = 0; step < 500; step++) {
+      let after = list.filter(() => next() > 0.1); // oldest ones drop out, any may
+      after = after.map((e) => (next() < 0.2 ? { ...e, n: e.n + 1 } : e)); // some change (new objects), others keep their identity
+      while (next() < 0.4) after.push({ id: `e${id++}`, n: 0 }); // new ones at the end
+      const change = listChange(list, after);
+      expect(change?.all).toBeUndefined();
+      expect(applyListChange(list, JSON.parse(JSON.stringify(change ?? {})) as typeof change & object)).toEqual(after);
+      list = after;
+    }
+  });
+
+  it('sends only the entries that are new or changed, a changed one field by field', () => {
+    const quiet: Entry = { id: 'a', n: 1, big: 'x'.repeat(100_000) };
+    const busy: Entry = { id: 'b', n: 1 };
+    expect(listChange([quiet, busy], [quiet, { ...busy, n: 2 }])).toEqual({ change: [{ id: 'b', set: { n: 2 } }] });
+    expect(listChange([quiet, busy], [busy, { id: 'c', n: 0 }])).toEqual({ upsert: [{ id: 'c', n: 0 }], remove: ['a'] });
+    expect(listChange([quiet, busy], [quiet, busy])).toBeUndefined();
+  });
+
+  it('a list whose order removal, change and appending cannot give is sent whole', () => {
+    const [a, b, c] = [{ id: 'a', n: 0 }, { id: 'b', n: 0 }, { id: 'c', n: 0 }];
+    expect(listChange([a, b], [b, a])).toEqual({ all: [b, a] });
+    expect(listChange([a, b], [c, a, b])).toEqual({ all: [c, a, b] });
+    expect(applyListChange([a, b], { all: [b, a] })).toEqual([b, a]);
+  });
+
+  it('a patch with list changes fits only the version right before it; a whole list anywhere', () => {
+    const s: ConsoleState = { ...base, version: 3, items: [] };
+    expect(patchFits(s, { version: 5, calls: { remove: ['x'] } })).toBe(false);
+    expect(patchFits(s, { version: 5, calls: { all: [] } })).toBe(true);
+    expect(patchFits(s, { version: 4, calls: { remove: ['x'] } })).toBe(true);
+  });
+});
+
+describe('field slices travel as the fields that changed', () => {
+  type Policy = NonNullable<ConsoleState['policy']>;
+  const policy = (autoApproved: number, rules = 40): Policy => ({
+    rules: { version: 1, paused: false, servers: { s: { rules: Array.from({ length: rules }, (_, i) => ({ id: `r${i}`, name: `Rule ${i}: summaries of the weekly build log`, action: { kind: 'approve_all' } })) } } } as unknown as Policy['rules'],
+    path: '/rules.json',
+    problems: [],
+    counters: { s: { rateLimited: 0, autoApproved, autoRejected: 0, elicitationDeclined: 0, waiting: 0, day: '2026-11-26', tokensToday: 0, spendTodayUsd: 0 } },
+    globalRateLimited: 0,
+    pricesKnown: true,
+  });
+
+  it("a request's counters send the counters, not the rules file (rebuilt objects compared by value)", () => {
+    const { queue, hub, events } = manualHub();
+    let mirror = hub.snapshot();
+    const tick = () => {
+      queue.shift()!();
+      const wire = JSON.stringify(events.at(-1));
+      mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
+      return wire;
+    };
+    const first = policy(0);
+    hub.set('policy', first);
+    expect(tick().length).toBeGreaterThan(2_000); // the first one whole
+    hub.set('policy', { ...policy(1), rules: first.rules });
+    const counted = tick();
+    expect(counted.length).toBeLessThan(400); // was the whole slice, rules included, at every request
+    expect(counted).not.toContain('weekly build log');
+    hub.set('policy', { ...policy(1), rules: first.rules, problems: ['rules.json line 2: bad'] });
+    expect(tick()).toContain('"set":{"problems"');
+    const sent = events.length;
+    hub.set('policy', { ...policy(1), problems: ['rules.json line 2: bad'] }); // rebuilt, the same by value
+    queue.shift()!();
+    expect(events).toHaveLength(sent); // nothing to send: no patch, no new version
+    expect(mirror.policy).toEqual(hub.get('policy'));
+    expect(hub.snapshot().version).toBe(mirror.version);
+  });
+
+  it('applying the change gives the slice after; nothing when nothing changed', () => {
+    const a = policy(1);
+    const b = { ...policy(2), notes: ['an unknown field is kept'] };
+    expect(applyFieldChange(a, fieldChange(a, b)!)).toEqual(b);
+    expect(applyFieldChange(b, fieldChange(b, a)!)).toEqual(a);
+    expect(fieldChange(a, policy(1))).toBeUndefined();
+    expect(fieldChange(undefined, a)).toEqual({ all: a });
   });
 });

@@ -1,6 +1,6 @@
 /** The client requests the person started on a server, newest first, with their results. */
 import { useTranslation } from 'react-i18next';
-import type { CallView, SamplingSummary } from '../../../shared/contract/state';
+import type { CallView } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
 import { useNow } from '../../hooks';
@@ -28,18 +28,31 @@ function CallStatus({ call }: { call: CallView }) {
   );
 }
 
-function SamplingLinks({ ids }: { ids: string[] }) {
+/**
+ * Links to the items that arrived during a call (the newest ones the call keeps; earlier ones are
+ * counted, in History): open ones open in the queue, others in History.
+ */
+function SamplingLinks({ call }: { call: CallView }) {
   const { t } = useTranslation('servers');
   const items = useItems();
   const openItem = useConsole((s) => s.openItem);
   const setScreen = useConsole((s) => s.setScreen);
   const selectHistory = useConsole((s) => s.selectHistory);
+  const ids = call.samplingItemIds;
   if (ids.length === 0) return null;
+  const earlier = (call.samplingItemCount ?? ids.length) - ids.length;
+  const sampling = new Map(items.flatMap((i) => (i.kind === 'sampling' && ids.includes(i.id) ? [[i.id, i] as const] : [])));
   return (
     <div className="call-links">
       <span className="muted small">{t('calls.samplingRequests')}</span>
-      {ids.map((id, n) => {
-        const item = items.find((i): i is SamplingSummary => i.id === id && i.kind === 'sampling');
+      {earlier > 0 && (
+        <span className="muted small" data-testid="call-sampling-earlier">
+          {t('calls.samplingEarlier', { last: earlier })}
+        </span>
+      )}
+      {ids.map((id, i) => {
+        const item = sampling.get(id);
+        const n = earlier + i + 1;
         return (
           <button
             key={id}
@@ -54,7 +67,7 @@ function SamplingLinks({ ids }: { ids: string[] }) {
               }
             }}
           >
-            {item ? t('calls.samplingLink', { n: n + 1, status: t(`calls.itemStatus.${item.status}`) }) : t('calls.samplingLinkHistory', { n: n + 1 })}
+            {item ? t('calls.samplingLink', { n, status: t(`calls.itemStatus.${item.status}`) }) : t('calls.samplingLinkHistory', { n })}
           </button>
         );
       })}
@@ -76,7 +89,7 @@ export function CallCard({ call }: { call: CallView }) {
       <div className="call-args mono small" translate="no" title={compactJson(call.arguments, 2000)}>
         {compactJson(call.arguments)}
       </div>
-      <SamplingLinks ids={call.samplingItemIds} />
+      <SamplingLinks call={call} />
       <EraNeedNotice call={call} />
       {call.error && (
         <p className="error-text" data-testid="call-error">
