@@ -54,9 +54,11 @@ export async function startLoopbackLlm(): Promise<Loopback> {
   };
 }
 
-/** A console the bench started, with its folder. */
+/** A console the bench started, with its folder and its window. */
 export interface BenchConsole extends ConsoleHandle {
   dir: string;
+  /** Bytes of state events the window has received so far (as JSON, as the web host sends them). */
+  windowBytes(): number;
   /** Disposes the console and removes its folder. */
   close(): Promise<void>;
 }
@@ -65,7 +67,9 @@ const HIGH_LIMITS = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
 
 /**
  * Starts a console whose every server in `servers` auto-approves request and response
- * (`approve_all`, limits raised), with `baseURL` as the default provider when given.
+ * (`approve_all`, limits raised), with `baseURL` as the default provider when given. Like the app,
+ * it has a window: a subscriber to the state events that serialises each one as the web host does
+ * for its socket (and counts the bytes); its CPU is the console's.
  */
 export async function startBenchConsole(servers: Record<string, unknown>, baseURL?: string): Promise<BenchConsole> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-bench-'));
@@ -81,9 +85,14 @@ export async function startBenchConsole(servers: Record<string, unknown>, baseUR
   );
   writeFileSync(path.join(dir, 'rules.json'), JSON.stringify({ version: 1, global: HIGH_LIMITS, servers: policies }));
   const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: {} });
+  let bytes = 0;
+  handle.service.onEvent((event) => {
+    bytes += JSON.stringify({ event }).length;
+  });
   return {
     ...handle,
     dir,
+    windowBytes: () => bytes,
     async close() {
       await handle.dispose();
       rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,8 @@
  * OpenAI-compatible provider that answers at once (own process), history on. Floor: a bare SDK
  * client calling the same provider (one AI SDK `generateText` per request, sampling-rig.ts); also
  * timed: the MCP round trip alone (a client answering a canned result). Goals: ≤ +1 ms p50,
- * ≤ +5 ms p99.
+ * ≤ +5 ms p99. The console has a window (sampling-rig.ts): the state events it is sent per request
+ * are `p1.window_bytes_per_request`.
  * Sanity: every request answered, no errors, and history holds one delivered entry per request.
  */
 import { benchServerConfig, type BenchReport } from '../../test/fixtures/bench-sampling-server.js';
@@ -24,10 +25,11 @@ async function measure(who: string, call: (args: Record<string, unknown>) => Pro
   return r.latenciesMs;
 }
 
-/** Round trips (ms) and this process's CPU per request (ms) of one timed run. */
+/** Round trips (ms) and this process's CPU per request (ms) of one timed run; the console's window's state bytes per request. */
 interface Timed {
   ms: number[];
   cpuMs: number;
+  windowBytes?: number;
 }
 
 /** Runs {@link measure} and the CPU this process spent meanwhile, per request. */
@@ -53,7 +55,9 @@ async function consoleRun(baseURL: string): Promise<Timed> {
   const c = await startBenchConsole({ bench: benchServerConfig() }, baseURL);
   try {
     await c.ready;
+    const bytes0 = c.windowBytes();
     const run = await timed('console', (a) => consoleCall(c, 'bench', 'sequence', a));
+    run.windowBytes = (c.windowBytes() - bytes0) / (N + WARMUP);
     let total = 0;
     for (let i = 0; i < 50; i++) {
       total = (await c.service.listHistory({ limit: 1, offset: 0, status: ['delivered'] })).total;
@@ -78,7 +82,8 @@ function figures(canned: Timed, floor: Timed, console: Timed): Figure[] {
     { id: 'p1.console_p99_ms', name: 'console p99', value: c99, unit: 'ms' },
     { id: 'p1.added_p50_ms', name: 'added p50', value: c50 - f50, unit: 'ms', target: { op: '<=', value: 1 }, note: `×${(c50 / f50).toFixed(1)} the floor` },
     { id: 'p1.added_p99_ms', name: 'added p99', value: c99 - f99, unit: 'ms', target: { op: '<=', value: 5 }, note: load },
-    { id: 'p1.cpu_ms_per_request', name: 'console CPU per request', value: console.cpuMs, unit: 'ms', target: { op: '<=', value: 1 }, note: 'this process (console, its threads), not the server or provider' },
+    { id: 'p1.cpu_ms_per_request', name: 'console CPU per request', value: console.cpuMs, unit: 'ms', target: { op: '<=', value: 1 }, note: 'this process (console, its threads, its window\'s events serialised), not the server or provider' },
+    { id: 'p1.window_bytes_per_request', name: 'state events to a window per request', value: console.windowBytes ?? 0, unit: 'B', note: `JSON, ${N + WARMUP} requests of one tool call` },
     { id: 'p1.floor_cpu_ms_per_request', name: 'floor CPU per request', value: floor.cpuMs, unit: 'ms', note: 'the bare client: MCP SDK + one AI SDK call' },
     { id: 'p1.mcp_round_trip_p50_ms', name: 'MCP round trip alone p50', value: percentile(canned.ms, 50), unit: 'ms', note: 'a bare client answering a canned result, no provider' },
   ];
