@@ -28,8 +28,11 @@ export async function approveRequest(core: PipelineCore, itemId: string, params:
   const choice = modelChoice(core, rec, model);
   stopReview(core, rec);
   rec.decidedBy = 'person';
-  rec.requestEdited = rec.requestEdited || !jsonEqual(checked.params, rec.item.original);
-  update(core, rec, { sent: checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
+  const unchanged = jsonEqual(checked.params, rec.item.original);
+  rec.requestEdited = rec.requestEdited || !unchanged;
+  // Approved as it came: `sent` is the original itself, so windows are sent `{sent: 'original'}`
+  // rather than the request again, and history's scrubber sees at once that nothing differs.
+  update(core, rec, { sent: unchanged ? rec.item.original : checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
   record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
   void generate(core, rec, 'approve_request').catch(logCrash(core, itemId));
 }

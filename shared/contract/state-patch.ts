@@ -29,13 +29,16 @@ export type WholeSliceKey = Exclude<SliceKey, ListSliceKey | FieldSliceKey>;
 
 /**
  * What changed in one item (a summary, or a whole item) the receiver already has, as of the
- * previous version: `set` replaces top-level fields, `unset` removes them, and `append` adds text
- * to `generation.text` (a streaming response sends its new text, not the item).
+ * previous version: `set` replaces top-level fields, `unset` removes them, `same` sets fields to
+ * the value another field held before this change (field → that field: a request approved as it
+ * came is `{sent: 'original'}`, not the request again), and `append` adds text to
+ * `generation.text` (a streaming response sends its new text, not the item).
  */
 export interface ItemChange<T = ItemSummary> {
   id: string;
   set?: Partial<T>;
   unset?: Array<keyof T & string>;
+  same?: Partial<Record<keyof T & string, keyof T & string>>;
   append?: string;
 }
 
@@ -148,6 +151,7 @@ export function applyListChange<T extends { id: string }>(list: readonly T[], ch
 /** `item` with one {@link ItemChange} applied (a new object; `item` is not changed). */
 export function applyItemChange<T extends object>(item: T, change: ItemChange<T>): T {
   const next = { ...item, ...change.set } as T;
+  for (const [key, from] of Object.entries(change.same ?? {})) (next as Record<string, unknown>)[key] = (item as Record<string, unknown>)[from as string];
   for (const key of change.unset ?? []) delete (next as Record<string, unknown>)[key];
   const gen = (next as { generation?: { startedAt: number; text: string } }).generation;
   if (change.append !== undefined && gen) (next as { generation?: unknown }).generation = { ...gen, text: gen.text + change.append };
@@ -157,7 +161,8 @@ export function applyItemChange<T extends object>(item: T, change: ItemChange<T>
 /**
  * What differs between two states of an object, field by field: by identity, or by value when
  * `byValue` (small objects such as summaries, rebuilt at each change). A `generation` that only
- * grew is sent as the text it grew by. Undefined when nothing differs.
+ * grew is sent as the text it grew by; by identity, a field that now holds the very object another
+ * field held before is sent as `same`. Undefined when nothing differs.
  */
 export function itemChange<T extends { id: string }>(before: T, after: T, byValue = false): ItemChange<T> | undefined {
   const diff = diffFields(before, after, byValue, true);
@@ -168,15 +173,30 @@ export function itemChange<T extends { id: string }>(before: T, after: T, byValu
  * The top-level fields of `after` that differ from `before` (`set`), those it lost (`unset`), and
  * with `textGrows` a `generation` that only grew as its new text (`append`); undefined when none.
  */
-function diffFields(before: object, after: object, byValue: boolean, textGrows: boolean): { set?: Record<string, unknown>; unset?: string[]; append?: string } | undefined {
+function diffFields(
+  before: object,
+  after: object,
+  byValue: boolean,
+  textGrows: boolean,
+): { set?: Record<string, unknown>; unset?: string[]; same?: Record<string, string>; append?: string } | undefined {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
+  const same: Record<string, string> = {};
   let append: string | undefined;
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
+  let held: Map<unknown, string> | undefined; // before's objects, by identity (made when first needed)
   for (const key of Object.keys(a)) {
     if (a[key] === b[key]) continue;
     if (byValue && typeof a[key] === 'object' && a[key] !== null && JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
+    if (!byValue && typeof a[key] === 'object' && a[key] !== null) {
+      held ??= new Map(Object.keys(b).filter((k) => typeof b[k] === 'object' && b[k] !== null).map((k) => [b[k], k]));
+      const from = held.get(a[key]);
+      if (from !== undefined) {
+        same[key] = from;
+        continue;
+      }
+    }
     if (textGrows && key === 'generation') {
       const [was, now] = [b.generation as { startedAt: number; text: string } | undefined, a.generation as { startedAt: number; text: string } | undefined];
       if (was && now && now.startedAt === was.startedAt && now.text.length >= was.text.length && now.text.startsWith(was.text)) {
@@ -188,10 +208,11 @@ function diffFields(before: object, after: object, byValue: boolean, textGrows: 
     else set[key] = a[key];
   }
   for (const key of Object.keys(b)) if (!(key in a) && b[key] !== undefined) unset.push(key);
-  if (Object.keys(set).length === 0 && unset.length === 0 && append === undefined) return undefined;
+  if (Object.keys(set).length === 0 && unset.length === 0 && Object.keys(same).length === 0 && append === undefined) return undefined;
   return {
     ...(Object.keys(set).length ? { set } : {}),
     ...(unset.length ? { unset } : {}),
+    ...(Object.keys(same).length ? { same } : {}),
     ...(append !== undefined ? { append } : {}),
   };
 }

@@ -2,14 +2,15 @@
  * Media by reference through a real console: a request with a big image (the bench's queue
  * server, stdio) is opened with `getItem` without its image, the image comes with `getItemMedia`,
  * and the item put back together is the request main holds; the approved request reaches the
- * pipeline with the image whole.
+ * pipeline with the image whole, and a window that has it open is not sent it again.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueServerConfig } from '../../bench/fixtures/queue-server.js';
 import { ApiError } from '../../shared/contract/api.js';
 import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
-import type { SamplingItemView } from '../../shared/contract/state.js';
+import type { ItemView, SamplingItemView } from '../../shared/contract/state.js';
+import { applyItemChange } from '../../shared/contract/state-patch.js';
 import { fillMedia, mediaRefsIn, parseMediaRef } from '../../shared/domain/media-refs.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
 
@@ -53,9 +54,21 @@ describe('media by reference', () => {
     const { item } = await h.service.getItem({ id: whole.id });
     const { media } = await h.service.getItemMedia({ id: whole.id, refs: mediaRefsIn(item) });
     const params = fillMedia((item as SamplingItemView).original, new Map(media.map((p) => [p.ref, p.data])));
+    let open: ItemView = fillMedia(item, new Map(media.map((p) => [p.ref, p.data]))); // the window's copy
+    const wire: string[] = [];
+    const off = h.service.onEvent((e) => {
+      wire.push(JSON.stringify(e)); // as it crosses the boundary
+      if (e.type === 'patch') for (const c of e.patch.details ?? []) if (c.id === whole.id) open = applyItemChange(open, c);
+    });
     await h.service.approveRequest({ itemId: whole.id, params, model: { providerId: 'manual', modelId: 'manual' } });
-    const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.sent !== undefined), 'the approval');
+    const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.sent !== undefined && i.status === 'awaiting_response_review'), 'the approval');
+    for (let i = 0; i < 100 && (open as SamplingItemView).status !== 'awaiting_response_review'; i++) await new Promise((r) => setTimeout(r, 20)); // its patches going out
+    off();
     expect(approved.items.find((i) => i.id === whole.id)!.sent).toEqual(whole.original);
+    // Approved as it came: the window is told the request sent is the original it has, not sent the 800 KB image again.
+    expect(wire.join('').length).toBeLessThan(20_000);
+    expect(wire.join('')).toContain('"same":{"sent":"original"}');
+    expect(open).toEqual(approved.items.find((i) => i.id === whole.id));
     let after = await h.service.getItem({ id: whole.id });
     for (let i = 0; i < 100 && !(after.item as SamplingItemView).sent; i++) {
       await new Promise((r) => setTimeout(r, 20)); // the approval's patch has not gone out yet

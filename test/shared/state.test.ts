@@ -3,7 +3,7 @@ import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
 import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/contract/state.js';
-import { applyFieldChange, applyItemChange, applyListChange, applyPatch, fieldChange, listChange, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
+import { applyFieldChange, applyItemChange, applyListChange, applyPatch, fieldChange, itemChange, listChange, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
 
 const base: HubInitial = {
   servers: [],
@@ -158,6 +158,18 @@ describe('state hub → patches → renderer mirror', () => {
     queue.shift()!();
     const last = events.at(-1)!;
     expect(last.type === 'patch' && last.patch.details).toEqual([{ id: 'a', set: { updatedAt: 4, error: { message: 'late', at: 4 } } }]);
+  });
+
+  it('a field set to the very object another field held is sent as `same` (a request approved as it came), not again', () => {
+    const original = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'y'.repeat(50_000) } }], maxTokens: 9 };
+    const before: SamplingItemView = { ...item('a'), original };
+    const after: SamplingItemView = { ...before, status: 'generating', sent: original };
+    const change = itemChange<ItemView>(before, after)!;
+    expect(change).toEqual({ id: 'a', set: { status: 'generating' }, same: { sent: 'original' } });
+    expect(applyItemChange<ItemView>(before, JSON.parse(JSON.stringify(change)) as typeof change)).toEqual(after);
+    // An edited request is a new object: sent whole.
+    const edited = { ...original, maxTokens: 5 };
+    expect(itemChange<ItemView>(before, { ...before, sent: edited })).toEqual({ id: 'a', set: { sent: edited } });
   });
 
   it('elicitations are items of the same slice, by kind', () => {
