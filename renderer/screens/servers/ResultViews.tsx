@@ -5,16 +5,14 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/contract/state';
+import { base64DecodedBytes } from '../../../shared/domain/base64';
+import { formatBytes } from '../../../shared/domain/validate-sampling';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
 import { prettyJson } from '../../format';
 
 type Contents = NonNullable<CallView['resource']>['contents'][number];
 
-/** Approximate decoded size of base64 data, in bytes. */
-const base64Bytes = (b64: string) => Math.floor((b64.replace(/(?<!=)=+$/, '').length * 3) / 4);
-
-const sizeText = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
 /** Text content, pretty-printed when its MIME type says JSON and it parses. */
 function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
@@ -37,7 +35,7 @@ export function ResourceContentsView({ contents }: { contents: Contents }) {
       <div className="muted small mono break">
         {contents.uri}
         {mime && ` · ${mime}`}
-        {contents.blob !== undefined && ` · ${sizeText(base64Bytes(contents.blob))} (base64)`}
+        {contents.blob !== undefined && ` · ${formatBytes(base64DecodedBytes(contents.blob))} (base64)`}
       </div>
       {contents.text !== undefined && <TextBody text={contents.text} mimeType={mime} />}
       {contents.blob !== undefined && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${contents.blob}`} />}
