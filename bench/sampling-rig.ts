@@ -54,6 +54,11 @@ export async function startLoopbackLlm(): Promise<Loopback> {
   };
 }
 
+/** A `providers.json` whose default is model `test-model` of provider `llm`, the OpenAI-compatible server at `baseURL`. */
+export function providersFile(baseURL: string): string {
+  return JSON.stringify({ providers: [{ id: 'llm', kind: 'openai-compatible', baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' });
+}
+
 /** A console the bench started, with its folder and its window. */
 export interface BenchConsole extends ConsoleHandle {
   dir: string;
@@ -74,12 +79,7 @@ const HIGH_LIMITS = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
 export async function startBenchConsole(servers: Record<string, unknown>, baseURL?: string): Promise<BenchConsole> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-bench-'));
   writeFileSync(path.join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: servers }));
-  if (baseURL) {
-    writeFileSync(
-      path.join(dir, 'providers.json'),
-      JSON.stringify({ providers: [{ id: 'llm', kind: 'openai-compatible', baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' }),
-    );
-  }
+  if (baseURL) writeFileSync(path.join(dir, 'providers.json'), providersFile(baseURL));
   const policies = Object.fromEntries(
     Object.keys(servers).map((id) => [id, { limits: HIGH_LIMITS, rules: [{ id: 'bench', name: 'Bench: send unattended', action: { kind: 'approve_all' } }] }]),
   );

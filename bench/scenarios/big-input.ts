@@ -22,7 +22,7 @@ import type { SamplingItemView } from '../../shared/contract/state.js';
 import { fillMedia } from '../../shared/domain/media-refs.js';
 import { BIG_PROMPT_START, bigText, queueServerConfig } from '../fixtures/queue-server.js';
 import type { Figure, Scenario } from '../figures.js';
-import { loadNote, startLoopbackLlm } from '../sampling-rig.js';
+import { loadNote, providersFile, startLoopbackLlm } from '../sampling-rig.js';
 
 const MB = 1 << 20;
 const fill = (unit: string, bytes: number): string => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
@@ -99,7 +99,7 @@ async function withWindowedConsole<T>(run: (h: ConsoleHandle, windowBytes: () =>
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-big-'));
   const llm = await startLoopbackLlm();
   writeFileSync(path.join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { queue: queueServerConfig() } }));
-  writeFileSync(path.join(dir, 'providers.json'), JSON.stringify({ providers: [{ id: 'llm', kind: 'openai-compatible', baseURL: llm.baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' }));
+  writeFileSync(path.join(dir, 'providers.json'), providersFile(llm.baseURL));
   const h = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: {} });
   let bytes = 0;
   h.service.onEvent((event) => {
