@@ -118,6 +118,7 @@ type QueueMethods = Pick<
   | 'getState'
   | 'getItem'
   | 'getItemMedia'
+  | 'getCallMedia'
   | 'callTool'
   | 'rerunCall'
   | 'dismissNotice'
@@ -149,6 +150,7 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
       const { payloads } = elideMedia(publishedItem(hub, id).item);
       return { media: refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : [])) };
     },
+    getCallMedia: async ({ callId, refs }) => ({ media: calls.media(callId, refs) }),
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
     dismissNotice: async ({ id }) => notices.dismiss(id),

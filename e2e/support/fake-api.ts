@@ -20,8 +20,9 @@ export interface FakeData {
 }
 
 /**
- * What the page gets: the state as main sends it (summaries), the whole items for `getItem` with
- * their big media by reference as main sends them, and those payloads for `getItemMedia`, by item.
+ * What the page gets: the state as main sends it (summaries; calls with their big media by
+ * reference), the whole items for `getItem` with their big media by reference as main sends them,
+ * and those payloads for `getItemMedia` and `getCallMedia`, by item or call id.
  */
 export interface FakeWire {
   state: ConsoleState;
@@ -41,12 +42,13 @@ export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
   const items = fixtureItems(data.state);
   const media: FakeWire['media'] = {};
-  const sent = items.map((item) => {
-    const { value, refs, payloads } = elideMedia(item);
-    if (refs.length) media[item.id] = { refs, payloads: Object.fromEntries(payloads) };
+  const byRef = <T extends { id: string }>(whole: T): T => {
+    const { value, refs, payloads } = elideMedia(whole);
+    if (refs.length) media[whole.id] = { refs, payloads: Object.fromEntries(payloads) };
     return value;
-  });
-  return { state: { ...rest, items: items.map(projectItem) }, items: sent, media, history: data.history };
+  };
+  const sent = items.map(byRef);
+  return { state: { ...rest, calls: rest.calls.map(byRef), items: items.map(projectItem) }, items: sent, media, history: data.history };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */
@@ -117,6 +119,11 @@ export function installFakeApi(data: FakeWire): void {
     getItemMedia: (input: { id: string; refs: string[] }) =>
       answer('getItemMedia', input, () => {
         const payloads = data.media[input.id]?.payloads ?? {};
+        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
+      }),
+    getCallMedia: (input: { callId: string; refs: string[] }) =>
+      answer('getCallMedia', input, () => {
+        const payloads = data.media[input.callId]?.payloads ?? {};
         return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
       }),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),

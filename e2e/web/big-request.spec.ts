@@ -4,7 +4,7 @@
  * the person's edit — nothing hidden is lost. A big image comes after its review (media by
  * reference, shared/contract/media-refs.ts) and is sent whole however early Approve is pressed.
  */
-import type { SamplingItemView } from '../../shared/contract/state.js';
+import type { CallView, SamplingItemView } from '../../shared/contract/state.js';
 import { paddedFixturePng } from '../../test/fixtures/sampling/media.js';
 import { expect, failNext, holdReplies, openConsole, recorded, releaseReplies, shot, test } from '../support/ui.js';
 
@@ -87,4 +87,20 @@ test('a big image whose fetch failed: the approval fetches it again and sends it
   const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ data?: string }> }> } }>;
   expect(sent!.params.messages[0]!.content[1]!.data === image).toBe(true);
   expect(await recorded(page, 'getItemMedia')).toHaveLength(2);
+});
+
+test("a call's big result image: the state holds it by reference; its card shows at once and fetches the image", async ({ page, appUrl, fixture }) => {
+  const image = paddedFixturePng(400_000);
+  const calls = fixture.state.calls as CallView[];
+  calls.push({ id: 'call-shot', serverId: 'everything', kind: 'tools/call', name: 'take-screenshot', arguments: {}, status: 'succeeded', startedAt: Date.now() - 3000, endedAt: Date.now() - 2000, samplingItemIds: [], result: { content: [{ type: 'text', text: 'The page as it looks now' }, { type: 'image', mimeType: 'image/png', data: image }] } });
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getCallMedia');
+  await page.getByTestId('nav-servers').click();
+  const card = page.locator('[data-call-id="call-shot"]');
+  await expect(card).toContainText('The page as it looks now');
+  await expect(card.getByTestId('media-meta')).toHaveText('image · image/png · 390.7 KB');
+  await expect(card.getByTestId('media-image')).toContainText('(loading…)');
+  await releaseReplies(page, 'getCallMedia');
+  await expect(card.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
+  expect(await recorded(page, 'getCallMedia')).toEqual([{ callId: 'call-shot', refs: [expect.stringMatching(/^mcp-console-media:/) as unknown as string] }]);
 });

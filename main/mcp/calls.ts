@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/contract/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/contract/state.js';
 import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
+import type { MediaPayload } from '../../shared/contract/media-refs.js';
+import { elideMedia } from '../../shared/domain/media-refs.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -39,6 +41,12 @@ export interface CallTracker {
   inFlight(serverId: string): CallRef[];
   /** Records that a sampling item (or elicitation) arrived during these calls: each keeps the newest ids and counts all. */
   linkItem(callIds: string[], itemId: string): void;
+  /**
+   * The payloads of call `callId` that the `calls` slice holds by reference (big images and audio
+   * of its result, shared/contract/media-refs.ts), by reference; unknown references are left out.
+   * @throws ApiError not_found for a call no longer kept
+   */
+  media(callId: string, refs: readonly string[]): MediaPayload[];
 }
 
 /** What {@link createCallTracker} needs. */
@@ -83,7 +91,29 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
       st.calls = st.calls.map((c) => (callIds.includes(c.id) ? withItem(c, itemId) : c));
       publish(st);
     },
+    media(callId, refs) {
+      const call = st.calls.find((c) => c.id === callId);
+      if (!call) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
+      const { payloads } = elideMedia(call);
+      return refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : []));
+    },
   };
+}
+
+/**
+ * Each call as the `calls` slice shows it: its big media by reference, made once per call object
+ * (an unchanged call stays the same object, so the slice's patches leave it out).
+ */
+const published = new WeakMap<CallView, CallView>();
+
+/** `call` as the `calls` slice shows it (see {@link published}). */
+function publishedCall(call: CallView): CallView {
+  let shown = published.get(call);
+  if (!shown) {
+    shown = elideMedia(call).value;
+    published.set(call, shown);
+  }
+  return shown;
 }
 
 /** `call` with item `itemId` linked: its newest {@link CALL_ITEM_IDS_KEPT} ids kept, all of them counted. */
@@ -92,12 +122,16 @@ function withItem(call: CallView, itemId: string): CallView {
   return { ...call, samplingItemIds: ids, samplingItemCount: (call.samplingItemCount ?? call.samplingItemIds.length) + 1 };
 }
 
-/** Keeps the running calls and the newest {@link CALLS_KEPT} finished ones, oldest first, and sets the `calls` slice. */
+/**
+ * Keeps the running calls and the newest {@link CALLS_KEPT} finished ones, oldest first, and sets
+ * the `calls` slice: those calls with their big media by reference (a screenshot tool's results
+ * would otherwise be in every window's state; the Servers screen fetches them with `getCallMedia`).
+ */
 function publish(st: TrackerState): void {
   const running = st.calls.filter((c) => c.status === 'running');
   const done = st.calls.filter((c) => c.status !== 'running');
   st.calls = [...done.slice(-CALLS_KEPT), ...running].sort((a, b) => a.startedAt - b.startedAt);
-  st.deps.hub.set('calls', st.calls);
+  st.deps.hub.set('calls', st.calls.map(publishedCall));
 }
 
 /** Applies `change` to call `id` (when still kept), publishes, then tells `onEnded`. */

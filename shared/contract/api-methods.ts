@@ -7,6 +7,7 @@ export const API_METHODS = [
   'getState',
   'getItem',
   'getItemMedia',
+  'getCallMedia',
   'callTool',
   'approveRequest',
   'rejectRequest',

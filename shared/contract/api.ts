@@ -47,6 +47,8 @@ export const apiRequests = {
   getItem: { input: z.object({ id }).strict() },
   /** Payloads `getItem` sent by reference (shared/contract/media-refs.ts), by their references; unknown ones are left out. */
   getItemMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
+  /** Payloads the `calls` slice holds by reference (a call's big result images and audio), by their references; unknown ones are left out. */
+  getCallMedia: { input: z.object({ callId: id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
   /** Start a `tools/call`; resolves at once with its id, the call's progress shows in state. */
   callTool: {
     input: z
@@ -254,6 +256,11 @@ export interface ApiResults {
    * are left out). Rejects with `not_found` when the state holds no such item.
    */
   getItemMedia: { media: MediaPayload[] };
+  /**
+   * The payloads of a call's result that the `calls` slice holds by reference, by reference
+   * (unknown ones are left out). Rejects with `not_found` when the call is no longer kept.
+   */
+  getCallMedia: { media: MediaPayload[] };
   callTool: { callId: string };
   approveRequest: void;
   rejectRequest: void;

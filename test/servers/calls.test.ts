@@ -11,6 +11,9 @@ import { createStateHub } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
 import { applyPatch } from '../../shared/contract/state-patch.js';
+import { ApiError } from '../../shared/contract/api.js';
+import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
+import { mediaRefsIn, parseMediaRef } from '../../shared/domain/media-refs.js';
 
 function fakeConnection(hold: Promise<void>): ServerConnection {
   return {
@@ -81,5 +84,27 @@ describe('call tracker: a call that makes thousands of sampling requests', () =>
     expect(Math.max(...sizes)).toBeLessThan(1_500); // was the whole slice: every id so far and the other call's 200 KB result
     expect(sizes.at(-1)!).toBeLessThan(sizes[100]! + 60); // the same change; only its numbers have more digits
     expect(mirror.calls).toEqual(hub.get('calls'));
+  });
+});
+
+describe('call tracker: big result media', () => {
+  it('the calls slice holds a big result image by reference (the same object while the call does not change); media() sends it', async () => {
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+    const screenshot = 'A'.repeat(MEDIA_REF_MIN_CHARS + 4);
+    const conn = { ...fakeConnection(new Promise<void>(() => undefined)), callTool: async () => ({ content: [{ type: 'text', text: 'the page' }, { type: 'image', mimeType: 'image/png', data: screenshot }] }) };
+    const tracker = createCallTracker({ hub, now: () => 1, connection: () => conn });
+    const shot = tracker.startToolCall('s', 'screenshot', {});
+    await new Promise((res) => setTimeout(res, 0));
+    const inState = hub.get('calls').find((c) => c.id === shot)!;
+    expect(JSON.stringify(hub.snapshot()).length).toBeLessThan(2_000); // not the 256 KB image
+    const [ref] = mediaRefsIn(inState);
+    expect(inState.result!.content[0]).toEqual({ type: 'text', text: 'the page' });
+    expect(parseMediaRef(ref!)).toEqual({ chars: screenshot.length, bytes: (screenshot.length / 4) * 3 });
+    expect(tracker.media(shot, [ref!, 'mcp-console-media:1:1:elsewhere'])).toEqual([{ ref, data: screenshot }]);
+
+    const loop = tracker.startPromptGet('s', 'loop', {}); // held: in flight
+    tracker.linkItem([loop], 'item-1');
+    expect(hub.get('calls').find((c) => c.id === shot)).toBe(inState); // unchanged: its patches leave it out
+    expect(() => tracker.media('gone', [ref!])).toThrow(ApiError);
   });
 });

@@ -59,6 +59,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     getItemMedia: () => {
       throw new ApiError('not_found', 'no item');
     },
+    getCallMedia: () => {
+      throw new ApiError('not_found', 'no call');
+    },
     callTool: () => ({ callId: 'call-1' }),
     approveRequest: () => undefined,
     rejectRequest: () => undefined,
@@ -125,6 +128,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     getState: record('getState'),
     getItem: record('getItem'),
     getItemMedia: record('getItemMedia'),
+    getCallMedia: record('getCallMedia'),
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),

@@ -1,5 +1,11 @@
-/** The client requests the person started on a server, newest first, with their results. */
+/**
+ * The client requests the person started on a server, newest first, with their results (big result
+ * media fetched when a call's card shows, `getCallMedia`).
+ */
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fillMedia, mediaRefsIn } from '../../../shared/domain/media-refs';
+import { getApi } from '../../api';
 import type { CallView } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
 import { clockTime, compactJson, duration } from '../../format';
@@ -75,9 +81,37 @@ function SamplingLinks({ call }: { call: CallView }) {
   );
 }
 
+const NO_PAYLOADS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * `call` with the big result media the `calls` slice holds by reference put back once fetched
+ * (`getCallMedia`); until then, or when the fetch failed, as the state has it (those media blocks
+ * show their size, "loading…").
+ */
+function useCallMedia(call: CallView): CallView {
+  const refs = useMemo(() => mediaRefsIn(call), [call]);
+  const [payloads, setPayloads] = useState(NO_PAYLOADS);
+  const wanted = refs.join('\n');
+  useEffect(() => {
+    if (!wanted) return undefined;
+    let live = true;
+    getApi()
+      .getCallMedia({ callId: call.id, refs: wanted.split('\n') })
+      .then(
+        ({ media }) => live && setPayloads(new Map(media.map((p) => [p.ref, p.data]))),
+        () => undefined, // the call is gone meanwhile: the blocks stay as they are
+      );
+    return () => {
+      live = false;
+    };
+  }, [call.id, wanted]);
+  return useMemo(() => fillMedia(call, payloads), [call, payloads]);
+}
+
 /** One call with its arguments, status, result and sampling items. */
-export function CallCard({ call }: { call: CallView }) {
+export function CallCard({ call: inState }: { call: CallView }) {
   const { t } = useTranslation('servers');
+  const call = useCallMedia(inState);
   return (
     <li className={`call${call.result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
       <div className="call-head">
