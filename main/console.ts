@@ -10,7 +10,7 @@ import type { ConsoleEvent, ConsoleService } from '../shared/contract/api.js';
 import { ApiError } from '../shared/contract/api.js';
 import type { ItemView } from '../shared/contract/state.js';
 import { ui } from '../shared/contract/ui-text.js';
-import { elideMedia } from '../shared/domain/media-refs.js';
+import { elideMedia, payloadsFor } from '../shared/domain/media-refs.js';
 import { createDesktopLife } from './attention/desktop-life.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
@@ -146,10 +146,7 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
       const { value, refs } = elideMedia(found.item);
       return refs.length ? { item: value, version: found.version, media: refs } : found;
     },
-    getItemMedia: async ({ id, refs }) => {
-      const { payloads } = elideMedia(publishedItem(hub, id).item);
-      return { media: refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : [])) };
-    },
+    getItemMedia: async ({ id, refs }) => ({ media: payloadsFor(publishedItem(hub, id).item, refs) }),
     getCallMedia: async ({ callId, refs }) => ({ media: calls.media(callId, refs) }),
     callTool: async ({ serverId, name, arguments: args }) => ({ callId: calls.startToolCall(serverId, name, args) }),
     rerunCall: async ({ callId }) => ({ callId: calls.rerun(callId) }),
@@ -217,13 +214,21 @@ function serverMethods(f: Foundation, srv: ServerSide, bridges: BridgeSide): Ser
 /** History reads, providers and model settings, and the rules. */
 function settingsMethods(f: Foundation, req: RequestSide): Pick<
   ConsoleService,
-  'listHistory' | 'getHistoryEntry' | 'saveProvider' | 'removeProvider' | 'testProvider' | 'listProviderModels' | 'saveModelSettings' | 'saveRules' | 'setAutoApprovalPaused' | 'exportRules' | 'importRules' | 'setKeepOriginal'
+  'listHistory' | 'getHistoryEntry' | 'getHistoryMedia' | 'saveProvider' | 'removeProvider' | 'testProvider' | 'listProviderModels' | 'saveModelSettings' | 'saveRules' | 'setAutoApprovalPaused' | 'exportRules' | 'importRules' | 'setKeepOriginal'
 > {
   const { history, providerRegistry } = f;
   const { policy } = req;
   return {
     listHistory: async (input) => history.list(input),
-    getHistoryEntry: async ({ id }) => history.get(id),
+    getHistoryEntry: async ({ id, media }) => {
+      const entry = history.get(id);
+      return entry && media === 'by-ref' ? elideMedia(entry).value : entry;
+    },
+    getHistoryMedia: async ({ id, refs }) => {
+      const entry = history.get(id);
+      if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id }));
+      return { media: payloadsFor(entry, refs) };
+    },
     saveProvider: (input) => providerRegistry.save(input),
     removeProvider: ({ id }) => providerRegistry.remove(id),
     testProvider: (input) => providerRegistry.test(input),

@@ -35,7 +35,7 @@ export type ServerFrame = { id: number; reply: ApiReply } | { event: ConsoleEven
 export const CLOSE_POLICY_VIOLATION = 1008;
 
 /** Methods whose reply may hold a whole item, its media or a history entry: megabytes of prompt and media. */
-const WHOLE_ITEM_METHODS: ReadonlySet<string> = new Set(['getItem', 'getItemMedia', 'getCallMedia', 'getHistoryEntry']);
+const WHOLE_ITEM_METHODS: ReadonlySet<string> = new Set(['getItem', 'getItemMedia', 'getCallMedia', 'getHistoryEntry', 'getHistoryMedia']);
 
 /** Outbound bytes a client may leave unread before it is dropped (events pile up otherwise). */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;

@@ -22,13 +22,16 @@ export interface FakeData {
 /**
  * What the page gets: the state as main sends it (summaries; calls with their big media by
  * reference), the whole items for `getItem` with their big media by reference as main sends them,
- * and those payloads for `getItemMedia` and `getCallMedia`, by item or call id.
+ * and those payloads for `getItemMedia` and `getCallMedia`, by item or call id; history entries
+ * likewise (`getHistoryEntry` with `media: 'by-ref'`, `getHistoryMedia`).
  */
 export interface FakeWire {
   state: ConsoleState;
   items: ItemView[];
   media: Record<string, { refs: MediaRef[]; payloads: Record<string, string> }>;
   history: HistoryEntry[];
+  /** History entries holding big media: as `getHistoryEntry` sends them by reference, and the payloads. */
+  historyMedia: Record<string, { entry: HistoryEntry; payloads: Record<string, string> }>;
 }
 
 /** Every item of a fixture state, both kinds: in the fixture's order, merged by time of arrival when there are elicitations (as main would have received them). */
@@ -48,7 +51,12 @@ export function toWire(data: FakeData): FakeWire {
     return value;
   };
   const sent = items.map(byRef);
-  return { state: { ...rest, calls: rest.calls.map(byRef), items: items.map(projectItem) }, items: sent, media, history: data.history };
+  const historyMedia: FakeWire['historyMedia'] = {};
+  for (const entry of data.history) {
+    const { value, refs, payloads } = elideMedia(entry);
+    if (refs.length) historyMedia[entry.id] = { entry: value, payloads: Object.fromEntries(payloads) };
+  }
+  return { state: { ...rest, calls: rest.calls.map(byRef), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */
@@ -161,7 +169,16 @@ export function installFakeApi(data: FakeWire): void {
         }));
         return { entries, total: found.length };
       }),
-    getHistoryEntry: (input: { id: string }) => answer('getHistoryEntry', input, () => history.find((e) => e.id === input.id) ?? null),
+    getHistoryEntry: (input: { id: string; media?: 'by-ref' }) =>
+      answer('getHistoryEntry', input, () => {
+        const entry = history.find((e) => e.id === input.id) ?? null;
+        return entry && input.media === 'by-ref' ? (data.historyMedia[entry.id]?.entry ?? entry) : entry;
+      }),
+    getHistoryMedia: (input: { id: string; refs: string[] }) =>
+      answer('getHistoryMedia', input, () => {
+        const payloads = data.historyMedia[input.id]?.payloads ?? {};
+        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
+      }),
     // Providers: canned answers; the live spec e2e/web/providers.spec.ts runs the real registry.
     saveProvider: (input: { provider: { id: string; kind: string; label?: string; models: string[] } }) =>
       answer('saveProvider', input, () => ({ ...input.provider, label: input.provider.label ?? input.provider.id, hasApiKey: false })),

@@ -104,3 +104,25 @@ test("a call's big result image: the state holds it by reference; its card shows
   await expect(card.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
   expect(await recorded(page, 'getCallMedia')).toEqual([{ callId: 'call-shot', refs: [expect.stringMatching(/^mcp-console-media:/) as unknown as string] }]);
 });
+
+test('a history entry with a big image: the entry shows at once, sizes included; its raw JSON gets the image after it (media by reference)', async ({ page, appUrl, fixture }) => {
+  const image = paddedFixturePng(400_000);
+  const base = fixture.history.find((e) => e.id === 'h-edited')!;
+  const asked = { messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'What does this chart say?' }, { type: 'image' as const, mimeType: 'image/png', data: image }] }], maxTokens: 200 };
+  fixture.history.push({ ...base, id: 'h-chart', conversationId: 'h-chart', receivedAt: Date.now() - 1000, endedAt: Date.now() - 500, edited: false, preview: 'What does this chart say?', original: asked, sent: asked });
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getHistoryMedia');
+  await page.getByTestId('nav-history').click();
+  await page.locator('[data-history-id="h-chart"]').click();
+  const detail = page.getByTestId('history-detail');
+  await expect(detail.getByText('What does this chart say?').first()).toBeVisible();
+  await expect(detail.getByTestId('history-media-bytes').first()).toHaveText('390.7 KB'); // the size the reference names
+  const raw = detail.getByTestId('history-raw-original');
+  await raw.locator('summary').click();
+  await expect(raw.locator('pre')).toContainText('mcp-console-media:');
+  await releaseReplies(page, 'getHistoryMedia');
+  await expect(raw.locator('pre')).toContainText(image.slice(0, 60));
+  await expect(raw.locator('pre')).not.toContainText('mcp-console-media:');
+  expect(await recorded(page, 'getHistoryEntry')).toEqual([{ id: 'h-chart', media: 'by-ref' }]);
+  expect(await recorded(page, 'getHistoryMedia')).toHaveLength(1);
+});

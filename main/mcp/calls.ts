@@ -9,7 +9,7 @@ import { ApiError } from '../../shared/contract/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/contract/state.js';
 import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
 import type { MediaPayload } from '../../shared/contract/media-refs.js';
-import { elideMedia } from '../../shared/domain/media-refs.js';
+import { elideMedia, payloadsFor } from '../../shared/domain/media-refs.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -94,8 +94,7 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
     media(callId, refs) {
       const call = st.calls.find((c) => c.id === callId);
       if (!call) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
-      const { payloads } = elideMedia(call);
-      return refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : []));
+      return payloadsFor(call, refs);
     },
   };
 }

@@ -20,6 +20,7 @@ export const API_METHODS = [
   'restartServer',
   'listHistory',
   'getHistoryEntry',
+  'getHistoryMedia',
   'saveProvider',
   'removeProvider',
   'testProvider',

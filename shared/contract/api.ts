@@ -91,8 +91,14 @@ export const apiRequests = {
       })
       .strict(),
   },
-  /** One history entry with originals, edits, timings and events; null when unknown. */
-  getHistoryEntry: { input: z.object({ id }).strict() },
+  /**
+   * One history entry with originals, edits, timings and events; null when unknown. `media:
+   * 'by-ref'`: image/audio payloads of `MEDIA_REF_MIN_CHARS`+ characters come as references
+   * (shared/contract/media-refs.ts; `mediaRefsIn` finds them) and `getHistoryMedia` sends them.
+   */
+  getHistoryEntry: { input: z.object({ id, media: z.literal('by-ref').optional() }).strict() },
+  /** Payloads `getHistoryEntry` sent by reference, by their references; unknown ones are left out. */
+  getHistoryMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
   /**
    * Add or edit a provider (Providers screen); `previousId` when the edit renames it. `apiKey`: a
    * string stores it in the secret store (never in a file, never returned), null removes it,
@@ -273,6 +279,8 @@ export interface ApiResults {
   restartServer: void;
   listHistory: HistoryListPage;
   getHistoryEntry: HistoryEntry | null;
+  /** The payloads of a history entry sent by reference (unknown references left out). Rejects with `not_found` when there is no such entry. */
+  getHistoryMedia: { media: MediaPayload[] };
   /** The provider as now configured (no key, only `hasApiKey` / `apiKeyHint`). */
   saveProvider: ProviderView;
   removeProvider: void;

@@ -6,7 +6,7 @@
  * first found (`original/messages/0/content/1`). It holds `:`, which base64 never does, so no
  * payload a request carries can be mistaken for one. Pure.
  */
-import { MEDIA_REF_MIN_CHARS, type MediaRef } from '../contract/media-refs.js';
+import { MEDIA_REF_MIN_CHARS, type MediaPayload, type MediaRef } from '../contract/media-refs.js';
 import { base64DecodedBytes } from './base64.js';
 
 const PREFIX = 'mcp-console-media:';
@@ -41,6 +41,15 @@ export function elideMedia<T>(value: T, minChars = MEDIA_REF_MIN_CHARS): ElidedM
     return ref;
   });
   return { value: elided as T, refs: [...payloads].map(([ref, data]) => ({ ref, chars: data.length })), payloads };
+}
+
+/**
+ * The payloads `refs` name in `value` (a whole item, call or history entry, as {@link elideMedia}
+ * names them), in the order asked; references `value` does not hold are left out.
+ */
+export function payloadsFor(value: unknown, refs: readonly string[]): MediaPayload[] {
+  const { payloads } = elideMedia(value);
+  return refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : []));
 }
 
 /**

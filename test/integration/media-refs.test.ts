@@ -78,3 +78,21 @@ describe('media by reference', () => {
     expect(mediaRefsIn((after.item as SamplingItemView).sent)).toEqual(mediaRefsIn((after.item as SamplingItemView).original));
   }, 60_000);
 });
+
+describe('history entries: media by reference', () => {
+  it("getHistoryEntry with media 'by-ref' leaves the image out, getHistoryMedia brings it, together the entry as stored", async () => {
+    const page = await h.service.listHistory({ limit: 10, offset: 0 });
+    const withImage = page.entries.find((e) => e.preview.startsWith('BIG PROMPT'));
+    expect(withImage).toBeDefined();
+    const whole = (await h.service.getHistoryEntry({ id: withImage!.id }))!;
+    const byRef = (await h.service.getHistoryEntry({ id: withImage!.id, media: 'by-ref' }))!;
+    expect(JSON.stringify(whole).length).toBeGreaterThan(MEDIA_REF_MIN_CHARS);
+    expect(JSON.stringify(byRef).length).toBeLessThan(20_000);
+    const refs = mediaRefsIn(byRef);
+    expect(refs).toHaveLength(1); // the image as asked and as sent: one payload
+    const { media } = await h.service.getHistoryMedia({ id: withImage!.id, refs: [...refs, 'mcp-console-media:1:1:elsewhere'] });
+    expect(media.map((m) => m.ref)).toEqual(refs);
+    expect(fillMedia(byRef, new Map(media.map((m) => [m.ref, m.data])))).toEqual(whole);
+    await expect(h.service.getHistoryMedia({ id: 'nope', refs })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'not_found');
+  }, 60_000);
+});

@@ -74,6 +74,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     restartServer: () => undefined,
     listHistory: () => ({ entries: [], total: 0 }),
     getHistoryEntry: () => null,
+    getHistoryMedia: () => {
+      throw new ApiError('not_found', 'no entry');
+    },
     saveProvider: () => ({ id: 'p', kind: 'openai-compatible', label: 'p', models: [], hasApiKey: false }),
     removeProvider: () => undefined,
     testProvider: () => ({ ok: true, message: 'Connected', latencyMs: 1, models: [] }),
@@ -144,6 +147,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     restartServer: record('restartServer'),
     listHistory: record('listHistory'),
     getHistoryEntry: record('getHistoryEntry'),
+    getHistoryMedia: record('getHistoryMedia'),
     saveProvider: record('saveProvider'),
     removeProvider: record('removeProvider'),
     testProvider: record('testProvider'),

@@ -12,6 +12,7 @@ import { en } from '../../i18n/resources';
 import { MANUAL_PROVIDER_ID } from '../../../shared/contract/primitives';
 import { CreateMessageParamsSchema, type CreateMessageParams } from '../../../shared/contract/sampling';
 import { validateSamplingRequest } from '../../../shared/domain/validate-sampling';
+import { fillMedia, mediaRefsIn } from '../../../shared/domain/media-refs';
 import type { HistoryEntry } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
@@ -69,18 +70,32 @@ function eventKind(t: TFunction<'history'>, kind: string): string {
   return kind in en.history.eventKinds ? t(`eventKinds.${kind as keyof typeof en.history.eventKinds}`) : kind;
 }
 
-/** The entry with this id, fetched with `getHistoryEntry`: undefined while loading, null when there is none; or the error. */
+/**
+ * The entry with this id, fetched with `getHistoryEntry`: undefined while loading, null when there
+ * is none; or the error. Its big images and audio come by reference and are put in place when
+ * `getHistoryMedia` brings them (meanwhile their blocks show their size, "loading…"; when that
+ * fetch fails they stay so).
+ */
 function useHistoryEntry(id: string) {
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    getApi()
-      .getHistoryEntry({ id })
-      .then(
-        (e) => live && setEntry(e),
-        (err: unknown) => live && setError(errorText(err)),
-      );
+    const api = getApi();
+    const withMedia = async (e: HistoryEntry) => {
+      const refs = mediaRefsIn(e);
+      if (refs.length === 0) return;
+      const { media } = await api.getHistoryMedia({ id, refs });
+      if (live) setEntry(fillMedia(e, new Map(media.map((p) => [p.ref, p.data]))));
+    };
+    api.getHistoryEntry({ id, media: 'by-ref' }).then(
+      (e) => {
+        if (!live) return;
+        setEntry(e);
+        if (e) withMedia(e).catch(() => undefined);
+      },
+      (err: unknown) => live && setError(errorText(err)),
+    );
     return () => {
       live = false;
     };

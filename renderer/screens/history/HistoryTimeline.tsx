@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryListItem } from '../../../shared/contract/history';
 import { base64DecodedBytes } from '../../../shared/domain/base64';
+import { parseMediaRef } from '../../../shared/domain/media-refs';
 import type { HistoryEntry } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { errorText } from '../../api/error-text';
@@ -87,9 +88,9 @@ export interface MediaFact {
   bytes: number;
 }
 
-/** Decoded size of base64 text. */
+/** Decoded size of base64 text (or the size a media reference names, while its payload is on its way). */
 function decoded(data: string): number {
-  return base64DecodedBytes(data.replace(/\s+/g, ''));
+  return parseMediaRef(data)?.bytes ?? base64DecodedBytes(data.replace(/\s+/g, ''));
 }
 
 /** Every image/audio block and embedded resource blob in the entry's parts, with where it is. */
