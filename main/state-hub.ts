@@ -168,7 +168,8 @@ function publishedOf(st: HubState, id: string): { item: ItemView; version: numbe
 
 /**
  * Sends what changed since the last patch as one patch to every listener (nothing, and no new
- * version, when nothing changed), then clears the pending changes. A listener that throws does not stop the others.
+ * version, when nothing changed), then clears the pending changes. A listener that throws does
+ * not stop the others.
  */
 function flush(st: HubState): void {
   st.scheduled = false;

@@ -71,10 +71,10 @@ export interface FieldChange<T> {
 
 /**
  * One step of the state: `version` is the previous version + 1. Slices come whole, list slices as
- * {@link ListChange}s, field slices as {@link FieldChange}s; item summaries come whole when new (`upsert`) and as field-level changes
- * after that (`change`). `details`: how the whole items changed that a window opened before (a
- * window applies those of the items it has open; others ignore them). A new item's params never
- * travel here.
+ * {@link ListChange}s, field slices as {@link FieldChange}s; item summaries come whole when new
+ * (`upsert`) and as field-level changes after that (`change`). `details`: how the whole items
+ * changed that a window opened before (a window applies those of the items it has open; others
+ * ignore them). A new item's params never travel here.
  */
 export type StatePatch = {
   version: number;
