@@ -89,10 +89,11 @@ test('a big image whose fetch failed: the approval fetches it again and sends it
   expect(await recorded(page, 'getItemMedia')).toHaveLength(2);
 });
 
-test("a call's big result image: the state holds it by reference; its card shows at once and fetches the image", async ({ page, appUrl, fixture }) => {
+test("a call's big result image and resource blob: the state holds them by reference; the card shows at once and fetches them", async ({ page, appUrl, fixture }) => {
   const image = paddedFixturePng(400_000);
   const calls = fixture.state.calls as CallView[];
   calls.push({ id: 'call-shot', serverId: 'everything', kind: 'tools/call', name: 'take-screenshot', arguments: {}, status: 'succeeded', startedAt: Date.now() - 3000, endedAt: Date.now() - 2000, samplingItemIds: [], result: { content: [{ type: 'text', text: 'The page as it looks now' }, { type: 'image', mimeType: 'image/png', data: image }] } });
+  calls.push({ id: 'call-read', serverId: 'everything', kind: 'resources/read', name: 'file:///chart.png', arguments: { uri: 'file:///chart.png' }, status: 'succeeded', startedAt: Date.now() - 1500, endedAt: Date.now() - 1000, samplingItemIds: [], resource: { contents: [{ uri: 'file:///chart.png', mimeType: 'image/png', blob: image }] } });
   await openConsole(page, appUrl, fixture);
   await holdReplies(page, 'getCallMedia');
   await page.getByTestId('nav-servers').click();
@@ -100,9 +101,14 @@ test("a call's big result image: the state holds it by reference; its card shows
   await expect(card).toContainText('The page as it looks now');
   await expect(card.getByTestId('media-meta')).toHaveText('image · image/png · 390.7 KB');
   await expect(card.getByTestId('media-image')).toContainText('(loading…)');
+  const read = page.locator('[data-call-id="call-read"]').getByTestId('resource-contents');
+  await expect(read).toContainText('file:///chart.png · image/png · 390.7 KB (base64) (loading…)');
   await releaseReplies(page, 'getCallMedia');
   await expect(card.getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
-  expect(await recorded(page, 'getCallMedia')).toEqual([{ callId: 'call-shot', refs: [expect.stringMatching(/^mcp-console-media:/) as unknown as string] }]);
+  await expect(read.getByRole('img', { name: 'file:///chart.png' })).toBeVisible();
+  await expect(read).not.toContainText('loading');
+  const ref = expect.stringMatching(/^mcp-console-media:/) as unknown as string;
+  expect(await recorded(page, 'getCallMedia')).toEqual(expect.arrayContaining([{ callId: 'call-shot', refs: [ref] }, { callId: 'call-read', refs: [ref] }]));
 });
 
 test('a history entry with a big image: the entry shows at once, sizes included; its raw JSON gets the image after it (media by reference)', async ({ page, appUrl, fixture }) => {

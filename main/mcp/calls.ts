@@ -94,13 +94,13 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
     media(callId, refs) {
       const call = st.calls.find((c) => c.id === callId);
       if (!call) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
-      return payloadsFor(call, refs);
+      return payloadsFor(call, refs, { blobs: true });
     },
   };
 }
 
 /**
- * Each call as the `calls` slice shows it: its big media by reference, made once per call object
+ * Each call as the `calls` slice shows it: its big media (resource blobs too) by reference, made once per call object
  * (an unchanged call stays the same object, so the slice's patches leave it out).
  */
 const published = new WeakMap<CallView, CallView>();
@@ -109,7 +109,7 @@ const published = new WeakMap<CallView, CallView>();
 function publishedCall(call: CallView): CallView {
   let shown = published.get(call);
   if (!shown) {
-    shown = elideMedia(call).value;
+    shown = elideMedia(call, { blobs: true }).value;
     published.set(call, shown);
   }
   return shown;

@@ -47,7 +47,7 @@ export const apiRequests = {
   getItem: { input: z.object({ id }).strict() },
   /** Payloads `getItem` sent by reference (shared/contract/media-refs.ts), by their references; unknown ones are left out. */
   getItemMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
-  /** Payloads the `calls` slice holds by reference (a call's big result images and audio), by their references; unknown ones are left out. */
+  /** Payloads the `calls` slice holds by reference (a call's big result images, audio and resource blobs), by their references; unknown ones are left out. */
   getCallMedia: { input: z.object({ callId: id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
   /** Start a `tools/call`; resolves at once with its id, the call's progress shows in state. */
   callTool: {
@@ -93,7 +93,7 @@ export const apiRequests = {
   },
   /**
    * One history entry with originals, edits, timings and events; null when unknown. `media:
-   * 'by-ref'`: image/audio payloads of `MEDIA_REF_MIN_CHARS`+ characters come as references
+   * 'by-ref'`: image/audio payloads and resource blobs of `MEDIA_REF_MIN_CHARS`+ characters come as references
    * (shared/contract/media-refs.ts; `mediaRefsIn` finds them) and `getHistoryMedia` sends them.
    */
   getHistoryEntry: { input: z.object({ id, media: z.literal('by-ref').optional() }).strict() },

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
-import { elideMedia, fillMedia, mediaRefsIn, parseMediaRef } from '../../shared/domain/media-refs.js';
+import { elideMedia, fillMedia, mediaRefsIn, parseMediaRef, payloadsFor } from '../../shared/domain/media-refs.js';
 import { isBase64 } from '../../shared/domain/base64.js';
 
 const big = 'QUJD'.repeat(MEDIA_REF_MIN_CHARS / 4); // exactly the threshold
@@ -80,5 +80,19 @@ describe('media by reference', () => {
     for (let i = 0; i < 5_000; i++) deep = { nested: deep };
     const { refs } = elideMedia({ original: { tools: [{ inputSchema: deep }] } });
     expect(refs).toEqual([]);
+  });
+
+  it('resource blobs are replaced only when asked (a call result, a history entry), and put back the same way', () => {
+    const call = { id: 'c', resource: { contents: [{ uri: 'file:///chart.png', mimeType: 'image/png', blob: big }, { uri: 'file:///a.txt', text: big }] } };
+    expect(elideMedia(call).refs).toEqual([]); // queue items keep their blobs
+    const { value, refs } = elideMedia(call, { blobs: true });
+    expect(refs).toHaveLength(1);
+    expect(value.resource.contents[0]!.blob).toBe(refs[0]!.ref);
+    expect(value.resource.contents[1]!.text).toBe(big); // text is not a blob
+    expect(mediaRefsIn(value)).toEqual([refs[0]!.ref]);
+    const payloads = payloadsFor(call, [refs[0]!.ref, 'mcp-console-media:1:1:x'], { blobs: true });
+    expect(payloads).toEqual([{ ref: refs[0]!.ref, data: big }]);
+    expect(fillMedia(value, new Map(payloads.map((p) => [p.ref, p.data])))).toEqual(call);
+    expect(parseMediaRef(refs[0]!.ref)?.chars).toBe(big.length);
   });
 });

@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/contract/state';
 import { base64DecodedBytes } from '../../../shared/domain/base64';
+import { parseMediaRef } from '../../../shared/domain/media-refs';
 import { formatBytes } from '../../../shared/domain/validate-sampling';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
@@ -27,21 +28,28 @@ function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
   return <pre className="pre-text result-text">{shown}</pre>;
 }
 
-/** One resource's contents (`resources/read`, or an embedded resource block). */
+/**
+ * One resource's contents (`resources/read`, or an embedded resource block). A big blob the state
+ * holds by reference shows its size and "loading…" until its call card has fetched it.
+ */
 export function ResourceContentsView({ contents }: { contents: Contents }) {
+  const { t } = useTranslation('common');
   const mime = contents.mimeType;
+  const blob = contents.blob;
+  const arriving = blob === undefined ? undefined : parseMediaRef(blob);
   return (
     <div className="resource-contents" data-testid="resource-contents">
       <div className="muted small mono break">
         {contents.uri}
         {mime && ` · ${mime}`}
-        {contents.blob !== undefined && ` · ${formatBytes(base64DecodedBytes(contents.blob))} (base64)`}
+        {blob !== undefined && ` · ${formatBytes(arriving?.bytes ?? base64DecodedBytes(blob))} (base64)`}
+        {arriving && ` ${t('media.loading')}`}
       </div>
       {contents.text !== undefined && <TextBody text={contents.text} mimeType={mime} />}
-      {contents.blob !== undefined && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${contents.blob}`} />}
-      {contents.blob !== undefined && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${contents.blob}`} />}
-      {contents.blob !== undefined && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
-        <pre className="pre-text result-text muted">{`${contents.blob.slice(0, 120)}${contents.blob.length > 120 ? '…' : ''}`}</pre>
+      {blob !== undefined && !arriving && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${blob}`} />}
+      {blob !== undefined && !arriving && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${blob}`} />}
+      {blob !== undefined && !arriving && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
+        <pre className="pre-text result-text muted">{`${blob.slice(0, 120)}${blob.length > 120 ? '…' : ''}`}</pre>
       )}
     </div>
   );
