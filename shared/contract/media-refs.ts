@@ -4,7 +4,9 @@
  * {@link MEDIA_REF_MIN_CHARS} long with a reference in place of the data (a short string that is
  * never valid base64, made by shared/domain/media-refs.ts) and lists the references in its reply;
  * the window shows the review at once and fetches the payloads with `getItemMedia` (README,
- * "Architecture"). Plain data.
+ * "Architecture"). The `calls` slice holds a call's big result media (resource blobs too) the same
+ * way, fetched with `getCallMedia`, and `getHistoryEntry({media: 'by-ref'})` a history entry's,
+ * fetched with `getHistoryMedia`. Plain data.
  */
 
 /**
@@ -22,7 +24,7 @@ export interface MediaRef {
   chars: number;
 }
 
-/** One payload `getItemMedia` sends: the reference it replaces and the base64 data. */
+/** One payload `getItemMedia`, `getCallMedia` or `getHistoryMedia` sends: the reference it replaces and the base64 data. */
 export interface MediaPayload {
   ref: string;
   data: string;
