@@ -43,6 +43,6 @@ test('roots: listed, removed and added with the exact payloads; main\'s error sh
   await shot(page, 'roots-panel-error');
 
   // The list follows main's state.
-  await emit(page, { type: 'patch', patch: { version: 100, servers: fixture.state.servers.map((s) => (s.id === 'everything' ? { ...s, roots: [] } : s)) } });
+  await emit(page, { type: 'patch', patch: { version: 100, servers: { all: fixture.state.servers.map((s) => (s.id === 'everything' ? { ...s, roots: [] } : s)) } } });
   await expect(panel.getByTestId('roots-empty')).toContainText('No folders are shared with everything');
 });

@@ -84,7 +84,7 @@ test('servers: a call that failed because its tool needs the other era says so, 
   const detail = 'Error executing tool echo: this transport context has no back-channel for server-initiated requests';
   const failed = { id: 'call-era', serverId: 'everything', kind: 'tools/call' as const, name: 'echo', arguments: { message: 'hi' }, status: 'failed' as const, startedAt: Date.now() - 2000, endedAt: Date.now() - 1000, samplingItemIds: [], error: { message: detail, code: -32600 }, eraNeed: { needs: 'legacy' as const, detail } };
   const servers = fixture.state.servers.map((s) => (s.id === 'everything' ? { ...s, era: 'modern' as const, toolEras: { echo: { needs: 'legacy' as const, learned: 'failure' as const, detail, at: Date.now() } } } : s));
-  await emit(page, { type: 'patch', patch: { version: 43, calls: { upsert: [failed] }, servers } });
+  await emit(page, { type: 'patch', patch: { version: 43, calls: { upsert: [failed] }, servers: { all: servers } } });
   const card = page.locator('[data-call-id="call-era"]');
   await expect(card.getByTestId('call-era-need')).toContainText('This tool needs the 2025-11-25 protocol era');
   await card.getByTestId('call-again').click();

@@ -1,20 +1,21 @@
 /**
  * How the state crosses the boundary: main's state hub (main/state-hub.ts) sends patches, every
  * window applies them to its mirror (renderer/store.ts). Slices come whole, but for the list
- * slices ({@link LIST_SLICES}: `calls`), which come as the entries that changed, and the field
+ * slices ({@link LIST_SLICES}: `calls`, `servers`), which come as the entries that changed, and the field
  * slices ({@link FIELD_SLICES}: `policy`), which come as the fields that changed; an item's summary
  * comes whole once and then as field-level changes. Whole items never travel in the stream: a
  * window fetches one with `getItem` when it opens it, and keeps it current with the patches'
  * `details` (field-level changes of whole items, a streaming response as its new text). Pure.
  */
-import type { CallView, ConsoleState, ItemSummary, ItemView, SliceKey } from './state.js';
+import type { CallView, ConsoleState, ItemSummary, ItemView, ServerView, SliceKey } from './state.js';
 
 /**
  * Slices that are lists of entries with an `id` and travel as the entries that changed
- * ({@link ListChange}): one busy entry (a tool call linking its 3,000th sampling request) must not
- * send the others (earlier calls and their results) again.
+ * ({@link ListChange}): one busy entry must not send the others again — a tool call linking its
+ * 3,000th sampling request, the earlier calls and their results; a server writing a line to
+ * stderr (Python servers log every request there), every server's tools and their schemas.
  */
-export const LIST_SLICES = ['calls'] as const;
+export const LIST_SLICES = ['calls', 'servers'] as const;
 /** A slice that travels as {@link ListChange}s. */
 export type ListSliceKey = (typeof LIST_SLICES)[number];
 /**
@@ -81,6 +82,7 @@ export type StatePatch = {
   items?: { upsert: ItemSummary[]; remove: string[]; change?: ItemChange[] };
   details?: DetailChange[];
   calls?: ListChange<CallView>;
+  servers?: ListChange<ServerView>;
   policy?: FieldChange<NonNullable<ConsoleState['policy']>>;
 } & Partial<Pick<ConsoleState, WholeSliceKey>>;
 
@@ -111,8 +113,9 @@ export function applyFieldChange<T extends object>(value: T | undefined, change:
 
 /**
  * What differs between two versions of a list slice, entry by entry (by id; an entry whose object
- * is the same is unchanged): undefined when nothing did. The list is sent whole (`all`) when
- * removing, changing and appending would not give `after` in its order.
+ * is the same is unchanged, a rebuilt one is compared field by field, by value): undefined when
+ * nothing did. The list is sent whole (`all`) when removing, changing and appending would not give
+ * `after` in its order.
  */
 export function listChange<T extends { id: string }>(before: readonly T[], after: readonly T[]): ListChange<T> | undefined {
   const was = new Map(before.map((e) => [e.id, e]));
@@ -126,7 +129,8 @@ export function listChange<T extends { id: string }>(before: readonly T[], after
   if (!inOrder) return { all: [...after] };
   const change: Array<ItemChange<T>> = [];
   for (const entry of kept) {
-    const diff = itemChange(was.get(entry.id)!, entry);
+    const before = was.get(entry.id)!;
+    const diff = before === entry ? undefined : itemChange(before, entry, true);
     if (diff) change.push(diff);
   }
   if (remove.length === 0 && change.length === 0 && added.length === 0) return undefined;
@@ -235,6 +239,7 @@ export function applyPatch(state: ConsoleState, patch: StatePatch): ConsoleState
     if (key !== 'version' && key !== 'items' && key !== 'details' && value !== undefined && !isListSlice(key) && !isFieldSlice(key)) (next as unknown as Record<string, unknown>)[key] = value;
   }
   if (patch.calls) next.calls = applyListChange(state.calls, patch.calls);
+  if (patch.servers) next.servers = applyListChange(state.servers, patch.servers);
   if (patch.policy) next.policy = applyFieldChange(state.policy, patch.policy);
   if (patch.items) {
     const removed = new Set(patch.items.remove);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStateHub, type HubInitial } from '../../main/state-hub.js';
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
-import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView } from '../../shared/contract/state.js';
+import type { ConsoleState, ElicitationItemView, ItemView, SamplingItemView, ServerView } from '../../shared/contract/state.js';
 import { applyFieldChange, applyItemChange, applyListChange, applyPatch, fieldChange, itemChange, listChange, patchFits, type StatePatch } from '../../shared/contract/state-patch.js';
 
 const base: HubInitial = {
@@ -295,5 +295,29 @@ describe('field slices travel as the fields that changed', () => {
     expect(applyFieldChange(b, fieldChange(b, a)!)).toEqual(a);
     expect(fieldChange(a, policy(1))).toBeUndefined();
     expect(fieldChange(undefined, a)).toEqual({ all: a });
+  });
+});
+
+describe('the servers slice travels as the servers that changed', () => {
+  const tools = Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, description: 'Creates or updates a file in a repository, with its contents', inputSchema: { type: 'object', properties: { owner: { type: 'string' }, repo: { type: 'string' }, path: { type: 'string' } } } }));
+  const server = (id: string, stderrTail: string[]): ServerView => ({ id, transport: 'stdio', target: `python -m ${id}`, status: 'ready', stderrTail, tools, inFlight: 0, logTotals: { protocol: 10, stderr: stderrTail.length } });
+
+  it('a server writing a line to stderr sends that line, not every server with its tools again', () => {
+    const { queue, hub, events } = manualHub();
+    let mirror = hub.snapshot();
+    const tick = () => {
+      queue.shift()!();
+      const wire = JSON.stringify(events.at(-1));
+      mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
+      return wire;
+    };
+    hub.set('servers', ['github', 'files', 'search'].map((id) => server(id, [])));
+    expect(tick().length).toBeGreaterThan(20_000);
+    // Every publish rebuilds each view (the console's publishServers): the others compare equal by value.
+    hub.set('servers', [server('github', []), server('files', ['INFO Processing request of type CallToolRequest']), server('search', [])]);
+    const line = tick();
+    expect(line.length).toBeLessThan(400); // was the whole slice, every server's tools, at every line
+    expect(line).toContain('Processing request of type CallToolRequest');
+    expect(mirror.servers).toEqual(hub.get('servers'));
   });
 });
