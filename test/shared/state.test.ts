@@ -37,6 +37,19 @@ function manualHub() {
   return { queue, hub, events };
 }
 
+/** {@link manualHub} with a window's mirror: `tick` sends the next patch, applies it as it crossed the boundary and returns its JSON. */
+function mirroredHub() {
+  const m = manualHub();
+  let mirror = m.hub.snapshot();
+  const tick = (): string => {
+    m.queue.shift()!();
+    const wire = JSON.stringify(m.events.at(-1));
+    mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
+    return wire;
+  };
+  return { ...m, tick, mirror: () => mirror };
+}
+
 describe('state hub → patches → renderer mirror', () => {
   it('coalesces changes of one tick into one patch, and the mirror converges to main state', () => {
     const { queue, hub, events } = manualHub();
@@ -263,14 +276,7 @@ describe('field slices travel as the fields that changed', () => {
   });
 
   it("a request's counters send the counters, not the rules file (rebuilt objects compared by value)", () => {
-    const { queue, hub, events } = manualHub();
-    let mirror = hub.snapshot();
-    const tick = () => {
-      queue.shift()!();
-      const wire = JSON.stringify(events.at(-1));
-      mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
-      return wire;
-    };
+    const { queue, hub, events, tick, mirror } = mirroredHub();
     const first = policy(0);
     hub.set('policy', first);
     expect(tick().length).toBeGreaterThan(2_000); // the first one whole
@@ -284,8 +290,8 @@ describe('field slices travel as the fields that changed', () => {
     hub.set('policy', { ...policy(1), problems: ['rules.json line 2: bad'] }); // rebuilt, the same by value
     queue.shift()!();
     expect(events).toHaveLength(sent); // nothing to send: no patch, no new version
-    expect(mirror.policy).toEqual(hub.get('policy'));
-    expect(hub.snapshot().version).toBe(mirror.version);
+    expect(mirror().policy).toEqual(hub.get('policy'));
+    expect(hub.snapshot().version).toBe(mirror().version);
   });
 
   it('applying the change gives the slice after; nothing when nothing changed', () => {
@@ -303,14 +309,7 @@ describe('the servers slice travels as the servers that changed', () => {
   const server = (id: string, stderrTail: string[]): ServerView => ({ id, transport: 'stdio', target: `python -m ${id}`, status: 'ready', stderrTail, tools, inFlight: 0, logTotals: { protocol: 10, stderr: stderrTail.length } });
 
   it('a server writing a line to stderr sends that line, not every server with its tools again', () => {
-    const { queue, hub, events } = manualHub();
-    let mirror = hub.snapshot();
-    const tick = () => {
-      queue.shift()!();
-      const wire = JSON.stringify(events.at(-1));
-      mirror = applyPatch(mirror, (JSON.parse(wire) as Extract<ConsoleEvent, { type: 'patch' }>).patch);
-      return wire;
-    };
+    const { hub, tick, mirror } = mirroredHub();
     hub.set('servers', ['github', 'files', 'search'].map((id) => server(id, [])));
     expect(tick().length).toBeGreaterThan(20_000);
     // Every publish rebuilds each view (the console's publishServers): the others compare equal by value.
@@ -318,6 +317,6 @@ describe('the servers slice travels as the servers that changed', () => {
     const line = tick();
     expect(line.length).toBeLessThan(400); // was the whole slice, every server's tools, at every line
     expect(line).toContain('Processing request of type CallToolRequest');
-    expect(mirror.servers).toEqual(hub.get('servers'));
+    expect(mirror().servers).toEqual(hub.get('servers'));
   });
 });
