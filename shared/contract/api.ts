@@ -39,6 +39,8 @@ export { API_METHODS, type ApiMethod };
 const id = z.string().min(1).max(200);
 const reason = z.string().max(2000).optional();
 const ModelRefSchema = z.object({ providerId: id, modelId: z.string().min(1).max(500) });
+/** References to payloads sent by reference (shared/contract/media-refs.ts), as the media methods take them. */
+const mediaRefs = z.array(z.string().min(1).max(2000)).min(1).max(1000);
 
 /** Input schemas of every request, by method name. */
 export const apiRequests = {
@@ -46,9 +48,9 @@ export const apiRequests = {
   getState: { input: z.object({}).strict() },
   getItem: { input: z.object({ id }).strict() },
   /** Payloads `getItem` sent by reference (shared/contract/media-refs.ts), by their references; unknown ones are left out. */
-  getItemMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
+  getItemMedia: { input: z.object({ id, refs: mediaRefs }).strict() },
   /** Payloads the `calls` slice holds by reference (a call's big result images, audio and resource blobs), by their references; unknown ones are left out. */
-  getCallMedia: { input: z.object({ callId: id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
+  getCallMedia: { input: z.object({ callId: id, refs: mediaRefs }).strict() },
   /** Start a `tools/call`; resolves at once with its id, the call's progress shows in state. */
   callTool: {
     input: z
@@ -93,12 +95,13 @@ export const apiRequests = {
   },
   /**
    * One history entry with originals, edits, timings and events; null when unknown. `media:
-   * 'by-ref'`: image/audio payloads and resource blobs of `MEDIA_REF_MIN_CHARS`+ characters come as references
-   * (shared/contract/media-refs.ts; `mediaRefsIn` finds them) and `getHistoryMedia` sends them.
+   * 'by-ref'`: image/audio payloads and resource blobs of `MEDIA_REF_MIN_CHARS`+ characters come
+   * as references (shared/contract/media-refs.ts; `mediaRefsIn` finds them), `getHistoryMedia`
+   * sends them.
    */
   getHistoryEntry: { input: z.object({ id, media: z.literal('by-ref').optional() }).strict() },
   /** Payloads `getHistoryEntry` sent by reference, by their references; unknown ones are left out. */
-  getHistoryMedia: { input: z.object({ id, refs: z.array(z.string().min(1).max(2000)).min(1).max(1000) }).strict() },
+  getHistoryMedia: { input: z.object({ id, refs: mediaRefs }).strict() },
   /**
    * Add or edit a provider (Providers screen); `previousId` when the edit renames it. `apiKey`: a
    * string stores it in the secret store (never in a file, never returned), null removes it,

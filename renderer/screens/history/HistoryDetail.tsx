@@ -72,9 +72,9 @@ function eventKind(t: TFunction<'history'>, kind: string): string {
 
 /**
  * The entry with this id, fetched with `getHistoryEntry`: undefined while loading, null when there
- * is none; or the error. Its big images and audio come by reference and are put in place when
- * `getHistoryMedia` brings them (meanwhile their blocks show their size, "loading…"; when that
- * fetch fails they stay so).
+ * is none; or the error. Its big images, audio and resource blobs come by reference and are put
+ * in place when `getHistoryMedia` brings them (meanwhile the media table shows the sizes the
+ * references name and the raw JSON the references; when that fetch fails they stay so).
  */
 function useHistoryEntry(id: string) {
   const [entry, setEntry] = useState<HistoryEntry | null | undefined>(undefined);
