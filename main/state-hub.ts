@@ -3,9 +3,9 @@
  * it coalesces changes made in the same tick into one {@link StatePatch} and pushes it to every
  * subscriber as a `{type: 'patch'}` event. The renderer mirrors these.
  *
- * A list slice (`calls`) goes out as the entries that changed since the last patch (by identity:
- * an entry replaced by a new object, field by field); a field slice (`policy`) as its top-level
- * fields that changed (by value).
+ * A list slice (`calls`, `servers`) goes out as the entries that changed since the last patch (an
+ * entry that is a new object, compared field by field, by value); a field slice (`policy`) as its
+ * top-level fields that changed (by value).
  *
  * Items (sampling requests and elicitations) are kept whole here; the state and its patches carry
  * only their summaries (shared/domain/item-summary.ts `projectItem`): a new item as its summary, a

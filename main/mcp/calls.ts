@@ -42,8 +42,9 @@ export interface CallTracker {
   /** Records that a sampling item (or elicitation) arrived during these calls: each keeps the newest ids and counts all. */
   linkItem(callIds: string[], itemId: string): void;
   /**
-   * The payloads of call `callId` that the `calls` slice holds by reference (big images and audio
-   * of its result, shared/contract/media-refs.ts), by reference; unknown references are left out.
+   * The payloads of call `callId` that the `calls` slice holds by reference (big images, audio and
+   * resource blobs of its result, shared/contract/media-refs.ts), by reference; unknown references
+   * are left out.
    * @throws ApiError not_found for a call no longer kept
    */
   media(callId: string, refs: readonly string[]): MediaPayload[];
@@ -100,8 +101,9 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
 }
 
 /**
- * Each call as the `calls` slice shows it: its big media (resource blobs too) by reference, made once per call object
- * (an unchanged call stays the same object, so the slice's patches leave it out).
+ * Each call as the `calls` slice shows it: its big media (resource blobs too) by reference, made
+ * once per call object (an unchanged call stays the same object, so the slice's patches leave it
+ * out).
  */
 const published = new WeakMap<CallView, CallView>();
 
