@@ -97,6 +97,8 @@ export function installFakeApi(data: FakeWire): void {
   /** The methods whose replies are held, each with its calls waiting for an answer. */
   const held = new Map<string, Array<() => void>>();
   let nextCall = 1;
+  /** The payloads `refs` name among `payloads`, in the order asked (unknown ones left out), as main's media methods answer. */
+  const picked = (payloads: Record<string, string>, refs: string[]) => refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref]! }));
   const answer = (method: string, input: unknown, value: () => unknown): Promise<unknown> => {
     calls.push({ method, input: JSON.parse(JSON.stringify(input ?? {})) as Record<string, unknown> });
     const failure = failures.get(method);
@@ -127,12 +129,12 @@ export function installFakeApi(data: FakeWire): void {
     getItemMedia: (input: { id: string; refs: string[] }) =>
       answer('getItemMedia', input, () => {
         const payloads = data.media[input.id]?.payloads ?? {};
-        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
+        return { media: picked(payloads, input.refs) };
       }),
     getCallMedia: (input: { callId: string; refs: string[] }) =>
       answer('getCallMedia', input, () => {
         const payloads = data.media[input.callId]?.payloads ?? {};
-        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
+        return { media: picked(payloads, input.refs) };
       }),
     callTool: (input: unknown) => answer('callTool', input, () => ({ callId: `fake-call-${nextCall++}` })),
     rerunCall: (input: unknown) => answer('rerunCall', input, () => ({ callId: `fake-call-${nextCall++}` })),
@@ -177,7 +179,7 @@ export function installFakeApi(data: FakeWire): void {
     getHistoryMedia: (input: { id: string; refs: string[] }) =>
       answer('getHistoryMedia', input, () => {
         const payloads = data.historyMedia[input.id]?.payloads ?? {};
-        return { media: input.refs.filter((ref) => ref in payloads).map((ref) => ({ ref, data: payloads[ref] })) };
+        return { media: picked(payloads, input.refs) };
       }),
     // Providers: canned answers; the live spec e2e/web/providers.spec.ts runs the real registry.
     saveProvider: (input: { provider: { id: string; kind: string; label?: string; models: string[] } }) =>

@@ -1,9 +1,9 @@
 /**
  * How the state crosses the boundary: main's state hub (main/state-hub.ts) sends patches, every
  * window applies them to its mirror (renderer/store.ts). Slices come whole, but for the list
- * slices ({@link LIST_SLICES}: `calls`, `servers`), which come as the entries that changed, and the field
- * slices ({@link FIELD_SLICES}: `policy`), which come as the fields that changed; an item's summary
- * comes whole once and then as field-level changes. Whole items never travel in the stream: a
+ * slices ({@link LIST_SLICES}: `calls`, `servers`), which come as the entries that changed, and
+ * the field slices ({@link FIELD_SLICES}: `policy`), which come as the fields that changed; an
+ * item's summary comes whole once and then as field-level changes. Whole items never travel in the stream: a
  * window fetches one with `getItem` when it opens it, and keeps it current with the patches'
  * `details` (field-level changes of whole items, a streaming response as its new text). Pure.
  */
@@ -99,7 +99,7 @@ export function patchFits(state: ConsoleState, patch: StatePatch): boolean {
  */
 export function fieldChange<T extends object>(before: T | undefined, after: T): FieldChange<T> | undefined {
   if (before === undefined) return { all: after };
-  const { set, unset } = diffFields(before, after, true, false) ?? {};
+  const { set, unset } = diffFields(before, after, true) ?? {};
   return set || unset ? { ...(set && { set: set as Partial<T> }), ...(unset && { unset: unset as Array<keyof T & string> }) } : undefined;
 }
 
@@ -129,8 +129,8 @@ export function listChange<T extends { id: string }>(before: readonly T[], after
   if (!inOrder) return { all: [...after] };
   const change: Array<ItemChange<T>> = [];
   for (const entry of kept) {
-    const before = was.get(entry.id)!;
-    const diff = before === entry ? undefined : itemChange(before, entry, true);
+    const prior = was.get(entry.id)!;
+    const diff = prior === entry ? undefined : itemChange(prior, entry, true);
     if (diff) change.push(diff);
   }
   if (remove.length === 0 && change.length === 0 && added.length === 0) return undefined;
@@ -169,20 +169,16 @@ export function applyItemChange<T extends object>(item: T, change: ItemChange<T>
  * field held before is sent as `same`. Undefined when nothing differs.
  */
 export function itemChange<T extends { id: string }>(before: T, after: T, byValue = false): ItemChange<T> | undefined {
-  const diff = diffFields(before, after, byValue, true);
+  const diff = diffFields(before, after, byValue);
   return diff && { id: after.id, ...(diff as Omit<ItemChange<T>, 'id'>) };
 }
 
 /**
- * The top-level fields of `after` that differ from `before` (`set`), those it lost (`unset`), and
- * with `textGrows` a `generation` that only grew as its new text (`append`); undefined when none.
+ * The top-level fields of `after` that differ from `before` (`set`), those it lost (`unset`), by
+ * identity those now holding the very object another field held (`same`), and a `generation` that
+ * only grew as its new text (`append`); undefined when none. See {@link itemChange}.
  */
-function diffFields(
-  before: object,
-  after: object,
-  byValue: boolean,
-  textGrows: boolean,
-): { set?: Record<string, unknown>; unset?: string[]; same?: Record<string, string>; append?: string } | undefined {
+function diffFields(before: object, after: object, byValue: boolean): { set?: Record<string, unknown>; unset?: string[]; same?: Record<string, string>; append?: string } | undefined {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
   const same: Record<string, string> = {};
@@ -201,7 +197,7 @@ function diffFields(
         continue;
       }
     }
-    if (textGrows && key === 'generation') {
+    if (key === 'generation') {
       const [was, now] = [b.generation as { startedAt: number; text: string } | undefined, a.generation as { startedAt: number; text: string } | undefined];
       if (was && now && now.startedAt === was.startedAt && now.text.length >= was.text.length && now.text.startsWith(was.text)) {
         if (now.text.length > was.text.length) append = now.text.slice(was.text.length);
