@@ -89,6 +89,34 @@ test('a big image whose fetch failed: the approval fetches it again and sends it
   expect(await recorded(page, 'getItemMedia')).toHaveLength(2);
 });
 
+test('a screenshot in a tool_result, still on its way: the review raises no problem, and the approval sends it whole', async ({ page, appUrl, fixture }) => {
+  const image = paddedFixturePng(400_000);
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  const messages = [
+    { role: 'user' as const, content: { type: 'text' as const, text: 'What does the page show?' } },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'shot-1', name: 'screenshot', input: {} }] },
+    { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'shot-1', content: [{ type: 'image', mimeType: 'image/png', data: image }] }] },
+  ];
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'shot', conversationId: 'shot', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getItemMedia');
+  await page.locator('[data-testid="queue-item"][data-item-id="shot"]').click();
+  const review = page.getByTestId('request-review');
+  await expect(review.getByText('What does the page show?')).toBeVisible();
+  await expect(review.getByTestId('media-image')).toContainText('(loading…)');
+  await expect(review.getByTestId('request-invalid')).toHaveCount(0); // a reference is not "invalid base64"
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve');
+  await shot(page, 'tool-result-image-loading');
+  await releaseReplies(page, 'getItemMedia');
+  await expect(review.getByTestId('media-image').getByRole('img', { name: 'Image (image/png)' })).toBeVisible();
+  await expect(review.getByTestId('request-invalid')).toHaveCount(0);
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ content?: Array<{ data?: string }> }> }> } }>;
+  expect(sent!.params.messages[2]!.content[0]!.content![0]!.data === image).toBe(true);
+});
+
 test("a call's big result image and resource blob: the state holds them by reference; the card shows at once and fetches them", async ({ page, appUrl, fixture }) => {
   const image = paddedFixturePng(400_000);
   const calls = fixture.state.calls as CallView[];

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MARKDOWN_PREVIEW_CHARS, PART_CHARS, markdownPreview, splitParts } from '../../renderer/components/big-text.js';
 import { checkDraftParams, sameJson, withoutReceivedMedia } from '../../renderer/screens/queue/draft-check.js';
 import type { CreateMessageParams, SamplingContent } from '../../shared/contract/sampling.js';
+import { elideMedia } from '../../shared/domain/media-refs.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from '../../shared/domain/validate-sampling.js';
 
 const lines = (n: number, width = 79) => Array.from({ length: n }, (_, i) => `${String(i).padStart(6, '0')} ${'x'.repeat(width - 7)}`).join('\n');
@@ -77,5 +78,34 @@ describe('checking a draft of a request with a big image', () => {
     expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false); // key order, as JSON.stringify
     expect(sameJson([1, [2]], [1, [2]])).toBe(true);
     expect(sameJson({ a: [] }, { a: {} })).toBe(false);
+  });
+});
+
+describe('checking a draft whose tool_result holds a big image (a screenshot tool fed back)', () => {
+  const image = 'QUJD'.repeat(100_000); // 400 KB of valid base64: sent by reference
+  const base: CreateMessageParams = {
+    messages: [
+      { role: 'user', content: { type: 'text', text: 'Look at the page' } },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'shot-1', name: 'screenshot', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', toolUseId: 'shot-1', content: [{ type: 'image', data: image, mimeType: 'image/png' }] }] },
+    ],
+    maxTokens: 500,
+  };
+  const nested = (p: CreateMessageParams): string => ((p.messages[2]!.content as Array<{ content: Array<{ data: string }> }>)[0]!.content[0]!.data);
+
+  it('passes while the image is still a reference, counting it as its payload', () => {
+    const { value } = elideMedia({ original: base });
+    expect(nested(value.original)).toMatch(/^mcp-console-media:/);
+    expect(checkDraftParams(value.original, value.original)).toBeNull();
+    expect(withoutReceivedMedia(value.original, value.original).stripped).toBe(image.length - 4);
+  });
+
+  it('does not rescan the received nested image, and still refuses one that is not the received one', () => {
+    const light = withoutReceivedMedia(base, base);
+    expect(light.stripped).toBe(image.length - 4);
+    expect(nested(light.params)).toBe('AAAA');
+    expect(nested(base)).toBe(image);
+    const swapped: CreateMessageParams = { ...base, messages: [...base.messages.slice(0, 2), { role: 'user', content: [{ type: 'tool_result', toolUseId: 'shot-1', content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] }] }] };
+    expect(checkDraftParams(swapped, base)).toMatch(/S-B64-1/);
   });
 });

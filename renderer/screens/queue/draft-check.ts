@@ -20,23 +20,42 @@ export function checkDraftParams(params: CreateMessageParams, base: CreateMessag
 /** Stand-in for media data the request arrived with: valid base64 of 3 bytes. */
 const MEDIA_STAND_IN = 'AAAA';
 
+/** Whether `b` is an image/audio block whose data a review may leave out of the check. */
+const isMedia = (b: { type: string; data?: unknown }): b is { type: 'image' | 'audio'; data: string } =>
+  (b.type === 'image' || b.type === 'audio') && typeof b.data === 'string';
+
 /**
  * `params` with every image/audio payload that is the very string the request arrived with (main
  * validated it at intake: base64, size caps), or a reference to such a payload still on its way
  * (shared/contract/media-refs.ts), replaced by a 4-character stand-in, and how many characters
- * that removed from the JSON (base64 needs no escaping; a reference counts as its payload). The review re-validates on
- * every keystroke; scanning a multi-megabyte image each time cost ~45 ms per keystroke (`npm run
- * bench`, renderer scenario). The person can only remove media, never change it.
+ * that removed from the JSON (base64 needs no escaping; a reference counts as its payload). Media
+ * nested in a `tool_result`'s content (a screenshot tool's result fed back) are stood in for too:
+ * the validator checks them as well (S-B64-1), and a reference there is not base64. The review
+ * re-validates on every keystroke; scanning a multi-megabyte image each time cost ~45 ms per
+ * keystroke (`npm run bench`, renderer scenario). The person can only remove media, never change it.
  */
 export function withoutReceivedMedia(params: CreateMessageParams, base: CreateMessageParams): { params: CreateMessageParams; stripped: number } {
   const received = new Set<string>();
-  for (const m of base.messages) for (const b of contentBlocks(m.content)) if ((b.type === 'image' || b.type === 'audio') && b.data.length > MEDIA_STAND_IN.length) received.add(b.data);
+  const note = (b: { type: string; data?: unknown }): void => {
+    if (isMedia(b) && b.data.length > MEDIA_STAND_IN.length) received.add(b.data);
+  };
+  for (const m of base.messages) {
+    for (const b of contentBlocks(m.content)) {
+      note(b);
+      if (b.type === 'tool_result') b.content.forEach(note);
+    }
+  }
   if (received.size === 0) return { params, stripped: 0 };
   let stripped = 0;
-  const light = (b: SamplingContent): SamplingContent => {
-    if ((b.type !== 'image' && b.type !== 'audio') || !received.has(b.data)) return b;
+  const stand = <B extends { type: string; data?: unknown }>(b: B): B => {
+    if (!isMedia(b) || !received.has(b.data)) return b;
     stripped += (parseMediaRef(b.data)?.chars ?? b.data.length) - MEDIA_STAND_IN.length;
     return { ...b, data: MEDIA_STAND_IN };
+  };
+  const light = (b: SamplingContent): SamplingContent => {
+    if (b.type !== 'tool_result') return stand(b);
+    const content = b.content.map(stand);
+    return content.some((c, i) => c !== b.content[i]) ? { ...b, content } : b;
   };
   const messages = params.messages.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map(light) : light(m.content) }));
   return { params: { ...params, messages }, stripped };
