@@ -222,12 +222,12 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id, media }) => {
       const entry = history.get(id);
-      return entry && media === 'by-ref' ? elideMedia(entry, { blobs: true }).value : entry;
+      return entry && media === 'by-ref' ? elideMedia(entry).value : entry;
     },
     getHistoryMedia: async ({ id, refs }) => {
       const entry = history.get(id);
       if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id }));
-      return { media: payloadsFor(entry, refs, { blobs: true }) };
+      return { media: payloadsFor(entry, refs) };
     },
     saveProvider: (input) => providerRegistry.save(input),
     removeProvider: ({ id }) => providerRegistry.remove(id),

@@ -45,18 +45,18 @@ export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
   const items = fixtureItems(data.state);
   const media: FakeWire['media'] = {};
-  const byRef = <T extends { id: string }>(whole: T, blobs = false): T => {
-    const { value, refs, payloads } = elideMedia(whole, { blobs });
+  const byRef = <T extends { id: string }>(whole: T): T => {
+    const { value, refs, payloads } = elideMedia(whole);
     if (refs.length) media[whole.id] = { refs, payloads: Object.fromEntries(payloads) };
     return value;
   };
   const sent = items.map((i) => byRef(i));
   const historyMedia: FakeWire['historyMedia'] = {};
   for (const entry of data.history) {
-    const { value, refs, payloads } = elideMedia(entry, { blobs: true });
+    const { value, refs, payloads } = elideMedia(entry);
     if (refs.length) historyMedia[entry.id] = { entry: value, payloads: Object.fromEntries(payloads) };
   }
-  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c, true)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
+  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */

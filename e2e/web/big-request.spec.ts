@@ -117,6 +117,40 @@ test('a screenshot in a tool_result, still on its way: the review raises no prob
   expect(sent!.params.messages[2]!.content[0]!.content![0]!.data === image).toBe(true);
 });
 
+test('a tool_result embedding a 1 MB PDF and a resource link: the review shows each by its URI and size, never the base64; the approval sends the PDF whole', async ({ page, appUrl, fixture }) => {
+  const pdf = Buffer.alloc(1_000_000, 7).toString('base64');
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  const messages = [
+    { role: 'user' as const, content: { type: 'text' as const, text: 'Read the Q3 report.' } },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: { path: '/reports/q3.pdf' } }] },
+    {
+      role: 'user' as const,
+      content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [
+        { type: 'resource', resource: { uri: 'file:///reports/q3.pdf', mimeType: 'application/pdf', blob: pdf } },
+        { type: 'resource_link', uri: 'file:///reports/q2.pdf', name: 'q2.pdf', description: 'Last quarter' },
+      ] }],
+    },
+  ];
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'pdf', conversationId: 'pdf', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getItemMedia');
+  await page.locator('[data-testid="queue-item"][data-item-id="pdf"]').click();
+  const result = page.getByTestId('request-review').getByTestId('tool-result');
+  await expect(result.getByTestId('resource-meta')).toHaveText('file:///reports/q3.pdf · application/pdf · 976.6 KB (base64) (loading…)');
+  await expect(result.getByTestId('resource-link')).toContainText('file:///reports/q2.pdf');
+  await expect(result.getByTestId('resource-link')).toContainText('Last quarter');
+  await expect(page.getByTestId('request-invalid')).toHaveCount(0);
+  await shot(page, 'tool-result-resource-loading');
+  await releaseReplies(page, 'getItemMedia');
+  await expect(result.getByTestId('resource-meta')).toHaveText('file:///reports/q3.pdf · application/pdf · 976.6 KB (base64)');
+  expect((await result.textContent())!.length).toBeLessThan(1_000); // the head of the blob, not 1.3 MB of it
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ content?: Array<{ resource?: { blob?: string } }> }> }> } }>;
+  expect(sent!.params.messages[2]!.content[0]!.content![0]!.resource!.blob === pdf).toBe(true);
+});
+
 test("a call's big result image and resource blob: the state holds them by reference; the card shows at once and fetches them", async ({ page, appUrl, fixture }) => {
   const image = paddedFixturePng(400_000);
   const calls = fixture.state.calls as CallView[];

@@ -95,7 +95,7 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
     media(callId, refs) {
       const call = st.calls.find((c) => c.id === callId);
       if (!call) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
-      return payloadsFor(call, refs, { blobs: true });
+      return payloadsFor(call, refs);
     },
   };
 }
@@ -111,7 +111,7 @@ const published = new WeakMap<CallView, CallView>();
 function publishedCall(call: CallView): CallView {
   let shown = published.get(call);
   if (!shown) {
-    shown = elideMedia(call, { blobs: true }).value;
+    shown = elideMedia(call).value;
     published.set(call, shown);
   }
   return shown;

@@ -10,6 +10,7 @@ import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
 import { PARTS_FROM_CHARS } from './big-text';
 import { PartsEditor } from './PartsEditor';
+import { ResourceContentsView, ResourceLinkView, isEmbeddedResource } from './ResourceViews';
 import { MediaBlock } from './media';
 import { ToolResultView, ToolUseView } from './ToolBlocks';
 
@@ -28,7 +29,8 @@ export interface BlockEditing {
 }
 
 /**
- * Any block that is not editable text: media, tool_use, tool_result, or unknown (as JSON).
+ * Any block that is not editable text: media, tool_use, tool_result, an embedded resource or a
+ * resource link (inside tool results; ResourceViews.tsx), or unknown (as JSON).
  * `scope` keeps tool_use anchors unique per screen, so a tool_result links to its own tool_use.
  */
 export function BlockView({
@@ -63,7 +65,10 @@ export function BlockView({
       return <ToolUseView block={block} scope={scope} />;
     case 'tool_result':
       return <ToolResultView block={block} scope={scope} renderInner={(b, k) => <BlockView key={k} block={b} textAs="pre" scope={scope} />} />;
+    case 'resource_link':
+      return <ResourceLinkView block={block} />;
     default:
+      if (isEmbeddedResource(block)) return <ResourceContentsView contents={block.resource} />;
       return (
         <div className="tool-block">
           <div className="tool-block-head">

@@ -1,16 +1,17 @@
 /**
  * Media by reference: how a whole item crosses the boundary without its big image and audio
- * payloads. `getItem` sends each image/audio block whose base64 `data` is at least
+ * payloads and resource blobs. `getItem` sends each image/audio block's base64 `data`, and each
+ * resource's base64 `blob` (an embedded resource in a tool_result), that is at least
  * {@link MEDIA_REF_MIN_CHARS} long with a reference in place of the data (a short string that is
  * never valid base64, made by shared/domain/media-refs.ts) and lists the references in its reply;
  * the window shows the review at once and fetches the payloads with `getItemMedia` (README,
- * "Architecture"). The `calls` slice holds a call's big result media (resource blobs too) the same
- * way, fetched with `getCallMedia`, and `getHistoryEntry({media: 'by-ref'})` a history entry's,
- * fetched with `getHistoryMedia`. Plain data.
+ * "Architecture"). The `calls` slice holds a call's big result media the same way, fetched with
+ * `getCallMedia`, and `getHistoryEntry({media: 'by-ref'})` a history entry's, fetched with
+ * `getHistoryMedia`. Plain data.
  */
 
 /**
- * Image/audio payloads at least this long (base64 characters, ~190 KB decoded) leave `getItem` by
+ * Image/audio payloads and resource blobs at least this long (base64 characters, ~190 KB decoded) leave `getItem` by
  * reference. A request with a 2 MB image otherwise made its review wait for ~2.7 MB more JSON to be
  * written, sent and parsed (`npm run bench`, renderer scenario, `p3.big_review_open_ms`).
  */

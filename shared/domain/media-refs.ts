@@ -1,6 +1,6 @@
 /**
- * Media by reference (shared/contract/media-refs.ts): main replaces big image/audio payloads of a
- * whole item (of a call's result and a history entry, resource blobs too) with references
+ * Media by reference (shared/contract/media-refs.ts): main replaces big image/audio payloads and
+ * resource blobs of a whole item, a call or a history entry with references
  * ({@link elideMedia}), the window puts the payloads back when they arrive ({@link fillMedia}). A reference reads `mcp-console-media:<chars>:<bytes>:<path>`: the
  * payload's length in base64 characters, its decoded size in bytes, and where in the item it was
  * first found (`original/messages/0/content/1`). It holds `:`, which base64 never does, so no
@@ -20,29 +20,20 @@ export interface ElidedMedia<T> {
   payloads: Map<string, string>;
 }
 
-/** What {@link elideMedia} replaces besides image/audio `data`. */
-export interface ElideOptions {
-  /**
-   * Also the `blob` of resource contents (`{uri, blob}`: `resources/read` results and embedded
-   * resources) — for a call's results and history entries, whose views show blobs as their size;
-   * not for queue items, whose review checks and edits what they hold.
-   */
-  blobs?: boolean;
-}
-
 /**
  * `value` (a whole item, call or history entry, or any part of one) with the `data` of every
- * image/audio block (and with `opts.blobs` every resource `blob`) at least
+ * image/audio block and the `blob` of every resource's contents (`{uri, blob}`: an embedded
+ * resource, a `resources/read` result) at least
  * {@link MEDIA_REF_MIN_CHARS} long replaced by a reference. Parts holding no such payload are
  * shared, not copied. The same payload found twice (the request as sent and as approved) gets one
  * reference, named after the first place it was found in the order the item's fields are walked;
  * the same item and options give the same references every time.
  */
-export function elideMedia<T>(value: T, opts: ElideOptions = {}): ElidedMedia<T> {
+export function elideMedia<T>(value: T): ElidedMedia<T> {
   const payloads = new Map<string, string>();
   const refOf = new Map<string, string>();
   const minChars = MEDIA_REF_MIN_CHARS;
-  const elided = mapMediaData(value, [], opts.blobs === true, (data, at) => {
+  const elided = mapMediaData(value, [], (data, at) => {
     if (data.length < minChars) return data;
     let ref = refOf.get(data);
     if (ref === undefined) {
@@ -57,10 +48,10 @@ export function elideMedia<T>(value: T, opts: ElideOptions = {}): ElidedMedia<T>
 
 /**
  * The payloads `refs` name in `value` (a whole item, call or history entry, as {@link elideMedia}
- * names them with the same `opts`), in the order asked; references `value` does not hold are left out.
+ * names them), in the order asked; references `value` does not hold are left out.
  */
-export function payloadsFor(value: unknown, refs: readonly string[], opts: ElideOptions = {}): MediaPayload[] {
-  const { payloads } = elideMedia(value, opts);
+export function payloadsFor(value: unknown, refs: readonly string[]): MediaPayload[] {
+  const { payloads } = elideMedia(value);
   return refs.flatMap((ref) => (payloads.has(ref) ? [{ ref, data: payloads.get(ref)! }] : []));
 }
 
@@ -70,13 +61,13 @@ export function payloadsFor(value: unknown, refs: readonly string[], opts: Elide
  */
 export function fillMedia<T>(value: T, payloads: ReadonlyMap<string, string>): T {
   if (payloads.size === 0) return value;
-  return mapMediaData(value, [], true, (data) => (data.startsWith(PREFIX) ? (payloads.get(data) ?? data) : data)) as T;
+  return mapMediaData(value, [], (data) => (data.startsWith(PREFIX) ? (payloads.get(data) ?? data) : data)) as T;
 }
 
 /** The references still in `value` (each once). */
 export function mediaRefsIn(value: unknown): string[] {
   const found = new Set<string>();
-  mapMediaData(value, [], true, (data) => {
+  mapMediaData(value, [], (data) => {
     if (data.startsWith(PREFIX)) found.add(data);
     return data;
   });
@@ -92,28 +83,28 @@ export function parseMediaRef(data: string): { chars: number; bytes: number } | 
 
 /**
  * `value` with `swap` applied to the string `data` of every object whose `type` is `image` or
- * `audio`, and with `blobs` to the string `blob` of every object with a string `uri` (`at`: the
+ * `audio`, and to the string `blob` of every object with a string `uri` (`at`: the
  * keys leading to that object). Copies only the objects and arrays on the way to a changed
  * payload; walks at most {@link MAX_DEPTH} levels.
  */
-function mapMediaData(value: unknown, at: Array<string | number>, blobs: boolean, swap: (data: string, at: Array<string | number>) => string): unknown {
+function mapMediaData(value: unknown, at: Array<string | number>, swap: (data: string, at: Array<string | number>) => string): unknown {
   if (typeof value !== 'object' || value === null || at.length > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     value.forEach((v, i) => {
-      const next = mapMediaData(v, [...at, i], blobs, swap);
+      const next = mapMediaData(v, [...at, i], swap);
       if (next !== v) (out ??= value.slice())[i] = next;
     });
     return out ?? value;
   }
   const o = value as Record<string, unknown>;
   const media = (o.type === 'image' || o.type === 'audio') && typeof o.data === 'string';
-  const blob = blobs && typeof o.uri === 'string' && typeof o.blob === 'string';
+  const blob = typeof o.uri === 'string' && typeof o.blob === 'string';
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(o)) {
     const v = o[key];
     const payload = (media && key === 'data') || (blob && key === 'blob');
-    const next = payload ? swap(v as string, at) : mapMediaData(v, [...at, key], blobs, swap);
+    const next = payload ? swap(v as string, at) : mapMediaData(v, [...at, key], swap);
     if (next !== v) (out ??= { ...o })[key] = next;
   }
   return out ?? value;

@@ -2,11 +2,12 @@
  * Media by reference through a real console: a request with a big image (the bench's queue
  * server, stdio) is opened with `getItem` without its image, the image comes with `getItemMedia`,
  * and the item put back together is the request main holds; the approved request reaches the
- * pipeline with the image whole, and a window that has it open is not sent it again.
+ * pipeline with the image whole, and a window that has it open is not sent it again. A tool_result
+ * embedding a big binary resource travels the same way (its `blob` by reference).
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueServerConfig } from '../../bench/fixtures/queue-server.js';
+import { ATTACHMENT_URI, queueServerConfig } from '../../bench/fixtures/queue-server.js';
 import { ApiError } from '../../shared/contract/api.js';
 import { MEDIA_REF_MIN_CHARS } from '../../shared/contract/media-refs.js';
 import type { ItemView, SamplingItemView } from '../../shared/contract/state.js';
@@ -26,6 +27,18 @@ afterAll(async () => {
   await h?.dispose();
   if (h) rmSync(h.dir, { recursive: true, force: true });
 });
+
+/** `getItem` once a patch has published the item (the pipeline holds it a moment before). */
+async function opened(id: string): ReturnType<Harness['service']['getItem']> {
+  for (let i = 0; ; i++) {
+    try {
+      return await h.service.getItem({ id });
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'not_found') || i === 100) throw err;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
 
 describe('media by reference', () => {
   it('getItem leaves the big image out, getItemMedia brings it, and together they are the item main holds', async () => {
@@ -77,6 +90,26 @@ describe('media by reference', () => {
     expect(after.media).toHaveLength(1); // the original and the approved request hold one payload
     expect(mediaRefsIn((after.item as SamplingItemView).sent)).toEqual(mediaRefsIn((after.item as SamplingItemView).original));
   }, 60_000);
+
+  it('a tool_result embedding a 1 MB binary resource: getItem sends its blob by reference, the approval sends it whole', async () => {
+    await h.service.callTool({ serverId: 'q', name: 'attachment', arguments: { blobBytes: 1_000_000 } });
+    const holds = (i: SamplingItemView) => i.status === 'awaiting_request_review' && JSON.stringify(i.original.messages[2]).includes(ATTACHMENT_URI);
+    const whole = (await h.waitFor((s) => s.items.some(holds), 'the attachment request', 30_000)).items.find(holds)!;
+    const blob = (whole.original.messages[2]!.content as unknown as Array<{ content: Array<{ resource: { blob: string } }> }>)[0]!.content[0]!.resource.blob;
+
+    const { item, media } = await opened(whole.id);
+    const refs = mediaRefsIn(item);
+    expect(media).toEqual([{ ref: refs[0], chars: blob.length }]);
+    expect(parseMediaRef(refs[0]!)?.bytes).toBe(1_000_000);
+    expect(JSON.stringify(item).length).toBeLessThan(10_000);
+
+    const { media: payloads } = await h.service.getItemMedia({ id: whole.id, refs });
+    const filled = fillMedia(item as SamplingItemView, new Map(payloads.map((p) => [p.ref, p.data])));
+    expect(filled).toEqual(whole);
+    await h.service.approveRequest({ itemId: whole.id, params: filled.original, model: { providerId: 'manual', modelId: 'manual' } });
+    const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.status === 'awaiting_response_review'), 'the approval');
+    expect((approved.items.find((i) => i.id === whole.id) as SamplingItemView).sent).toEqual(whole.original);
+  }, 60_000);
 });
 
 describe('history entries: media by reference', () => {
@@ -95,4 +128,5 @@ describe('history entries: media by reference', () => {
     expect(fillMedia(byRef, new Map(media.map((m) => [m.ref, m.data])))).toEqual(whole);
     await expect(h.service.getHistoryMedia({ id: 'nope', refs })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'not_found');
   }, 60_000);
+
 });

@@ -91,7 +91,7 @@ describe('checking a draft whose tool_result holds a big image (a screenshot too
     ],
     maxTokens: 500,
   };
-  const nested = (p: CreateMessageParams): string => ((p.messages[2]!.content as Array<{ content: Array<{ data: string }> }>)[0]!.content[0]!.data);
+  const nested = (p: CreateMessageParams): string => ((p.messages[2]!.content as unknown as Array<{ content: Array<{ data: string }> }>)[0]!.content[0]!.data);
 
   it('passes while the image is still a reference, counting it as its payload', () => {
     const { value } = elideMedia({ original: base });

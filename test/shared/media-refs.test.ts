@@ -82,15 +82,14 @@ describe('media by reference', () => {
     expect(refs).toEqual([]);
   });
 
-  it('resource blobs are replaced only when asked (a call result, a history entry), and put back the same way', () => {
+  it('resource blobs are replaced too (a call result, an embedded resource in a request), and put back the same way', () => {
     const call = { id: 'c', resource: { contents: [{ uri: 'file:///chart.png', mimeType: 'image/png', blob: big }, { uri: 'file:///a.txt', text: big }] } };
-    expect(elideMedia(call).refs).toEqual([]); // queue items keep their blobs
-    const { value, refs } = elideMedia(call, { blobs: true });
+    const { value, refs } = elideMedia(call);
     expect(refs).toHaveLength(1);
     expect(value.resource.contents[0]!.blob).toBe(refs[0]!.ref);
     expect(value.resource.contents[1]!.text).toBe(big); // text is not a blob
     expect(mediaRefsIn(value)).toEqual([refs[0]!.ref]);
-    const payloads = payloadsFor(call, [refs[0]!.ref, 'mcp-console-media:1:1:x'], { blobs: true });
+    const payloads = payloadsFor(call, [refs[0]!.ref, 'mcp-console-media:1:1:x']);
     expect(payloads).toEqual([{ ref: refs[0]!.ref, data: big }]);
     expect(fillMedia(value, new Map(payloads.map((p) => [p.ref, p.data])))).toEqual(call);
     expect(parseMediaRef(refs[0]!.ref)?.chars).toBe(big.length);

@@ -1,0 +1,80 @@
+/**
+ * Resources inside content blocks, wherever they show (a review's tool_result, a call's result,
+ * a history entry): an embedded resource's contents (`{uri, mimeType?, text | blob}`: text —
+ * pretty-printed when its MIME type says JSON — or a base64 blob shown as an image or audio, else
+ * as its size and first characters) and a resource link (`{uri, name?, description?}`). A blob is
+ * never printed whole: a big one may be megabytes, and the state may hold it by reference
+ * (shared/contract/media-refs.ts), shown as its size and "(loading…)" until it arrives.
+ */
+import { useTranslation } from 'react-i18next';
+import { base64DecodedBytes } from '../../shared/domain/base64';
+import { parseMediaRef } from '../../shared/domain/media-refs';
+import { formatBytes } from '../../shared/domain/validate-sampling';
+import { prettyJson } from '../format';
+import './resources.css';
+
+/** One resource's contents (`resources/read`, or an embedded resource block's `resource`). */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** Characters of a blob that is neither image nor audio shown after its size. */
+const BLOB_HEAD_CHARS = 120;
+
+/** Text content, pretty-printed when its MIME type says JSON and it parses. */
+function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
+  let shown = text;
+  if (mimeType && /json/.test(mimeType)) {
+    try {
+      shown = prettyJson(JSON.parse(text));
+    } catch {
+      // not JSON after all: show as is
+    }
+  }
+  return <pre className="pre-text result-text">{shown}</pre>;
+}
+
+/** One resource's contents; a blob held by reference shows its size and "(loading…)". */
+export function ResourceContentsView({ contents }: { contents: ResourceContents }) {
+  const { t } = useTranslation('common');
+  const mime = contents.mimeType;
+  const blob = contents.blob;
+  const arriving = blob === undefined ? undefined : parseMediaRef(blob);
+  return (
+    <div className="resource-contents" data-testid="resource-contents">
+      <div className="muted small mono break" data-testid="resource-meta">
+        {contents.uri}
+        {mime && ` · ${mime}`}
+        {blob !== undefined && ` · ${formatBytes(arriving?.bytes ?? base64DecodedBytes(blob))} (base64)`}
+        {arriving && ` ${t('media.loading')}`}
+      </div>
+      {contents.text !== undefined && <TextBody text={contents.text} mimeType={mime} />}
+      {blob !== undefined && !arriving && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${blob}`} />}
+      {blob !== undefined && !arriving && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${blob}`} />}
+      {blob !== undefined && !arriving && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
+        <pre className="pre-text result-text muted">{`${blob.slice(0, BLOB_HEAD_CHARS)}${blob.length > BLOB_HEAD_CHARS ? '…' : ''}`}</pre>
+      )}
+    </div>
+  );
+}
+
+/** A `resource_link` block: the URI the server points at, with its name and description. */
+export function ResourceLinkView({ block }: { block: Record<string, unknown> }) {
+  const { t } = useTranslation('common');
+  return (
+    <div className="resource-link" data-testid="resource-link">
+      <span className="badge tone-info">{t('blocks.resourceLink')}</span> <span className="mono break">{String(block.uri ?? '')}</span>
+      {typeof block.name === 'string' && <span className="muted small"> {block.name}</span>}
+      {typeof block.description === 'string' && <div className="muted small">{block.description}</div>}
+    </div>
+  );
+}
+
+/** Whether `block` is an embedded resource block whose `resource` has a string `uri`. */
+export function isEmbeddedResource(block: Record<string, unknown>): block is { type: 'resource'; resource: ResourceContents } {
+  const r = block.resource as Record<string, unknown> | null | undefined;
+  return block.type === 'resource' && typeof r === 'object' && r !== null && typeof r.uri === 'string';
+}
