@@ -16,6 +16,7 @@ import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
 import { formatBytes } from '../shared/domain/validate-sampling.js';
 import { markdownPreview } from './components/big-text.js';
+import { ShowAllNote } from './components/PlainText.js';
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -77,12 +78,7 @@ export function Markdown({ text, testId }: { text: string; testId?: string }) {
   return (
     <>
       {body}
-      <p className="small muted" data-testid="markdown-truncated">
-        {t('bigText.truncated', { shown: formatBytes(shown.length), total: formatBytes(text.length) })}{' '}
-        <button type="button" className="btn-link" data-testid="markdown-show-all" onClick={() => setAll(true)}>
-          {t('bigText.showAll', { total: formatBytes(text.length) })}
-        </button>
-      </p>
+      <ShowAllNote message={t('bigText.truncated', { shown: formatBytes(shown.length), total: formatBytes(text.length) })} total={text.length} onShowAll={() => setAll(true)} />
     </>
   );
 }

@@ -41,6 +41,30 @@ test('a 240 KB prompt: preview, show all, edit the last part, approve the whole 
   expect(sent!.params.messages[0]!.content.text).toBe(`${BIG}THE END`);
 });
 
+test('a tool_result with a 2 MB log: a preview with Show all, not 25,000 lines; the approval sends the whole text', async ({ page, appUrl, fixture }) => {
+  const log = Array.from({ length: 25_000 }, (_, i) => LINE(i)).join('');
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  const messages = [
+    { role: 'user' as const, content: { type: 'text' as const, text: 'Why did the deploy fail?' } },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'log-1', name: 'read_log', input: {} }] },
+    { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'log-1', content: [{ type: 'text', text: log }] }] },
+  ];
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'log', conversationId: 'log', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  await openConsole(page, appUrl, fixture);
+  await page.locator('[data-testid="queue-item"][data-item-id="log"]').click();
+  const result = page.getByTestId('request-review').getByTestId('tool-result');
+  await expect(result.getByText('000000 log line')).toBeVisible();
+  await expect(result.getByText('024999 log line')).toHaveCount(0);
+  await expect(result.getByTestId('markdown-truncated')).toContainText('Showing the first 32.0 KB of 1.9 MB.');
+  await result.getByTestId('markdown-show-all').click();
+  await expect(result.getByText('024999 log line')).toBeAttached();
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: Array<{ content?: Array<{ text?: string }> }> }> } }>;
+  expect(sent!.params.messages[2]!.content[0]!.content![0]!.text === log).toBe(true);
+});
+
 /** The fixture state with one more waiting request `id`: a question and a 400 KB PNG (`image`). */
 function withImageRequest(fixture: { state: { items: unknown[] } }, id: string, image: string): void {
   const items = fixture.state.items as SamplingItemView[];

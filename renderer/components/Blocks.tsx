@@ -10,6 +10,7 @@ import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
 import { PARTS_FROM_CHARS } from './big-text';
 import { PartsEditor } from './PartsEditor';
+import { PlainText } from './PlainText';
 import { ResourceContentsView, ResourceLinkView, isEmbeddedResource } from './ResourceViews';
 import { MediaBlock } from './media';
 import { ToolResultView, ToolUseView } from './ToolBlocks';
@@ -47,7 +48,7 @@ export function BlockView({
   switch (block.type) {
     case 'text':
       return typeof block.text === 'string' ? (
-        textAs === 'markdown' ? <Markdown text={block.text} /> : <pre className="pre-text">{block.text}</pre>
+        textAs === 'markdown' ? <Markdown text={block.text} /> : <PlainText text={block.text} />
       ) : null;
     case 'image':
     case 'audio':

@@ -6,11 +6,13 @@
  * never printed whole: a big one may be megabytes, and the state may hold it by reference
  * (shared/contract/media-refs.ts), shown as its size and "(loading…)" until it arrives.
  */
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { base64DecodedBytes } from '../../shared/domain/base64';
 import { parseMediaRef } from '../../shared/domain/media-refs';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { prettyJson } from '../format';
+import { PlainText } from './PlainText';
 import './resources.css';
 
 /** One resource's contents (`resources/read`, or an embedded resource block's `resource`). */
@@ -24,17 +26,17 @@ export interface ResourceContents {
 /** Characters of a blob that is neither image nor audio shown after its size. */
 const BLOB_HEAD_CHARS = 120;
 
-/** Text content, pretty-printed when its MIME type says JSON and it parses. */
+/** Text content, pretty-printed when its MIME type says JSON and it parses (once per text: a review re-renders on every keystroke). */
 function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
-  let shown = text;
-  if (mimeType && /json/.test(mimeType)) {
+  const shown = useMemo(() => {
+    if (!mimeType || !/json/.test(mimeType)) return text;
     try {
-      shown = prettyJson(JSON.parse(text));
+      return prettyJson(JSON.parse(text));
     } catch {
-      // not JSON after all: show as is
+      return text; // not JSON after all: show as is
     }
-  }
-  return <pre className="pre-text result-text">{shown}</pre>;
+  }, [text, mimeType]);
+  return <PlainText text={shown} className="pre-text result-text" />;
 }
 
 /** One resource's contents; a blob held by reference shows its size and "(loading…)". */

@@ -7,11 +7,12 @@ import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/contract/state';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
+import { PlainText } from '../../components/PlainText';
 import { ResourceContentsView } from '../../components/ResourceViews';
 
 /** One content block of a tool result or prompt message, by its type (text as it came, not Markdown). */
 export function ContentBlockView({ block }: { block: Record<string, unknown> }) {
-  if (block.type === 'text') return <pre className="pre-text result-text">{String(block.text ?? '')}</pre>;
+  if (block.type === 'text') return <PlainText text={String(block.text ?? '')} className="pre-text result-text" />;
   return <BlockView block={{ ...block, type: String(block.type) }} textAs="pre" />;
 }
 
