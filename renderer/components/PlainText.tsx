@@ -1,13 +1,13 @@
 /**
  * Text shown as it is, not as Markdown (a tool_result's text, a call's result, a resource's
- * contents): a long one as its first {@link MARKDOWN_PREVIEW_CHARS} with "Show all", so a tool
+ * contents): a long one as its first `MARKDOWN_PREVIEW_CHARS` (big-text.ts) with "Show all", so a tool
  * that read a 2 MB log does not make its review lay out 25,000 lines before anything else shows
  * (or push the rest of the review that far down).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../shared/domain/validate-sampling';
-import { MARKDOWN_PREVIEW_CHARS, markdownPreview } from './big-text';
+import { markdownPreview } from './big-text';
 
 /** The note under a preview: `message`, then a "Show all (size)" button calling `onShowAll`. */
 export function ShowAllNote({ message, total, onShowAll }: { message: string; total: number; onShowAll: () => void }) {
@@ -22,7 +22,7 @@ export function ShowAllNote({ message, total, onShowAll }: { message: string; to
   );
 }
 
-/** `text` in a `<pre>` (`className`), a preview of it when it is longer than {@link MARKDOWN_PREVIEW_CHARS}. */
+/** `text` in a `<pre>` (`className`), a preview of it when it is longer than `MARKDOWN_PREVIEW_CHARS` (big-text.ts). */
 export function PlainText({ text, className = 'pre-text' }: { text: string; className?: string }) {
   const { t } = useTranslation('common');
   const [all, setAll] = useState(false);
