@@ -5,6 +5,7 @@
  * response. Asserts exactly what the renderer sends. Screenshots: e2e/artifacts/editors-*.png.
  */
 import type { Page } from '@playwright/test';
+import type { SamplingItemView } from '../../shared/contract/state.js';
 import type { FakeData } from '../support/fake-api.js';
 import { buildSamplingItems, LOOP_TOOLS, PNG_B64 } from '../support/fixture-state.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
@@ -150,4 +151,42 @@ test('S-RES-1: hand-written response: add tool calls from the offered tools; sen
     ['tool_use', 'get_time', { zone: 'Asia/Tokyo' }],
   ]);
   expect(new Set(result.content.map((b) => b.id)).size).toBe(2);
+});
+
+test("a tool_result's text is editable like a message's: a secret a tool read is redacted before it is sent, and edited by hand", async ({ page, appUrl, fixture }) => {
+  const items = fixture.state.items as SamplingItemView[];
+  const base = items.find((i) => i.id === 'item-request-2')!;
+  const config = 'region = eu-west-1\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\nretries = 3';
+  const messages = [
+    { role: 'user' as const, content: { type: 'text' as const, text: 'Is the deploy config sane?' } },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: { path: 'deploy.ini' } }] },
+    { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [{ type: 'text', text: config }, { type: 'text', text: 'size: 3 lines' }] }] },
+  ];
+  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'cfg', conversationId: 'cfg', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openConsole(page, appUrl, fixture);
+  await page.locator('[data-testid="queue-item"][data-item-id="cfg"]').click();
+
+  const panel = page.getByTestId('redaction-panel');
+  await expect(panel.locator('mark')).toHaveText(['AKIAIOSFODNN7EXAMPLE']);
+  await expect(panel).toContainText('Message 3, tool result');
+  await panel.getByTestId('redact-0').click();
+  await expect(panel).toContainText('All found items are redacted');
+  const result = page.getByTestId('tool-result');
+  await expect(result.getByTestId('message-text-2-0-0')).toHaveText(config.replace('AKIAIOSFODNN7EXAMPLE', '[REDACTED:api_key]'));
+  await expect(result.getByText('edited')).toBeVisible();
+
+  await result.getByTestId('message-edit-2-0-1').click();
+  await result.getByTestId('message-editor-2-0-1').fill('size: 3 lines (checked)');
+  await shot(page, 'editors-tool-result-text');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: unknown }> } }>;
+  expect((sent!.params.messages[2]!.content as unknown[])[0]).toEqual({
+    type: 'tool_result',
+    toolUseId: 'read-1',
+    content: [{ type: 'text', text: config.replace('AKIAIOSFODNN7EXAMPLE', '[REDACTED:api_key]') }, { type: 'text', text: 'size: 3 lines (checked)' }],
+  });
+  expect(sent!.params.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
 });

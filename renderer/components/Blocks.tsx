@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { textKey } from '../../shared/contract/drafts';
 import type { SamplingContent } from '../../shared/contract/sampling';
 import { prettyJson } from '../format';
 import { Markdown } from '../markdown';
@@ -97,6 +98,7 @@ export function EditableText({
   onChange,
   label,
   ids,
+  textAs = 'markdown',
 }: {
   original: string;
   /** The edited text, or undefined while unedited. */
@@ -107,6 +109,8 @@ export function EditableText({
   label: string;
   /** data-testids of the textarea, the Edit toggle and the rendered text. */
   ids: { editor: string; toggle: string; text: string };
+  /** How the text shows when not being edited: Markdown (a message) or as it is (a tool's output). */
+  textAs?: 'markdown' | 'pre';
 }) {
   const { t } = useTranslation('common');
   const text = value ?? original;
@@ -142,6 +146,8 @@ export function EditableText({
           rows={editorRows(text)}
           onChange={(e) => onChange(e.target.value)}
         />
+      ) : textAs === 'pre' ? (
+        <PlainText text={text} testId={ids.text} />
       ) : (
         <Markdown text={text} testId={ids.text} />
       )}
@@ -149,20 +155,8 @@ export function EditableText({
   );
 }
 
-/** Blocks of one message, text blocks editable through `draft` (keys `"message:block"`). */
-export function MessageBlocks({
-  blocks,
-  message,
-  texts,
-  editing,
-  onText,
-  onToggle,
-  labelPrefix,
-  idPrefix = 'message',
-  scope = 'view',
-  removed,
-  onToggleRemove,
-}: {
+/** Props of {@link MessageBlocks}. */
+interface MessageBlocksProps {
   blocks: SamplingContent[];
   message: number;
   texts: Record<string, string>;
@@ -170,7 +164,7 @@ export function MessageBlocks({
   onText: (key: string, text: string | undefined) => void;
   onToggle: (key: string) => void;
   labelPrefix: string;
-  /** data-testids become `<idPrefix>-editor-<message>-<block>` (and `-edit-`, `-text-`). */
+  /** data-testids become `<idPrefix>-editor-<message>-<block>` (and `-edit-`, `-text-`; a tool_result's text adds `-<inner>`). */
   idPrefix?: string;
   /** Anchor scope of tool_use blocks (unique per screen). */
   scope?: string;
@@ -178,35 +172,46 @@ export function MessageBlocks({
   removed?: Record<string, boolean>;
   /** When given, image and audio blocks get a Remove/Restore toggle. */
   onToggleRemove?: (key: string) => void;
-}) {
+}
+
+/**
+ * Blocks of one message, text blocks editable through `draft` (keys `textKey`,
+ * shared/contract/drafts.ts), the texts inside a tool_result too (a tool's output is part of the
+ * prompt: a secret a tool read can be redacted before it is sent).
+ */
+export function MessageBlocks(props: MessageBlocksProps) {
+  const { blocks, message, texts, editing, onText, onToggle, labelPrefix, idPrefix = 'message', scope = 'view', removed, onToggleRemove } = props;
   const { t } = useTranslation('common');
+  const editable = (key: string, ids: string, original: string, label: string, textAs?: 'pre') => (
+    <EditableText
+      key={key}
+      original={original}
+      value={texts[key]}
+      editing={editing[key] === true}
+      onToggle={() => onToggle(key)}
+      onChange={(text) => onText(key, text)}
+      label={label}
+      textAs={textAs}
+      ids={{ editor: `${idPrefix}-editor-${ids}`, toggle: `${idPrefix}-edit-${ids}`, text: `${idPrefix}-text-${ids}` }}
+    />
+  );
   return (
     <>
       {blocks.map((b, j) => {
-        const key = `${message}:${j}`;
-        if (b.type !== 'text') {
-          const media = b.type === 'image' || b.type === 'audio';
-          const editing = media && onToggleRemove
-            ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
-            : undefined;
-          return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={editing} />;
+        const key = textKey(message, j);
+        if (b.type === 'text') return editable(key, `${message}-${j}`, b.text, blocks.length > 1 ? t('blocks.textBlock', { label: labelPrefix, n: j + 1 }) : labelPrefix);
+        if (b.type === 'tool_result') {
+          const inner = (c: LooseBlock, k: number) =>
+            c.type === 'text' && typeof c.text === 'string'
+              ? editable(textKey(message, j, k), `${message}-${j}-${k}`, c.text, t('blocks.toolResultText', { label: labelPrefix, n: k + 1 }), 'pre')
+              : <BlockView key={k} block={c} textAs="pre" scope={scope} />;
+          return <ToolResultView key={j} block={b as LooseBlock} scope={scope} renderInner={inner} />;
         }
-        return (
-          <EditableText
-            key={j}
-            original={b.text}
-            value={texts[key]}
-            editing={editing[key] === true}
-            onToggle={() => onToggle(key)}
-            onChange={(t) => onText(key, t)}
-            label={blocks.length > 1 ? t('blocks.textBlock', { label: labelPrefix, n: j + 1 }) : labelPrefix}
-            ids={{
-              editor: `${idPrefix}-editor-${message}-${j}`,
-              toggle: `${idPrefix}-edit-${message}-${j}`,
-              text: `${idPrefix}-text-${message}-${j}`,
-            }}
-          />
-        );
+        const media = b.type === 'image' || b.type === 'audio';
+        const mediaEditing = media && onToggleRemove
+          ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
+          : undefined;
+        return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={mediaEditing} />;
       })}
     </>
   );

@@ -23,10 +23,10 @@ export function NotDeliveredBanner({ cause, at, kept, children }: { cause: StopC
 }
 
 function labelOf(t: ReturnType<typeof useTranslation<'common'>>['t'], typed: TypedText): string {
-  const [m = 0, b = 0] = typed.ref.split(':').map(Number);
+  const [m = 0, b = 0, inner] = typed.ref.split(':').map(Number);
   switch (typed.kind) {
     case 'message':
-      return t('drafts.kind.message', { n: m + 1, block: b + 1 });
+      return inner === undefined ? t('drafts.kind.message', { n: m + 1, block: b + 1 }) : t('drafts.kind.toolResultText', { n: m + 1, block: b + 1, inner: inner + 1 });
     case 'systemPrompt':
       return t('drafts.kind.systemPrompt');
     case 'response':

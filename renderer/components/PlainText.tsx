@@ -6,8 +6,8 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '../../shared/domain/validate-sampling';
-import { markdownPreview } from './big-text';
+import { formatBytes } from '../../shared/domain/validate-sampling.js';
+import { markdownPreview } from './big-text.js';
 
 /** The note under a preview: `message`, then a "Show all (size)" button calling `onShowAll`. */
 export function ShowAllNote({ message, total, onShowAll }: { message: string; total: number; onShowAll: () => void }) {
@@ -23,11 +23,15 @@ export function ShowAllNote({ message, total, onShowAll }: { message: string; to
 }
 
 /** `text` in a `<pre>` (`className`), a preview of it when it is longer than `MARKDOWN_PREVIEW_CHARS` (big-text.ts). */
-export function PlainText({ text, className = 'pre-text' }: { text: string; className?: string }) {
+export function PlainText({ text, className = 'pre-text', testId }: { text: string; className?: string; testId?: string }) {
   const { t } = useTranslation('common');
   const [all, setAll] = useState(false);
   const shown = all ? text : markdownPreview(text);
-  const body = <pre className={className}>{shown}</pre>;
+  const body = (
+    <pre className={className} data-testid={testId}>
+      {shown}
+    </pre>
+  );
   if (shown.length === text.length) return body;
   return (
     <>

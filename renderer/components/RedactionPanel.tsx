@@ -9,6 +9,7 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { placeholderFor, redactText } from '../../shared/domain/redaction';
 import { type Finding } from '../../shared/domain/sensitive-data';
+import { textKey } from '../../shared/contract/drafts';
 import { contentBlocks, type CreateMessageParams } from '../../shared/contract/sampling';
 import type { SamplingItemView } from '../../shared/contract/state';
 import { getApi } from '../api';
@@ -21,8 +22,8 @@ import '../screens/rules/rules.css';
 import { sayEnglish } from '../i18n/say';
 
 interface Place {
-  /** Draft key: `system`, or `"message:block"`; undefined for text the review cannot edit (inside tool results). */
-  key?: string;
+  /** Draft key (`system`, or `textKey`, shared/contract/drafts.ts): every text a person can edit. */
+  key: string;
   label: string;
   text: string;
 }
@@ -31,12 +32,13 @@ function places(params: CreateMessageParams, draft: RequestDraft): Place[] {
   const out: Place[] = [{ key: 'system', label: i18n.t('common:redaction.systemPrompt'), text: draft.systemPrompt }];
   params.messages.forEach((m, i) =>
     contentBlocks(m.content).forEach((b, j) => {
-      const key = `${i}:${j}`;
+      const key = textKey(i, j);
       if (b.type === 'text') out.push({ key, label: i18n.t('common:redaction.message', { n: i + 1 }), text: draft.texts[key] ?? b.text });
       if (b.type === 'tool_result') {
-        for (const inner of b.content) {
-          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ label: i18n.t('common:redaction.toolResult', { n: i + 1 }), text: inner.text });
-        }
+        b.content.forEach((inner, k) => {
+          const innerKey = textKey(i, j, k);
+          if (inner.type === 'text' && typeof inner.text === 'string') out.push({ key: innerKey, label: i18n.t('common:redaction.toolResult', { n: i + 1 }), text: draft.texts[innerKey] ?? inner.text });
+        });
       }
     }),
   );
@@ -69,7 +71,7 @@ function redactionPatch(params: CreateMessageParams, draft: RequestDraft, target
   const current = new Map(places(params, draft).map((p) => [p.key, p.text]));
   for (const { place, f } of targets) {
     // Findings of a text typed on since they were made wait for the next check: nothing typed is lost.
-    if (!place.key || current.get(place.key) !== place.text) continue;
+    if (current.get(place.key) !== place.text) continue;
     const entry = byKey.get(place.key) ?? { text: place.text, findings: [] };
     entry.findings.push(f);
     byKey.set(place.key, entry);
@@ -100,7 +102,7 @@ function useFindings(params: CreateMessageParams, draft: RequestDraft) {
   return { found, checking, redacted };
 }
 
-/** One finding: its kind, where, its context, and Redact (or why it cannot be redacted here). */
+/** One finding: its kind, where, its context, and Redact. */
 function FindingRow({ found: { place, f }, n, onRedact }: { found: Found; n: number; onRedact: () => void }) {
   const { t } = useTranslation('common');
   return (
@@ -108,13 +110,9 @@ function FindingRow({ found: { place, f }, n, onRedact }: { found: Found; n: num
       <span>
         <strong>{sayEnglish(i18n, f.label)}</strong> <span className="muted small">{t('redaction.in', { place: place.label })}</span> <Context text={place.text} f={f} />
       </span>
-      {place.key ? (
-        <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: sayEnglish(i18n, f.label), place: place.label })} onClick={onRedact}>
-          {t('redaction.redact', { placeholder: placeholderFor(f) })}
-        </button>
-      ) : (
-        <span className="muted small">{t('redaction.rejectToKeep')}</span>
-      )}
+      <button type="button" className="btn-small" data-testid={`redact-${n}`} aria-label={t('redaction.redactLabel', { what: sayEnglish(i18n, f.label), place: place.label })} onClick={onRedact}>
+        {t('redaction.redact', { placeholder: placeholderFor(f) })}
+      </button>
     </li>
   );
 }
@@ -154,14 +152,13 @@ export function RedactionPanel({ item, params, draft, onChange }: { item: Sampli
   if (found.length === 0 && !redacted && !checking) return null;
 
   const apply = (targets: Found[]) => onChange(redactionPatch(params, draft, targets));
-  const editable = found.filter((x) => x.place.key);
 
   return (
     <section className="section redaction" data-testid="redaction-panel" aria-label={t('redaction.label')}>
       <header className="section-head">
         <h3>{t('redaction.title', { count: found.length })}</h3>
-        {editable.length > 0 && (
-          <button type="button" className="btn-small" data-testid="redact-all" onClick={() => apply(editable)}>
+        {found.length > 0 && (
+          <button type="button" className="btn-small" data-testid="redact-all" onClick={() => apply(found)}>
             {t('redaction.redactAll')}
           </button>
         )}

@@ -14,12 +14,18 @@ const key = z.string().max(200);
 const text = z.string().max(TEXT_MAX);
 const flags = z.record(key, z.boolean());
 
+/**
+ * Key of an edited text in a request draft: `"message:block"` for a message's text block,
+ * `"message:block:inner"` for a text in the content of the tool_result at `block` (0-based).
+ */
+export const textKey = (message: number, block: number, inner?: number): string => (inner === undefined ? `${message}:${block}` : `${message}:${block}:${inner}`);
+
 /** Edits in progress on a sampling request under review (strings are raw input values). */
 export const RequestDraftSchema = z
   .object({
-    /** Edited text of text blocks, by `"message:block"`. */
+    /** Edited text of text blocks, by {@link textKey}. */
     texts: z.record(key, text),
-    /** Which text blocks show their editor, by `"message:block"`. */
+    /** Which text blocks show their editor, by {@link textKey}. */
     editing: flags,
     systemPrompt: text,
     maxTokens: z.string().max(100),
@@ -117,7 +123,7 @@ export type StopCause = 'server_stopped_waiting' | 'call_ended' | 'console_stopp
 export interface TypedText {
   /** What it is: the edited text of a request message block, the system prompt, a response block, a tool call input, a form field. */
   kind: 'message' | 'systemPrompt' | 'response' | 'toolInput' | 'addedToolCall' | 'field';
-  /** `"message:block"` (message, response), the tool_use id (toolInput, addedToolCall), the field name (field). */
+  /** {@link textKey} (message), `"message:block"` (response), the tool_use id (toolInput, addedToolCall), the field name (field). */
   ref: string;
   /** The tool's name (addedToolCall). */
   name?: string;
@@ -152,9 +158,9 @@ export function typedTexts(draft: DraftInput | undefined, baseSystemPrompt = '')
   return out;
 }
 
-/** Orders `"message:block"` keys numerically (so "10:0" follows "9:0"). */
+/** Orders {@link textKey} keys numerically (so "10:0" follows "9:0", and "2:0:1" follows "2:0:0"). */
 function compareKeys(a: string, b: string): number {
-  const [am = 0, ab = 0] = a.split(':').map(Number);
-  const [bm = 0, bb = 0] = b.split(':').map(Number);
-  return am - bm || ab - bb || a.localeCompare(b);
+  const [am = 0, ab = 0, ai = -1] = a.split(':').map(Number);
+  const [bm = 0, bb = 0, bi = -1] = b.split(':').map(Number);
+  return am - bm || ab - bb || ai - bi || a.localeCompare(b);
 }

@@ -4,6 +4,7 @@
  * person did not edit is kept exactly as the server (or the provider) sent it.
  */
 import type { CreateMessageParams, CreateMessageResult, SamplingContent, SamplingMessage } from '../../../shared/contract/sampling';
+import { textKey } from '../../../shared/contract/drafts';
 import { contentBlocks } from '../../../shared/contract/sampling';
 import type { ModelRef, SamplingItemView } from '../../../shared/contract/state';
 import { checkDraftParams, sameJson } from './draft-check';
@@ -11,8 +12,8 @@ import { i18n } from '../../i18n';
 import type { RequestDraft, ResponseDraft } from '../../store';
 import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS, type RequestExtras, type ResponseExtras } from './edits';
 
-/** Key of a text block in a draft: `"message:block"`. */
-export const blockKey = (message: number, block: number): string => `${message}:${block}`;
+/** Key of a text block in a draft: `"message:block"` (`textKey`, shared/contract/drafts.ts). */
+export const blockKey = (message: number, block: number): string => textKey(message, block);
 
 /** The `<select>` value for a model. */
 export const modelValue = (m: ModelRef): string => JSON.stringify([m.providerId, m.modelId]);
@@ -44,22 +45,30 @@ export function initialRequestDraft(item: SamplingItemView): RequestDraft {
   };
 }
 
-/** Replaces the text of edited text blocks; other blocks are kept as they are. */
+/**
+ * Replaces the text of edited text blocks, and of edited texts inside tool_result blocks (keys
+ * `textKey(message, block, inner)`); other blocks are kept as they are (the same objects).
+ */
 export function applyTextEdits(
   content: SamplingContent | SamplingContent[],
   message: number,
   texts: Record<string, string>,
 ): SamplingContent | SamplingContent[] {
   const blocks = contentBlocks(content);
-  let changed = false;
-  const next = blocks.map((b, j) => {
-    const edited = texts[blockKey(message, j)];
-    if (b.type !== 'text' || edited === undefined || edited === b.text) return b;
-    changed = true;
-    return { ...b, text: edited };
-  });
-  if (!changed) return content;
+  const next = blocks.map((b, j) => (b.type === 'tool_result' ? editToolResult(b, message, j, texts) : editText(b, texts[textKey(message, j)])));
+  if (next.every((b, j) => b === blocks[j])) return content;
   return Array.isArray(content) ? next : next[0]!;
+}
+
+/** `b` with its text replaced by `edited` when it is a text block and `edited` differs. */
+function editText<B extends { type: string; text?: unknown }>(b: B, edited: string | undefined): B {
+  return b.type !== 'text' || edited === undefined || edited === b.text ? b : { ...b, text: edited };
+}
+
+/** The tool_result `b` (block `block` of message `message`) with its edited inner texts. */
+function editToolResult(b: Extract<SamplingContent, { type: 'tool_result' }>, message: number, block: number, texts: Record<string, string>): SamplingContent {
+  const content = b.content.map((inner, k) => editText(inner, texts[textKey(message, block, k)]));
+  return content.every((inner, k) => inner === b.content[k]) ? b : { ...b, content };
 }
 
 /**
