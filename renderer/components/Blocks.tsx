@@ -182,7 +182,7 @@ interface MessageBlocksProps {
 export function MessageBlocks(props: MessageBlocksProps) {
   const { blocks, message, texts, editing, onText, onToggle, labelPrefix, idPrefix = 'message', scope = 'view', removed, onToggleRemove } = props;
   const { t } = useTranslation('common');
-  const editable = (key: string, ids: string, original: string, label: string, textAs?: 'pre') => (
+  const editable = (key: string, ids: string, original: string, label: string, asIs = false) => (
     <EditableText
       key={key}
       original={original}
@@ -191,7 +191,7 @@ export function MessageBlocks(props: MessageBlocksProps) {
       onToggle={() => onToggle(key)}
       onChange={(text) => onText(key, text)}
       label={label}
-      textAs={textAs}
+      textAs={asIs ? 'pre' : 'markdown'}
       ids={{ editor: `${idPrefix}-editor-${ids}`, toggle: `${idPrefix}-edit-${ids}`, text: `${idPrefix}-text-${ids}` }}
     />
   );
@@ -203,7 +203,7 @@ export function MessageBlocks(props: MessageBlocksProps) {
         if (b.type === 'tool_result') {
           const inner = (c: LooseBlock, k: number) =>
             c.type === 'text' && typeof c.text === 'string'
-              ? editable(textKey(message, j, k), `${message}-${j}-${k}`, c.text, t('blocks.toolResultText', { label: labelPrefix, n: k + 1 }), 'pre')
+              ? editable(textKey(message, j, k), `${message}-${j}-${k}`, c.text, t('blocks.toolResultText', { label: labelPrefix, n: k + 1 }), true)
               : <BlockView key={k} block={c} textAs="pre" scope={scope} />;
           return <ToolResultView key={j} block={b as LooseBlock} scope={scope} renderInner={inner} />;
         }
