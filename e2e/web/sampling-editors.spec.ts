@@ -153,14 +153,14 @@ test('S-RES-1: hand-written response: add tool calls from the offered tools; sen
   expect(new Set(result.content.map((b) => b.id)).size).toBe(2);
 });
 
-test("a tool_result's text is editable like a message's: a secret a tool read is redacted before it is sent, and edited by hand", async ({ page, appUrl, fixture }) => {
+test("a tool_result's content is edited like a message's: a secret a tool read is redacted, a text edited by hand, an image removed", async ({ page, appUrl, fixture }) => {
   const items = fixture.state.items as SamplingItemView[];
   const base = items.find((i) => i.id === 'item-request-2')!;
   const config = 'region = eu-west-1\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\nretries = 3';
   const messages = [
     { role: 'user' as const, content: { type: 'text' as const, text: 'Is the deploy config sane?' } },
     { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: { path: 'deploy.ini' } }] },
-    { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [{ type: 'text', text: config }, { type: 'text', text: 'size: 3 lines' }] }] },
+    { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [{ type: 'text', text: config }, { type: 'image', mimeType: 'image/png', data: PNG_B64 }, { type: 'text', text: 'size: 3 lines' }] }] },
   ];
   items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'cfg', conversationId: 'cfg', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -176,8 +176,10 @@ test("a tool_result's text is editable like a message's: a secret a tool read is
   await expect(result.getByTestId('message-text-2-0-0')).toHaveText(config.replace('AKIAIOSFODNN7EXAMPLE', '[REDACTED:api_key]'));
   await expect(result.getByText('edited')).toBeVisible();
 
-  await result.getByTestId('message-edit-2-0-1').click();
-  await result.getByTestId('message-editor-2-0-1').fill('size: 3 lines (checked)');
+  await result.getByTestId('message-edit-2-0-2').click();
+  await result.getByTestId('message-editor-2-0-2').fill('size: 3 lines (checked)');
+  await result.getByRole('button', { name: /Remove image in Message 3/ }).click();
+  await expect(result.getByTestId('media-image')).toHaveAttribute('data-removed', 'true');
   await shot(page, 'editors-tool-result-text');
   await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
   await page.getByTestId('approve-request').click();

@@ -168,7 +168,7 @@ interface MessageBlocksProps {
   idPrefix?: string;
   /** Anchor scope of tool_use blocks (unique per screen). */
   scope?: string;
-  /** Media blocks marked for removal, by `"message:block"`. */
+  /** Media blocks marked for removal, by `textKey` (one inside a tool_result too). */
   removed?: Record<string, boolean>;
   /** When given, image and audio blocks get a Remove/Restore toggle. */
   onToggleRemove?: (key: string) => void;
@@ -195,6 +195,11 @@ export function MessageBlocks(props: MessageBlocksProps) {
       ids={{ editor: `${idPrefix}-editor-${ids}`, toggle: `${idPrefix}-edit-${ids}`, text: `${idPrefix}-text-${ids}` }}
     />
   );
+  /** The Remove/Restore toggle of an image or audio block (none without `onToggleRemove`). */
+  const removable = (b: { type: string }, key: string): BlockEditing | undefined =>
+    (b.type === 'image' || b.type === 'audio') && onToggleRemove
+      ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
+      : undefined;
   return (
     <>
       {blocks.map((b, j) => {
@@ -204,14 +209,10 @@ export function MessageBlocks(props: MessageBlocksProps) {
           const inner = (c: LooseBlock, k: number) =>
             c.type === 'text' && typeof c.text === 'string'
               ? editable(textKey(message, j, k), `${message}-${j}-${k}`, c.text, t('blocks.toolResultText', { label: labelPrefix, n: k + 1 }), true)
-              : <BlockView key={k} block={c} textAs="pre" scope={scope} />;
+              : <BlockView key={k} block={c} textAs="pre" scope={scope} editing={removable(c, textKey(message, j, k))} />;
           return <ToolResultView key={j} block={b as LooseBlock} scope={scope} renderInner={inner} />;
         }
-        const media = b.type === 'image' || b.type === 'audio';
-        const mediaEditing = media && onToggleRemove
-          ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
-          : undefined;
-        return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={mediaEditing} />;
+        return <BlockView key={j} block={b as LooseBlock} scope={scope} editing={removable(b, key)} />;
       })}
     </>
   );

@@ -15,8 +15,9 @@ const text = z.string().max(TEXT_MAX);
 const flags = z.record(key, z.boolean());
 
 /**
- * Key of an edited text in a request draft: `"message:block"` for a message's text block,
- * `"message:block:inner"` for a text in the content of the tool_result at `block` (0-based).
+ * Key of a block in a request draft (an edited text, a removed image or audio block):
+ * `"message:block"` for a message's block, `"message:block:inner"` for a block in the content of
+ * the tool_result at `block` (all 0-based).
  */
 export const textKey = (message: number, block: number, inner?: number): string => (inner === undefined ? `${message}:${block}` : `${message}:${block}:${inner}`);
 
@@ -45,7 +46,7 @@ export type ToolChoiceMode = z.infer<typeof ToolChoiceModeSchema>;
 /** Non-text edits of a request under review. */
 export const RequestExtrasSchema = z
   .object({
-    /** Image/audio blocks to drop, by `"message:block"`. */
+    /** Image/audio blocks to drop, by {@link textKey} (`"message:block:inner"`: one inside a tool_result). */
     removedBlocks: flags,
     /** Offered tools to drop, by name. */
     removedTools: flags,

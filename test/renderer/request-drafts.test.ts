@@ -47,3 +47,15 @@ describe('request drafts with tool_result texts', () => {
     expect(typed.map((t) => t.ref)).toEqual(['2:0', '2:0:0', '2:0:1', '2:1', '10:0']);
   });
 });
+
+describe('removing media inside a tool_result', () => {
+  it('drops the image from the tool_result only, and keeps a tool_result emptied of content', () => {
+    const draft = initialRequestDraft(item);
+    const built = buildRequest(item, draft, { removedBlocks: { [textKey(2, 0, 1)]: true }, removedTools: {} });
+    if (!built.ok) throw new Error(built.errors.join('; '));
+    expect((built.params.messages[2]!.content as Array<{ content: unknown[] }>)[0]!.content).toEqual([{ type: 'text', text: 'key = AKIAIOSFODNN7EXAMPLE' }, { type: 'text', text: '2 lines' }]);
+    const all = { [textKey(2, 0, 0)]: true, [textKey(2, 0, 1)]: true, [textKey(2, 0, 2)]: true };
+    const emptied = buildRequest(item, draft, { removedBlocks: all, removedTools: {} });
+    expect(emptied.ok && (emptied.params.messages[2]!.content as Array<{ content: unknown[] }>)[0]!.content).toEqual([]);
+  });
+});

@@ -72,8 +72,9 @@ function editToolResult(b: Extract<SamplingContent, { type: 'tool_result' }>, me
 }
 
 /**
- * Drops the blocks of message `message` marked in `removed` (keys `"message:block"`). Returns the
- * content unchanged when nothing is removed, `null` when nothing would be left.
+ * Drops the blocks of message `message` marked in `removed` (keys `textKey`: a block, or one inside
+ * a tool_result's content — a tool_result left with no content stays, with an empty result).
+ * Returns the content unchanged when nothing is removed, `null` when nothing would be left.
  */
 export function applyRemovals(
   content: SamplingContent | SamplingContent[],
@@ -81,8 +82,13 @@ export function applyRemovals(
   removed: Record<string, boolean>,
 ): SamplingContent | SamplingContent[] | null {
   const blocks = contentBlocks(content);
-  const kept = blocks.filter((_b, j) => !removed[blockKey(message, j)]);
-  if (kept.length === blocks.length) return content;
+  const kept = blocks.flatMap((b, j): SamplingContent[] => {
+    if (removed[textKey(message, j)]) return [];
+    if (b.type !== 'tool_result') return [b];
+    const inner = b.content.filter((_c, k) => !removed[textKey(message, j, k)]);
+    return [inner.length === b.content.length ? b : { ...b, content: inner }];
+  });
+  if (kept.length === blocks.length && kept.every((b, j) => b === blocks[j])) return content;
   if (kept.length === 0) return null;
   return Array.isArray(content) ? kept : kept[0]!;
 }
