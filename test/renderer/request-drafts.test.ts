@@ -1,61 +1,44 @@
 /**
- * A request draft's texts, the texts inside a tool_result included (keys `textKey`): what the
- * approval sends, and how a never-delivered draft lists them.
+ * A request draft's edits applied to a message (renderer/screens/queue/apply-edits.ts), the texts
+ * and media inside a tool_result included (keys `textKey`), and how a never-delivered draft lists
+ * its texts.
  */
 import { describe, expect, it } from 'vitest';
-import { buildRequest, initialRequestDraft } from '../../renderer/screens/queue/drafts.js';
+import { applyRemovals, applyTextEdits } from '../../renderer/screens/queue/apply-edits.js';
 import { textKey, typedTexts } from '../../shared/contract/drafts.js';
-import type { CreateMessageParams } from '../../shared/contract/sampling.js';
-import type { SamplingItemView } from '../../shared/contract/state.js';
+import type { SamplingContent } from '../../shared/contract/sampling.js';
 
-const original: CreateMessageParams = {
-  messages: [
-    { role: 'user', content: { type: 'text', text: 'Is the config sane?' } },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'r1', name: 'read_file', input: { path: 'a.ini' } }] },
-    {
-      role: 'user',
-      content: [
-        { type: 'tool_result', toolUseId: 'r1', content: [{ type: 'text', text: 'key = AKIAIOSFODNN7EXAMPLE' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: '2 lines' }] },
-      ],
-    },
-  ],
-  maxTokens: 100,
+const result = {
+  type: 'tool_result' as const,
+  toolUseId: 'r1',
+  content: [{ type: 'text', text: 'key = AKIAIOSFODNN7EXAMPLE' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: '2 lines' }],
 };
-const item = { id: 'i', original, model: { providerId: 'manual', modelId: 'manual' } } as unknown as SamplingItemView;
+/** Message 2 of a tool loop: a tool_result, then a question. */
+const content: SamplingContent[] = [result, { type: 'text', text: 'Is it sane?' }];
+const inner = (c: SamplingContent | SamplingContent[] | null): unknown[] => ((c as SamplingContent[])[0] as typeof result).content;
 
-describe('request drafts with tool_result texts', () => {
-  it('sends an edited tool_result text in its place and keeps every other block as it came (the same objects)', () => {
-    const draft = { ...initialRequestDraft(item), texts: { [textKey(2, 0, 2)]: '2 lines (checked)', [textKey(0, 0)]: 'Is this config sane?' } };
-    const built = buildRequest(item, draft);
-    if (!built.ok) throw new Error(built.errors.join('; '));
-    const [result] = built.params.messages[2]!.content as Array<{ content: unknown[] }>;
-    expect(result!.content).toEqual([{ type: 'text', text: 'key = AKIAIOSFODNN7EXAMPLE' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: '2 lines (checked)' }]);
-    const originalResult = (original.messages[2]!.content as Array<{ content: unknown[] }>)[0]!;
-    expect(result!.content[0]).toBe(originalResult.content[0]);
-    expect(built.params.messages[1]).toBe(original.messages[1]);
-    expect(built.params.messages[0]!.content).toEqual({ type: 'text', text: 'Is this config sane?' });
+describe('edits inside a tool_result', () => {
+  it('an edited tool_result text goes in its place; every other block stays the same object', () => {
+    const edited = applyTextEdits(content, 2, { [textKey(2, 0, 2)]: '2 lines (checked)', [textKey(2, 1)]: 'Is it sound?' }) as SamplingContent[];
+    expect(inner(edited)).toEqual([result.content[0], result.content[1], { type: 'text', text: '2 lines (checked)' }]);
+    expect(inner(edited)[0]).toBe(result.content[0]);
+    expect(edited[1]).toEqual({ type: 'text', text: 'Is it sound?' });
+    expect(applyTextEdits(content, 2, { [textKey(3, 0, 0)]: 'another message' })).toBe(content);
+    expect(applyTextEdits(content, 2, { [textKey(2, 0, 0)]: 'key = AKIAIOSFODNN7EXAMPLE' })).toBe(content); // edited back to what came
   });
 
-  it('an edit back to the text that came changes nothing', () => {
-    const built = buildRequest(item, { ...initialRequestDraft(item), texts: { [textKey(2, 0, 0)]: 'key = AKIAIOSFODNN7EXAMPLE' } });
-    expect(built.ok && built.params.messages[2]).toBe(original.messages[2]);
-  });
-
-  it('lists typed texts in reading order, a tool_result text after its message\'s blocks before the next message', () => {
-    const texts = { [textKey(10, 0)]: 'ten', [textKey(2, 0, 1)]: 'inner one', [textKey(2, 1)]: 'block one', [textKey(2, 0, 0)]: 'inner zero', [textKey(2, 0)]: 'block zero' };
-    const typed = typedTexts({ request: { draft: { ...initialRequestDraft(item), texts }, extras: { removedBlocks: {}, removedTools: {} } } } as never);
-    expect(typed.map((t) => t.ref)).toEqual(['2:0', '2:0:0', '2:0:1', '2:1', '10:0']);
-  });
-});
-
-describe('removing media inside a tool_result', () => {
-  it('drops the image from the tool_result only, and keeps a tool_result emptied of content', () => {
-    const draft = initialRequestDraft(item);
-    const built = buildRequest(item, draft, { removedBlocks: { [textKey(2, 0, 1)]: true }, removedTools: {} });
-    if (!built.ok) throw new Error(built.errors.join('; '));
-    expect((built.params.messages[2]!.content as Array<{ content: unknown[] }>)[0]!.content).toEqual([{ type: 'text', text: 'key = AKIAIOSFODNN7EXAMPLE' }, { type: 'text', text: '2 lines' }]);
+  it('a removed image leaves the tool_result with the rest; removing all of it leaves an empty result, not an empty message', () => {
+    expect(inner(applyRemovals(content, 2, { [textKey(2, 0, 1)]: true }))).toEqual([result.content[0], result.content[2]]);
     const all = { [textKey(2, 0, 0)]: true, [textKey(2, 0, 1)]: true, [textKey(2, 0, 2)]: true };
-    const emptied = buildRequest(item, draft, { removedBlocks: all, removedTools: {} });
-    expect(emptied.ok && (emptied.params.messages[2]!.content as Array<{ content: unknown[] }>)[0]!.content).toEqual([]);
+    expect(inner(applyRemovals(content, 2, all))).toEqual([]);
+    expect(applyRemovals(content, 2, { [textKey(1, 0, 1)]: true })).toBe(content);
+    expect(applyRemovals(content, 2, { [textKey(2, 0)]: true, [textKey(2, 1)]: true })).toBeNull();
+  });
+
+  it("lists typed texts in reading order, a tool_result's texts after their block and before the next", () => {
+    const texts = { [textKey(10, 0)]: 'ten', [textKey(2, 0, 1)]: 'inner one', [textKey(2, 1)]: 'block one', [textKey(2, 0, 0)]: 'inner zero', [textKey(2, 0)]: 'block zero' };
+    const draft = { texts, editing: {}, systemPrompt: '', maxTokens: '1', temperature: '', model: '' };
+    const typed = typedTexts({ request: { draft, extras: { removedBlocks: {}, removedTools: {} } } });
+    expect(typed.map((t) => t.ref)).toEqual(['2:0', '2:0:0', '2:0:1', '2:1', '10:0']);
   });
 });

@@ -7,6 +7,7 @@ import type { CreateMessageParams, CreateMessageResult, SamplingContent, Samplin
 import { textKey } from '../../../shared/contract/drafts';
 import { contentBlocks } from '../../../shared/contract/sampling';
 import type { ModelRef, SamplingItemView } from '../../../shared/contract/state';
+import { applyRemovals, applyTextEdits } from './apply-edits';
 import { checkDraftParams, sameJson } from './draft-check';
 import { i18n } from '../../i18n';
 import type { RequestDraft, ResponseDraft } from '../../store';
@@ -43,54 +44,6 @@ export function initialRequestDraft(item: SamplingItemView): RequestDraft {
     temperature: p.temperature === undefined ? '' : String(p.temperature),
     model: modelValue(item.model),
   };
-}
-
-/**
- * Replaces the text of edited text blocks, and of edited texts inside tool_result blocks (keys
- * `textKey(message, block, inner)`); other blocks are kept as they are (the same objects).
- */
-export function applyTextEdits(
-  content: SamplingContent | SamplingContent[],
-  message: number,
-  texts: Record<string, string>,
-): SamplingContent | SamplingContent[] {
-  const blocks = contentBlocks(content);
-  const next = blocks.map((b, j) => (b.type === 'tool_result' ? editToolResult(b, message, j, texts) : editText(b, texts[textKey(message, j)])));
-  if (next.every((b, j) => b === blocks[j])) return content;
-  return Array.isArray(content) ? next : next[0]!;
-}
-
-/** `b` with its text replaced by `edited` when it is a text block and `edited` differs. */
-function editText<B extends { type: string; text?: unknown }>(b: B, edited: string | undefined): B {
-  return b.type !== 'text' || edited === undefined || edited === b.text ? b : { ...b, text: edited };
-}
-
-/** The tool_result `b` (block `block` of message `message`) with its edited inner texts. */
-function editToolResult(b: Extract<SamplingContent, { type: 'tool_result' }>, message: number, block: number, texts: Record<string, string>): SamplingContent {
-  const content = b.content.map((inner, k) => editText(inner, texts[textKey(message, block, k)]));
-  return content.every((inner, k) => inner === b.content[k]) ? b : { ...b, content };
-}
-
-/**
- * Drops the blocks of message `message` marked in `removed` (keys `textKey`: a block, or one inside
- * a tool_result's content — a tool_result left with no content stays, with an empty result).
- * Returns the content unchanged when nothing is removed, `null` when nothing would be left.
- */
-export function applyRemovals(
-  content: SamplingContent | SamplingContent[],
-  message: number,
-  removed: Record<string, boolean>,
-): SamplingContent | SamplingContent[] | null {
-  const blocks = contentBlocks(content);
-  const kept = blocks.flatMap((b, j): SamplingContent[] => {
-    if (removed[textKey(message, j)]) return [];
-    if (b.type !== 'tool_result') return [b];
-    const inner = b.content.filter((_c, k) => !removed[textKey(message, j, k)]);
-    return [inner.length === b.content.length ? b : { ...b, content: inner }];
-  });
-  if (kept.length === blocks.length && kept.every((b, j) => b === blocks[j])) return content;
-  if (kept.length === 0) return null;
-  return Array.isArray(content) ? kept : kept[0]!;
 }
 
 /** Outcome of building params from a draft: the params and model, or what is wrong. */
