@@ -1,8 +1,9 @@
 /**
  * The sampling review editors against a fake API: removing images and audio, the tools offered and
  * the tool choice, includeContext and era, the conversation timeline of a tool loop, tool_result →
- * tool_use links, editing tool_use inputs (validated), and adding tool calls to a hand-written
- * response. Asserts exactly what the renderer sends. Screenshots: e2e/artifacts/editors-*.png.
+ * tool_use links, editing tool_use inputs (validated), adding tool calls to a hand-written
+ * response, and editing a tool_result's texts and media (History's diff shows them). Asserts
+ * exactly what the renderer sends. Screenshots: e2e/artifacts/editors-*.png.
  */
 import type { Page } from '@playwright/test';
 import type { SamplingItemView } from '../../shared/contract/state.js';
@@ -191,4 +192,23 @@ test("a tool_result's content is edited like a message's: a secret a tool read i
     content: [{ type: 'text', text: config.replace('AKIAIOSFODNN7EXAMPLE', '[REDACTED:api_key]') }, { type: 'text', text: 'size: 3 lines (checked)' }],
   });
   expect(sent!.params.messages.slice(0, 2)).toEqual(messages.slice(0, 2));
+});
+
+test("History's diff of a request shows what was edited inside a tool_result", async ({ page, appUrl, fixture }) => {
+  const base = fixture.history.find((e) => e.id === 'h-edited')!;
+  const result = (text: string) => ({ role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [{ type: 'text', text }] }] });
+  const head = [
+    { role: 'user' as const, content: { type: 'text' as const, text: 'Is the deploy config sane?' } },
+    { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: {} }] },
+  ];
+  const original = { messages: [...head, result('aws_access_key_id = AKIAIOSFODNN7EXAMPLE')], maxTokens: 100 };
+  const sent = { messages: [...head, result('aws_access_key_id = [REDACTED:api_key]')], maxTokens: 100 };
+  fixture.history.push({ ...base, id: 'h-cfg', conversationId: 'h-cfg', receivedAt: Date.now() - 1000, endedAt: Date.now() - 500, edited: true, preview: 'Is the deploy config sane?', original, sent });
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-history').click();
+  await page.locator('[data-history-id="h-cfg"]').click();
+  const diff = page.getByTestId('history-message-diff-2');
+  await expect(diff).toContainText('tool_result read-1');
+  await expect(diff.locator('del')).toContainText('AKIAIOSFODNN7EXAMPLE');
+  await expect(diff.locator('ins')).toContainText('[REDACTED:api_key]');
 });

@@ -1,13 +1,28 @@
 /** Readable diffs of one history entry: the request (asked → sent) and the response (generated → delivered). */
 import { useTranslation } from 'react-i18next';
 import { useSay } from '../../i18n/say';
-import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult } from '../../../shared/contract/sampling';
+import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult, type SamplingContent } from '../../../shared/contract/sampling';
 import type { HistoryEntry } from '../../../shared/contract/state';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { Facts } from '../../components/common';
 import { FieldChanges, TextDiff, type FieldChange } from './DiffView';
 
 const show = (v: unknown): string => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * The texts of a message a review can edit, one per line: its text blocks and the texts inside
+ * its tool_results (each result's headed `tool_result <toolUseId>`), in order.
+ */
+function editableText(content: SamplingContent | SamplingContent[]): string {
+  return contentBlocks(content)
+    .flatMap((b) => {
+      if (b.type === 'text') return [b.text];
+      if (b.type !== 'tool_result') return [];
+      const texts = b.content.flatMap((c) => (c.type === 'text' && typeof c.text === 'string' ? [c.text] : []));
+      return texts.length ? [`tool_result ${b.toolUseId}`, ...texts] : [];
+    })
+    .join('\n');
+}
 
 /** The request as the server (or a provider call's caller) asked vs as sent to the LLM: field table, system prompt and message diffs. */
 export function RequestDiff({ original, sent, entry }: { original: CreateMessageParams; sent: CreateMessageParams; entry: HistoryEntry }) {
@@ -43,7 +58,7 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
               {t('diff.message', { n: i + 1 })} <span className="muted">({tc(`blocks.${(b ?? a)!.role}`)})</span>
               {nonText && <span className="muted small">{t('diff.nonText')}</span>}
             </h4>
-            <TextDiff before={a ? contentText(a.content) : ''} after={b ? contentText(b.content) : ''} />
+            <TextDiff before={a ? editableText(a.content) : ''} after={b ? editableText(b.content) : ''} />
           </div>
         );
       })}
