@@ -180,7 +180,7 @@ function flush(st: HubState): void {
   st.dirty.clear();
   st.upserts.clear();
   st.removes.clear();
-  if (Object.keys(patch).length === 1) return; // list or field slices set again, unchanged
+  if (Object.keys(patch).length === 1) return; // slices set again unchanged, items changed where no window looks
   st.state = { ...st.state, version: patch.version };
   const event: ConsoleEvent = { type: 'patch', patch };
   for (const l of st.listeners) {
@@ -240,6 +240,7 @@ function addItemChanges(st: HubState, patch: StatePatch): void {
     st.summaries.delete(id);
     st.opened.delete(id);
   }
-  patch.items = { upsert, remove: [...st.removes], ...(change.length ? { change } : {}) };
+  // A change no summary shows (updatedAt moving, a stream nobody has open) sends no items at all.
+  if (upsert.length || change.length || st.removes.size) patch.items = { upsert, remove: [...st.removes], ...(change.length ? { change } : {}) };
   if (details.length) patch.details = details;
 }

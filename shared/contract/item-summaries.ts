@@ -34,7 +34,6 @@ interface SummaryBase {
   /** How many client requests it may belong to, when more than one was in flight and none is known (≥ 2). */
   candidates?: number;
   receivedAt: number;
-  updatedAt: number;
   serverWait?: ServerWait;
   /**
    * The line the row shows: the first line of the prompt's last user text (sampling; else any

@@ -89,7 +89,6 @@ function common(item: ItemView) {
     ...('gateway' in item && item.gateway && { gateway: item.gateway }),
     ...callOf(item.association),
     receivedAt: item.receivedAt,
-    updatedAt: item.updatedAt,
     ...(item.serverWait && { serverWait: item.serverWait }),
   };
 }

@@ -127,13 +127,13 @@ describe('state hub → patches → renderer mirror', () => {
     const started = tick();
     expect(started.items!.upsert).toEqual([]);
     expect(JSON.stringify(started)).not.toContain('a long prompt');
-    expect(started.items!.change).toEqual([{ id: 'a', set: { status: 'generating', updatedAt: 2, generatingSince: 2 }, unset: ['error'] }]);
+    expect(started.items!.change).toEqual([{ id: 'a', set: { status: 'generating', generatingSince: 2 }, unset: ['error'] }]);
     expect(started.details).toEqual([{ id: 'a', set: { status: 'generating', updatedAt: 2, generation: { startedAt: 2, text: 'Hel' } }, unset: ['error'] }]);
 
     hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 2, text: 'Hello, wor' } } as SamplingItemView);
     const streamed = tick();
     expect(streamed.details).toEqual([{ id: 'a', append: 'lo, wor' }]);
-    expect(streamed.items!.change).toBeUndefined(); // the summary did not change
+    expect(streamed.items).toBeUndefined(); // the summary did not change
     expect(open).toMatchObject({ generation: { text: 'Hello, wor' } });
     hub.upsertItem({ ...hub.getItem('a')!, generation: { startedAt: 3, text: 'Again' } } as SamplingItemView); // regenerated: whole
     expect(tick().details).toEqual([{ id: 'a', set: { generation: { startedAt: 3, text: 'Again' } } }]);
@@ -142,10 +142,10 @@ describe('state hub → patches → renderer mirror', () => {
     expect(mirror).toEqual(hub.snapshot());
     expect(open).toEqual(hub.getItem('a'));
     expect(mirror.items[0]).toMatchObject({ status: 'awaiting_response_review', sizes: { response: expect.any(Number) as number } });
-    hub.upsertItem({ ...hub.getItem('a')! }); // nothing changed: no change sent
-    const none = tick();
-    expect(none.items!.change).toBeUndefined();
-    expect(none.details).toBeUndefined();
+    const sent = events.length;
+    hub.upsertItem({ ...hub.getItem('a')! }); // nothing changed: no patch sent
+    queue.shift()?.();
+    expect(events.length).toBe(sent);
   });
 
   it('an item no window opened sends no details: its request and response never travel; once opened they do', () => {
@@ -171,6 +171,20 @@ describe('state hub → patches → renderer mirror', () => {
     queue.shift()!();
     const last = events.at(-1)!;
     expect(last.type === 'patch' && last.patch.details).toEqual([{ id: 'a', set: { updatedAt: 4, error: { message: 'late', at: 4 } } }]);
+  });
+
+  it("a change no summary shows (a generation starting to stream, updatedAt moving) sends no patch to a window that has not opened the item", () => {
+    const { queue, hub, events } = manualHub();
+    const first: SamplingItemView = { ...item('a'), status: 'generating', generation: { startedAt: 1, text: '' } };
+    hub.upsertItem(first);
+    queue.shift()!();
+    const before = events.length;
+    const version = hub.snapshot().version;
+    hub.upsertItem({ ...first, updatedAt: 2, generation: { startedAt: 1, text: 'Hel' } });
+    queue.shift()?.();
+    expect(events.length).toBe(before); // nothing a window shows changed
+    expect(hub.snapshot().version).toBe(version);
+    expect(hub.snapshot().items[0]).not.toHaveProperty('updatedAt');
   });
 
   it('a field set to the very object another field held is sent as `same` (a request approved as it came), not again', () => {

@@ -63,7 +63,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
           {rowCallLabel(item)}
         </span>
         <span className="queue-waited">
-          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
+          <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
       </span>
     </button>
