@@ -20,8 +20,8 @@ export interface FakeData {
 }
 
 /**
- * What the page gets: the state as main sends it (summaries; calls with their big media by
- * reference), the whole items for `getItem` with their big media by reference as main sends them,
+ * What the page gets: the state as main sends it (summaries; calls with their big media and long
+ * texts by reference), the whole items for `getItem` with their big media by reference as main sends them,
  * and those payloads for `getItemMedia` and `getCallMedia`, by item or call id; history entries
  * likewise (`getHistoryEntry` with `media: 'by-ref'`, `getHistoryMedia`).
  */
@@ -45,8 +45,8 @@ export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
   const items = fixtureItems(data.state);
   const media: FakeWire['media'] = {};
-  const byRef = <T extends { id: string }>(whole: T): T => {
-    const { value, refs, payloads } = elideMedia(whole);
+  const byRef = <T extends { id: string }>(whole: T, texts = false): T => {
+    const { value, refs, payloads } = elideMedia(whole, { texts });
     if (refs.length) media[whole.id] = { refs, payloads: Object.fromEntries(payloads) };
     return value;
   };
@@ -56,7 +56,7 @@ export function toWire(data: FakeData): FakeWire {
     const { value, refs, payloads } = elideMedia(entry);
     if (refs.length) historyMedia[entry.id] = { entry: value, payloads: Object.fromEntries(payloads) };
   }
-  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
+  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c, true)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */

@@ -197,6 +197,24 @@ test("a call's big result image and resource blob: the state holds them by refer
   expect(await recorded(page, 'getCallMedia')).toEqual(expect.arrayContaining([{ callId: 'call-shot', refs: [ref] }, { callId: 'call-read', refs: [ref] }]));
 });
 
+test("a call's 2 MB result text: the state holds it by reference; the card shows its size, then a preview with Show all", async ({ page, appUrl, fixture }) => {
+  const log = Array.from({ length: 25_000 }, (_, i) => LINE(i)).join('');
+  const calls = fixture.state.calls as CallView[];
+  calls.push({ id: 'call-log', serverId: 'everything', kind: 'tools/call', name: 'read-log', arguments: {}, status: 'succeeded', startedAt: Date.now() - 3000, endedAt: Date.now() - 2000, samplingItemIds: [], result: { content: [{ type: 'text', text: 'app.log, 25,000 lines' }, { type: 'text', text: log }] } });
+  await openConsole(page, appUrl, fixture);
+  await holdReplies(page, 'getCallMedia');
+  await page.getByTestId('nav-servers').click();
+  const card = page.locator('[data-call-id="call-log"]');
+  await expect(card).toContainText('app.log, 25,000 lines');
+  await expect(card.getByTestId('text-loading')).toHaveText('text · 1.9 MB (loading…)');
+  await releaseReplies(page, 'getCallMedia');
+  await expect(card.getByText('000000 log line')).toBeVisible();
+  await expect(card.getByTestId('markdown-truncated')).toContainText('Showing the first 32.0 KB of 1.9 MB.');
+  await card.getByTestId('markdown-show-all').click();
+  await expect(card.getByText('024999 log line')).toBeAttached();
+  expect(await recorded(page, 'getCallMedia')).toEqual([{ callId: 'call-log', refs: [expect.stringMatching(/^mcp-console-text:/) as unknown as string] }]);
+});
+
 test('a history entry with a big image: the entry shows at once, sizes included; its raw JSON gets the image after it (media by reference)', async ({ page, appUrl, fixture }) => {
   const image = paddedFixturePng(400_000);
   const base = fixture.history.find((e) => e.id === 'h-edited')!;

@@ -17,6 +17,9 @@ import { ui } from '../../shared/contract/ui-text.js';
 /** Finished calls kept in state (the newest). */
 const CALLS_KEPT = 100;
 
+/** What a call's result holds by reference in the `calls` slice: big media, resource blobs and long texts. */
+const CALL_ELISION = { texts: true } as const;
+
 /** The tracker's operations. */
 export interface CallTracker {
   /**
@@ -42,8 +45,8 @@ export interface CallTracker {
   /** Records that a sampling item (or elicitation) arrived during these calls: each keeps the newest ids and counts all. */
   linkItem(callIds: string[], itemId: string): void;
   /**
-   * The payloads of call `callId` that the `calls` slice holds by reference (big images, audio and
-   * resource blobs of its result, shared/contract/media-refs.ts), by reference; unknown references
+   * The payloads of call `callId` that the `calls` slice holds by reference (big images, audio,
+   * resource blobs and long texts of its result, shared/contract/media-refs.ts), by reference; unknown references
    * are left out.
    * @throws ApiError not_found for a call no longer kept
    */
@@ -95,13 +98,13 @@ export function createCallTracker(deps: CallTrackerDeps): CallTracker {
     media(callId, refs) {
       const call = st.calls.find((c) => c.id === callId);
       if (!call) throw new ApiError('not_found', ui('error.noCall', { id: callId, kept: CALLS_KEPT }));
-      return payloadsFor(call, refs);
+      return payloadsFor(call, refs, CALL_ELISION);
     },
   };
 }
 
 /**
- * Each call as the `calls` slice shows it: its big media (resource blobs too) by reference, made
+ * Each call as the `calls` slice shows it: its big media, resource blobs and long texts by reference, made
  * once per call object (an unchanged call stays the same object, so the slice's patches leave it
  * out).
  */
@@ -111,7 +114,7 @@ const published = new WeakMap<CallView, CallView>();
 function publishedCall(call: CallView): CallView {
   let shown = published.get(call);
   if (!shown) {
-    shown = elideMedia(call).value;
+    shown = elideMedia(call, CALL_ELISION).value;
     published.set(call, shown);
   }
   return shown;

@@ -26,6 +26,25 @@ export interface ResourceContents {
 /** Characters of a blob that is neither image nor audio shown after its size. */
 const BLOB_HEAD_CHARS = 120;
 
+/**
+ * A call's text (a tool result's text block, a resource's text): shown as it is, or — a long text
+ * the `calls` slice holds by reference (main/mcp/calls.ts) — its size and "(loading…)" until it
+ * arrives. Only a call's views read references in texts: a request's text is the server's, shown
+ * as it is whatever it looks like.
+ */
+export function CallText({ text, mimeType }: { text: string; mimeType?: string }) {
+  const { t } = useTranslation('common');
+  const arriving = parseMediaRef(text, true);
+  if (arriving) {
+    return (
+      <p className="muted small mono" data-testid="text-loading">
+        {`${t('blocks.textKind')} · ${formatBytes(arriving.bytes)} ${t('media.loading')}`}
+      </p>
+    );
+  }
+  return <TextBody text={text} mimeType={mimeType} />;
+}
+
 /** Text content, pretty-printed when its MIME type says JSON and it parses (once per text: a review re-renders on every keystroke). */
 function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
   const shown = useMemo(() => {
@@ -39,8 +58,11 @@ function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
   return <PlainText text={shown} className="pre-text result-text" />;
 }
 
-/** One resource's contents; a blob held by reference shows its size and "(loading…)". */
-export function ResourceContentsView({ contents }: { contents: ResourceContents }) {
+/**
+ * One resource's contents; a blob held by reference shows its size and "(loading…)", and so does a
+ * long text with `textsByRef` (a call's result, see {@link CallText}).
+ */
+export function ResourceContentsView({ contents, textsByRef = false }: { contents: ResourceContents; textsByRef?: boolean }) {
   const { t } = useTranslation('common');
   const mime = contents.mimeType;
   const blob = contents.blob;
@@ -53,7 +75,7 @@ export function ResourceContentsView({ contents }: { contents: ResourceContents 
         {blob !== undefined && ` · ${formatBytes(arriving?.bytes ?? base64DecodedBytes(blob))} (base64)`}
         {arriving && ` ${t('media.loading')}`}
       </div>
-      {contents.text !== undefined && <TextBody text={contents.text} mimeType={mime} />}
+      {contents.text !== undefined && (textsByRef ? <CallText text={contents.text} mimeType={mime} /> : <TextBody text={contents.text} mimeType={mime} />)}
       {blob !== undefined && !arriving && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${blob}`} />}
       {blob !== undefined && !arriving && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${blob}`} />}
       {blob !== undefined && !arriving && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (

@@ -107,4 +107,23 @@ describe('call tracker: big result media', () => {
     expect(hub.get('calls').find((c) => c.id === shot)).toBe(inState); // unchanged: its patches leave it out
     expect(() => tracker.media('gone', [ref!])).toThrow(ApiError);
   });
+
+  it('holds a long result text (a tool that read a 1 MB file) by reference too, its UTF-8 size named; media() sends it', async () => {
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+    const file = 'é'.repeat(500_000); // 500,000 characters, 1,000,000 bytes
+    const log = 'line\n'.repeat(60_000);
+    const conn = { ...fakeConnection(new Promise<void>(() => undefined)), callTool: async () => ({ content: [{ type: 'text', text: 'read 1 file' }, { type: 'text', text: file }, { type: 'resource', resource: { uri: 'file:///app.log', text: log } }] }) };
+    const tracker = createCallTracker({ hub, now: () => 1, connection: () => conn });
+    const read = tracker.startToolCall('s', 'read_file', {});
+    await new Promise((res) => setTimeout(res, 0));
+    const inState = hub.get('calls').find((c) => c.id === read)!;
+    expect(JSON.stringify(hub.snapshot()).length).toBeLessThan(2_000);
+    expect(inState.result!.content[0]).toEqual({ type: 'text', text: 'read 1 file' }); // short texts stay
+    expect(mediaRefsIn(inState)).toEqual([]); // an item's view of it: texts are never references there
+    const refs = mediaRefsIn(inState, { texts: true });
+    expect(refs).toHaveLength(2);
+    expect(parseMediaRef(refs[0]!, true)).toEqual({ chars: 500_000, bytes: 1_000_000 });
+    expect(parseMediaRef(refs[0]!)).toBeUndefined(); // not a media reference
+    expect(tracker.media(read, refs)).toEqual([{ ref: refs[0], data: file }, { ref: refs[1], data: log }]);
+  });
 });

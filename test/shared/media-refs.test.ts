@@ -94,4 +94,23 @@ describe('media by reference', () => {
     expect(fillMedia(value, new Map(payloads.map((p) => [p.ref, p.data])))).toEqual(call);
     expect(parseMediaRef(refs[0]!.ref)?.chars).toBe(big.length);
   });
+
+  it('long texts only when asked (a call), by a text reference that never fills a media field, nor a media reference a text', () => {
+    const long = 'x'.repeat(MEDIA_REF_MIN_CHARS);
+    const call = { id: 'c', result: { content: [{ type: 'text', text: long }, { type: 'image', mimeType: 'image/png', data: big }] } };
+    expect(elideMedia(call).value.result.content[0]!.text).toBe(long); // an item's or entry's texts stay
+    const { value, refs, payloads } = elideMedia(call, { texts: true });
+    const textRef = value.result.content[0]!.text;
+    const imageRef = (value.result.content[1] as { data: string }).data;
+    expect(textRef.startsWith('mcp-console-text:')).toBe(true);
+    expect(refs.map((r) => r.ref)).toEqual([textRef, imageRef]);
+    expect(fillMedia(value, payloads, { texts: true })).toEqual(call);
+    expect(fillMedia(value, payloads).result.content[0]!.text).toBe(textRef); // without the option texts are not looked at
+    expect(mediaRefsIn(value)).toEqual([imageRef]);
+    // A server's text shaped like the image's reference is its text, and an image field holding a text reference stays.
+    const crossed = { content: [{ type: 'text', text: imageRef }, { type: 'image', mimeType: 'image/png', data: textRef }] };
+    expect(fillMedia(crossed, payloads, { texts: true })).toEqual(crossed);
+    expect(payloadsFor(call, [textRef], { texts: true })).toEqual([{ ref: textRef, data: long }]);
+    expect(payloadsFor(call, [textRef])).toEqual([]);
+  });
 });

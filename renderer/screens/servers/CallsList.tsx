@@ -82,14 +82,16 @@ function SamplingLinks({ call }: { call: CallView }) {
 }
 
 const NO_PAYLOADS: ReadonlyMap<string, string> = new Map();
+/** A call's long texts come by reference too (main/mcp/calls.ts). */
+const CALL_MEDIA = { texts: true } as const;
 
 /**
- * `call` with the big result media the `calls` slice holds by reference put back once fetched
- * (`getCallMedia`); until then, or when the fetch failed, as the state has it (those media blocks
- * show their size, "loading…").
+ * `call` with the big result media and long texts the `calls` slice holds by reference put back
+ * once fetched (`getCallMedia`); until then, or when the fetch failed, as the state has it (those
+ * blocks show their size, "loading…").
  */
 function useCallMedia(call: CallView): CallView {
-  const refs = useMemo(() => mediaRefsIn(call), [call]);
+  const refs = useMemo(() => mediaRefsIn(call, CALL_MEDIA), [call]);
   const [payloads, setPayloads] = useState(NO_PAYLOADS);
   const wanted = refs.join('\n');
   useEffect(() => {
@@ -105,7 +107,7 @@ function useCallMedia(call: CallView): CallView {
       live = false;
     };
   }, [call.id, wanted]);
-  return useMemo(() => fillMedia(call, payloads), [call, payloads]);
+  return useMemo(() => fillMedia(call, payloads, CALL_MEDIA), [call, payloads]);
 }
 
 /** One call with its arguments, status, result and sampling items. */

@@ -7,12 +7,12 @@ import { useTranslation } from 'react-i18next';
 import type { CallView } from '../../../shared/contract/state';
 import { BlockView } from '../../components/Blocks';
 import { RawJson } from '../../components/common';
-import { PlainText } from '../../components/PlainText';
-import { ResourceContentsView } from '../../components/ResourceViews';
+import { CallText, ResourceContentsView, isEmbeddedResource } from '../../components/ResourceViews';
 
-/** One content block of a tool result or prompt message, by its type (text as it came, not Markdown). */
+/** One content block of a call's tool result or prompt message, by its type (text as it came, not Markdown; a long one may still be on its way). */
 export function ContentBlockView({ block }: { block: Record<string, unknown> }) {
-  if (block.type === 'text') return <PlainText text={String(block.text ?? '')} className="pre-text result-text" />;
+  if (block.type === 'text') return <CallText text={String(block.text ?? '')} />;
+  if (isEmbeddedResource(block)) return <ResourceContentsView contents={block.resource} textsByRef />;
   return <BlockView block={{ ...block, type: String(block.type) }} textAs="pre" />;
 }
 
@@ -39,7 +39,7 @@ export function CallResult({ call }: { call: CallView }) {
       <div className="call-output" data-testid="resource-result">
         {call.resource.contents.length === 0 && <p className="muted small">{t('results.noContents')}</p>}
         {call.resource.contents.map((c, i) => (
-          <ResourceContentsView key={i} contents={c} />
+          <ResourceContentsView key={i} contents={c} textsByRef />
         ))}
       </div>
     );
