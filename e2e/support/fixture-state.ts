@@ -35,6 +35,16 @@ export const PROVIDERS: ProviderView[] = [
  */
 export type FixtureState = Omit<ConsoleState, 'items'> & { items: SamplingItemView[]; elicitations?: ElicitationItemView[] };
 
+/**
+ * Adds to `state` a request `id` waiting for review (like the fixture's `item-request-2`: the same
+ * server and tool call), asking `messages` with maxTokens 100, received a second ago.
+ */
+export function withWaitingRequest(state: { items: SamplingItemView[] }, id: string, messages: CreateMessageParams['messages']): void {
+  const base = state.items.find((i) => i.id === 'item-request-2')!;
+  const at = Date.now() - 1000;
+  state.items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id, conversationId: id, receivedAt: at, updatedAt: at, original: { messages, maxTokens: 100 } });
+}
+
 /** The fixture state, with times relative to `now`. */
 export function buildFixtureState(now: number): FixtureState {
   const ago = (s: number) => now - s * 1000;

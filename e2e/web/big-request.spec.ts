@@ -6,15 +6,14 @@
  */
 import type { CallView, SamplingItemView } from '../../shared/contract/state.js';
 import { paddedFixturePng } from '../../test/fixtures/sampling/media.js';
+import { withWaitingRequest } from '../support/fixture-state.js';
 import { expect, failNext, holdReplies, openConsole, recorded, releaseReplies, shot, test } from '../support/ui.js';
 
 const LINE = (i: number) => `${String(i).padStart(6, '0')} ${'log line '.repeat(8)}\n`;
 const BIG = Array.from({ length: 3000 }, (_, i) => LINE(i)).join(''); // ~240 KB
 
 test('a 240 KB prompt: preview, show all, edit the last part, approve the whole edited text', async ({ page, appUrl, fixture }) => {
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'big', conversationId: 'big', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages: [{ role: 'user', content: { type: 'text', text: BIG } }], maxTokens: 100 } });
+  withWaitingRequest(fixture.state, 'big', [{ role: 'user', content: { type: 'text', text: BIG } }]);
   await openConsole(page, appUrl, fixture);
   await page.locator('[data-testid="queue-item"][data-item-id="big"]').click();
   const review = page.getByTestId('request-review');
@@ -43,14 +42,12 @@ test('a 240 KB prompt: preview, show all, edit the last part, approve the whole 
 
 test('a tool_result with a 2 MB log: a preview with Show all, not 25,000 lines; the approval sends the whole text', async ({ page, appUrl, fixture }) => {
   const log = Array.from({ length: 25_000 }, (_, i) => LINE(i)).join('');
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
   const messages = [
     { role: 'user' as const, content: { type: 'text' as const, text: 'Why did the deploy fail?' } },
     { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'log-1', name: 'read_log', input: {} }] },
     { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'log-1', content: [{ type: 'text', text: log }] }] },
   ];
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'log', conversationId: 'log', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  withWaitingRequest(fixture.state, 'log', messages);
   await openConsole(page, appUrl, fixture);
   await page.locator('[data-testid="queue-item"][data-item-id="log"]').click();
   const result = page.getByTestId('request-review').getByTestId('tool-result');
@@ -66,11 +63,9 @@ test('a tool_result with a 2 MB log: a preview with Show all, not 25,000 lines; 
 });
 
 /** The fixture state with one more waiting request `id`: a question and a 400 KB PNG (`image`). */
-function withImageRequest(fixture: { state: { items: unknown[] } }, id: string, image: string): void {
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
+function withImageRequest(fixture: { state: { items: SamplingItemView[] } }, id: string, image: string): void {
   const content = [{ type: 'text' as const, text: 'What is in this picture?' }, { type: 'image' as const, mimeType: 'image/png', data: image }];
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id, conversationId: id, receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages: [{ role: 'user', content }], maxTokens: 100 } });
+  withWaitingRequest(fixture.state, id, [{ role: 'user', content }]);
 }
 
 test('a big image: the review shows while the image is on its way; Approve pressed meanwhile waits for it and sends it whole', async ({ page, appUrl, fixture }) => {
@@ -115,14 +110,12 @@ test('a big image whose fetch failed: the approval fetches it again and sends it
 
 test('a screenshot in a tool_result, still on its way: the review raises no problem, and the approval sends it whole', async ({ page, appUrl, fixture }) => {
   const image = paddedFixturePng(400_000);
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
   const messages = [
     { role: 'user' as const, content: { type: 'text' as const, text: 'What does the page show?' } },
     { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'shot-1', name: 'screenshot', input: {} }] },
     { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'shot-1', content: [{ type: 'image', mimeType: 'image/png', data: image }] }] },
   ];
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'shot', conversationId: 'shot', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  withWaitingRequest(fixture.state, 'shot', messages);
   await openConsole(page, appUrl, fixture);
   await holdReplies(page, 'getItemMedia');
   await page.locator('[data-testid="queue-item"][data-item-id="shot"]').click();
@@ -143,8 +136,6 @@ test('a screenshot in a tool_result, still on its way: the review raises no prob
 
 test('a tool_result embedding a 1 MB PDF and a resource link: the review shows each by its URI and size, never the base64; the approval sends the PDF whole', async ({ page, appUrl, fixture }) => {
   const pdf = Buffer.alloc(1_000_000, 7).toString('base64');
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
   const messages = [
     { role: 'user' as const, content: { type: 'text' as const, text: 'Read the Q3 report.' } },
     { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: { path: '/reports/q3.pdf' } }] },
@@ -156,7 +147,7 @@ test('a tool_result embedding a 1 MB PDF and a resource link: the review shows e
       ] }],
     },
   ];
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'pdf', conversationId: 'pdf', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  withWaitingRequest(fixture.state, 'pdf', messages);
   await openConsole(page, appUrl, fixture);
   await holdReplies(page, 'getItemMedia');
   await page.locator('[data-testid="queue-item"][data-item-id="pdf"]').click();

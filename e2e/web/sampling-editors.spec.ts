@@ -6,9 +6,8 @@
  * exactly what the renderer sends. Screenshots: e2e/artifacts/editors-*.png.
  */
 import type { Page } from '@playwright/test';
-import type { SamplingItemView } from '../../shared/contract/state.js';
 import type { FakeData } from '../support/fake-api.js';
-import { buildSamplingItems, LOOP_TOOLS, PNG_B64 } from '../support/fixture-state.js';
+import { buildSamplingItems, LOOP_TOOLS, PNG_B64, withWaitingRequest } from '../support/fixture-state.js';
 import { expect, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const open = async (page: Page, url: string, fixture: FakeData, id: string) => {
@@ -155,15 +154,13 @@ test('S-RES-1: hand-written response: add tool calls from the offered tools; sen
 });
 
 test("a tool_result's content is edited like a message's: a secret a tool read is redacted, a text edited by hand, an image removed", async ({ page, appUrl, fixture }) => {
-  const items = fixture.state.items as SamplingItemView[];
-  const base = items.find((i) => i.id === 'item-request-2')!;
   const config = 'region = eu-west-1\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\nretries = 3';
   const messages = [
     { role: 'user' as const, content: { type: 'text' as const, text: 'Is the deploy config sane?' } },
     { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'read-1', name: 'read_file', input: { path: 'deploy.ini' } }] },
     { role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: 'read-1', content: [{ type: 'text', text: config }, { type: 'image', mimeType: 'image/png', data: PNG_B64 }, { type: 'text', text: 'size: 3 lines' }] }] },
   ];
-  items.push({ ...base, sent: undefined, error: undefined, association: { exact: true, calls: [base.association.calls[0]!] }, id: 'cfg', conversationId: 'cfg', receivedAt: Date.now() - 1000, updatedAt: Date.now() - 1000, original: { messages, maxTokens: 100 } });
+  withWaitingRequest(fixture.state, 'cfg', messages);
   await page.setViewportSize({ width: 1280, height: 900 });
   await openConsole(page, appUrl, fixture);
   await page.locator('[data-testid="queue-item"][data-item-id="cfg"]').click();

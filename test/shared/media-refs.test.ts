@@ -100,7 +100,7 @@ describe('media by reference', () => {
     const call = { id: 'c', result: { content: [{ type: 'text', text: long }, { type: 'image', mimeType: 'image/png', data: big }] } };
     expect(elideMedia(call).value.result.content[0]!.text).toBe(long); // an item's or entry's texts stay
     const { value, refs, payloads } = elideMedia(call, { texts: true });
-    const textRef = value.result.content[0]!.text;
+    const textRef = (value.result.content[0] as { text: string }).text;
     const imageRef = (value.result.content[1] as { data: string }).data;
     expect(textRef.startsWith('mcp-console-text:')).toBe(true);
     expect(refs.map((r) => r.ref)).toEqual([textRef, imageRef]);
