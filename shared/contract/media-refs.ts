@@ -5,15 +5,16 @@
  * {@link MEDIA_REF_MIN_CHARS} long with a reference in place of the data (a short string that is
  * never valid base64, made by shared/domain/media-refs.ts) and lists the references in its reply;
  * the window shows the review at once and fetches the payloads with `getItemMedia` (README,
- * "Architecture"). The `calls` slice holds a call's big result media the same way, fetched with
- * `getCallMedia`, and `getHistoryEntry({media: 'by-ref'})` a history entry's, fetched with
- * `getHistoryMedia`. Plain data.
+ * "Architecture"). The `calls` slice holds a call's big result media — and its long texts, with a
+ * reference of their own — the same way, fetched with `getCallMedia`, and
+ * `getHistoryEntry({media: 'by-ref'})` a history entry's, fetched with `getHistoryMedia`. Plain data.
  */
 
 /**
- * Image/audio payloads and resource blobs at least this long (base64 characters, ~190 KB decoded) leave `getItem` by
- * reference. A request with a 2 MB image otherwise made its review wait for ~2.7 MB more JSON to be
- * written, sent and parsed (`npm run bench`, renderer scenario, `p3.big_review_open_ms`).
+ * Image/audio payloads and resource blobs at least this long (base64 characters, ~190 KB decoded)
+ * leave `getItem` by reference (and a call's texts at least this long the `calls` slice). A
+ * request with a 2 MB image otherwise made its review wait for ~2.7 MB more JSON to be written,
+ * sent and parsed (`npm run bench`, renderer scenario, `p3.big_review_open_ms`).
  */
 export const MEDIA_REF_MIN_CHARS = 256 * 1024;
 
@@ -25,7 +26,7 @@ export interface MediaRef {
   chars: number;
 }
 
-/** One payload `getItemMedia`, `getCallMedia` or `getHistoryMedia` sends: the reference it replaces and the base64 data. */
+/** One payload `getItemMedia`, `getCallMedia` or `getHistoryMedia` sends: the reference it replaces and the data (base64; a call's long text as it is). */
 export interface MediaPayload {
   ref: string;
   data: string;

@@ -1,10 +1,12 @@
 /**
  * Media by reference (shared/contract/media-refs.ts): main replaces big image/audio payloads and
- * resource blobs of a whole item, a call or a history entry with references
- * ({@link elideMedia}), the window puts the payloads back when they arrive ({@link fillMedia}). A reference reads `mcp-console-media:<chars>:<bytes>:<path>`: the
- * payload's length in base64 characters, its decoded size in bytes, and where in the item it was
- * first found (`original/messages/0/content/1`). It holds `:`, which base64 never does, so no
- * payload a request carries can be mistaken for one. Pure.
+ * resource blobs of a whole item, a call or a history entry with references ({@link elideMedia}),
+ * the window puts the payloads back when they arrive ({@link fillMedia}). A reference reads
+ * `mcp-console-media:<chars>:<bytes>:<path>`: the payload's length in base64 characters, its
+ * decoded size in bytes, and where in the item it was first found (`original/messages/0/content/1`).
+ * It holds `:`, which base64 never does, so no payload a request carries can be mistaken for one.
+ * A call's long texts go the same way with `texts` ({@link ElideOptions}), as
+ * `mcp-console-text:<chars>:<UTF-8 bytes>:<path>`. Pure.
  */
 import { MEDIA_REF_MIN_CHARS, type MediaPayload, type MediaRef } from '../contract/media-refs.js';
 import { base64DecodedBytes } from './base64.js';

@@ -108,4 +108,21 @@ describe('checking a draft whose tool_result holds a big image (a screenshot too
     const swapped: CreateMessageParams = { ...base, messages: [...base.messages.slice(0, 2), { role: 'user', content: [{ type: 'tool_result', toolUseId: 'shot-1', content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] }] }] };
     expect(checkDraftParams(swapped, base)).toMatch(/S-B64-1/);
   });
+
+  it('counts a resource blob still on its way as its payload in the size cap (S-SIZE-1)', () => {
+    const blob = 'QUJD'.repeat(2_000_000); // 8 MB of base64
+    const withPdf = (text: string): CreateMessageParams => ({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'r1', name: 'read_file', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', toolUseId: 'r1', content: [{ type: 'resource', resource: { uri: 'file:///q3.pdf', mimeType: 'application/pdf', blob } }] }] },
+        { role: 'user', content: { type: 'text', text } },
+      ],
+      maxTokens: 10,
+    });
+    const under = elideMedia({ original: withPdf('x'.repeat(DEFAULT_MAX_REQUEST_BYTES - blob.length - 2_000)) }).value.original;
+    const over = elideMedia({ original: withPdf('x'.repeat(DEFAULT_MAX_REQUEST_BYTES - blob.length + 2_000)) }).value.original;
+    expect(JSON.stringify(over).length).toBeLessThan(DEFAULT_MAX_REQUEST_BYTES); // the reference is short
+    expect(checkDraftParams(under, under)).toBeNull();
+    expect(checkDraftParams(over, over)).toMatch(/S-SIZE-1/);
+  });
 });

@@ -13,7 +13,7 @@ import { validateSamplingRequest } from '../../../shared/domain/validate-samplin
  */
 export function checkDraftParams(params: CreateMessageParams, base: CreateMessageParams): string | null {
   const light = withoutReceivedMedia(params, base);
-  const check = validateSamplingRequest(light.params, { toolsDeclared: true, uncountedBytes: light.stripped });
+  const check = validateSamplingRequest(light.params, { toolsDeclared: true, uncountedBytes: light.stripped + blobsOnTheirWay(params) });
   return check.ok ? null : `${check.error.message} (${check.error.rule})`;
 }
 
@@ -59,6 +59,25 @@ export function withoutReceivedMedia(params: CreateMessageParams, base: CreateMe
   };
   const messages = params.messages.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map(light) : light(m.content) }));
   return { params: { ...params, messages }, stripped };
+}
+
+/**
+ * Characters the JSON of `params` lacks for resource blobs still on their way (a tool_result's
+ * embedded resource held by reference): each counts as its payload in the size cap (S-SIZE-1).
+ */
+function blobsOnTheirWay(params: CreateMessageParams): number {
+  let missing = 0;
+  for (const m of params.messages) {
+    for (const b of contentBlocks(m.content)) {
+      if (b.type !== 'tool_result') continue;
+      for (const c of b.content) {
+        const blob = (c as { resource?: { blob?: unknown } }).resource?.blob;
+        const ref = typeof blob === 'string' ? parseMediaRef(blob) : undefined;
+        if (ref) missing += ref.chars - (blob as string).length;
+      }
+    }
+  }
+  return missing;
 }
 
 /**
