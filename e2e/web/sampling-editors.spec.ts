@@ -209,3 +209,22 @@ test("History's diff of a request shows what was edited inside a tool_result", a
   await expect(diff.locator('del')).toContainText('AKIAIOSFODNN7EXAMPLE');
   await expect(diff.locator('ins')).toContainText('[REDACTED:api_key]');
 });
+
+test("a tool_result's structuredContent shows, saying whether the model gets it", async ({ page, appUrl, fixture }) => {
+  const call = (id: string) => ({ role: 'assistant' as const, content: [{ type: 'tool_use' as const, id, name: 'get_weather', input: {} }] });
+  const result = (id: string, content: Array<{ type: string; text: string }>) => ({ role: 'user' as const, content: [{ type: 'tool_result' as const, toolUseId: id, content, structuredContent: { city: 'Paris', tempC: 18 } }] });
+  withWaitingRequest(fixture.state, 'structured', [
+    { role: 'user', content: { type: 'text', text: 'Weather in Paris, twice?' } },
+    call('w1'),
+    result('w1', []),
+    call('w2'),
+    result('w2', [{ type: 'text', text: '18 °C in Paris' }]),
+  ]);
+  await openConsole(page, appUrl, fixture);
+  await page.locator('[data-testid="queue-item"][data-item-id="structured"]').click();
+  const results = page.getByTestId('tool-result');
+  await expect(results.nth(0).getByTestId('tool-result-structured')).toContainText('structuredContent: what the model gets (the result has no content)');
+  await expect(results.nth(0).getByTestId('tool-result-structured')).toContainText('"tempC": 18');
+  await expect(results.nth(0)).not.toContainText('(empty result)');
+  await expect(results.nth(1).getByTestId('tool-result-structured')).toContainText('structuredContent: not sent (the model gets the content above)');
+});

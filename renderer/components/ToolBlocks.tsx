@@ -3,9 +3,10 @@
  * input as formatted JSON) and `tool_result` (the server's output, linked to the tool_use it
  * answers: clicking the link scrolls to that tool_use and highlights it; `isError` shown).
  */
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { prettyJson } from '../format';
+import { PlainText } from './PlainText';
 import './review.css';
 
 type LooseBlock = { type: string } & Record<string, unknown>;
@@ -50,7 +51,23 @@ export function ToolUseView({ block, scope, children }: { block: LooseBlock; sco
   );
 }
 
-/** A tool_result block, linked to its tool_use. `renderInner` renders the result's content blocks. */
+/** A tool_result's `structuredContent` as JSON (made once per value: a review re-renders on every keystroke), and whether the model gets it. */
+function StructuredContent({ value, sent }: { value: unknown; sent: boolean }) {
+  const { t } = useTranslation('common');
+  const json = useMemo(() => prettyJson(value), [value]);
+  return (
+    <div data-testid="tool-result-structured">
+      <span className="muted small">{sent ? t('blocks.structuredSent') : t('blocks.structuredNotSent')}</span>
+      <PlainText text={json} className="mono-box" />
+    </div>
+  );
+}
+
+/**
+ * A tool_result block, linked to its tool_use. `renderInner` renders the result's content blocks.
+ * Its `structuredContent` shows too, saying whether the model gets it: it does when the content is
+ * empty (sent as JSON, main/llm/convert.ts), not otherwise.
+ */
 export function ToolResultView({ block, scope, renderInner }: { block: LooseBlock; scope: string; renderInner: (b: LooseBlock, key: number) => ReactNode }) {
   const { t } = useTranslation('common');
   const toolUseId = String(block.toolUseId ?? '');
@@ -81,7 +98,9 @@ export function ToolResultView({ block, scope, renderInner }: { block: LooseBloc
           </span>
         )}
       </div>
-      {inner.length === 0 ? <span className="muted small">{t('blocks.emptyResult')}</span> : inner.map((b, k) => renderInner(b, k))}
+      {inner.length === 0 && block.structuredContent === undefined && <span className="muted small">{t('blocks.emptyResult')}</span>}
+      {inner.map((b, k) => renderInner(b, k))}
+      {block.structuredContent !== undefined && <StructuredContent value={block.structuredContent} sent={inner.length === 0} />}
     </div>
   );
 }
