@@ -201,6 +201,8 @@ test("a call's 2 MB result text: the state holds it by reference; the card shows
   await releaseReplies(page, 'getCallMedia');
   await expect(card.getByText('000000 log line')).toBeVisible();
   await expect(card.getByTestId('markdown-truncated')).toContainText('Showing the first 32.0 KB of 1.9 MB.');
+  const font = await card.locator('pre.result-text').first().evaluate((e) => getComputedStyle(e).fontFamily);
+  expect(font).toMatch(/monospace/); // a tool's output in the mono face, as the rest of the card's results
   await card.getByTestId('markdown-show-all').click();
   await expect(card.getByText('024999 log line')).toBeAttached();
   expect(await recorded(page, 'getCallMedia')).toEqual([{ callId: 'call-log', refs: [expect.stringMatching(/^mcp-console-text:/) as unknown as string] }]);
