@@ -89,7 +89,32 @@ export function editorRows(text: string): number {
   return Math.min(16, Math.max(4, lines + 1));
 }
 
-/** A text block with an Edit toggle: Markdown when viewing, a textarea when editing. */
+/** The Edit/Preview toggle of an editable text, with "edited" and Revert once it differs. */
+function EditTools({ edited, editing, label, toggleId, onToggle, onRevert }: { edited: boolean; editing: boolean; label: string; toggleId: string; onToggle: () => void; onRevert: () => void }) {
+  const { t } = useTranslation('common');
+  return (
+    <div className="editable-tools">
+      {edited && <span className="badge tone-warn">{t('blocks.edited')}</span>}
+      {edited && (
+        <button type="button" className="btn-link" onClick={onRevert} aria-label={t('blocks.revertLabel', { label })}>
+          {t('blocks.revert')}
+        </button>
+      )}
+      <button
+        type="button"
+        className="btn-small"
+        aria-pressed={editing}
+        aria-label={editing ? t('blocks.previewLabel', { label }) : t('blocks.editLabel', { label })}
+        data-testid={toggleId}
+        onClick={onToggle}
+      >
+        {editing ? t('blocks.preview') : t('blocks.edit')}
+      </button>
+    </div>
+  );
+}
+
+/** A text block with an Edit toggle: Markdown (or the text as it is) when viewing, a textarea when editing. */
 export function EditableText({
   original,
   value,
@@ -112,29 +137,11 @@ export function EditableText({
   /** How the text shows when not being edited: Markdown (a message) or as it is (a tool's output). */
   textAs?: 'markdown' | 'pre';
 }) {
-  const { t } = useTranslation('common');
   const text = value ?? original;
   const edited = value !== undefined && value !== original;
   return (
     <div className={`editable${edited ? ' is-edited' : ''}`}>
-      <div className="editable-tools">
-        {edited && <span className="badge tone-warn">{t('blocks.edited')}</span>}
-        {edited && (
-          <button type="button" className="btn-link" onClick={() => onChange(undefined)} aria-label={t('blocks.revertLabel', { label })}>
-            {t('blocks.revert')}
-          </button>
-        )}
-        <button
-          type="button"
-          className="btn-small"
-          aria-pressed={editing}
-          aria-label={editing ? t('blocks.previewLabel', { label }) : t('blocks.editLabel', { label })}
-          data-testid={ids.toggle}
-          onClick={onToggle}
-        >
-          {editing ? t('blocks.preview') : t('blocks.edit')}
-        </button>
-      </div>
+      <EditTools edited={edited} editing={editing} label={label} toggleId={ids.toggle} onToggle={onToggle} onRevert={() => onChange(undefined)} />
       {editing && text.length > PARTS_FROM_CHARS ? (
         <PartsEditor text={text} onChange={onChange} label={label} testId={ids.editor} />
       ) : editing ? (
