@@ -228,3 +228,26 @@ test("a tool_result's structuredContent shows, saying whether the model gets it"
   await expect(results.nth(0)).not.toContainText('(empty result)');
   await expect(results.nth(1).getByTestId('tool-result-structured')).toContainText('structuredContent: not sent (the model gets the content above)');
 });
+
+test("an embedded resource in a tool_result can be left out of the request, like an image", async ({ page, appUrl, fixture }) => {
+  const resource = { type: 'resource', resource: { uri: 'file:///notes/hr.txt', mimeType: 'text/plain', text: 'Salary review: confidential' } };
+  const link = { type: 'resource_link', uri: 'file:///notes/index.md', name: 'index.md' };
+  withWaitingRequest(fixture.state, 'res', [
+    { role: 'user', content: { type: 'text', text: 'Summarise my notes.' } },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'n1', name: 'read_notes', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', toolUseId: 'n1', content: [resource, link] }] },
+  ]);
+  await openConsole(page, appUrl, fixture);
+  await page.locator('[data-testid="queue-item"][data-item-id="res"]').click();
+  const contents = page.getByTestId('tool-result').getByTestId('resource-contents');
+  await expect(contents).toContainText('Salary review: confidential');
+  await contents.getByRole('button', { name: /Remove resource in Message 3/ }).click();
+  await expect(contents).toHaveAttribute('data-removed', 'true');
+  await expect(contents).not.toContainText('Salary review');
+  await expect(contents).toContainText('file:///notes/hr.txt');
+  await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
+  await page.getByTestId('approve-request').click();
+  await expect.poll(async () => (await recorded(page, 'approveRequest')).length).toBe(1);
+  const [sent] = (await recorded(page, 'approveRequest')) as Array<{ params: { messages: Array<{ content: unknown }> } }>;
+  expect(sent!.params.messages[2]!.content).toEqual([{ type: 'tool_result', toolUseId: 'n1', content: [link] }]);
+});

@@ -24,7 +24,7 @@ type LooseBlock = { type: string } & Record<string, unknown>;
 export interface BlockEditing {
   /** Whether the block is marked for removal. */
   removed?: boolean;
-  /** Toggles removal (only offered for image and audio blocks). */
+  /** Toggles removal (offered for image, audio and embedded resource blocks). */
   onToggleRemove?: () => void;
   /** Accessible name, e.g. "image in message 1". */
   label?: string;
@@ -70,7 +70,7 @@ export function BlockView({
     case 'resource_link':
       return <ResourceLinkView block={block} />;
     default:
-      if (isEmbeddedResource(block)) return <ResourceContentsView contents={block.resource} />;
+      if (isEmbeddedResource(block)) return <ResourceContentsView contents={block.resource} editing={editing} />;
       return (
         <div className="tool-block">
           <div className="tool-block-head">
@@ -202,10 +202,10 @@ export function MessageBlocks(props: MessageBlocksProps) {
       ids={{ editor: `${idPrefix}-editor-${ids}`, toggle: `${idPrefix}-edit-${ids}`, text: `${idPrefix}-text-${ids}` }}
     />
   );
-  /** The Remove/Restore toggle of an image or audio block (none without `onToggleRemove`). */
+  /** The Remove/Restore toggle of an image, audio or embedded resource block (none without `onToggleRemove`). */
   const removable = (b: { type: string }, key: string): BlockEditing | undefined =>
-    (b.type === 'image' || b.type === 'audio') && onToggleRemove
-      ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type}`), label: labelPrefix }) }
+    (b.type === 'image' || b.type === 'audio' || b.type === 'resource') && onToggleRemove
+      ? { removed: removed?.[key] === true, onToggleRemove: () => onToggleRemove(key), label: t('blocks.mediaIn', { kind: t(`blocks.kinds.${b.type as 'image' | 'audio' | 'resource'}`), label: labelPrefix }) }
       : undefined;
   return (
     <>

@@ -13,6 +13,7 @@ import { parseMediaRef } from '../../shared/domain/media-refs';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { prettyJson } from '../format';
 import { PlainText } from './PlainText';
+import { RemoveToggle } from './media';
 import './resources.css';
 
 /** One resource's contents (`resources/read`, or an embedded resource block's `resource`). */
@@ -58,27 +59,41 @@ function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
   return <PlainText text={shown} className="pre-text result-text" />;
 }
 
+/** What a request's review may do with an embedded resource: leave it out (as with media, `BlockEditing` of Blocks.tsx). */
+export interface ResourceRemoval {
+  removed?: boolean;
+  onToggleRemove?: () => void;
+  label?: string;
+}
+
 /**
  * One resource's contents; a blob held by reference shows its size and "(loading…)", and so does a
- * long text with `textsByRef` (a call's result, see {@link CallText}).
+ * long text with `textsByRef` (a call's result, see {@link CallText}). With `editing` (a request
+ * under review) it can be removed: then only its URI and "removed" show.
  */
-export function ResourceContentsView({ contents, textsByRef = false }: { contents: ResourceContents; textsByRef?: boolean }) {
+export function ResourceContentsView({ contents, textsByRef = false, editing }: { contents: ResourceContents; textsByRef?: boolean; editing?: ResourceRemoval }) {
   const { t } = useTranslation('common');
   const mime = contents.mimeType;
   const blob = contents.blob;
   const arriving = blob === undefined ? undefined : parseMediaRef(blob);
+  const removed = editing?.removed === true;
   return (
-    <div className="resource-contents" data-testid="resource-contents">
+    <div className={`resource-contents${removed ? ' is-removed' : ''}`} data-testid="resource-contents" data-removed={removed ? 'true' : undefined}>
       <div className="muted small mono break" data-testid="resource-meta">
         {contents.uri}
         {mime && ` · ${mime}`}
         {blob !== undefined && ` · ${formatBytes(arriving?.bytes ?? base64DecodedBytes(blob))} (base64)`}
         {arriving && ` ${t('media.loading')}`}
       </div>
-      {contents.text !== undefined && (textsByRef ? <CallText text={contents.text} mimeType={mime} /> : <TextBody text={contents.text} mimeType={mime} />)}
-      {blob !== undefined && !arriving && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${blob}`} />}
-      {blob !== undefined && !arriving && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${blob}`} />}
-      {blob !== undefined && !arriving && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
+      {editing?.onToggleRemove && (
+        <span>
+          {removed && <span className="badge tone-warn">{t('media.removed')}</span>} <RemoveToggle removed={removed} label={editing.label ?? contents.uri} onToggle={editing.onToggleRemove} />
+        </span>
+      )}
+      {!removed && contents.text !== undefined && (textsByRef ? <CallText text={contents.text} mimeType={mime} /> : <TextBody text={contents.text} mimeType={mime} />)}
+      {!removed && blob !== undefined && !arriving && mime?.startsWith('image/') && <img className="resource-image" alt={contents.uri} src={`data:${mime};base64,${blob}`} />}
+      {!removed && blob !== undefined && !arriving && mime?.startsWith('audio/') && <audio controls src={`data:${mime};base64,${blob}`} />}
+      {!removed && blob !== undefined && !arriving && !mime?.startsWith('image/') && !mime?.startsWith('audio/') && (
         <pre className="pre-text result-text muted">{`${blob.slice(0, BLOB_HEAD_CHARS)}${blob.length > BLOB_HEAD_CHARS ? '…' : ''}`}</pre>
       )}
     </div>

@@ -179,17 +179,7 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
       {kind === 'audio' && <span data-testid="audio-duration"> · {seconds === undefined ? t('media.durationUnknown') : formatSeconds(seconds)}</span>}
     </span>
   );
-  const remove = onToggleRemove && (
-    <button
-      type="button"
-      className="btn-small"
-      data-testid="media-remove"
-      aria-label={removed ? t('media.restoreLabel', { label: label ?? kind }) : t('media.removeLabel', { label: label ?? kind })}
-      onClick={onToggleRemove}
-    >
-      {removed ? t('media.restore') : t('media.remove')}
-    </button>
-  );
+  const remove = onToggleRemove && <RemoveToggle removed={removed === true} label={label ?? kind} onToggle={onToggleRemove} />;
   let preview = null;
   if (!removed && valid && kind === 'image' && IMAGE_MIME.test(mimeType)) {
     preview = <img src={previewUrl(data, mimeType, info)} decoding="async" alt={t('media.image', { mime: mimeType })} />;
@@ -214,5 +204,15 @@ export function MediaBlock({ kind, data, mimeType, removed, onToggleRemove, labe
         {remove}
       </figcaption>
     </figure>
+  );
+}
+
+/** Remove / Restore for a block the person may leave out of the request (media, an embedded resource). */
+export function RemoveToggle({ removed, label, onToggle }: { removed: boolean; label: string; onToggle: () => void }) {
+  const { t } = useTranslation('common');
+  return (
+    <button type="button" className="btn-small" data-testid="media-remove" aria-label={removed ? t('media.restoreLabel', { label }) : t('media.removeLabel', { label })} onClick={onToggle}>
+      {removed ? t('media.restore') : t('media.remove')}
+    </button>
   );
 }
