@@ -7,7 +7,7 @@
  */
 import type { ConsoleEvent } from '../../shared/contract/api.js';
 import { projectItem } from '../../shared/domain/item-summary.js';
-import { elideMedia } from '../../shared/domain/media-refs.js';
+import { CALL_ELISION, elideMedia, type ElideOptions } from '../../shared/domain/media-refs.js';
 import type { MediaRef } from '../../shared/contract/media-refs.js';
 import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/contract/state.js';
 import type { StatePatch } from '../../shared/contract/state-patch.js';
@@ -45,8 +45,8 @@ export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
   const items = fixtureItems(data.state);
   const media: FakeWire['media'] = {};
-  const byRef = <T extends { id: string }>(whole: T, texts = false): T => {
-    const { value, refs, payloads } = elideMedia(whole, { texts });
+  const byRef = <T extends { id: string }>(whole: T, opts: ElideOptions = {}): T => {
+    const { value, refs, payloads } = elideMedia(whole, opts);
     if (refs.length) media[whole.id] = { refs, payloads: Object.fromEntries(payloads) };
     return value;
   };
@@ -56,7 +56,7 @@ export function toWire(data: FakeData): FakeWire {
     const { value, refs, payloads } = elideMedia(entry);
     if (refs.length) historyMedia[entry.id] = { entry: value, payloads: Object.fromEntries(payloads) };
   }
-  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c, true)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
+  return { state: { ...rest, calls: rest.calls.map((c) => byRef(c, CALL_ELISION)), items: items.map(projectItem) }, items: sent, media, history: data.history, historyMedia };
 }
 
 /** An event as a spec writes it: a patch's `upsert` may hold whole items. */

@@ -9,16 +9,13 @@ import { ApiError } from '../../shared/contract/api.js';
 import type { CallRef, CallView, ClientRequestKind } from '../../shared/contract/state.js';
 import { CALL_ITEM_IDS_KEPT } from '../../shared/contract/calls.js';
 import type { MediaPayload } from '../../shared/contract/media-refs.js';
-import { elideMedia, payloadsFor } from '../../shared/domain/media-refs.js';
+import { CALL_ELISION, elideMedia, payloadsFor } from '../../shared/domain/media-refs.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
 import { ui } from '../../shared/contract/ui-text.js';
 
 /** Finished calls kept in state (the newest). */
 const CALLS_KEPT = 100;
-
-/** What a call's result holds by reference in the `calls` slice: big media, resource blobs and long texts. */
-const CALL_ELISION = { texts: true } as const;
 
 /** The tracker's operations. */
 export interface CallTracker {

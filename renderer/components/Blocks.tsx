@@ -13,22 +13,14 @@ import { PARTS_FROM_CHARS } from './big-text';
 import { PartsEditor } from './PartsEditor';
 import { PlainText } from './PlainText';
 import { ResourceContentsView, ResourceLinkView, isEmbeddedResource } from './ResourceViews';
-import { MediaBlock } from './media';
+import { MediaBlock, type BlockEditing } from './media';
+
+export type { BlockEditing } from './media';
 import { ToolResultView, ToolUseView } from './ToolBlocks';
 
 export { MediaBlock } from './media';
 
 type LooseBlock = { type: string } & Record<string, unknown>;
-
-/** Per-block editing hooks a request editor passes down (media removal). */
-export interface BlockEditing {
-  /** Whether the block is marked for removal. */
-  removed?: boolean;
-  /** Toggles removal (offered for image, audio and embedded resource blocks). */
-  onToggleRemove?: () => void;
-  /** Accessible name, e.g. "image in message 1". */
-  label?: string;
-}
 
 /**
  * Any block that is not editable text: media, tool_use, tool_result, an embedded resource or a

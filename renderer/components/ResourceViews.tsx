@@ -13,7 +13,7 @@ import { parseMediaRef } from '../../shared/domain/media-refs';
 import { formatBytes } from '../../shared/domain/validate-sampling';
 import { prettyJson } from '../format';
 import { PlainText } from './PlainText';
-import { RemoveToggle } from './media';
+import { RemoveToggle, type BlockEditing } from './media';
 import './resources.css';
 
 /** One resource's contents (`resources/read`, or an embedded resource block's `resource`). */
@@ -59,19 +59,12 @@ function TextBody({ text, mimeType }: { text: string; mimeType?: string }) {
   return <PlainText text={shown} className="pre-text result-text" />;
 }
 
-/** What a request's review may do with an embedded resource: leave it out (as with media, `BlockEditing` of Blocks.tsx). */
-export interface ResourceRemoval {
-  removed?: boolean;
-  onToggleRemove?: () => void;
-  label?: string;
-}
-
 /**
  * One resource's contents; a blob held by reference shows its size and "(loading…)", and so does a
  * long text with `textsByRef` (a call's result, see {@link CallText}). With `editing` (a request
  * under review) it can be removed: then only its URI and "removed" show.
  */
-export function ResourceContentsView({ contents, textsByRef = false, editing }: { contents: ResourceContents; textsByRef?: boolean; editing?: ResourceRemoval }) {
+export function ResourceContentsView({ contents, textsByRef = false, editing }: { contents: ResourceContents; textsByRef?: boolean; editing?: BlockEditing }) {
   const { t } = useTranslation('common');
   const mime = contents.mimeType;
   const blob = contents.blob;

@@ -147,18 +147,22 @@ export function formatSeconds(seconds: number): string {
 /** What a block whose payload is still on its way shows (no preview, "loading"). */
 const ARRIVING: Payload = {};
 
+/** Per-block editing hooks a request editor passes down: leaving a block out (image, audio, an embedded resource). */
+export interface BlockEditing {
+  /** Whether the block is marked for removal (shown as removed, not previewed). */
+  removed?: boolean;
+  /** Toggles removal. */
+  onToggleRemove?: () => void;
+  /** Accessible name of the block for the Remove button, e.g. "image in message 1". */
+  label?: string;
+}
+
 /** Props of {@link MediaBlock}. */
-export interface MediaBlockProps {
+export interface MediaBlockProps extends BlockEditing {
   kind: 'image' | 'audio';
   /** base64, or a reference to a payload the window is still fetching (shared/contract/media-refs.ts) */
   data: string;
   mimeType: string;
-  /** In an editor: the block is marked for removal (shown struck out, not previewed). */
-  removed?: boolean;
-  /** In an editor: toggles removal. */
-  onToggleRemove?: () => void;
-  /** Accessible name of the block for the Remove button, e.g. "image in message 1". */
-  label?: string;
   testId?: string;
 }
 

@@ -34,6 +34,9 @@ export interface ElideOptions {
   texts?: boolean;
 }
 
+/** What a call's result holds by reference (main's `calls` slice, the call card): big media, resource blobs and long texts. */
+export const CALL_ELISION: ElideOptions = { texts: true };
+
 /**
  * `value` (a whole item, call or history entry, or any part of one) with the `data` of every
  * image/audio block and the `blob` of every resource's contents (`{uri, blob}`: an embedded

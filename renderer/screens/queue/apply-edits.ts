@@ -1,7 +1,7 @@
 /**
  * The person's edits applied to one message's content (pure, shared/ only, unit-tested on Node):
  * edited texts — a message's text blocks and the texts inside its tool_results — and removed
- * image/audio blocks, by the draft keys of shared/contract/drafts.ts (`textKey`). Every block the
+ * blocks (image, audio, an embedded resource, inside tool_results too), by the draft keys of shared/contract/drafts.ts (`textKey`). Every block the
  * person did not touch is kept as the same object.
  */
 import { textKey } from '../../../shared/contract/drafts.js';

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fillMedia, mediaRefsIn } from '../../../shared/domain/media-refs';
+import { CALL_ELISION, fillMedia, mediaRefsIn } from '../../../shared/domain/media-refs';
 import { getApi } from '../../api';
 import type { CallView } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
@@ -82,8 +82,6 @@ function SamplingLinks({ call }: { call: CallView }) {
 }
 
 const NO_PAYLOADS: ReadonlyMap<string, string> = new Map();
-/** A call's long texts come by reference too (main/mcp/calls.ts). */
-const CALL_MEDIA = { texts: true } as const;
 
 /**
  * `call` with the big result media and long texts the `calls` slice holds by reference put back
@@ -91,7 +89,7 @@ const CALL_MEDIA = { texts: true } as const;
  * blocks show their size, "loading…").
  */
 function useCallMedia(call: CallView): CallView {
-  const refs = useMemo(() => mediaRefsIn(call, CALL_MEDIA), [call]);
+  const refs = useMemo(() => mediaRefsIn(call, CALL_ELISION), [call]);
   const [payloads, setPayloads] = useState(NO_PAYLOADS);
   const wanted = refs.join('\n');
   useEffect(() => {
@@ -107,7 +105,7 @@ function useCallMedia(call: CallView): CallView {
       live = false;
     };
   }, [call.id, wanted]);
-  return useMemo(() => fillMedia(call, payloads, CALL_MEDIA), [call, payloads]);
+  return useMemo(() => fillMedia(call, payloads, CALL_ELISION), [call, payloads]);
 }
 
 /** One call with its arguments, status, result and sampling items. */
