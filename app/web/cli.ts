@@ -14,6 +14,7 @@ import { createConsole } from '../../main/console.js';
 import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
+import { tolerateClosedOutput, writeQuietly } from '../output-pipes.js';
 import { parseWebCliOptions } from './options.js';
 import { runWebConsole } from './run.js';
 
@@ -49,12 +50,13 @@ function bridgeLauncher(): { command: string; args: string[] } | undefined {
 }
 
 async function main(): Promise<void> {
+  tolerateClosedOutput();
   const options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
   const running = await runWebConsole({
     ...options,
     staticDir,
     createConsole,
-    print: (line) => process.stdout.write(`${line}\n`),
+    print: (line) => writeQuietly(process.stdout, `${line}\n`),
     ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir), offloadWorker: bundledWorkerSpec(import.meta.url), bridgeLauncher: bridgeLauncher() },
   });
   let shuttingDown = false;
@@ -62,15 +64,15 @@ async function main(): Promise<void> {
     // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
     if (shuttingDown) return;
     shuttingDown = true;
-    process.stderr.write(`${signal}: shutting down\n`);
+    writeQuietly(process.stderr, `${signal}: shutting down\n`);
     setTimeout(() => {
-      process.stderr.write('shutdown took longer than 2 s; exiting\n');
+      writeQuietly(process.stderr, 'shutdown took longer than 2 s; exiting\n');
       process.exit(1);
     }, 2000).unref();
     running.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
         process.exit(1);
       },
     );

@@ -85,3 +85,40 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s to the console', (signal) => {
     }
   }, 60_000);
 });
+
+describe('SIGTERM to a console whose output pipes are closed', () => {
+  it('still shuts down: the folder lock and the process list are cleared and the server is ended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shutdown-epipe-'));
+    const { staticDir, cleanup } = makeStaticDir();
+    const pidFile = join(dir, 'server.pid');
+    const server = { command: process.execPath, args: [join(ROOT, 'test/fixtures/stubborn-server.mjs')], env: { PID_FILE: pidFile }, protocol: 'legacy' };
+    writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: { stubborn: server } }));
+    const consoleProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'app/web/cli.ts'), '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, MCP_CONSOLE_USER_DATA: dir, MCP_CONSOLE_STATIC_DIR: staticDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    consoleProcess.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    consoleProcess.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => consoleProcess.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor('the console running', () => out.includes('is running at'));
+      await waitFor('the server started', () => existsSync(pidFile) && existsSync(join(dir, 'server-processes.json')));
+      const serverPid = Number(readFileSync(pidFile, 'utf8'));
+      // The host that read the console's output is gone: both pipes' read ends close.
+      consoleProcess.stdout.destroy();
+      consoleProcess.stderr.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      consoleProcess.kill('SIGTERM');
+      expect(await exited, 'exit code after SIGTERM').toBe(0);
+      expect(existsSync(join(dir, 'console.lock')), 'console.lock removed').toBe(false);
+      const listed = existsSync(join(dir, 'server-processes.json')) ? readFileSync(join(dir, 'server-processes.json'), 'utf8') : '';
+      expect(listed, 'the server no longer listed as left running').not.toContain(String(serverPid));
+      await waitFor('the server ended', () => !alive(serverPid), 3000);
+    } finally {
+      consoleProcess.kill('SIGKILL');
+      cleanup();
+    }
+  }, 60_000);
+});
