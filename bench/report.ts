@@ -21,11 +21,16 @@ average is given per run and in some notes), so compare runs only at similar loa
 what the figure should meet; \`MISSED\` marks one it did not meet in this run. Figures are never
 asserted by tests.
 
-Reproduce it: \`${REPORT_COMMAND}\` runs every scenario (several minutes; the history scenario
-alone seeds 100,000 sessions) and rewrites this page; \`npm run bench -- --only latency,renderer\`
-runs some; \`npm run bench -- --json run.json\` keeps the figures, and
-\`npm run bench -- --from-json run.json --report docs/performance.md\` renders a saved run without
-running it again. What each scenario does, its knobs and how to profile: [testing.md](testing.md#benchmarks).
+To reproduce it:
+
+- \`${REPORT_COMMAND}\` runs every scenario (several minutes; the history scenario alone
+  seeds 100,000 sessions) and rewrites this page;
+- \`npm run bench -- --only latency,renderer\` runs some scenarios;
+- \`npm run bench -- --json run.json\` keeps the figures, and
+  \`npm run bench -- --from-json run.json --report docs/performance.md\` renders a saved run
+  without running it again.
+
+What each scenario does, its knobs and how to profile: [testing.md](testing.md#benchmarks).
 `;
 
 /** `text` safe inside a Markdown table cell (pipes escaped, line breaks flattened). */
@@ -88,7 +93,7 @@ function rows(run: BenchRun): string[] {
 export function renderReport(run: BenchRun): string {
   const m = run.machine;
   const load = loadRange(run);
-  const scenarios = run.results.map((r) => `- **${r.scenario}** (${(r.durationMs / 1000).toFixed(0)} s): ${cell(r.description)}`);
+  const scenarios = run.results.map((r) => `  - **${r.scenario}** (${(r.durationMs / 1000).toFixed(0)} s): ${cell(r.description)}`);
   return [
     PREAMBLE,
     '## Run',
