@@ -32,7 +32,13 @@ export default defineConfig({
   workers: 1,
   outputDir: 'test-results',
   timeout: 30_000,
-  expect: { timeout: 5_000 },
+  expect: {
+    timeout: 5_000,
+    // The documentation's screenshots (e2e/web/docs-screenshots.spec.ts) are compared with the
+    // committed images in docs/images/; `npm run screenshots` rewrites those that changed. The
+    // tolerance absorbs anti-aliasing differences, not a changed screen.
+    toHaveScreenshot: { pathTemplate: '{testDir}/../../docs/images/{arg}{ext}', threshold: 0.2, maxDiffPixels: 4 },
+  },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
   forbidOnly: !!process.env.CI,
   projects: [

@@ -23,6 +23,11 @@ export interface Figure {
   /** Unit of `value` and of the target: "ms", "entries/s", "MB", … */
   unit: string;
   target?: Target;
+  /**
+   * Id of the figure of the same run this one is read against: its floor (the same work without
+   * the console, e.g. `p1.floor_p50_ms` for `p1.console_p50_ms`) or its peer.
+   */
+  peer?: string;
   /** One line of context (sample size, what dominates). */
   note?: string;
 }
@@ -46,6 +51,28 @@ export interface ScenarioResult {
   figures: Figure[];
   /** Set when the scenario threw; `figures` is then empty. */
   error?: string;
+  /** The machine's 1-minute load average when the scenario started and when it ended. */
+  load?: [number, number];
+}
+
+/** The machine a run was made on, as `npm run bench` records it. */
+export interface BenchMachine {
+  /** `process.version`, e.g. "v22.23.0". */
+  node: string;
+  /** OS, release and architecture. */
+  platform: string;
+  /** The first CPU's model name. */
+  cpu: string;
+  cores: number;
+  memoryGB: number;
+}
+
+/** A whole run, as `npm run bench -- --json FILE` writes it and `--from-json FILE` reads it. */
+export interface BenchRun {
+  machine: BenchMachine;
+  /** When the run ended, ISO 8601. */
+  at: string;
+  results: ScenarioResult[];
 }
 
 /** Figure ids that occur more than once across `results` (a scenario bug: ids must be unique). */

@@ -9,9 +9,9 @@
  * (`npm run bench`, `p3.queue_interactive_ms_1001` against `p3.row_review_ms`).
  *
  * The steps start once the connection to main is open — the page's request for the state has then
- * been sent — and run one task each while the answer is on its way. They used to wait for idle
- * periods, which a page that is loading, then rendering the list, did not have before a quick
- * first click; started before the connection opened, they delayed the request itself. A message
+ * been sent — and run one task each while the answer is on its way. Idle periods would not do: a
+ * page that is loading, then rendering the list, has none before a quick first click; started
+ * before the connection opens, the steps would delay the request itself. A message
  * arriving meanwhile waits for one step at most. The same helpers the screens use, so their
  * caches are the ones warmed.
  */

@@ -55,8 +55,8 @@ const scenario: Scenario = {
       const g50 = percentile(through, 50);
       const figures: Figure[] = [
         { id: 'gateway.direct_p50_ms', name: 'openai SDK → fake p50', value: d50, unit: 'ms', note: `n=${N}` },
-        { id: 'gateway.through_p50_ms', name: 'openai SDK → gateway → fake p50', value: g50, unit: 'ms', note: 'approve_all rule, history persisted' },
-        { id: 'gateway.added_p50_ms', name: 'gateway added p50', value: g50 - d50, unit: 'ms', target: { op: '<=', value: 1 } },
+        { id: 'gateway.through_p50_ms', name: 'openai SDK → gateway → fake p50', value: g50, unit: 'ms', peer: 'gateway.direct_p50_ms', note: 'approve_all rule, history persisted' },
+        { id: 'gateway.added_p50_ms', name: 'gateway added p50', value: g50 - d50, unit: 'ms', peer: 'gateway.direct_p50_ms', target: { op: '<=', value: 1 } },
         { id: 'gateway.added_p99_ms', name: 'gateway added p99', value: percentile(through, 99) - percentile(direct, 99), unit: 'ms', note: loadNote() },
       ];
       return figures;

@@ -1,6 +1,6 @@
 /**
  * Export of history sessions: JSONL (one {@link HistorySession} per line, the machine-readable
- * format documented in the README) or a readable Markdown / HTML report. Also the JSONL reader,
+ * format documented in docs/history.md) or a readable Markdown / HTML report. Also the JSONL reader,
  * which the round-trip test (and a future import) uses.
  */
 import { ApiError } from '../../shared/contract/api-error.js';

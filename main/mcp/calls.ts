@@ -65,7 +65,7 @@ export interface CallTrackerDeps {
    * the era its tool needs, to show with it (./era-needs.ts), or undefined.
    */
   learn?(serverId: string, tool: string, outcome: { error?: { code?: number; message: string }; result?: CallView['result'] }): CallView['eraNeed'];
-  /** Told after a call finished (succeeded, failed or declined), once state shows it; items still waiting inside it end (README, "Drafts"). */
+  /** Told after a call finished (succeeded, failed or declined), once state shows it; items still waiting inside it end (docs/history.md, "Drafts"). */
   onEnded?(call: CallView): void;
 }
 

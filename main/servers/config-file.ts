@@ -193,7 +193,7 @@ export function editServersFile(path: string, mutate: (servers: Json) => void): 
   const doc = readServersFile(path);
   const before = ServersFileSchema.safeParse(doc.json);
   if (!before.success) {
-    // A bad entry makes the file broken: no edit writes it, not even one of that entry (README).
+    // A bad entry makes the file broken: no edit writes it, not even one of that entry (docs/configuration.md).
     throw new ApiError('invalid_state', ui('error.fileInvalid', { file: basename(path), why: describeIssue(before.error.issues[0]!) }));
   }
   const servers = { ...doc.json.mcpServers };

@@ -1,5 +1,5 @@
 /**
- * What a person typed on an item that was never delivered (README, "Drafts"): the banner saying
+ * What a person typed on an item that was never delivered (docs/history.md, "Drafts"): the banner saying
  * why nothing was delivered ("the server stopped waiting at 14:03:27"), and every typed text in
  * full, each with Copy. Used by the queue's outcome screens and the history detail.
  */

@@ -3,7 +3,7 @@
  * response being written or edited, the fields of an elicitation form. The renderer saves them
  * (`saveDraft`, debounced, within a second of the last keystroke); main keeps them on the item,
  * in history (`HistoryEntry.draft`) and through the server giving up, a disconnect and a restart
- * (README, "Drafts"). Plain data, parsed with zod at the boundary. Strings are raw input values
+ * (docs/history.md, "Drafts"). Plain data, parsed with zod at the boundary. Strings are raw input values
  * exactly as the inputs hold them (a draft may be invalid: it is the person's work, not a request).
  */
 import { z } from 'zod';

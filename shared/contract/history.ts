@@ -128,7 +128,7 @@ export const SESSION_FORMAT_VERSION = 1;
 
 /**
  * One JSONL line: a session with all its entries, oldest first, each exactly as stored (media
- * payloads inline as base64). Documented in README "History → JSONL export".
+ * payloads inline as base64). Documented in docs/history.md, "JSONL export".
  */
 export interface HistorySession {
   format: typeof SESSION_FORMAT;

@@ -4,8 +4,8 @@
  * resource's base64 `blob` (an embedded resource in a tool_result), that is at least
  * {@link MEDIA_REF_MIN_CHARS} long with a reference in place of the data (a short string that is
  * never valid base64, made by shared/domain/media-refs.ts) and lists the references in its reply;
- * the window shows the review at once and fetches the payloads with `getItemMedia` (README,
- * "Architecture"). The `calls` slice holds a call's big result media — and its long texts, with a
+ * the window shows the review at once and fetches the payloads with `getItemMedia` (docs/architecture.md,
+ * "State over the boundary"). The `calls` slice holds a call's big result media — and its long texts, with a
  * reference of their own — the same way, fetched with `getCallMedia`, and
  * `getHistoryEntry({media: 'by-ref'})` a history entry's, fetched with `getHistoryMedia`. Plain data.
  */

@@ -1,5 +1,5 @@
 /**
- * Nothing a person typed is lost (README, "Drafts"), end to end through main's API against the v2
+ * Nothing a person typed is lost (docs/history.md, "Drafts"), end to end through main's API against the v2
  * sampling fixture (legacy push era, stdio): a draft saved with `saveDraft` is committed to the
  * history database at once (read back through a second connection), stays on the item and in
  * history when the server stops waiting (its timeout, its cancel, a disconnect), is found by a

@@ -18,6 +18,15 @@ describe('bench figure ids', () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
 
+  it('a figure read against a floor or peer names a figure the scenarios declare', () => {
+    const ids = declaredIds();
+    const peers = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/\bpeer: '([\w.]+)'/g)].map((m) => m[1]!));
+    expect(peers.length).toBeGreaterThan(10);
+    expect(peers.filter((p) => !ids.includes(p))).toEqual([]);
+  });
+
   it('a run with an id used twice is caught, and the table leads with the ids', () => {
     const fig = (id: string) => ({ id, name: id, value: 1, unit: 'ms' });
     const results: ScenarioResult[] = [

@@ -1,5 +1,5 @@
 /**
- * Saves what the person types to main as they type (README, "Drafts"): every change of an item's
+ * Saves what the person types to main as they type (docs/history.md, "Drafts"): every change of an item's
  * edits in the store's one per-item `drafts` (store.ts: a request's or response's texts and
  * extras, an elicitation's form values) goes to `saveDraft` through a debounced saver (draft-saver.ts:
  * within a second of the last keystroke). When an item leaves its review (the server stopped
