@@ -87,11 +87,12 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
 
 /** What `mcp-approval-console status` is told: this process, its page, servers (its own, then bridged), requests waiting on a person. */
 function consoleStatus(f: Foundation, startedAt: number): Omit<ConsoleStatus, 'type' | 'stopping' | 'shown'> {
-  const state = f.hub.snapshot();
+  const { hub } = f; // slices, not a snapshot: no item is projected for this
   const address = f.ports.pageAddress?.();
+  const gateway = hub.get('gateway')?.url;
   const servers: ConsoleStatus['servers'] = [
-    ...state.servers.map((s) => ({ id: s.id, source: 'console' as const, status: s.status })),
-    ...(state.bridged ?? []).filter((b) => !b.disconnected).map((b) => ({ id: b.serverId, source: 'bridge' as const, status: 'connected', ...(b.via && { via: b.via.host }) })),
+    ...hub.get('servers').map((s) => ({ id: s.id, source: 'console' as const, status: s.status })),
+    ...(hub.get('bridged') ?? []).filter((b) => !b.disconnected).map((b) => ({ id: b.serverId, source: 'bridge' as const, status: 'connected', ...(b.via && { via: b.via.host }) })),
   ];
   return {
     pid: process.pid,
@@ -100,8 +101,8 @@ function consoleStatus(f: Foundation, startedAt: number): Omit<ConsoleStatus, 't
     startedAt,
     ...(address && { address }),
     servers,
-    waiting: state.attention?.count ?? 0,
-    ...(state.gateway?.url && { gateway: state.gateway.url }),
+    waiting: hub.get('attention')?.count ?? 0,
+    ...(gateway && { gateway }),
   };
 }
 

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { askConsole } from '../../main/bridge/control.js';
 import { serverEverythingEntry } from '../../main/config.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
 import { connectHost, HOST_INFO, tempUserData, textOf, type FakeHost } from './support.js';
@@ -32,6 +33,8 @@ describe('a bridged server launched from its package file', () => {
     const shown = await h.waitFor((s) => s.bridged?.some((b) => b.serverId === 'server-everything' && b.via?.host === HOST_INFO.name) ?? false, 'server-everything with its host on the bridged row', 15_000);
     expect(shown.items).toEqual([]);
     expect(shown.bridged?.map((b) => b.serverId)).toEqual(['server-everything']);
+    // `mcp-approval-console status` sees it the same way.
+    expect((await askConsole(dir, 'status')).servers).toEqual([{ id: 'server-everything', source: 'bridge', status: 'connected', via: HOST_INFO.name }]);
 
     // The reject rule written for "index" answers, without a person; History keeps the new name.
     const result = await host.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'anyone?', maxTokens: 8 } });
