@@ -61,9 +61,13 @@ runCli(process.argv.slice(2), {
   err: (text) => process.stderr.write(text),
   openUrl: (url) => openInBrowser(url),
 }).then(
-  // Exit once what was written reached stdout (a pipe may be asynchronous): a bridge's exit also
-  // ends every handle it leaves (its server, the channel).
-  (code) => void process.stdout.write('', () => process.exit(code)),
+  // Exit once what was written reached stdout (a pipe may be asynchronous); a bridge's exit also
+  // ends every handle it leaves (its server, the channel). A host that closed its end: exit at once.
+  (code) => {
+    if (!process.stdout.writable) process.exit(code);
+    process.stdout.once('error', () => process.exit(code));
+    process.stdout.write('', () => process.exit(code));
+  },
   (err: unknown) => {
     process.stderr.write(`mcp-approval-console: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
