@@ -6,6 +6,8 @@
  * {@link IncomingServerRequest} with source `bridge` and the host it came `via`, handed to the
  * console's one door (`requests.receive`) — the same review, rules, limits and history as any
  * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
+ * A connection may instead open with a `control` message and the same token: the command line's
+ * `status`, `stop` or `open` (main/bridge/control.ts), answered with the console's status and closed.
  */
 import { randomBytes } from 'node:crypto';
 import { tokenMatches } from '../http/token.js';
