@@ -84,4 +84,15 @@ export interface ConsolePorts {
    * `null`: no worker; big payloads are then handled on the main thread.
    */
   offloadWorker?: WorkerSpec | null;
+  /**
+   * The page's address with its token (`http://127.0.0.1:PORT/?token=…`) once the web host serves
+   * it; told only to the command line's `status` over the owner-only bridge channel. Absent in the
+   * desktop app.
+   */
+  pageAddress?(): string | undefined;
+  /**
+   * Shuts the console down as SIGTERM would (the command line's `stop`): the host's own graceful
+   * shutdown. Absent: the desktop's `quit`, else `stop` is refused.
+   */
+  stop?(): void;
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The `mcp-approval-console` command (package.json `bin`). Today it has one subcommand:
-//   mcp-approval-console bridge <name> | bridge [--name <id>] -- <command> [args…] | bridge [--name <id>] --url <url> [--sse]
-// (see app/bridge/cli.ts). Runs the built bridge (out/web/bridge.js, from `npm run build:web`)
-// when it is there and not older than the sources of app/bridge, main and shared; otherwise the
-// sources through tsx's loader (slower to start).
+// The `mcp-approval-console` command (package.json `bin`): bridge, bridge install|uninstall,
+// status, stop, open, doctor; `--help` on each (app/cli/program.ts; reference: docs/cli.md).
+// Runs the built command (out/web/bridge.js, from `npm run build:web`) when it is there and not
+// older than the sources of app, main and shared; otherwise the sources through tsx's loader
+// (slower to start).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,7 +23,7 @@ function newestMtime(dir) {
 }
 
 const built = path.join(root, 'out/web/bridge.js');
-const fresh = existsSync(built) && statSync(built).mtimeMs >= Math.max(...['app/bridge', 'app/web', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
+const fresh = existsSync(built) && statSync(built).mtimeMs >= Math.max(...['app', 'main', 'shared'].map((d) => newestMtime(path.join(root, d))));
 if (fresh) {
   await import(pathToFileURL(built).href);
 } else {

@@ -1,4 +1,5 @@
-// `npm start` / `npm run start:web [-- --port N]`.
+// `npm start [-- --web] [-- --port N]` / `npm run start:web [-- --port N]`; `-- --help` says so.
+// Options are parsed with Node's util.parseArgs: an unknown one is a usage error (stderr, exit 2).
 //
 // 1. Builds the renderer (`vite build --config renderer/vite.config.ts` → out/renderer) when
 //    out/renderer/index.html is missing or older than any file under renderer/ or shared/.
@@ -11,18 +12,47 @@
 //    any file under app/, main/ or shared/ — the tsx loader cost seconds of every start), with
 //    stdio inherited and SIGINT/SIGTERM forwarded (and SIGTERM sent when this wrapper's parent,
 //    e.g. npm, goes away without passing a signal on); exits with the child's code.
-// Other arguments (e.g. `--port 4000`) are passed to the web host.
+// `--port N` is passed to the web host (the desktop app has no port).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-const args = process.argv.slice(2);
-const webOnly = args.includes('--web');
-const passArgs = args.filter((a) => a !== '--web');
+
+const USAGE = `Usage: npm start [-- options]      (npm run start:web [-- options] = npm start -- --web)
+
+Builds what is stale (the renderer; the desktop app, or the browser host), then runs MCP Approval
+Console: the desktop app when Electron is installed, else the browser host, which prints its
+address (with its token).
+
+Options:
+  --web        run the browser host even when Electron is installed
+  --port <n>   the browser host's port on 127.0.0.1 (default: MCP_CONSOLE_PORT, else any free port)
+  -h, --help   show this help
+
+The command line for a running console: npx mcp-approval-console --help (status, open, stop, doctor, bridge).`;
+
+/** The options, or exit 2 with the problem on stderr. */
+function options() {
+  try {
+    return parseArgs({ args: process.argv.slice(2), options: { web: { type: 'boolean' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  } catch (err) {
+    console.error(`error: ${err.message.split('\n')[0]}\n(see npm start -- --help)`);
+    process.exit(2);
+  }
+}
+
+const opts = options();
+if (opts.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const webOnly = opts.web === true;
+const passArgs = opts.port === undefined ? [] : ['--port', opts.port];
 
 /** Newest modification time (ms) of the files under `dir`, skipping node_modules and dotfiles. */
 function newestMtime(dir) {
@@ -113,7 +143,8 @@ if (electron) {
   runNode(path.join(path.dirname(require.resolve('electron-vite/package.json')), 'bin/electron-vite.js'), ['build'], 'electron-vite build');
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
-  runForeground(electron, ['.', ...passArgs], env);
+  if (opts.port !== undefined) console.log('--port applies to the browser host (npm start -- --web); the desktop app has no port.');
+  runForeground(electron, ['.'], env);
 } else {
   if (!webOnly) console.log('The Electron binary is not installed, so the console runs in the browser host.');
   if (webBundleIsStale()) {

@@ -1,16 +1,17 @@
 /**
- * The `bridge …` command, whoever launches it: the `mcp-approval-console` bin on Node
- * (app/bridge/cli.ts) or the packaged desktop app started as `<app> bridge …`
- * (app/electron/main.ts). Runs one bridge, or `bridge install|uninstall` (routing a host's entry),
- * and resolves with the process's exit code: 0 when the host or the server closed (or routing
- * succeeded), 2 on bad arguments, 1 when the server could not be started or routing failed.
+ * What `bridge …` does once its command line is understood (app/cli/program.ts parses it), whoever
+ * launches it: the `mcp-approval-console` bin on Node (app/bridge/cli.ts) or the packaged desktop
+ * app started as `<app> bridge …` (app/electron/main.ts). Runs one bridge, or `bridge
+ * install|uninstall` (routing a host's entry), and resolves with the process's exit code: 0 when
+ * the host or the server closed (or routing succeeded), 1 when the server could not be started or
+ * routing failed.
  */
 import os from 'node:os';
 import path from 'node:path';
-import { parseBridgeArgs } from '../../main/bridge/args.js';
+import type { BridgeArgs } from '../../main/bridge/args.js';
 import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
 import { runBridge } from '../../main/bridge/run.js';
-import { cliUrlTarget, parseRouteCommand, runRouteCommand } from '../../main/host-config/route-cli.js';
+import { cliUrlTarget, runRouteCommand, type RouteCommand } from '../../main/host-config/route-cli.js';
 import type { BridgeLauncher, Logger } from '../../main/ports.js';
 
 /** How this installation runs the bridge. */
@@ -43,24 +44,17 @@ export function bridgeArgvOf(argv: readonly string[], first: number): string[] |
 }
 
 /**
- * Runs `bridge <rest…>` until the host or the server closes; resolves with the exit code.
- * Never rejects: errors are written to stderr.
+ * Runs the bridge `args` describes until the host or the server closes; resolves with the exit
+ * code (0 closed, 1 the server could not be started). Never rejects: errors are written to stderr.
  */
-export async function runBridgeCommand(rest: string[], opts: BridgeCommandOptions): Promise<number> {
-  if (rest[0] === 'install' || rest[0] === 'uninstall') return routeCommand(rest, opts);
-  let args: ReturnType<typeof parseBridgeArgs>;
-  try {
-    args = parseBridgeArgs(rest);
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+export async function runBridgeTarget(args: BridgeArgs, opts: BridgeCommandOptions): Promise<number> {
   const noLaunch = opts.env.MCP_CONSOLE_BRIDGE_NO_LAUNCH === '1';
   try {
     const proxy = await runBridge({
       userDataDir: opts.userDataDir,
       target: args.target,
       serverId: args.serverId,
+      ...(args.formerly && { formerly: args.formerly }),
       ...(args.samplingTo && { samplingTo: args.samplingTo }),
       logger: bridgeLogger,
       ...(!noLaunch && { launch: () => launchConsole(opts) }),
@@ -82,15 +76,8 @@ async function launchConsole(opts: BridgeCommandOptions): Promise<void> {
   process.stderr.write(`${JSON.stringify({ level: 'info', source: 'bridge', message: 'started MCP Approval Console', pid, log: path.join(opts.userDataDir, HEADLESS_LOG_FILE) })}\n`);
 }
 
-/** `bridge install|uninstall …`: routes a host's entry through the console, or undoes it. */
-async function routeCommand(argv: string[], opts: BridgeCommandOptions): Promise<number> {
-  let command: ReturnType<typeof parseRouteCommand>;
-  try {
-    command = parseRouteCommand(argv);
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
-    return 2;
-  }
+/** `bridge install|uninstall …`: routes a host's entry through the console, or undoes it; resolves 0 done, 1 failed (said on stderr). */
+export async function runRoute(command: RouteCommand, opts: BridgeCommandOptions): Promise<number> {
   const env = { home: os.homedir(), platform: process.platform, env: opts.env };
   try {
     const out = await runRouteCommand(command, env, { dir: opts.userDataDir, now: Date.now, logger: bridgeLogger, launcher: opts.launcher, urlTarget: () => cliUrlTarget(opts.userDataDir, opts.env) });

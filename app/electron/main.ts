@@ -32,7 +32,8 @@ import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { rendererCsp } from '../csp.js';
 import { forwardEvents, registerIpcHandlers } from './ipc.js';
 import { createSafeStorageSecretStore } from './secrets.js';
-import { bridgeArgvOf, runBridgeCommand } from '../bridge/command.js';
+import { bridgeArgvOf } from '../bridge/command.js';
+import { runCli } from '../cli/program.js';
 import { electronBridgeLaunch } from './bridge-mode.js';
 import { isExternalWebUrl, isTrustedIpcEvent, isTrustedSender, type ExpectedRenderer } from './sender-check.js';
 
@@ -207,7 +208,20 @@ function runAsBridge(rest: string[]): void {
   app.dock?.hide();
   app.disableHardwareAcceleration();
   const env = process.env;
-  void runBridgeCommand(rest, { userDataDir: app.getPath('userData'), launcher: bridgeLaunch.launcher, consoleLaunch: bridgeLaunch.consoleLaunch, env }).then((code) => app.exit(code));
+  void runCli(['bridge', ...rest], {
+    version: app.getVersion(),
+    userDataDir: app.getPath('userData'),
+    platform: process.platform,
+    env,
+    cwd: process.cwd(),
+    installRoot: app.getAppPath(),
+    nodeVersion: process.versions.node,
+    launcher: bridgeLaunch.launcher,
+    consoleLaunch: bridgeLaunch.consoleLaunch,
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    openUrl: async (url) => (isExternalWebUrl(url) ? (await shell.openExternal(url), true) : false),
+  }).then((code) => app.exit(code));
 }
 
 const bridgeArgv = bridgeArgvOf(process.argv, bridgeLaunch.bridgeArgIndex);

@@ -2,10 +2,15 @@
  * The web host: `node --import tsx app/web/cli.ts [--port N]`, or prebuilt as
  * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs: app/web/entry.ts,
  * which turns on the compile cache, with this file loaded as a chunk). Environment:
- * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random).
+ * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random). Options: `--port N`,
+ * `--help` (app/web/options.ts).
+ * When this installation's renderer is not built (right after `npm install`), it is built first
+ * while the console already runs (app/web/renderer-build.ts): a bridge that started this console
+ * headless has its server's first request queued, not refused.
  * Prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…` on stdout once ready;
- * exits 0 after a clean shutdown on SIGINT/SIGTERM (every request a server waits on answered,
- * every server closed; forced after 2 s), 1 when it cannot start.
+ * exits 0 after a clean shutdown on SIGINT/SIGTERM or `mcp-approval-console stop` (every request a
+ * server waits on answered, every server closed; forced after 2 s), 1 when it cannot start, 2 on a
+ * usage error.
  */
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -15,8 +20,9 @@ import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { tolerateClosedOutput, writeQuietly } from '../output-pipes.js';
-import { parseWebCliOptions } from './options.js';
-import { runWebConsole } from './run.js';
+import { parseWebCliOptions, WEB_USAGE } from './options.js';
+import { buildRenderer, rendererBuildOf } from './renderer-build.js';
+import { runWebConsole, type RunningWebConsole } from './run.js';
 
 /**
  * The built renderer (out/renderer), found from this file whether it runs from source
@@ -26,6 +32,9 @@ import { runWebConsole } from './run.js';
 const staticDir =
   process.env.MCP_CONSOLE_STATIC_DIR ||
   fileURLToPath(new URL(/\/out\/web\/[^/]+$/.test(import.meta.url) ? '../renderer/' : '../../out/renderer/', import.meta.url));
+
+/** The installation's folder: two folders up from app/web/cli.ts and from out/web/cli.js alike. */
+const installRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from
@@ -51,14 +60,19 @@ function bridgeLauncher(): { command: string; args: string[] } | undefined {
 
 async function main(): Promise<void> {
   tolerateClosedOutput();
-  const options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
-  const running = await runWebConsole({
-    ...options,
-    staticDir,
-    createConsole,
-    print: (line) => writeQuietly(process.stdout, `${line}\n`),
-    ports: { logger: stderrLogger, secrets: webSecretStore(options.userDataDir), offloadWorker: bundledWorkerSpec(import.meta.url), bridgeLauncher: bridgeLauncher() },
-  });
+  let options: ReturnType<typeof parseWebCliOptions>;
+  try {
+    options = parseWebCliOptions(process.argv.slice(2), process.env, process.platform, os.homedir());
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n(see --help)\n`);
+    process.exit(2);
+  }
+  if (options.help) {
+    writeQuietly(process.stdout, `${WEB_USAGE}\n`);
+    return;
+  }
+  const aborter = new AbortController();
+  const started: { running?: RunningWebConsole } = {};
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
@@ -69,7 +83,8 @@ async function main(): Promise<void> {
       writeQuietly(process.stderr, 'shutdown took longer than 2 s; exiting\n');
       process.exit(1);
     }, 2000).unref();
-    running.stop().then(
+    if (!started.running) return aborter.abort(); // still starting (building the renderer): the start ends, then the process
+    started.running.stop().then(
       () => process.exit(0),
       (err: unknown) => {
         writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -79,6 +94,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // This installation's own renderer is built when missing; one elsewhere (MCP_CONSOLE_STATIC_DIR) is not.
+  const build = process.env.MCP_CONSOLE_STATIC_DIR ? undefined : rendererBuildOf(installRoot);
+  started.running = await runWebConsole({
+    ...options,
+    staticDir,
+    createConsole,
+    print: (line) => writeQuietly(process.stdout, `${line}\n`),
+    note: (line) => writeQuietly(process.stderr, `${line}\n`),
+    signal: aborter.signal,
+    ...(build && { buildRenderer: (signal: AbortSignal) => buildRenderer(build, staticDir, signal) }),
+    ports: {
+      logger: stderrLogger,
+      secrets: webSecretStore(options.userDataDir),
+      offloadWorker: bundledWorkerSpec(import.meta.url),
+      bridgeLauncher: bridgeLauncher(),
+      // `mcp-approval-console stop`: the same shutdown as SIGTERM.
+      stop: () => shutdown('SIGTERM'),
+    },
+  }).catch((err: unknown) => {
+    if (aborter.signal.aborted) process.exit(0); // stopped while starting
+    throw err;
+  });
 }
 
 main().catch((err: unknown) => {

@@ -3,6 +3,7 @@
  * caller passes argv, env, platform and home folder, so every rule is unit-tested.
  */
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 /** The folder name under the OS's per-user config location (same as Electron's userData). */
 export const APP_DIR_NAME = 'mcp-approval-console';
@@ -31,8 +32,23 @@ export function webUserDataDir(env: Record<string, string | undefined>, platform
   return env.MCP_CONSOLE_USER_DATA ? path.resolve(env.MCP_CONSOLE_USER_DATA) : defaultUserDataDir(platform, env, home);
 }
 
+/** The web host's help (`--help`). */
+export const WEB_USAGE = `Usage: node out/web/cli.js [--port <n>]   (built and run by: npm run start:web -- [--port <n>])
+
+Runs MCP Approval Console in the browser host. Prints its address, with its token, once it serves:
+  MCP Approval Console is running at http://127.0.0.1:PORT/?token=…
+
+Options:
+  --port <n>   port on 127.0.0.1, 0 = any free port (default: MCP_CONSOLE_PORT, else 0)
+  -h, --help   show this help
+
+Environment: MCP_CONSOLE_USER_DATA (data folder), MCP_CONSOLE_PORT,
+MCP_CONSOLE_SECRET_PASSPHRASE (key of the API-key store), MCP_CONSOLE_STATIC_DIR (a built renderer elsewhere).
+Exit codes: 0 stopped cleanly, 1 could not start, 2 usage error.`;
+
 /**
- * Reads the options: user data from {@link webUserDataDir}; port from `--port N` / `--port=N`, else `MCP_CONSOLE_PORT`, else 0.
+ * Reads the options (Node's `util.parseArgs`): user data from {@link webUserDataDir}; port from
+ * `--port N` / `--port=N`, else `MCP_CONSOLE_PORT`, else 0; `help` for `--help` / `-h`.
  * @throws Error with a one-line message for an invalid port (not an integer 0–65535), a `--port`
  *   without a value, or an unknown argument.
  */
@@ -41,23 +57,17 @@ export function parseWebCliOptions(
   env: Record<string, string | undefined>,
   platform: NodeJS.Platform,
   home: string,
-): WebCliOptions {
-  let portText: string | undefined = env.MCP_CONSOLE_PORT || undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--port') {
-      const value = argv[++i];
-      if (value === undefined) throw new Error('--port needs a value');
-      portText = value;
-    } else if (arg.startsWith('--port=')) {
-      portText = arg.slice('--port='.length);
-    } else {
-      throw new Error(`unknown argument ${JSON.stringify(arg)} (usage: [--port N])`);
-    }
+): WebCliOptions & { help?: true } {
+  let values: { port?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { port: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new Error(`${(err as Error).message.split('\n')[0]} (usage: [--port N])`, { cause: err });
   }
+  const portText = values.port ?? (env.MCP_CONSOLE_PORT || undefined);
   const port = portText === undefined ? 0 : Number(portText);
   if (!/^\d+$/.test(portText ?? '0') || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`invalid port ${JSON.stringify(portText)}: expected an integer from 0 to 65535`);
   }
-  return { userDataDir: webUserDataDir(env, platform, home), port };
+  return { userDataDir: webUserDataDir(env, platform, home), port, ...(values.help && { help: true as const }) };
 }

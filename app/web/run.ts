@@ -23,6 +23,15 @@ export interface RunWebConsoleOptions extends WebCliOptions {
   print(line: string): void;
   /** Passed through to the console. */
   ports?: Partial<ConsolePorts>;
+  /**
+   * Builds the renderer into `staticDir` when its index.html is missing (this installation's own
+   * out/renderer, app/web/renderer-build.ts); absent: a missing renderer is an error.
+   */
+  buildRenderer?(signal: AbortSignal): Promise<void>;
+  /** Where progress lines go (stderr): the renderer being built. */
+  note?(line: string): void;
+  /** Aborts a start still under way (a renderer build): the console is disposed and the start rejects. */
+  signal?: AbortSignal;
 }
 
 /** A running web console. `stop` closes the server, then disposes the console; idempotent. */
@@ -33,28 +42,37 @@ export interface RunningWebConsole {
 
 /**
  * Starts everything and prints `MCP Approval Console is running at http://127.0.0.1:PORT/?token=…`.
- * @throws Error when the renderer is not built (`staticDir/index.html` missing: run
- *   `npm run build`), when the console fails to start, or when the port is taken; the console is
- *   disposed again if the server fails.
+ * Without a built renderer and with `buildRenderer`, the console starts first — bridges reach it
+ * and their servers' requests wait in its queue — and the page is served once the build is done.
+ * @throws Error when the renderer is not built and cannot be (`staticDir/index.html` missing: run
+ *   `npm run build`), when the console fails to start, when the port is taken, or when `signal`
+ *   aborted the start; the console is disposed again if anything after it fails
  */
 export async function runWebConsole(opts: RunWebConsoleOptions): Promise<RunningWebConsole> {
-  if (!existsSync(path.join(opts.staticDir, 'index.html'))) {
-    throw new Error(`the renderer is not built (${path.join(opts.staticDir, 'index.html')} is missing): run \`npm run build\``);
+  const index = path.join(opts.staticDir, 'index.html');
+  const unbuilt = !existsSync(index);
+  if (unbuilt && !opts.buildRenderer) {
+    throw new Error(`the renderer is not built (${index} is missing): run \`npm run build\``);
   }
   mkdirSync(opts.userDataDir, { recursive: true });
+  const page: { address?: string } = {}; // known once the page is served
   const handle = await opts.createConsole({
     nodeRuntime: { command: process.execPath },
     ...opts.ports,
     host: 'web',
     userDataDir: opts.userDataDir,
+    pageAddress: () => page.address,
   });
   let host: WebHost;
   try {
+    if (unbuilt) await buildPage(opts, index);
+    opts.signal?.throwIfAborted();
     host = await startWebHost({ service: handle.service, staticDir: opts.staticDir, port: opts.port });
   } catch (err) {
     await handle.dispose().catch(() => {});
     throw err;
   }
+  page.address = host.url;
   opts.print(`${RUNNING_LINE_PREFIX}${host.url}`);
   let stopping: Promise<void> | null = null;
   return {
@@ -64,4 +82,16 @@ export async function runWebConsole(opts: RunWebConsoleOptions): Promise<Running
       return stopping;
     },
   };
+}
+
+/** Builds the missing renderer, saying so. @throws Error naming the build's failure and what to do */
+async function buildPage(opts: RunWebConsoleOptions, index: string): Promise<void> {
+  opts.note?.(`The renderer is not built yet (${index}): building it now; requests wait in the queue meanwhile…`);
+  try {
+    await opts.buildRenderer!(opts.signal ?? new AbortController().signal);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    throw new Error(`the renderer is not built and building it failed (${err instanceof Error ? err.message : String(err)}): run \`npm run build\``, { cause: err });
+  }
+  opts.note?.('The renderer is built.');
 }

@@ -1,7 +1,7 @@
 // Vite build of the web host (`npm run build:web`, and `npm start` when the bundle is stale):
 //   app/web/entry.ts        → out/web/cli.js            (the host: compile cache on, then app/web/cli.ts as a chunk)
 //   main/offload/worker.ts  → out/web/offload-worker.js (the worker thread for big payloads)
-//   app/bridge/cli.ts       → out/web/bridge.js         (`mcp-approval-console bridge …`)
+//   app/bridge/cli.ts       → out/web/bridge.js         (the `mcp-approval-console` command)
 // Node built-ins and dependencies stay external (SSR build), as with `vite build --ssr`, except
 // the few app/bundled-packages.ts names (loading them file by file slows every start).
 import { resolve } from 'node:path';

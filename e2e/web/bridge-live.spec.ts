@@ -3,7 +3,8 @@
  * declares no sampling — runs server-everything through `mcp-approval-console bridge everything`
  * on the web host's data folder. The server's sampling request appears in the Queue "via" the
  * host, tied to the host's tool call; the person writes the response and sends it; the host
- * receives it as the tool result. The bridged row on the Servers screen lists the host's call.
+ * receives it as the tool result. The bridged row on the Servers screen names the host from the
+ * host's initialize on, and lists the host's call.
  */
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -34,6 +35,14 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await agent?.close();
   await host?.stop();
+});
+
+test('the bridged row names its host as soon as the host initialized, before its server asks for anything', async ({ page }) => {
+  await page.goto(host.url);
+  await page.getByTestId('nav-servers').click();
+  const bridged = page.locator('[data-testid="bridged-server"][data-server-id="everything"]');
+  await expect(bridged).toContainText('e2e-agent-host', { timeout: 15_000 });
+  await shot(page, 'live-bridge-host-before-requests');
 });
 
 test("a bridged server's sampling request is reviewed in the Queue via its host; the host gets the person's answer", async ({ page }) => {

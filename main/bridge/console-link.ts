@@ -43,6 +43,10 @@ export interface ConsoleLinkOptions {
   dir: string;
   /** The bridged server's id in the console. */
   serverId: string;
+  /** Ids earlier versions derived for the same server (said in the hello: their rules and limits apply). */
+  formerly?: string[];
+  /** The host, once its `initialize` passed (said in the hello, so a console reached later knows it too). */
+  via?(): BridgeVia | undefined;
   platform?: NodeJS.Platform;
   /** Starts the console headless; resolves once it listens, rejects with why it could not start. */
   launch?(): Promise<void>;
@@ -265,7 +269,10 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
         socket.destroy(err as Error);
       }
     });
-    socket.once('connect', () => write(socket, { type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token, serverId: opts.serverId, pid: process.pid }));
+    socket.once('connect', () => {
+      const via = opts.via?.();
+      write(socket, { type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token, serverId: opts.serverId, ...(opts.formerly?.length && { formerly: opts.formerly }), ...(via && { via }), pid: process.pid });
+    });
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (!greeted) fail(new Error(err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? `nothing listens on ${bridgeSocketPath(opts.dir, opts.platform)}` : err.message));
     });
@@ -280,7 +287,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
 
 /** Routes one console message to its pending request. */
 function deliver(ch: Channel, message: ConsoleToBridge): void {
-  if (message.type === 'welcome' || message.type === 'refused' || message.type === 'roots_changed' || message.type === 'signed_out') return;
+  if (message.type === 'welcome' || message.type === 'refused' || message.type === 'roots_changed' || message.type === 'signed_out' || message.type === 'status') return;
   const p = ch.pending.get(message.id);
   if (!p) return; // cancelled meanwhile
   if (message.type === 'progress') return p.onProgress?.(message.message);

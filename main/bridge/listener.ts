@@ -6,6 +6,8 @@
  * {@link IncomingServerRequest} with source `bridge` and the host it came `via`, handed to the
  * console's one door (`requests.receive`) — the same review, rules, limits and history as any
  * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
+ * A connection may instead open with a `control` message and the same token: the command line's
+ * `status`, `stop` or `open` (main/bridge/control.ts), answered with the console's status and closed.
  */
 import { randomBytes } from 'node:crypto';
 import { tokenMatches } from '../http/token.js';
@@ -18,8 +20,10 @@ import {
   parseChannelLine,
   type BridgeActivity,
   type BridgeAuth,
+  type BridgeControl,
   type BridgeHello,
   type BridgeRequest,
+  type ConsoleStatus,
   type ConsoleToBridge,
 } from '../../shared/contract/bridge-protocol.js';
 import type { BridgedServerView } from '../../shared/contract/state.js';
@@ -77,6 +81,14 @@ export interface BridgeListenerDeps {
   auth?(serverId: string, url: string, refresh?: { wwwAuthenticate?: string }): Promise<{ accessToken?: string }>;
   /** A bridge's activity report: its server's protocol log and stderr since the last one, the host's calls in flight. */
   onActivity?(serverId: string, report: BridgeActivity): void;
+  /** A bridge said the ids earlier versions derived for its server (`formerly` of its hello). */
+  onFormerNames?(serverId: string, formerly: string[]): void;
+  /** The console's state for the command line's `status` (absent: control requests are refused). */
+  status?(): Omit<ConsoleStatus, 'type' | 'stopping' | 'shown'>;
+  /** Shuts the console down as SIGTERM would (the command line's `stop`); absent: `stop` is refused. */
+  stop?(): void;
+  /** Shows the console's window (the command line's `open`); false when it has none. */
+  show?(): boolean;
 }
 
 /** One accepted bridge connection. */
@@ -182,7 +194,14 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
     else if (message.type === 'cancel') peer.open.get(message.id)?.abort.abort(new RequestAbort(message.cause, message.reason));
     else if (message.type === 'elicitation_complete') ctx.deps.onElicitationComplete?.(peer.hello.serverId, message.elicitationId);
     else if (message.type === 'auth') answerAuth(peer, message, ctx.deps);
-    else if (message.type === 'activity') ctx.deps.onActivity?.(peer.hello.serverId, message);
+    else if (message.type === 'activity') {
+      // The host is known once it initialized, which may be after the hello: its report names it.
+      if (message.via && (message.via.host !== peer.hello.via?.host || message.via.version !== peer.hello.via?.version)) {
+        peer.hello.via = message.via;
+        ctx.deps.onChange?.();
+      }
+      ctx.deps.onActivity?.(peer.hello.serverId, message);
+    }
   });
   socket.on('data', (chunk: Buffer) => {
     try {
@@ -207,14 +226,29 @@ function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.pars
     send(peer, { type: 'refused', message: why });
     peer.socket.end();
   };
-  if (message.type !== 'hello') return refuse('the first message must be hello');
+  if (message.type !== 'hello' && message.type !== 'control') return refuse('the first message must be hello');
   if (!tokenMatches(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
   if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
+  if (message.type === 'control') return control(peer, message, ctx.deps, refuse);
   peer.hello = message;
   peer.since = (ctx.deps.now ?? Date.now)();
+  if (message.formerly?.length) ctx.deps.onFormerNames?.(message.serverId, message.formerly);
   ctx.deps.onChange?.();
   ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid });
   send(peer, { type: 'welcome', protocol: BRIDGE_PROTOCOL_VERSION });
+}
+
+/**
+ * Answers the command line's control request with the console's status and closes; then, for
+ * `stop`, shuts the console down (once the answer is written), for `show`, shows its window.
+ */
+function control(peer: Peer, message: BridgeControl, deps: BridgeListenerDeps, refuse: (why: string) => void): void {
+  if (!deps.status || (message.action === 'stop' && !deps.stop)) return refuse(`this console cannot be asked to ${message.action}`);
+  const shown = message.action === 'show' ? (deps.show?.() ?? false) : undefined;
+  const answer: ConsoleStatus = { type: 'status', ...deps.status(), ...(message.action === 'stop' && { stopping: true as const }), ...(shown !== undefined && { shown }) };
+  peer.socket.end(`${JSON.stringify(answer)}\n`, () => {
+    if (message.action === 'stop') deps.stop!();
+  });
 }
 
 /** Hands one forwarded request to the console's door; its answer or error goes back to the bridge. */

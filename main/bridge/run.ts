@@ -26,6 +26,8 @@ export interface RunBridgeOptions {
   target: BridgeTarget;
   /** The server's id in the console. */
   serverId: string;
+  /** Ids earlier versions derived for the same server (their rules and limits apply to it). */
+  formerly?: string[];
   logger: Logger;
   /** Starts the console headless when nobody listens (absent: never started). */
   launch?(): Promise<void>;
@@ -77,6 +79,8 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   const link = createConsoleLink({
     dir: opts.userDataDir,
     serverId: opts.serverId,
+    ...(opts.formerly && { formerly: opts.formerly }),
+    via: () => started.proxy?.host().via,
     ...(opts.launch && { launch: opts.launch }),
     onRootsChanged: () => started.proxy?.consoleRootsChanged(),
     onSignedOut: () => started.auth?.forget(),
@@ -94,7 +98,7 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
     ...(started.auth && { authProvider: started.auth }),
   });
   const server = built.transport; // logged: the console shows the bridged server's protocol log
-  const reports = startActivityReports({ log, send: (report) => link.report(report) });
+  const reports = startActivityReports({ log, send: (report) => link.report(report), via: () => started.proxy?.host().via });
   const proxy = await startBridgeProxy({
     host: opts.host ?? createHostStdioTransport(),
     server,

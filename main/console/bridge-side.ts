@@ -7,6 +7,7 @@
  */
 import { createBridgeActivityStore, type BridgeActivityStore } from '../bridge/activity-store.js';
 import { startBridgeListener, type BridgeListener } from '../bridge/listener.js';
+import type { ConsoleStatus } from '../../shared/contract/bridge-protocol.js';
 import type { BridgedServerView } from '../../shared/contract/state.js';
 import type { ConnectionAuth } from '../mcp/connection-types.js';
 import type { Foundation } from './foundation.js';
@@ -51,6 +52,9 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
       }
     };
     const activity = createBridgeActivityStore(f.now);
+    const startedAt = f.now();
+    const stop = f.ports.stop ?? f.ports.desktop?.quit;
+    const focus = f.ports.desktop?.focusWindow;
     const publish = () => f.hub.set('bridged', bridgedRows(listener?.connected() ?? [], auths, waiting, (serverId) => f.roots.list(serverId)).map((b) => withCalls(b, activity)));
     const listener = await startBridgeListener({
       dir: f.dir,
@@ -64,6 +68,13 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
         activity.add(serverId, report);
         if (report.calls.length > 0) queueMicrotask(publish);
       },
+      onFormerNames: (serverId, formerly) => req.formerNames.note(serverId, formerly),
+      status: () => consoleStatus(f, startedAt),
+      ...(stop && { stop }),
+      show: () => {
+        focus?.();
+        return focus !== undefined;
+      },
     });
     return { ...(listener && { listener }), publish, activity, close: async () => listener?.close() };
   } catch (err) {
@@ -72,6 +83,27 @@ export async function startBridgeSide(f: Foundation, req: RequestSide, servers: 
     f.notify('warning', ui('notice.bridgeUnreachable', { why: message }));
     return { publish: () => undefined, activity: createBridgeActivityStore(f.now), close: async () => undefined };
   }
+}
+
+/** What `mcp-approval-console status` is told: this process, its page, servers (its own, then bridged), requests waiting on a person. */
+function consoleStatus(f: Foundation, startedAt: number): Omit<ConsoleStatus, 'type' | 'stopping' | 'shown'> {
+  const { hub } = f; // slices, not a snapshot: no item is projected for this
+  const address = f.ports.pageAddress?.();
+  const gateway = hub.get('gateway')?.url;
+  const servers: ConsoleStatus['servers'] = [
+    ...hub.get('servers').map((s) => ({ id: s.id, source: 'console' as const, status: s.status })),
+    ...(hub.get('bridged') ?? []).filter((b) => !b.disconnected).map((b) => ({ id: b.serverId, source: 'bridge' as const, status: 'connected', ...(b.via && { via: b.via.host }) })),
+  ];
+  return {
+    pid: process.pid,
+    host: f.ports.host,
+    dataDir: f.dir,
+    startedAt,
+    ...(address && { address }),
+    servers,
+    waiting: hub.get('attention')?.count ?? 0,
+    ...(gateway && { gateway }),
+  };
 }
 
 /**

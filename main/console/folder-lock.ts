@@ -52,6 +52,15 @@ function running(record: LockRecord, probe: ProcessProbe | undefined): boolean {
 }
 
 /**
+ * The process that holds the data folder's lock, when it still runs (the same process: same pid,
+ * and the same start time where the OS tells it); undefined when there is no lock or its holder is gone.
+ */
+export function folderLockHolder(dir: string, probe: ProcessProbe | undefined): number | undefined {
+  const held = readLock(join(dir, FOLDER_LOCK_FILE));
+  return held && running(held, probe) ? held.pid : undefined;
+}
+
+/**
  * Takes the data folder's lock for this process.
  * @throws Error "MCP Approval Console is already running on <dir> (process <pid>) …" when another
  *   running process holds it

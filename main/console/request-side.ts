@@ -8,6 +8,7 @@ import { ui } from '../../shared/contract/ui-text.js';
 import { serverWaitFor } from '../../shared/domain/wait.js';
 import type { ServerConfig } from '../config.js';
 import { createElicitationQueue, type ElicitationQueue } from '../elicitation/queue.js';
+import { createFormerNames, type FormerNames } from '../policy/former-names.js';
 import { createPolicyService } from '../policy/policy.js';
 import { createServerRequestRouter, type ServerRequestRouter } from '../requests/router.js';
 import { DEFAULT_MAX_TOOL_ROUNDS } from '../sampling/intake.js';
@@ -35,6 +36,8 @@ export interface RequestSide {
   requests: ServerRequestRouter;
   /** Requests being handled, so shutdown can answer each before connections close. */
   inProgress: ServerRequestTracker;
+  /** Names servers were known by before (bridges say them): their rules and limits apply. */
+  formerNames: FormerNames;
 }
 
 /** Creates the request side over the foundation; `links` reach the server side. */
@@ -44,7 +47,17 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
   const onQueued = (item: { id: string; association: { calls: CallRef[] } }) => links.linkItem(item.association.calls.map((c) => c.callId), item.id);
   // Rules, limits, prices and redaction: model prices from the providers' model facts;
   // today's (UTC) token and spend totals start from history, so a restart keeps them.
-  const policy = createPolicyService({ dir: f.dir, hub, logger, now, offload: f.offload, priceOf: (model) => f.providerRegistry.priceOf(model), usageSince: (from) => history.usageSince(from) });
+  const formerNames = createFormerNames();
+  const policy = createPolicyService({
+    dir: f.dir,
+    hub,
+    logger,
+    now,
+    offload: f.offload,
+    priceOf: (model) => f.providerRegistry.priceOf(model),
+    usageSince: (from) => history.usageSince(from),
+    formerNames: (serverId) => formerNames.of(serverId),
+  });
   const elicitations = createElicitationQueue({
     hub,
     history,
@@ -84,5 +97,5 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     roots: (serverId) => f.roots.list(serverId),
     providerCall: (request) => inProgress.track(whenDurable(history, pipeline.handle(request))),
   });
-  return { policy, pipeline, elicitations, requests, inProgress };
+  return { policy, pipeline, elicitations, requests, inProgress, formerNames };
 }

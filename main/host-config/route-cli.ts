@@ -1,6 +1,6 @@
 /**
- * `mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]`:
- * "Route through the console" from the command line, the same as the Import panel's button and
+ * `mcp-approval-console bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]`
+ * (parsed by app/cli/program.ts): "Route through the console" from the command line, the same as the Import panel's button and
  * its Undo (routes.ts). `--host` is a host format (claude-desktop, claude-code, windsurf, cursor,
  * vscode); the file is the host's standard one on this machine (main/servers/import/locations.ts),
  * or `--file`. `--url-form` writes the URL form (the console's loopback Streamable HTTP serving of
@@ -17,13 +17,10 @@ import { DEFAULT_GATEWAY_PORT, GATEWAY_FILE, GatewayFileSchema } from '../gatewa
 import type { UrlRouteTarget } from './route.js';
 import { createHostRouting, type HostRoutingDeps } from './routes.js';
 
-/** Host formats by the name the command takes. */
-const HOSTS: readonly ImportFormat[] = ['claude-desktop', 'claude-code', 'windsurf', 'cursor', 'vscode'];
+/** Host formats by the name the command takes (`--host`). */
+export const ROUTE_HOSTS: readonly ImportFormat[] = ['claude-desktop', 'claude-code', 'windsurf', 'cursor', 'vscode'];
 
-/** Usage of the two subcommands. */
-export const ROUTE_USAGE = `usage: mcp-approval-console bridge install|uninstall --host ${HOSTS.join('|')} --server <name> [--file <path>] [--url-form]`;
-
-/** A parsed install / uninstall command. */
+/** An install / uninstall command, as app/cli/program.ts parsed it. */
 export interface RouteCommand {
   action: 'install' | 'uninstall';
   host: ImportFormat;
@@ -31,27 +28,6 @@ export interface RouteCommand {
   file?: string;
   /** `--url-form` (install only): the URL form. */
   how?: 'url';
-}
-
-/**
- * Parses `install|uninstall` and its options.
- * @throws Error with the usage for an unknown host, a missing option or an unknown argument
- */
-export function parseRouteCommand(argv: readonly string[]): RouteCommand {
-  const [action, ...rest] = argv;
-  if (action !== 'install' && action !== 'uninstall') throw new Error(ROUTE_USAGE);
-  const options: Record<string, string> = {};
-  const urlForm = rest.includes('--url-form');
-  const pairs = rest.filter((a) => a !== '--url-form');
-  for (let i = 0; i < pairs.length; i += 2) {
-    const key = pairs[i]!;
-    const value = pairs[i + 1];
-    if (!['--host', '--server', '--file'].includes(key) || value === undefined) throw new Error(`${key}: ${ROUTE_USAGE}`);
-    options[key.slice(2)] = value;
-  }
-  const host = options.host as ImportFormat | undefined;
-  if (!host || !HOSTS.includes(host) || !options.server) throw new Error(ROUTE_USAGE);
-  return { action, host, server: options.server, ...(options.file && { file: options.file }), ...(urlForm && action === 'install' && { how: 'url' as const }) };
 }
 
 /** The host's config file: `--file`, else the host's first standard location on this machine. */
@@ -105,8 +81,8 @@ export function cliUrlTarget(userDataDir: string, env: NodeJS.ProcessEnv): UrlRo
   };
 }
 
-/** `MCP_CONSOLE_GATEWAY_PORT`, else `port` in gateway.json, else the default port. */
-function configuredGatewayPort(userDataDir: string, env: NodeJS.ProcessEnv): number {
+/** `MCP_CONSOLE_GATEWAY_PORT`, else `port` in gateway.json, else the default port (0: any free port). */
+export function configuredGatewayPort(userDataDir: string, env: NodeJS.ProcessEnv): number {
   const fromEnv = Number(env.MCP_CONSOLE_GATEWAY_PORT);
   if (env.MCP_CONSOLE_GATEWAY_PORT && Number.isInteger(fromEnv)) return fromEnv;
   try {

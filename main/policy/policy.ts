@@ -23,6 +23,7 @@ import { decideSampling } from './decide.js';
 import { createDetectCache, type DetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
 import { createLimiter, utcDayOf, utcDayStart, type DayUsage, type Limiter } from './limits.js';
+import { rulesFileFor } from './former-names.js';
 import { openRulesStore, RULES_FILE, type RulesStore } from './rules-store.js';
 import { ui } from '../../shared/contract/ui-text.js';
 
@@ -45,6 +46,8 @@ export interface PolicyDeps {
   watch?: boolean;
   /** Where big texts are scanned (main/offload); absent: inline, when first needed. */
   offload?: Offload;
+  /** Names a server was known by before (main/policy/former-names.ts): their rules and limits apply to it. */
+  formerNames?(serverId: string): readonly string[];
 }
 
 /** Texts at least this long (characters) are scanned on the offload worker by `prepare`: 64 KiB. */
@@ -207,7 +210,8 @@ function costOf(deps: PolicyDeps, model: ModelRef, usage: Parameters<typeof cost
 /** {@link SamplingPolicy.decide}: limits first, then the rules; counts auto rejections, reserves the estimate of auto approvals, publishes. */
 function decide(st: PolicyState, facts: PolicyFacts): PolicyAction {
   const { deps, limiter } = st;
-  const file = st.store.current();
+  const current = st.store.current();
+  const file = rulesFileFor(current, facts.serverId, deps.formerNames?.(facts.serverId) ?? []);
   // Limits first: a request over one is refused before anything else is weighed.
   const admitted = limiter.admit(facts.serverId, file, facts.now);
   if (!admitted.ok) {
@@ -216,7 +220,7 @@ function decide(st: PolicyState, facts: PolicyFacts): PolicyAction {
   }
   const out = decideSampling(facts, {
     file,
-    findings: (params) => st.detector.inRequest(params, optionsOf(st, file)),
+    findings: (params) => st.detector.inRequest(params, optionsOf(st, current)),
     price: deps.priceOf?.(facts.model),
     today: limiter.today(facts.serverId, facts.now),
     todayAll: () => limiter.todayAll(facts.now),
@@ -259,7 +263,8 @@ function settled(st: PolicyState, serverId: string, item: SamplingItemView): voi
 
 /** {@link PolicyService.decideElicitation}: a decline is counted and published. */
 function decideElicitation(st: PolicyState, serverId: string): ElicitationDecision {
-  const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(st.store.current(), serverId));
+  const file = rulesFileFor(st.store.current(), serverId, st.deps.formerNames?.(serverId) ?? []);
+  const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(file, serverId));
   if (action === 'ask') return { kind: 'ask' };
   st.limiter.countAuto(serverId, 'elicitation_declined', st.deps.now());
   publish(st);

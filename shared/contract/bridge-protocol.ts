@@ -31,6 +31,11 @@ export const BridgeHelloSchema = z.object({
   token: z.string().min(1).max(200),
   /** The bridged server's id in the console (its name in mcp-servers.json, or `--name`). */
   serverId: z.string().min(1).max(200),
+  /**
+   * Ids earlier versions of the bridge derived for the same command line (`index` for
+   * `node …/server-everything/dist/index.js`): rules and limits written under them apply to this server.
+   */
+  formerly: z.array(z.string().min(1).max(200)).max(10).optional(),
   /** The host's clientInfo; absent until the host initialized. */
   via: BridgeViaSchema.optional(),
   /** The bridge's process id, for the console's log. */
@@ -118,14 +123,30 @@ export const BridgeLogEntrySchema = z.object({
  */
 export const BridgeActivitySchema = z.object({
   type: z.literal('activity'),
+  /** The host's clientInfo, once its `initialize` passed (the Servers screen names the host from then on). */
+  via: BridgeViaSchema.optional(),
   protocol: z.array(BridgeLogEntrySchema).max(500),
   stderr: z.array(z.string().max(10_000)).max(200),
   calls: z.array(BridgeCallSchema.extend({ ended: z.boolean().optional() })).max(100),
 });
 export type BridgeActivity = z.infer<typeof BridgeActivitySchema>;
 
+/**
+ * Instead of a hello: the command line (`mcp-approval-console status|stop|open`) asks the console
+ * about itself, with the same token. `status`: the console answers {@link ConsoleStatusSchema};
+ * `stop`: it answers, then shuts down as on SIGTERM; `show`: it answers and shows its window (the
+ * desktop app). The console closes the connection after its answer.
+ */
+export const BridgeControlSchema = z.object({
+  type: z.literal('control'),
+  protocol: z.number().int(),
+  token: z.string().min(1).max(200),
+  action: z.enum(['status', 'stop', 'show']),
+});
+export type BridgeControl = z.infer<typeof BridgeControlSchema>;
+
 /** Every message the bridge sends. */
-export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema, BridgeAuthSchema, BridgeActivitySchema]);
+export const BridgeToConsoleSchema = z.discriminatedUnion('type', [BridgeControlSchema, BridgeHelloSchema, BridgeRequestSchema, BridgeCancelSchema, BridgeElicitationCompleteSchema, BridgeAuthSchema, BridgeActivitySchema]);
 export type BridgeToConsole = z.infer<typeof BridgeToConsoleSchema>;
 
 /** The console accepted the hello. */
@@ -160,8 +181,41 @@ export const BridgeRootsChangedSchema = z.object({ type: z.literal('roots_change
  */
 export const BridgeSignedOutSchema = z.object({ type: z.literal('signed_out') });
 
+/** One server of a running console, for `mcp-approval-console status`. */
+export const ConsoleStatusServerSchema = z.object({
+  id: z.string().max(200),
+  /** A server of the console's own (mcp-servers.json) or one a host runs through the bridge. */
+  source: z.enum(['console', 'bridge']),
+  /** Connection status of a console server (`connected`, `error` …); `connected` for a bridged one. */
+  status: z.string().max(50),
+  /** The host a bridged server runs under, once known. */
+  via: z.string().max(200).optional(),
+});
+
+/**
+ * The console's answer to a {@link BridgeControlSchema}: the process, its host and data folder,
+ * the page's address with its token (the web host, once it serves the page), its servers, how many
+ * requests wait on a person, the provider gateway's address; `stopping` when it now shuts down,
+ * `shown` when it showed its window.
+ */
+export const ConsoleStatusSchema = z.object({
+  type: z.literal('status'),
+  pid: z.number().int(),
+  host: z.enum(['electron', 'web', 'test']),
+  dataDir: z.string(),
+  /** When the console started, epoch ms. */
+  startedAt: z.number(),
+  address: z.string().max(2000).optional(),
+  servers: z.array(ConsoleStatusServerSchema).max(10_000),
+  waiting: z.number().int().nonnegative(),
+  gateway: z.string().max(2000).optional(),
+  stopping: z.literal(true).optional(),
+  shown: z.boolean().optional(),
+});
+export type ConsoleStatus = z.infer<typeof ConsoleStatusSchema>;
+
 /** Every message the console sends. */
-export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema, BridgeRootsChangedSchema, BridgeSignedOutSchema]);
+export const ConsoleToBridgeSchema = z.discriminatedUnion('type', [ConsoleStatusSchema, BridgeWelcomeSchema, BridgeRefusedSchema, BridgeResultSchema, BridgeErrorSchema, BridgeProgressSchema, BridgeRootsChangedSchema, BridgeSignedOutSchema]);
 export type ConsoleToBridge = z.infer<typeof ConsoleToBridgeSchema>;
 
 /**

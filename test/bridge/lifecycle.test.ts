@@ -26,7 +26,7 @@ describe('bridge without a console', () => {
 
   it('cannot start it: sampling is answered "MCP Approval Console is not running: …", tools/list still works', async () => {
     const dir = tempUserData();
-    // The headless web host refuses to start without a built renderer: a real failed start.
+    // A renderer elsewhere (MCP_CONSOLE_STATIC_DIR) is never built: missing, the headless web host cannot start — a real failed start.
     host = await connectHost({ dir, bridgeArgs: everything, env: { MCP_CONSOLE_BRIDGE_NO_LAUNCH: '', MCP_CONSOLE_STATIC_DIR: `${dir}/no-renderer` } });
     const tools = await host.client.listTools();
     expect(tools.tools.some((t) => t.name === 'trigger-sampling-request')).toBe(true);

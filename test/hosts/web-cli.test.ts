@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { defaultUserDataDir, parseWebCliOptions } from '../../app/web/options.js';
+import { defaultUserDataDir, parseWebCliOptions, WEB_USAGE } from '../../app/web/options.js';
 import { RUNNING_LINE_PREFIX, runWebConsole } from '../../app/web/run.js';
 import type { ConsolePorts } from '../../main/ports.js';
 import { rendererCsp } from '../../app/csp.js';
@@ -31,7 +31,13 @@ describe('web CLI options', () => {
     expect(path.isAbsolute(parseWebCliOptions([], { MCP_CONSOLE_USER_DATA: 'rel/dir' }, 'linux', '/h').userDataDir)).toBe(true);
   });
 
-  it.each([[['--port']], [['--port', 'abc']], [['--port', '70000']], [['--port', '-1']], [['--port', '1.5']], [['--open']]])(
+  it('--help and -h ask for the help; the usage names --port', () => {
+    expect(parseWebCliOptions(['--help'], {}, 'linux', '/h').help).toBe(true);
+    expect(parseWebCliOptions(['-h', '--port', '3'], {}, 'linux', '/h')).toMatchObject({ help: true, port: 3 });
+    expect(WEB_USAGE).toMatch(/--port <n>/);
+  });
+
+  it.each([[['--port']], [['--port', 'abc']], [['--port', '70000']], [['--port', '-1']], [['--port', '1.5']], [['--open']], [['extra']]])(
     'refuses %j',
     (argv) => {
       expect(() => parseWebCliOptions(argv, {}, 'linux', '/h')).toThrow();
@@ -97,6 +103,63 @@ describe('runWebConsole', () => {
       }),
     ).rejects.toThrow(/npm run build/);
     expect(created).toBe(false);
+  });
+
+  it('without a built renderer but able to build it: the console starts first (bridges reach its queue), the page once built', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-unbuilt-'));
+    cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+    const staticDir = path.join(base, 'renderer');
+    const fake = createFakeService();
+    const steps: string[] = [];
+    const lines: string[] = [];
+    let ports: ConsolePorts | undefined;
+    const running = await runWebConsole({
+      userDataDir: path.join(base, 'data'),
+      port: 0,
+      staticDir,
+      print: (l) => lines.push(l),
+      note: (l) => steps.push(`note: ${l}`),
+      createConsole: async (p) => {
+        ports = p;
+        steps.push('console');
+        return { service: fake.service, items: () => [], ready: Promise.resolve(), dispose: async () => void steps.push('disposed') };
+      },
+      buildRenderer: async () => {
+        steps.push(`build (page address: ${ports!.pageAddress!() ?? 'none yet'})`);
+        mkdirSync(staticDir, { recursive: true });
+        writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>built</title>');
+      },
+    });
+    cleanups.push(() => running.stop());
+    expect(steps).toEqual(['console', expect.stringMatching(/^note: The renderer is not built yet/), 'build (page address: none yet)', 'note: The renderer is built.']);
+    expect(ports!.pageAddress!()).toBe(running.host.url);
+    expect(lines).toEqual([`${RUNNING_LINE_PREFIX}${running.host.url}`]);
+    expect((await get(running.host.port, `/?token=${new URL(running.host.url).searchParams.get('token')}`)).body).toContain('built');
+  });
+
+  it('a failed build disposes the console and says to run npm run build; an aborted start disposes it too', async () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'mcp-console-unbuilt-'));
+    cleanups.push(() => rmSync(base, { recursive: true, force: true }));
+    const fake = createFakeService();
+    let disposed = 0;
+    const start = (buildRenderer: (signal: AbortSignal) => Promise<void>, signal?: AbortSignal) =>
+      runWebConsole({
+        userDataDir: base,
+        port: 0,
+        staticDir: path.join(base, 'renderer'),
+        print: () => {},
+        buildRenderer,
+        ...(signal && { signal }),
+        createConsole: async () => ({ service: fake.service, items: () => [], ready: Promise.resolve(), dispose: async () => void disposed++ }),
+      });
+    await expect(start(async () => Promise.reject(new Error('vite build exited with 1')))).rejects.toThrow(/building it failed \(vite build exited with 1\): run `npm run build`/);
+    expect(disposed).toBe(1);
+    const aborter = new AbortController();
+    const aborted = start((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('the renderer build was stopped')))), aborter.signal);
+    await new Promise((r) => setTimeout(r, 10));
+    aborter.abort();
+    await expect(aborted).rejects.toThrow(/stopped/);
+    expect(disposed).toBe(2);
   });
 
   it('disposes the console when the port is taken', async () => {

@@ -1,0 +1,230 @@
+/**
+ * The `mcp-approval-console` command line, parsed by commander: `--help`/`-h` on the command and
+ * every subcommand (and `help [command]`), `--version`/`-V`, usage errors on stderr with exit
+ * code 2, options before or after operands, `--opt=value`, and `--` ending the options.
+ *
+ *   bridge <name> | bridge [--name <id>] -- <command> [args…] | bridge [--name <id>] --url <url> [--sse]
+ *   bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]
+ *   status [--json] | stop [--timeout <s>] | open [--print] | doctor [--json]
+ *
+ * Everything after `bridge`'s `--` is the server's own command line, untouched (`bridge -- node
+ * server.js --help` passes `--help` to the server). Exit codes: {@link EXIT}. The commands'
+ * work lives elsewhere (app/bridge/command.ts, ./console-commands.ts, ./doctor.ts); this file
+ * only says what the words mean. docs/cli.md is the reference for people.
+ */
+import path from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { bridgeArgsFrom } from '../../main/bridge/args.js';
+import type { LaunchSpec } from '../../main/bridge/launch.js';
+import { ROUTE_HOSTS, type RouteCommand } from '../../main/host-config/route-cli.js';
+import type { BridgeLauncher } from '../../main/ports.js';
+import { runBridgeTarget, runRoute } from '../bridge/command.js';
+import { openCommand, statusCommand, stopCommand, type ConsoleCommandContext } from './console-commands.js';
+import { doctorCommand, type DoctorContext } from './doctor.js';
+import { EXIT } from './exit-codes.js';
+
+export { EXIT } from './exit-codes.js';
+
+/** The command's name, as people type it. */
+export const COMMAND_NAME = 'mcp-approval-console';
+
+/** What the command line runs with. */
+export interface CliContext extends ConsoleCommandContext, Omit<DoctorContext, keyof ConsoleCommandContext> {
+  /** This installation's version (package.json). */
+  version: string;
+  /** How a host launches this installation's bridge (written by `bridge install`). */
+  launcher: BridgeLauncher;
+  /** How a bridge starts the console when none runs. */
+  consoleLaunch: LaunchSpec;
+  /** Folder relative script paths of `bridge -- …` are named from (the bridge's working folder). */
+  cwd: string;
+}
+
+const ROOT_HELP = `
+Commands run on the console's data folder: MCP_CONSOLE_USER_DATA, else the per-user default
+(~/.config/mcp-approval-console, ~/Library/Application Support/…, %APPDATA%\\…), or --data-dir.
+
+Exit codes: 0 done, 1 failed, 2 usage error, 3 no console is running (status, open).
+
+Examples:
+  $ ${COMMAND_NAME} bridge -- npx -y @modelcontextprotocol/server-everything
+  $ ${COMMAND_NAME} status
+  $ ${COMMAND_NAME} open
+  $ ${COMMAND_NAME} stop
+  $ ${COMMAND_NAME} doctor
+
+Reference: docs/cli.md`;
+
+const BRIDGE_HELP = `
+An agent host (Claude Desktop, Claude Code, Cursor, VS Code, Windsurf…) launches this in place
+of an MCP server. Toward the host it is that server; the server's sampling requests (and its
+elicitation and roots requests, unless the host handles them) wait in the console's queue for a
+person. Everything else passes through unchanged. When no console runs, one is started headless
+(its address: \`${COMMAND_NAME} status\`).
+
+Everything after -- is the server's own command line, passed as it is.
+The server's name in the console (queue, rules, limits, History) is <name>, --name, or derived:
+the package (npx/uvx/node_modules), the module (python -m), the script or its folder, or the
+URL's host name.
+
+Environment: MCP_CONSOLE_USER_DATA (data folder), MCP_CONSOLE_BRIDGE_NO_LAUNCH=1 (never start
+the console), MCP_CONSOLE_BRIDGE_HEADERS (JSON headers for --url).
+
+Examples:
+  $ ${COMMAND_NAME} bridge github
+  $ ${COMMAND_NAME} bridge -- npx -y @modelcontextprotocol/server-everything
+  $ ${COMMAND_NAME} bridge --name weather -- uv run --directory ~/weather server.py
+  $ ${COMMAND_NAME} bridge --url https://mcp.example.com/mcp
+  $ ${COMMAND_NAME} bridge install --host claude-desktop --server github`;
+
+/** Writes commander's output where the context says, and makes it throw instead of exiting. */
+function configure(cmd: Command, ctx: CliContext): Command {
+  return cmd
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.out(s), writeErr: (s) => ctx.err(s) })
+    .showHelpAfterError(`(see ${COMMAND_NAME} ${cmd.name() === COMMAND_NAME ? '' : `${commandPath(cmd)} `}--help)`);
+}
+
+/** `bridge install` for `install` under `bridge`. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c && c.name() !== COMMAND_NAME; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** A usage error raised from an action: stderr, exit 2, like commander's own. */
+function usageError(cmd: Command, message: string): never {
+  cmd.error(`error: ${message}`, { exitCode: EXIT.usage, code: 'mcp-approval-console.usage' });
+}
+
+/** What the raw arguments hold after `bridge`'s first `--`: the server's command line (undefined when there is no `--`). */
+function serverLineOf(raw: readonly string[]): string[] | undefined {
+  const at = raw.indexOf('bridge');
+  const dashes = raw.indexOf('--', at + 1);
+  return at >= 0 && dashes >= 0 ? raw.slice(dashes + 1) : undefined;
+}
+
+/** Adds `bridge` with `install` and `uninstall`; `result` receives the exit code. */
+function addBridge(program: Command, ctx: CliContext, result: { code: number }, argv: readonly string[]): void {
+  const bridgeOpts = { userDataDir: ctx.userDataDir, launcher: ctx.launcher, consoleLaunch: ctx.consoleLaunch, env: ctx.env, print: (line: string) => ctx.out(`${line}\n`) };
+  const bridge = configure(program.command('bridge'), ctx)
+    .summary('run an MCP server through the console (what an agent host launches)')
+    .description('Run an MCP server through MCP Approval Console, so a person reviews what it asks of the model.')
+    .usage(`[options] <name>\n       ${COMMAND_NAME} bridge [options] -- <command> [args...]\n       ${COMMAND_NAME} bridge [options] --url <url> [--sse]\n       ${COMMAND_NAME} bridge install|uninstall --host <host> --server <name> [--file <path>]`)
+    .argument('[name]', "a server of the console's mcp-servers.json")
+    .option('--name <id>', 'the server\'s name in the console (default: <name>, or derived from the command or URL)')
+    .option('--url <url>', 'a Streamable HTTP server at this http(s) URL')
+    .option('--sse', 'with --url: the legacy HTTP+SSE transport')
+    .addOption(new Option('--sampling <who>', 'who answers sampling: the console (a person reviews), or a host that declares sampling').choices(['console', 'host']))
+    .allowExcessArguments()
+    .helpCommand(false)
+    .addHelpText('after', BRIDGE_HELP)
+    .action(async (_name: string | undefined, opts: { name?: string; url?: string; sse?: boolean; sampling?: 'console' | 'host' }, cmd: Command) => {
+      const serverLine = serverLineOf(argv);
+      const operands = serverLine ? cmd.args.slice(0, cmd.args.length - serverLine.length) : cmd.args;
+      if (opts.name !== undefined && !opts.name.trim()) usageError(cmd, '--name needs a name');
+      let args: ReturnType<typeof bridgeArgsFrom>;
+      try {
+        args = bridgeArgsFrom({ ...opts, operands, ...(serverLine && { serverLine }), cwd: ctx.cwd });
+      } catch (err) {
+        usageError(cmd, (err as Error).message);
+      }
+      result.code = await runBridgeTarget(args, bridgeOpts);
+    });
+  for (const action of ['install', 'uninstall'] as const) {
+    const sub = configure(bridge.command(action), ctx)
+      .summary(action === 'install' ? "route a server of an agent host's config through the console" : 'undo `bridge install`')
+      .description(
+        action === 'install'
+          ? "Route a server of an agent host's config file through the console: its entry then launches this bridge (the file is backed up to <file>.bak)."
+          : "Put a routed entry of an agent host's config file back as it was.",
+      )
+      .addOption(new Option('--host <host>', "the agent host whose config file holds the server").choices(ROUTE_HOSTS).makeOptionMandatory())
+      .requiredOption('--server <name>', "the server's name in that file")
+      .option('--file <path>', "the host's config file (default: the host's standard file on this machine)");
+    if (action === 'install') sub.option('--url-form', "write the console's loopback URL for the server instead of the bridge command");
+    else sub.addOption(new Option('--url-form').hideHelp()); // accepted and ignored, as it always was
+    sub.action(async (opts: { host: RouteCommand['host']; server: string; file?: string; urlForm?: boolean }) => {
+      const command: RouteCommand = { action, host: opts.host, server: opts.server, ...(opts.file && { file: opts.file }), ...(opts.urlForm && action === 'install' && { how: 'url' as const }) };
+      result.code = await runRoute(command, bridgeOpts);
+    });
+  }
+}
+
+/** Adds `status`, `stop`, `open` and `doctor`; `result` receives the exit code. */
+function addConsoleCommands(program: Command, ctx: CliContext, result: { code: number }): void {
+  const dataDir = () => new Option('--data-dir <path>', 'the data folder of the console (default: MCP_CONSOLE_USER_DATA, else the per-user default)');
+  const withDir = <T extends { dataDir?: string }>(opts: T) => ({ ...ctx, ...(opts.dataDir && { userDataDir: path.resolve(ctx.cwd, opts.dataDir) }) });
+  configure(program.command('status'), ctx)
+    .summary('is a console running: its pid, page address, servers, requests waiting')
+    .description('Say whether a console runs on the data folder: its pid, page address (with its token), servers and requests waiting. Exit 0 running, 3 not running, 1 running but not answering.')
+    .option('--json', 'print the status as JSON')
+    .addOption(dataDir())
+    .action(async (opts: { json?: boolean; dataDir?: string }) => {
+      result.code = await statusCommand(withDir(opts), { json: opts.json ?? false });
+    });
+  configure(program.command('stop'), ctx)
+    .summary('stop the running console (as SIGTERM) and wait until it has exited')
+    .description('Stop the console running on the data folder as SIGTERM would (requests under review are answered, servers closed), and wait until it has exited. Exit 0 stopped or none running, 1 it did not exit in time.')
+    .option('--timeout <seconds>', 'how long to wait for it to exit', parseSeconds, 10)
+    .addOption(dataDir())
+    .action(async (opts: { timeout: number; dataDir?: string }) => {
+      result.code = await stopCommand(withDir(opts), { timeoutMs: opts.timeout * 1000 });
+    });
+  configure(program.command('open'), ctx)
+    .summary("open the running console's page in the browser")
+    .description("Open the running console's page in the browser (or show the desktop app's window), and print its address. Exit 0 opened, 3 no console runs, 1 its page is not ready.")
+    .option('--print', 'only print the address; open no browser')
+    .addOption(dataDir())
+    .action(async (opts: { print?: boolean; dataDir?: string }) => {
+      result.code = await openCommand(withDir(opts), { print: opts.print ?? false });
+    });
+  configure(program.command('doctor'), ctx)
+    .summary('check what the console needs on this machine, with what to do')
+    .description('Check what the console needs: Node.js version, the renderer built, the data folder writable, the gateway port free, the secret store readable; each problem with what to do. Exit 0 all fine (warnings allowed), 1 a check failed.')
+    .option('--json', 'print the checks as JSON')
+    .addOption(dataDir())
+    .action(async (opts: { json?: boolean; dataDir?: string }) => {
+      result.code = await doctorCommand(withDir(opts), { json: opts.json ?? false });
+    });
+}
+
+/** `--timeout`'s value: a positive number of seconds. */
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
+  return n;
+}
+
+/** The program with every command, for the command line `argv`; `result` receives the exit code of the command run. */
+export function createProgram(ctx: CliContext, result: { code: number }, argv: readonly string[]): Command {
+  const program = configure(new Command(COMMAND_NAME), ctx)
+    .description('MCP Approval Console: a person reviews every request MCP servers and programs make of a model.')
+    .version(ctx.version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .enablePositionalOptions()
+    .addHelpText('after', ROOT_HELP);
+  addBridge(program, ctx, result, argv);
+  addConsoleCommands(program, ctx, result);
+  return program;
+}
+
+/**
+ * Runs the command line `argv` (the words after the program, e.g. `['bridge', '--', 'node', 'x.js']`).
+ * @returns the exit code ({@link EXIT}): 0 help, version or done; 2 a usage error (said on
+ *   stderr with a pointer to --help); otherwise the command's own
+ */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  const result = { code: EXIT.ok };
+  const program = createProgram(ctx, result, argv);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return result.code;
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+    // `help` asked for: 0; the help shown for want of a command: a usage error.
+    if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return EXIT.usage;
+  }
+}
