@@ -87,6 +87,18 @@ export function callsAgain(f: CallFailure): boolean {
   return f.error?.code === GUARD_REFUSAL.code && GUARD_REFUSAL.test.test(f.error.message);
 }
 
+/**
+ * A push-style refusal that the tool caught and returned as its own text (`except Exception as e:
+ * return f"Error: {e}"`, common in real servers): a "needs 2025-11-25" signature in any text block
+ * of a result, flagged `isError` or not. Only the bridge acts on it — its host must never see an
+ * era refusal, and behind a 2026-07-28 host nothing else tells it — by calling the tool again on a
+ * 2025-11-25 session; a tool that merely quotes these words is then called once more.
+ */
+export function recogniseCaughtRefusal(result: { content?: unknown[] } | undefined): { needs: ProtocolEra; detail: string } | undefined {
+  const hit = recogniseEraMismatch({ result: { isError: true, content: result?.content ?? [] } });
+  return hit?.needs === 'legacy' ? hit : undefined;
+}
+
 /** The remembered needs, by server and tool. */
 export interface EraNeeds {
   get(serverId: string, tool: string): EraNeed | undefined;
