@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callsAgain, ERA_NEEDS_FILE, openEraNeeds, recogniseEraMismatch } from '../../main/mcp/era-needs.js';
+import { callsAgain, ERA_NEEDS_FILE, openEraNeeds, recogniseCaughtRefusal, recogniseEraMismatch } from '../../main/mcp/era-needs.js';
 
 const isError = (text: string) => ({ result: { isError: true, content: [{ type: 'text', text }] } });
 
@@ -41,6 +41,21 @@ describe('the failure answered by calling the tool again at once', () => {
     expect(callsAgain({ error: { code: -32603, message: FASTMCP_GUARD } })).toBe(false);
     expect(callsAgain({ error: { code: -32600, message: "Cannot send 'sampling/createMessage': this transport context has no back-channel for server-initiated requests" } })).toBe(false);
     expect(callsAgain({ error: { code: -32602, message: 'Invalid arguments for tool guard_sample_text' } })).toBe(false);
+  });
+});
+
+describe('a push-style refusal the tool caught and returned as its text', () => {
+  const text = (t: string) => ({ content: [{ type: 'text', text: t }] });
+  it('is recognised in a successful result (mcp, fastmcp, the v2 SDK), as needing 2025-11-25', () => {
+    expect(recogniseCaughtRefusal(text("Error: Cannot send 'sampling/createMessage': this transport context has no back-channel for server-initiated requests."))?.needs).toBe('legacy');
+    expect(recogniseCaughtRefusal(text('Error: elicitation via server-initiated requests is unavailable on 2026-07-28 connections.'))?.needs).toBe('legacy');
+    expect(recogniseCaughtRefusal(text("Error: Server-to-client requests are not available on protocol revision 2026-07-28: 'sampling/createMessage' cannot be sent"))?.needs).toBe('legacy');
+  });
+
+  it('not a guard-style refusal (no tool can catch that one), nor other text', () => {
+    expect(recogniseCaughtRefusal(text(FASTMCP_GUARD))).toBeUndefined();
+    expect(recogniseCaughtRefusal(text('model said: the sea is calm'))).toBeUndefined();
+    expect(recogniseCaughtRefusal(undefined)).toBeUndefined();
   });
 });
 
