@@ -17,6 +17,7 @@
  * console; pushed on a 2025-11-25 session behind a 2026-07-28 host (which cannot be pushed to), to
  * the console. The host's cancel and progress token follow the call.
  */
+import { randomUUID } from 'node:crypto';
 import { Client, ProtocolError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { BridgeCall } from '../../shared/contract/bridge-protocol.js';
 import type { ProtocolEra } from '../../shared/contract/primitives.js';
@@ -240,9 +241,19 @@ async function answer(st: ErasState, session: Session, method: string, params: u
   const { state, link, hostRequests } = st.deps;
   const hostCanBeAsked = session.era === 'modern' && state.era === 'legacy';
   const kind: McpRequestKind | undefined = hostCanBeAsked ? consoleKind(method, asObject(params), state.hostCaps, state.samplingTo) : consoleKind(method, asObject(params), undefined);
-  if (!kind) return hostRequests.ask(method, params, signal);
+  if (!kind) return hostRequests.ask(method, forLegacyHost(method, params), signal);
   const calls = call ? [call] : [...session.calls.values()];
   return link.request(kind, params, { era: session.era, ...(state.via && { via: state.via }), calls, ...(call && { exact: true }), signal });
+}
+
+/**
+ * An embedded request as a 2025-11-25 host takes it: a URL-mode elicitation gets the
+ * `elicitationId` that era requires (2026-07-28 has none: a round's answer is tied to its round).
+ */
+function forLegacyHost(method: string, params: unknown): unknown {
+  const p = asObject(params);
+  if (method !== 'elicitation/create' || p?.mode !== 'url' || typeof p.elicitationId === 'string') return params;
+  return { ...p, elicitationId: randomUUID() };
 }
 
 /** The open (or opening) session of `era`, opened now when there is none. @throws Error when it cannot connect */

@@ -4,13 +4,16 @@
  * one pinned to 2026-07-28. Servers (test/fixtures/python/README.md): Python `mcp` (push, push that
  * catches every exception, `Resolve` both-eras), `fastmcp` (guard `InputRequiredResult`, catching
  * push, push `ctx.elicit`), the v2 TypeScript SDK (catching push, `inputRequired` both-eras) and
- * the v1 one (catching push; it speaks only 2025-11-25, so only behind the 2025 host). Each tool is
+ * the v1 one (catching push; it speaks only 2025-11-25, so only behind the 2025 host), over stdio
+ * and, for one server behind each host, Streamable HTTP. Each tool is
  * called twice: its sampling request reaches the console's queue both times and the person's answer
  * is what the tool reports. A tool that needs the era the host did not open is called on a second
- * session of the server in that era, learned from its refusal on the first call.
+ * session of the server in that era, learned from its refusal on the first call. A 2025-11-25 host
+ * that declared elicitation and roots is asked for the ones embedded in a guard-style tool's rounds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peerCommand, type PeerKind } from '../fixtures/peer-servers.js';
+import type { StartedFixture } from '../fixtures/launch.js';
+import { peerCommand, startPeerServer, type PeerKind } from '../fixtures/peer-servers.js';
 import { startHarness, type Harness } from '../support/console-harness.js';
 import { connectHost, HOST_INFO, newElicitation, newItem, ROOT, textOf, type FakeHost } from './support.js';
 
@@ -26,27 +29,31 @@ const SAMPLING_TOOLS: Record<PeerKind, string[]> = {
 };
 
 describe.each([
-  ['mcp', '2025-11-25'],
-  ['mcp', '2026-07-28'],
-  ['fastmcp', '2025-11-25'],
-  ['fastmcp', '2026-07-28'],
-  ['v2', '2025-11-25'],
-  ['v2', '2026-07-28'],
-  ['v1', '2025-11-25'],
-] as const)('the bridge to a %s server, behind a host on %s', (kind: PeerKind, hostEra) => {
+  ['mcp', 'stdio', '2025-11-25'],
+  ['mcp', 'stdio', '2026-07-28'],
+  ['fastmcp', 'stdio', '2025-11-25'],
+  ['fastmcp', 'stdio', '2026-07-28'],
+  ['fastmcp', 'http', '2025-11-25'],
+  ['mcp', 'http', '2026-07-28'],
+  ['v2', 'stdio', '2025-11-25'],
+  ['v2', 'stdio', '2026-07-28'],
+  ['v1', 'stdio', '2025-11-25'],
+] as const)('the bridge to a %s server over %s, behind a host on %s', (kind: PeerKind, transport, hostEra) => {
   let h: Harness;
   let host: FakeHost;
+  let server: StartedFixture | undefined;
   const seen = new Set<string>();
 
   beforeAll(async () => {
-    const { command, args } = peerCommand(kind, 'stdio');
-    h = await startHarness({ servers: { peer: { command, args, cwd: ROOT, disabled: true } } });
+    server = await startPeerServer(kind, transport);
+    h = await startHarness({ servers: { peer: { ...server.config, disabled: true } } });
     host = await connectHost({ dir: h.dir, bridgeArgs: ['peer'], ...(hostEra === '2026-07-28' && { clientOptions: MODERN_HOST }) });
   }, 90_000);
 
   afterAll(async () => {
     await host?.close();
     await h?.dispose();
+    await server?.close();
   });
 
   /** Calls `tool` through the bridge and answers its sampling request as the person with `text`. */
@@ -83,9 +90,12 @@ describe('a host on 2025-11-25 that answers elicitation and roots itself, in fro
     host = await connectHost({
       dir: h.dir,
       bridgeArgs: ['fast'],
-      capabilities: { elicitation: { form: {} }, roots: {} },
+      capabilities: { elicitation: { form: {}, url: {} }, roots: {} },
       setup(client) {
-        client.setRequestHandler('elicitation/create', async () => (asked.push('elicitation/create'), { action: 'accept', content: { name: 'Host', age: 7 } }));
+        client.setRequestHandler('elicitation/create', async (request) => {
+          asked.push(`elicitation/create ${request.params.mode ?? 'form'}`);
+          return request.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { name: 'Host', age: 7 } };
+        });
         client.setRequestHandler('roots/list', async () => (asked.push('roots/list'), { roots: [{ uri: 'file:///host/project', name: 'project' }] }));
       },
     });
@@ -99,7 +109,8 @@ describe('a host on 2025-11-25 that answers elicitation and roots itself, in fro
   it('the embedded elicitation and roots requests are put to the host, as requests it can answer on 2025-11-25', async () => {
     expect(textOf(await host.client.callTool({ name: 'guard_elicit_form', arguments: {} }))).toBe('user answered: accept {"age": 7, "name": "Host"} | protocol 2026-07-28');
     expect(textOf(await host.client.callTool({ name: 'guard_list_roots', arguments: {} }))).toBe('roots: file:///host/project | protocol 2026-07-28');
-    expect(asked).toEqual(['elicitation/create', 'roots/list']);
+    expect(textOf(await host.client.callTool({ name: 'guard_elicit_url', arguments: {} }))).toBe('user answered: accept (url py-fastmcp-url-1) | protocol 2026-07-28');
+    expect(asked).toEqual(['elicitation/create form', 'roots/list', 'elicitation/create url']);
     expect((await h.state()).elicitations).toEqual([]);
   }, 60_000);
 });
