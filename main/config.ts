@@ -35,9 +35,10 @@ const common = {
   /** Largest image or audio block accepted, in decoded bytes (S-SIZE-1); default 10 MB. */
   maxMediaBytes: z.number().int().min(1024).max(60 * 1024 * 1024).optional(),
   /**
-   * Protocol era negotiation: 'auto' (default: probe with server/discover, fall back to the 2025
-   * initialize; the verdict is remembered), 'legacy' (2025 initialize only), or a pinned version
-   * such as '2026-07-28'.
+   * Protocol era negotiation: 'auto' (default: the 2025 initialize, and 2026-07-28 through
+   * server/discover only for a server that refuses it; the verdict is remembered), 'legacy' (2025
+   * initialize only), or a pinned version such as '2026-07-28'. Tools that need the other era are
+   * called on a second session in it (main/mcp/era-sessions.ts).
    */
   protocol: z.union([z.literal('legacy'), z.literal('auto'), z.string().regex(/^\d{4}-\d{2}-\d{2}$/)]).optional(),
 };

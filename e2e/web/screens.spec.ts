@@ -101,6 +101,24 @@ test('servers: a call that failed because its tool needs the other era says so, 
   ]);
 });
 
+test('servers: a guard-style tool its server refused on 2025-11-25 was called again at once on 2026-07-28; the call says so, without Call again', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  const detail = "Tool 'echo' returned an InputRequiredResult to request client input, but the multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28";
+  const done = { id: 'call-again', serverId: 'everything', kind: 'tools/call' as const, name: 'echo', arguments: { message: 'hi' }, status: 'succeeded' as const, startedAt: Date.now() - 2000, endedAt: Date.now() - 1000, samplingItemIds: [], result: { content: [{ type: 'text', text: 'model said: hello | protocol 2026-07-28' }] }, eraNeed: { needs: 'modern' as const, detail, calledAgain: true } };
+  const servers = fixture.state.servers.map((s) => (s.id === 'everything' ? { ...s, toolEras: { echo: { needs: 'modern' as const, learned: 'failure' as const, detail, at: Date.now() } } } : s));
+  await emit(page, { type: 'patch', patch: { version: 43, calls: { upsert: [done] }, servers: { all: servers } } });
+  const card = page.locator('[data-call-id="call-again"]');
+  await expect(card.getByTestId('call-era-need')).toContainText('Called again on a 2026-07-28 session');
+  await expect(card.getByTestId('call-era-need')).toContainText('The console called it again at once, without asking');
+  await expect(card.getByTestId('call-again')).toHaveCount(0);
+  await expect(card).toContainText('model said: hello | protocol 2026-07-28');
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'servers-called-again');
+  await page.getByTestId('tool-item').filter({ hasText: 'echo' }).click();
+  await expect(page.getByTestId('tool-era-select')).toHaveValue('modern');
+});
+
 test('notices show at the top and can be hidden, for every window (main drops them)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const notices = page.getByTestId('notices');

@@ -31,6 +31,8 @@ export interface InputRounds {
   fromHostCancel(message: Loose): Loose;
   /** A server response: true when the bridge consumed it (an input round, or its own retry's answer). */
   fromServerResponse(message: Loose): boolean;
+  /** Stops following the host request `hostId` (it is answered elsewhere: ./era-sessions.ts); its call stays open. */
+  forget(hostId: JsonRpcId): void;
   close(): void;
 }
 
@@ -74,6 +76,12 @@ export function createInputRounds(deps: InputRoundsDeps): InputRounds {
     fromHostRequest: (message) => fromHostRequest(st, message),
     fromHostCancel: (message) => fromHostCancel(st, message),
     fromServerResponse: (message) => fromServerResponse(st, message),
+    forget(hostId) {
+      const o = st.open.get(idKey(hostId));
+      if (!o) return;
+      st.open.delete(idKey(hostId));
+      if (o.retryKey) st.retries.delete(o.retryKey);
+    },
     close() {
       for (const o of st.open.values()) o.abort.abort(new RequestAbort('connection_closed'));
       st.open.clear();

@@ -11,10 +11,14 @@
  * - `elicitation/create`: to the host when it declared elicitation in that mode, else the console;
  * - `roots/list`: to the host when it declared roots, else the console's roots for the server;
  * - `notifications/cancelled` for a request the console is answering: turned into the link's cancel;
- * - `notifications/elicitation/complete` for a URL elicitation the console showed: to the console.
+ * - `notifications/elicitation/complete` for a URL elicitation the console showed: to the console;
+ * - a host `tools/call` whose tool needs the protocol era the host did not open: refused by the
+ *   server (the host never sees it) and called again, then always called, on a second session in
+ *   that era (./era-sessions.ts).
  * The bridge originates no JSON-RPC request of its own here (2026-07-28 input rounds, which do,
- * are in ./input-rounds.ts), so the two id spaces never meet: server request ids go to the host
- * as they are, and host request ids to the server.
+ * are in ./input-rounds.ts; its requests to the host in ./host-requests.ts, all on ids of its own),
+ * so the two id spaces never meet: server request ids go to the host as they are, and host request
+ * ids to the server.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { BridgeCall, BridgeVia } from '../../shared/contract/bridge-protocol.js';
@@ -22,6 +26,8 @@ import { typedAbort } from '../mcp/server-requests.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type McpRequestKind } from '../requests/incoming.js';
 import type { ConsoleLink } from './console-link.js';
+import { createBridgeEras, type BridgeEras } from './era-sessions.js';
+import { createHostRequests, type HostRequests } from './host-requests.js';
 import { createInputRounds, type InputRounds } from './input-rounds.js';
 import { CLIENT_CAPABILITIES_META, CLIENT_INFO_META, PROTOCOL_VERSION_META, asObject, idKey, isModernVersion, type JsonRpcId, type Loose } from './messages.js';
 import { bridgeCapabilities, CALL_METHODS, callOf, consoleKind, type ProxyState } from './routing.js';
@@ -38,6 +44,13 @@ export interface BridgeProxyOptions {
   samplingTo?: ProxyState['samplingTo'];
   /** Told when a host's client request (tools/call, prompts/get, resources/read) starts and ends. */
   onCall?(call: BridgeCall, phase: 'started' | 'ended'): void;
+  /**
+   * A fresh client transport to the same server (not started), for a second session in the
+   * protocol era a tool needs (./era-sessions.ts); absent: none is opened, refusals pass through.
+   */
+  newServerTransport?(): Transport;
+  /** How long such a session stays open without calls, in ms; default ERA_SESSION_IDLE_MS (5 min). */
+  eraSessionIdleMs?: number;
 }
 
 /** The host's calls in flight, telling `onCall` of each start and end. */
@@ -77,6 +90,10 @@ export interface BridgeProxy {
 export async function startBridgeProxy(opts: BridgeProxyOptions): Promise<BridgeProxy> {
   const state: ProxyState = { era: 'legacy', handled: new Map(), calls: new ObservedCalls(opts.onCall), ...(opts.samplingTo && { samplingTo: opts.samplingTo }) };
   const rounds = createInputRounds({ state, toHost: (m) => opts.host.send(m), toServer: (m) => opts.server.send(m), link: opts.link });
+  const hostRequests = createHostRequests((m) => opts.host.send(m));
+  const newTransport = opts.newServerTransport;
+  const eras = newTransport && createBridgeEras({ state, link: opts.link, logger: opts.logger, hostRequests, toHost: (m) => opts.host.send(m), newTransport, ...(opts.eraSessionIdleMs !== undefined && { idleMs: opts.eraSessionIdleMs }) });
+  const ctx: Ctx = { opts, state, rounds, hostRequests, ...(eras && { eras }) };
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let closing = false;
@@ -85,12 +102,13 @@ export async function startBridgeProxy(opts: BridgeProxyOptions): Promise<Bridge
     closing = true;
     for (const abort of state.handled.values()) abort.abort(new RequestAbort('connection_closed'));
     rounds.close();
+    hostRequests.close();
     opts.link.close();
-    await Promise.allSettled([opts.server.close(), opts.host.close()]);
+    await Promise.allSettled([opts.server.close(), opts.host.close(), eras?.close()]);
     resolveClosed();
   };
-  opts.host.onmessage = (m) => fromHost(m as Loose, { opts, state, rounds });
-  opts.server.onmessage = (m) => fromServer(m as Loose, { opts, state, rounds });
+  opts.host.onmessage = (m) => fromHost(m as Loose, ctx);
+  opts.server.onmessage = (m) => fromServer(m as Loose, ctx);
   opts.host.onclose = () => void close();
   opts.server.onclose = () => void close();
   opts.server.onerror = (err) => opts.logger.warn('server transport error', { error: err.message });
@@ -109,11 +127,18 @@ interface Ctx {
   opts: BridgeProxyOptions;
   state: ProxyState;
   rounds: InputRounds;
+  hostRequests: HostRequests;
+  /** Second sessions in the era a tool needs (absent: the proxy opens none). */
+  eras?: BridgeEras;
 }
 
-/** A message from the host: rewritten capabilities where it declares them, otherwise as it is. */
+/**
+ * A message from the host: rewritten capabilities where it declares them, otherwise as it is; its
+ * answers to the bridge's own requests and the calls of tools that run on a second session stay here.
+ */
 function fromHost(message: Loose, ctx: Ctx): void {
   const { state } = ctx;
+  if (ctx.hostRequests.fromHost(message)) return;
   const params = asObject(message.params);
   let out = message;
   if (message.method === 'initialize' && message.id !== undefined && params) {
@@ -126,8 +151,10 @@ function fromHost(message: Loose, ctx: Ctx): void {
   }
   if (message.id !== undefined && message.method !== undefined) {
     if (CALL_METHODS.has(message.method as string)) state.calls.set(idKey(message.id as JsonRpcId), callOf(message.method as string, message.id as JsonRpcId, params));
+    if (ctx.eras?.fromHostCall(message)) return;
     out = ctx.rounds.fromHostRequest(out);
   } else if (message.method === 'notifications/cancelled') {
+    if (ctx.eras?.fromHostCancel(message)) return;
     state.calls.delete(idKey(asObject(message.params)?.requestId as JsonRpcId));
     out = ctx.rounds.fromHostCancel(out);
   }
@@ -180,6 +207,7 @@ function fromServer(message: Loose, ctx: Ctx): void {
     return;
   } else if (message.id !== undefined && message.method === undefined) {
     if (state.initializeId !== undefined && idKey(message.id as JsonRpcId) === idKey(state.initializeId)) noteInitialized(message, ctx);
+    if (ctx.eras?.fromServerResponse(message)) return ctx.rounds.forget(message.id as JsonRpcId);
     if (ctx.rounds.fromServerResponse(message)) return;
     state.calls.delete(idKey(message.id as JsonRpcId));
   }

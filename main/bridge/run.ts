@@ -87,17 +87,18 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
   });
   if (!isStdio(config)) started.auth = bridgeAuthProvider(link, config.url, opts.serverId);
   const log = new ServerLog();
-  const built = buildTransport(config, {
-    log,
-    nodeRuntime: { command: process.execPath },
-    onStderr: (chunk) => {
-      process.stderr.write(chunk);
-      log.addStderr(chunk);
-    },
-    // An HTTP server's OAuth: the token of the console's sign-in for it.
-    ...(started.auth && { authProvider: started.auth }),
-  });
-  const server = built.transport; // logged: the console shows the bridged server's protocol log
+  const transport = () =>
+    buildTransport(config, {
+      log,
+      nodeRuntime: { command: process.execPath },
+      onStderr: (chunk) => {
+        process.stderr.write(chunk);
+        log.addStderr(chunk);
+      },
+      // An HTTP server's OAuth: the token of the console's sign-in for it.
+      ...(started.auth && { authProvider: started.auth }),
+    }).transport;
+  const server = transport(); // logged: the console shows the bridged server's protocol log
   const reports = startActivityReports({ log, send: (report) => link.report(report), via: () => started.proxy?.host().via });
   const proxy = await startBridgeProxy({
     host: opts.host ?? createHostStdioTransport(),
@@ -106,6 +107,8 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
     logger: opts.logger,
     onCall: (call, phase) => reports.noteCall(call, phase),
     ...(opts.samplingTo && { samplingTo: opts.samplingTo }),
+    // Second sessions in the era a tool needs: the same server, its traffic in the same log.
+    newServerTransport: transport,
   });
   started.proxy = proxy;
   void proxy.closed.then(() => reports.stop());

@@ -12,6 +12,7 @@ import type { MediaPayload } from '../../shared/contract/media-refs.js';
 import { CALL_ELISION, elideMedia, payloadsFor } from '../../shared/domain/media-refs.js';
 import type { StateHub } from '../state-hub.js';
 import { InputDeclinedError, type ServerConnection } from './connection.js';
+import { callsAgain } from './era-needs.js';
 import { ui } from '../../shared/contract/ui-text.js';
 
 /** Finished calls kept in state (the newest). */
@@ -174,21 +175,53 @@ function failedChange(err: unknown, endedAt: number): Partial<CallView> {
   return { status, endedAt, error: { message: err instanceof Error ? err.message : String(err), code }, ...(eraNeed ? { eraNeed } : {}) };
 }
 
-/** A tool call on the session its tool needs; a failure that names the era it needs says so on the call. */
+/**
+ * A tool call on the session its tool needs; a failure that names the era it needs says so on the
+ * call. The framework's refusal of a guard-style tool on 2025-11-25 ({@link callsAgain}) is
+ * answered at once, without asking: the tool (now known to need 2026-07-28) is called again on a
+ * session of that era, and the call says it was (`eraNeed.calledAgain`).
+ */
 async function runToolCall(st: TrackerState, serverId: string, name: string, args: Record<string, unknown>, primary: ServerConnection, call: CallRef): Promise<Partial<CallView>> {
-  const { deps } = st;
-  const conn = deps.route ? await deps.route(serverId, name, primary) : primary;
-  let result: CallView['result'];
+  const { route } = st.deps;
+  const conn = route ? await route(serverId, name, primary) : primary;
   try {
-    result = await conn.callTool(name, args, { call });
+    return await callOnce(st, serverId, name, args, conn, call);
   } catch (err) {
-    const code = typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : undefined;
-    const eraNeed = deps.learn?.(serverId, name, { error: { code, message: err instanceof Error ? err.message : String(err) } });
+    const eraNeed = (err as { eraNeed?: CallView['eraNeed'] }).eraNeed;
+    const error = { code: errorCode(err), message: err instanceof Error ? err.message : String(err) };
+    if (!route || !eraNeed || eraNeed.needs === conn.view().era || !callsAgain({ error })) throw err;
+    const again = await route(serverId, name, primary);
+    if (again === conn) throw err;
+    const calledAgain = { ...eraNeed, calledAgain: true };
+    try {
+      return { ...(await callOnce(st, serverId, name, args, again, call)), eraNeed: calledAgain };
+    } catch (second) {
+      // The second call's own failure is the outcome; the call still says it was made again.
+      throw Object.assign(second instanceof Error ? second : new Error(String(second)), { eraNeed: (second as { eraNeed?: CallView['eraNeed'] }).eraNeed ?? calledAgain });
+    }
+  }
+}
+
+/** One tool call on `conn`; a failure that names the era it needs carries it (`eraNeed`), as in {@link runToolCall}. */
+async function callOnce(st: TrackerState, serverId: string, name: string, args: Record<string, unknown>, conn: ServerConnection, call: CallRef): Promise<Partial<CallView>> {
+  try {
+    return withEraNeed(st, serverId, name, await conn.callTool(name, args, { call }));
+  } catch (err) {
+    const eraNeed = st.deps.learn?.(serverId, name, { error: { code: errorCode(err), message: err instanceof Error ? err.message : String(err) } });
     if (eraNeed) throw Object.assign(err instanceof Error ? err : new Error(String(err)), { eraNeed });
     throw err;
   }
-  const eraNeed = result?.isError ? deps.learn?.(serverId, name, { result }) : undefined;
+}
+
+/** A finished call's result, with the era its tool needs when the result is an `isError` that names one. */
+function withEraNeed(st: TrackerState, serverId: string, name: string, result: CallView['result']): Partial<CallView> {
+  const eraNeed = result?.isError ? st.deps.learn?.(serverId, name, { result }) : undefined;
   return { result, ...(eraNeed ? { eraNeed } : {}) };
+}
+
+/** The numeric JSON-RPC `code` of an error, if it has one. */
+function errorCode(err: unknown): number | undefined {
+  return typeof (err as { code?: unknown } | null)?.code === 'number' ? (err as { code: number }).code : undefined;
 }
 
 /** {@link CallTracker.startToolCall}, `rerunOf` recorded on the call when given. */

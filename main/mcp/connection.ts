@@ -7,7 +7,7 @@
  * driven by input-rounds.ts), and the handlers that hand every request the server makes of the
  * console (sampling, elicitation, roots) to its one door, in the envelope of server-requests.ts.
  */
-import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, UnauthorizedError, type PriorDiscovery } from '@modelcontextprotocol/client';
 import type { CallView, ReconnectView, ServerStatus, ServerView } from '../../shared/contract/state.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff.js';
@@ -16,6 +16,7 @@ import { checkToolOutput, roundDefinition } from './tool-output.js';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from './protocol.js';
 import type { CallOptions, ConnectionDeps, ServerConnection, ToolCallOutcome } from './connection-types.js';
 import { requestWithInputRounds, type InputHandlers } from './input-rounds.js';
+import { refusesLegacy } from './legacy-refusal.js';
 import { ServerLog } from './protocol-log.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 import { embeddedRequestHandlers, handlePushedRequests } from './server-requests.js';
@@ -172,9 +173,10 @@ function scheduleReconnect(live: Live): void {
 }
 
 /**
- * One connection attempt: a fresh client (era from memory for `protocol: "auto"`), connected
- * and its catalog read; on failure, a stale remembered era is forgotten and probed afresh once,
- * OAuth asks for sign-in, anything else is shown with the server's last stderr line and retried.
+ * One connection attempt: a fresh client in the era the entry asks for. `protocol: "auto"` takes a
+ * remembered verdict when there is one, else prefers 2025-11-25 ({@link openPreferringLegacy}).
+ * On failure, a stale remembered era is forgotten and tried afresh once, OAuth asks for sign-in,
+ * anything else is shown with the server's last stderr line and retried.
  */
 async function connectOnce(live: Live, retryWithoutPrior: boolean): Promise<void> {
   const mine = ++live.generation;
@@ -190,11 +192,8 @@ async function connectOnce(live: Live, retryWithoutPrior: boolean): Promise<void
   const prior = cached?.era === 'legacy' ? { kind: 'legacy' as const } : cached?.discover ? { kind: 'modern' as const, discover: cached.discover as never } : undefined;
   live.connectionAbort.abort(new RequestAbort('connection_closed'));
   live.connectionAbort = new AbortController();
-  const c = newClient(live, mine);
-  live.client = c;
   try {
-    live.built = buildTransport(live.config, { log: live.log, nodeRuntime: live.deps.nodeRuntime, extraEnv: live.deps.launchEnv?.(live.id, live.config), onStderr: (chunk) => pushStderr(live, chunk), authProvider: live.deps.auth?.provider, offload: live.deps.offload });
-    await c.connect(live.built.transport, { timeout: 30_000, ...(prior ? { prior } : {}) });
+    const c = protocol !== 'auto' || prior ? await openClient(live, mine, prior) : await openPreferringLegacy(live, mine);
     if (mine !== live.generation) return;
     if (protocol === 'auto') {
       live.deps.eras?.set(live.id, { era: c.getProtocolEra() ?? 'legacy', protocolVersion: c.getNegotiatedProtocolVersion(), target, at: live.now(), discover: c.getDiscoverResult() });
@@ -214,6 +213,39 @@ async function connectOnce(live: Live, retryWithoutPrior: boolean): Promise<void
   }
 }
 
+/**
+ * A fresh transport and client of attempt `mine`, connected (with `prior`, the SDK's remembered
+ * verdict, when given); it is the connection's client from the start.
+ * @throws what the SDK's connect throws
+ */
+async function openClient(live: Live, mine: number, prior?: PriorDiscovery): Promise<Client> {
+  const c = newClient(live, mine);
+  live.client = c;
+  live.built = buildTransport(live.config, { log: live.log, nodeRuntime: live.deps.nodeRuntime, extraEnv: live.deps.launchEnv?.(live.id, live.config), onStderr: (chunk) => pushStderr(live, chunk), authProvider: live.deps.auth?.provider, offload: live.deps.offload });
+  await c.connect(live.built.transport, { timeout: 30_000, ...(prior ? { prior } : {}) });
+  return c;
+}
+
+/**
+ * `protocol: "auto"` with nothing remembered: the 2025-11-25 `initialize` first. Today's servers
+ * all speak it, and on it every style of tool can ask — push-style tools only there, and a
+ * guard-style tool's refusal there is loud and is answered by calling it again on a 2026-07-28
+ * session (../console/server-side.ts) — whereas on 2026-07-28 a push-style tool that catches its
+ * own error fails silently. Only a server that refuses 2025-11-25 ({@link refusesLegacy}) is
+ * then connected by the SDK's negotiation (`server/discover`), on 2026-07-28.
+ * @throws the refusal's successor's error, or the first error when it was no refusal
+ */
+async function openPreferringLegacy(live: Live, mine: number): Promise<Client> {
+  try {
+    return await openClient(live, mine, { kind: 'legacy' });
+  } catch (err) {
+    if (mine !== live.generation || !refusesLegacy(err)) throw err;
+    live.deps.logger.info('the server refused 2025-11-25; negotiating 2026-07-28', { server: live.id, error: String(err) });
+    await live.client?.close().catch(() => undefined);
+    return openClient(live, mine);
+  }
+}
+
 /** A client for attempt `mine`: capabilities declared, the server's requests wired to the console's door, its close handled. */
 function newClient(live: Live, mine: number): Client {
   const protocol = live.config.protocol ?? 'auto';
@@ -228,7 +260,8 @@ function newClient(live: Live, mine: number): Client {
   handlePushedRequests(c, live.id, live.deps.requests, live.deps.logger);
   c.setNotificationHandler('notifications/elicitation/complete', (n) => live.deps.onElicitationComplete?.(live.id, n.params.elicitationId));
   c.onclose = () => {
-    if (mine !== live.generation || live.client !== c) return;
+    // A close while connecting fails the connect itself (connectOnce handles it), e.g. a refused 2025 handshake.
+    if (mine !== live.generation || live.client !== c || live.status === 'connecting') return;
     live.connectionAbort.abort(new RequestAbort('connection_closed'));
     const tail = live.stderr.at(-1);
     live.connectedAt = undefined;

@@ -5,7 +5,9 @@
  * on 2025-11-25, guard-style tools (returning `InputRequiredResult`) only on 2026-07-28. The
  * console learns a tool's need from the failure the server reports — by its code and message, as
  * a JSON-RPC error or as an `isError` tool result — or from the person (Servers screen), keeps it
- * in `tool-eras.json` in the user-data folder, and calls that tool on a session of that era.
+ * in `tool-eras.json` in the user-data folder, and calls that tool on a session of that era. The
+ * one failure that is answered by calling the tool again at once ({@link callsAgain}) is the
+ * framework's refusal of a guard-style tool on 2025-11-25.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,14 +36,24 @@ const FileSchema = z.record(z.string(), z.record(z.string(), NeedSchema));
  * - `mcp` 2.x on 2026-07-28, push style: -32600 "… no back-channel for server-initiated requests";
  * - `fastmcp` 4.x on 2026-07-28, `ctx.elicit`: "elicitation via server-initiated requests is
  *   unavailable on 2026-07-28 connections";
+ * - the v2 TypeScript SDK on 2026-07-28, push style: "Server-to-client requests are not available
+ *   on protocol revision 2026-07-28 …";
  * - `fastmcp` 4.x on 2025-11-25, guard style: "returned an InputRequiredResult … only exists at
- *   MCP 2026-07-28".
+ *   MCP 2026-07-28" ({@link GUARD_REFUSAL}).
  */
 const SIGNATURES: Array<{ needs: ProtocolEra; test: RegExp }> = [
   { needs: 'legacy', test: /no back-channel/i },
   { needs: 'legacy', test: /server-initiated requests? (?:is |are )?unavailable on 2026-07-28/i },
+  { needs: 'legacy', test: /server-to-client requests are not available on protocol revision 2026/i },
   { needs: 'modern', test: /only exists at MCP 2026-07-28/i },
 ];
+
+/**
+ * The framework's refusal of a guard-style tool on a 2025-11-25 connection (`fastmcp` 4.x): a
+ * JSON-RPC error -32602 raised after the tool returned its `InputRequiredResult`, which no tool
+ * code can catch. Such a tool is built to be called again (every input round calls it again).
+ */
+const GUARD_REFUSAL = { code: -32602, test: /returned an InputRequiredResult\b.*\bonly exists at MCP 2026-07-28/is };
 
 /** A failed call as the console saw it: a JSON-RPC error, or a tool result flagged `isError`. */
 export interface CallFailure {
@@ -64,6 +76,27 @@ export function recogniseEraMismatch(f: CallFailure): { needs: ProtocolEra; deta
   if (!text) return undefined;
   const hit = SIGNATURES.find((s) => s.test.test(text));
   return hit && { needs: hit.needs, detail: text.slice(0, 500) };
+}
+
+/**
+ * Whether a failed call is to be made again at once, without asking, on a 2026-07-28 session:
+ * exactly the framework's refusal of a guard-style tool ({@link GUARD_REFUSAL}), as a JSON-RPC
+ * error — not a tool's own `isError` result, nor any other failure.
+ */
+export function callsAgain(f: CallFailure): boolean {
+  return f.error?.code === GUARD_REFUSAL.code && GUARD_REFUSAL.test.test(f.error.message);
+}
+
+/**
+ * A push-style refusal that the tool caught and returned as its own text (`except Exception as e:
+ * return f"Error: {e}"`, common in real servers): a "needs 2025-11-25" signature in any text block
+ * of a result, flagged `isError` or not. Only the bridge acts on it — its host must never see an
+ * era refusal, and behind a 2026-07-28 host nothing else tells it — by calling the tool again on a
+ * 2025-11-25 session; a tool that merely quotes these words is then called once more.
+ */
+export function recogniseCaughtRefusal(result: { content?: unknown[] } | undefined): { needs: ProtocolEra; detail: string } | undefined {
+  const hit = recogniseEraMismatch({ result: { isError: true, content: result?.content ?? [] } });
+  return hit?.needs === 'legacy' ? hit : undefined;
 }
 
 /** The remembered needs, by server and tool. */

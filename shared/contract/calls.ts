@@ -47,11 +47,13 @@ export interface CallView {
   /** Set when this call is a re-run (rerunCall) of the call with this id. */
   rerunOf?: string;
   /**
-   * Set when the call failed because its tool needs the other protocol era (push-style tools need
-   * 2025-11-25, input_required ones 2026-07-28): the console now calls it on a session of that era,
-   * so calling it again works. `detail` is the server's message.
+   * Set when the server said the call's tool needs the other protocol era (push-style tools need
+   * 2025-11-25, input_required ones 2026-07-28): the console now calls it on a session of that era.
+   * `detail` is the server's message. `calledAgain`: the console already did, at once and without
+   * asking (the framework's refusal of a guard-style tool on 2025-11-25), and the call's outcome is
+   * that second call's; absent: the call failed, and calling it again works.
    */
-  eraNeed?: { needs: ProtocolEra; detail: string };
+  eraNeed?: { needs: ProtocolEra; detail: string; calledAgain?: boolean };
 }
 
 /** A reference to the client request(s) a sampling request belongs to. */

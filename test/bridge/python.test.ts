@@ -4,8 +4,10 @@
  *   (test/fixtures/python/mcp_server.py, over stdio): its push-style sampling and roots requests
  *   reach the console (via the host), the person's answer reaches the Python server;
  * - in front of a `fastmcp` server (test/fixtures/python/fastmcp_server.py), whose guard-style
- *   tools ask for sampling in 2026-07-28 `input_required` results: the bridge answers the round
- *   through the console and retries;
+ *   tools ask for sampling in 2026-07-28 `input_required` results, behind a host that initializes
+ *   on 2025-11-25 as agent hosts do: the tool runs on the bridge's 2026-07-28 session of the server,
+ *   whose round the bridge answers through the console and retries (test/bridge/eras.test.ts has
+ *   every style behind hosts of both eras);
  * - behind a host played by the Python `mcp` client (test/fixtures/python/bridge_host.py), which
  *   declares no sampling: server-everything's sampling request reaches the console and the
  *   person's edited answer reaches the host as the tool result; a rejection reaches it as -1.
@@ -58,14 +60,14 @@ describe('bridge to a Python mcp server', () => {
   });
 });
 
-describe('bridge to a fastmcp server (guard-style sampling, 2026-07-28 input rounds)', () => {
+describe('bridge to a fastmcp server (guard-style sampling, 2026-07-28 input rounds) behind a 2025-11-25 host', () => {
   let h: Harness;
   let host: FakeHost;
 
   beforeAll(async () => {
     const { command, args } = peerCommand('fastmcp', 'stdio');
     h = await startHarness({ servers: { fast: { command, args, cwd: ROOT, disabled: true } } });
-    host = await connectHost({ dir: h.dir, bridgeArgs: ['fast'], clientOptions: { versionNegotiation: { mode: { pin: '2026-07-28' } } } });
+    host = await connectHost({ dir: h.dir, bridgeArgs: ['fast'] });
   }, 90_000);
 
   afterAll(async () => {

@@ -111,3 +111,75 @@ describe('rerunCall input (zod, checked by the host before main sees it)', () =>
     expect(apiRequests.rerunCall.input.safeParse({ callId: 'c1', arguments: { url: 'x' } }).success).toBe(false);
   });
 });
+
+/** fastmcp's words when a guard-style tool runs on a 2025-11-25 connection (a JSON-RPC error -32602). */
+const GUARD_REFUSAL = Object.assign(
+  new Error("Tool 'guard_sample_text' returned an InputRequiredResult to request client input, but the multi-round-trip result type (SEP-2322) only exists at MCP 2026-07-28; this connection negotiated '2025-11-25'."),
+  { code: -32602 },
+);
+
+/**
+ * A tracker over two stand-in sessions of server `s` — its own (2025-11-25) and a 2026-07-28 one —
+ * routed as the console does: a tool is called on the session of the era learned for it.
+ */
+function twoSessions(legacyAnswers: unknown[], modernAnswers: unknown[]) {
+  const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+  const asked: string[] = [];
+  const session = (era: 'legacy' | 'modern', answers: unknown[]) =>
+    ({
+      id: 's',
+      view: () => ({ status: 'ready', era }),
+      callTool: (name: string) => {
+        asked.push(`${era}:${name}`);
+        const next = answers.shift();
+        return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+      },
+    }) as unknown as ServerConnection;
+  const legacy = session('legacy', legacyAnswers);
+  const modern = session('modern', modernAnswers);
+  const learned = new Map<string, 'legacy' | 'modern'>();
+  const tracker = createCallTracker({
+    hub,
+    now: Date.now,
+    connection: () => legacy,
+    route: async (_s, tool) => (learned.get(tool) === 'modern' ? modern : legacy),
+    learn: (_s, tool, outcome) => {
+      const text = outcome.error?.message ?? JSON.stringify(outcome.result);
+      if (!text.includes('only exists at MCP 2026-07-28')) return undefined;
+      learned.set(tool, 'modern');
+      return { needs: 'modern', detail: text };
+    },
+  });
+  const settled = async (id: string): Promise<CallView> => {
+    const get = () => hub.snapshot().calls.find((c) => c.id === id)!;
+    for (let i = 0; i < 100 && get().status === 'running'; i++) await new Promise((r) => setImmediate(r));
+    return get();
+  };
+  return { tracker, asked, settled };
+}
+
+describe("a guard-style tool refused on 2025-11-25 by its framework", () => {
+  it('is called again at once on the 2026-07-28 session; its outcome is that call, marked as called again', async () => {
+    const t = twoSessions([GUARD_REFUSAL], [{ content: [{ type: 'text', text: 'model said: hi | protocol 2026-07-28' }] }]);
+    const call = await t.settled(t.tracker.startToolCall('s', 'guard_sample_text', {}));
+    expect(call).toMatchObject({ status: 'succeeded', result: { content: [{ text: 'model said: hi | protocol 2026-07-28' }] }, eraNeed: { needs: 'modern', calledAgain: true } });
+    expect(t.asked).toEqual(['legacy:guard_sample_text', 'modern:guard_sample_text']);
+    // Remembered: the next call goes to the 2026-07-28 session first.
+    await t.settled(t.tracker.startToolCall('s', 'guard_sample_text', {}));
+    expect(t.asked.at(-1)).toBe('modern:guard_sample_text');
+  });
+
+  it('the second call failing is the outcome, still marked as called again', async () => {
+    const t = twoSessions([GUARD_REFUSAL], [Object.assign(new Error('the person declined'), { code: -1 })]);
+    const call = await t.settled(t.tracker.startToolCall('s', 'guard_sample_text', {}));
+    expect(call).toMatchObject({ status: 'failed', error: { message: 'the person declined' }, eraNeed: { needs: 'modern', calledAgain: true } });
+  });
+
+  it('the same words in a result the tool returned (isError) are learned but not called again', async () => {
+    const t = twoSessions([{ isError: true, content: [{ type: 'text', text: GUARD_REFUSAL.message }] }], []);
+    const call = await t.settled(t.tracker.startToolCall('s', 'guard_sample_text', {}));
+    expect(call).toMatchObject({ status: 'succeeded', result: { isError: true }, eraNeed: { needs: 'modern' } });
+    expect(call.eraNeed?.calledAgain).toBeUndefined();
+    expect(t.asked).toEqual(['legacy:guard_sample_text']);
+  });
+});

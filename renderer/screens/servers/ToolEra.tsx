@@ -2,8 +2,9 @@
  * Protocol eras per tool. A server's connection speaks one era; a push-style tool needs
  * 2025-11-25 and an input_required one 2026-07-28. The console learns a tool's need from its
  * failure and calls it on a second session of that era; this shows what is known, how it was
- * learned, lets the person set or forget it, and — on a call that failed for that reason — says
- * so plainly with "Call again".
+ * learned, lets the person set or forget it, and on a call that met the other era says what
+ * happened: called again at once on that session (a guard-style tool its framework refused), or
+ * failed, with "Call again".
  */
 import { useTranslation } from 'react-i18next';
 import type { ProtocolEra } from '../../../shared/contract/primitives';
@@ -43,12 +44,19 @@ export function ToolEraControl({ server, tool }: { server: ServerView; tool: str
   );
 }
 
-/** On a call that failed because its tool needs the other era: why, and "Call again". */
+/** On a call whose tool needs the other era: that it was called again there, or why it failed with "Call again". */
 export function EraNeedNotice({ call }: { call: CallView }) {
   const { t } = useTranslation('servers');
   const again = useAction(async () => getApi().rerunCall({ callId: call.id }));
   if (!call.eraNeed) return null;
   const era = call.eraNeed.needs === 'legacy' ? '2025-11-25' : '2026-07-28';
+  if (call.eraNeed.calledAgain) {
+    return (
+      <Banner tone="info" title={t('toolEra.calledAgainTitle', { era })} testId="call-era-need">
+        <p className="small">{t('toolEra.calledAgain', { tool: call.name, era })}</p>
+      </Banner>
+    );
+  }
   return (
     <Banner tone="info" title={t('toolEra.noticeTitle', { era })} testId="call-era-need">
       <p className="small">{t(call.eraNeed.needs === 'legacy' ? 'toolEra.noticeLegacy' : 'toolEra.noticeModern', { tool: call.name, era })}</p>
