@@ -297,6 +297,7 @@ export const UI_TEXTS = {
   'failure.server': 'The provider failed; try again later.',
   'failure.network': 'Cannot reach the provider.',
   'failure.protocol': 'The provider sent something the console cannot read.',
+  'failure.timeout': 'The provider did not answer in time.',
   'failure.unsupported': 'The provider cannot take this content.',
   'failure.unknown': 'The provider call failed.',
 
