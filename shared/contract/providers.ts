@@ -212,6 +212,21 @@ export type ProviderFailureKind =
   | 'unknown';
 
 /**
+ * `data` of the JSON-RPC error `ErrorCodes.PROVIDER_FAILED` (shared/contract/sampling.ts): what
+ * the provider did. `status` is the HTTP status it answered, when it answered one (a failure inside
+ * a 200 stream, a timeout or a lost connection has none); `retryAfterSeconds` its `retry-after`;
+ * `timeout` the limit the call broke (kind `timeout`), in ms.
+ */
+export interface ProviderFailureData {
+  provider: {
+    kind: ProviderFailureKind;
+    status?: number;
+    retryAfterSeconds?: number;
+    timeout?: { phase: 'first_byte' | 'idle' | 'total'; ms: number };
+  };
+}
+
+/**
  * `_meta` key the prompt-based tool fallback (main/llm/prompt-tools.ts) puts on a text block whose
  * reply looked like a tool call but could not be used: `{problem: 'invalid-json' | 'unknown-tool'
  * | 'mixed', message}`. The response review shows it to the person.
