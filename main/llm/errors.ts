@@ -110,7 +110,8 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
     const status = inStream.statusCode;
     const kind: ProviderErrorKind = status === 429 || status === 503 || status === 529 ? 'rate-limit' : status === 401 || status === 403 ? 'auth' : 'server';
     const todo = kind === 'auth' ? 'check the API key' : inStream.isRetryable ? 'wait a moment, then retry' : 'retry, or choose another model';
-    return make(`the provider reported an error mid-stream: ${tag ? `${tag}: ` : ''}${inStream.message} — ${todo}`, kind, inStream.isRetryable, status);
+    // The status here is the SDK's reading of the event (sometimes guessed from its words), not an HTTP status: the response was a 200.
+    return make(`the provider reported an error mid-stream: ${tag ? `${tag}: ` : ''}${inStream.message} — ${todo}`, kind, inStream.isRetryable);
   }
   if (codes.includes('ECONNREFUSED')) return make('cannot connect (connection refused) — is the server running and is the base URL right?', 'network', true);
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return make('cannot connect (host not found) — check the base URL', 'network', true);
