@@ -119,7 +119,7 @@ function streamTo(res: ServerResponse, encoder: StreamEncoder, keepAliveMs: numb
     if (text) res.write(text);
   };
   const ticker = setInterval(() => {
-    if (!wrote && !res.writableEnded) write(encoder.ping());
+    if (!wrote && !res.writableEnded && !res.destroyed) write(encoder.ping());
     wrote = false;
   }, keepAliveMs);
   return {
