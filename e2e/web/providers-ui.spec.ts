@@ -47,6 +47,7 @@ const providers: ProviderView[] = [
     preset: 'ollama',
     modelFacts: { 'llama3.2': { ...defaultModelFacts('openai-compatible', 'llama3.2'), tools: 'prompt' } },
     customFacts: ['llama3.2'],
+    timeouts: { firstByteMs: 300_000 },
   },
   { id: 'manual', kind: 'manual', label: 'Write the response myself', models: ['manual'], hasApiKey: false },
 ];
@@ -235,4 +236,27 @@ test('Providers screen: each model shows its price and where it comes from; a ty
   await fresh.getByTestId('provider-save').click();
   const saves = await recorded(page, 'saveProvider');
   expect(saves.at(-1)).toMatchObject({ provider: { kind: 'anthropic', modelFacts: { 'claude-sonnet-4-5': { price: { inputPerMTok: 3, outputPerMTok: 12.5 } } } } });
+});
+
+test('Providers screen: the time limits of a call, with their defaults; typed seconds are sent in ms; one out of range blocks saving', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture);
+  await page.getByTestId('nav-providers').click();
+  await page.getByTestId('provider-item').filter({ hasText: 'Ollama' }).click();
+  const ollama = page.getByTestId('provider-editor');
+  const limits = ollama.getByTestId('provider-limits');
+  await expect(limits.getByTestId('provider-limit-firstByteMs')).toHaveValue('300');
+  await expect(limits.getByTestId('provider-limit-idleMs')).toHaveValue('');
+  await expect(limits.getByTestId('provider-limit-idleMs')).toHaveAttribute('placeholder', 'default 120');
+  await expect(limits.getByTestId('provider-limit-totalMs')).toHaveAttribute('placeholder', 'default 600');
+  await limits.getByTestId('provider-limit-idleMs').fill('45');
+  await limits.getByTestId('provider-limit-totalMs').fill('0');
+  await expect(ollama.getByTestId('provider-problems')).toContainText('from 0.05 to 3600');
+  await expect(ollama.getByTestId('provider-save')).toBeDisabled();
+  await limits.getByTestId('provider-limit-totalMs').fill('');
+  await limits.scrollIntoViewIfNeeded();
+  await shot(page, 'providers-time-limits');
+  await ollama.getByTestId('provider-save').click();
+  const saves = await recorded(page, 'saveProvider');
+  expect(saves.at(-1)).toMatchObject({ provider: { id: 'ollama', timeouts: { firstByteMs: 300_000, idleMs: 45_000 } } });
+  expect((saves.at(-1)!.provider as { timeouts: object }).timeouts).not.toHaveProperty('totalMs');
 });

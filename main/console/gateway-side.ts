@@ -7,6 +7,9 @@
  * 47615; when that port is taken the gateway takes any free one for this run and says so (servers
  * launched with it are given the address in use). It never listens beyond loopback.
  *
+ * `MCP_CONSOLE_GATEWAY_KEEPALIVE_MS` sets how long a streamed call may stay silent before it gets a
+ * keep-alive (default GATEWAY_KEEPALIVE_MS in main/gateway/call.ts).
+ *
  * The same listener serves the bridged servers on Streamable HTTP at `/mcp/<name>`
  * (main/bridge/http-serving.ts, with its own token file `bridge-http-token`).
  */
@@ -32,6 +35,12 @@ export interface GatewaySide {
   close(): Promise<void>;
 }
 
+/** `keepAliveMs` from `MCP_CONSOLE_GATEWAY_KEEPALIVE_MS` when it is a whole number of ms ≥ 10; else nothing (the default). */
+function keepAliveOf(env: Record<string, string | undefined>): { keepAliveMs?: number } {
+  const ms = Number(env.MCP_CONSOLE_GATEWAY_KEEPALIVE_MS);
+  return Number.isInteger(ms) && ms >= 10 ? { keepAliveMs: ms } : {};
+}
+
 /** The environment variables the OpenAI and Anthropic SDKs (TypeScript and Python) read. */
 export function gatewayEnv(url: string, token: string): Record<string, string> {
   return { OPENAI_BASE_URL: `${url}/openai/v1`, OPENAI_API_KEY: token, ANTHROPIC_BASE_URL: `${url}/anthropic`, ANTHROPIC_API_KEY: token };
@@ -54,6 +63,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
     maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
     logger: f.logger,
     now: f.now,
+    ...keepAliveOf(f.env),
     ...(serving && { mount: serving.handle }),
   };
   const wanted = Number(f.env.MCP_CONSOLE_GATEWAY_PORT ?? tokens.port());

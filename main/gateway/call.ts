@@ -7,8 +7,14 @@
  * - approved → the (possibly edited) response as the provider's JSON, or as its SSE stream;
  * - a streamed call whose response no person reviews (an `approve_all` rule) gets each text delta
  *   as it is generated; one whose response is reviewed gets the approved response streamed after
- *   approval (nothing is sent before, so a rejection is still an HTTP error);
- * - rejected → 403 "rejected by the reviewer"; invalid → 400; a limit → 429; else 500;
+ *   approval;
+ * - a streamed call gets a keep-alive (an SSE comment; Anthropic's `ping` event) after every
+ *   `keepAliveMs` without a write, so clients and proxies with read timeouts keep waiting while a
+ *   person reviews or the provider thinks; the first one sends the headers;
+ * - rejected → 403 "rejected by the reviewer"; invalid → 400; a limit → 429; the provider failed
+ *   with nobody reviewing → its status and words (provider-failure.ts); else 500. Before any byte
+ *   was sent these are HTTP answers; once the stream started (a keep-alive included), the
+ *   provider's in-stream error event;
  * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +26,7 @@ import type { TokenUsage } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type ProviderCallPort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
+import { providerWireError } from './provider-failure.js';
 import { sendError, sendJson } from './respond.js';
 import type { TokenHolder } from './tokens.js';
 import { replyId } from './wire/index.js';
@@ -28,11 +35,16 @@ import type { GatewayCall, GatewayReply, StreamEncoder, WireCodec, WireError } f
 /** The message a rejected call's 403 carries (the SDKs show it as the error's message). */
 export const REJECTED_BY_REVIEWER = 'rejected by the reviewer in MCP Approval Console';
 
+/** Default ms without a write after which a streamed call gets a keep-alive (the longest silence is under twice this). */
+export const GATEWAY_KEEPALIVE_MS = 5_000;
+
 /** What a call needs of the console. */
 export interface CallContext {
   requests: ServerRequestRouter;
   now: () => number;
   logger: Logger;
+  /** See {@link GATEWAY_KEEPALIVE_MS} (the default). */
+  keepAliveMs?: number;
 }
 
 /** One authenticated call with its parsed JSON body. */
@@ -56,26 +68,21 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
   res.on('close', () => {
     if (!res.writableFinished) hangUp.abort(new RequestAbort('connection_closed'));
   });
-  const out = call.stream ? streamTo(res, codec.stream(call, id, created)) : undefined;
+  const out = call.stream ? streamTo(res, codec.stream(call, id, created), ctx.keepAliveMs ?? GATEWAY_KEEPALIVE_MS) : undefined;
   let usage: TokenUsage | undefined;
-  const port: ProviderCallPort = {
-    text: (delta) => out?.text(delta),
-    broken: (message) => {
-      out?.fail({ status: 502, kind: 'api_error', message: `the provider failed: ${message}` });
-      hangUp.abort(new RequestAbort('connection_closed'));
-    },
-    usage: (u) => (usage = u),
-  };
+  const port: ProviderCallPort = { text: (delta) => out?.text(delta), usage: (u) => (usage = u) };
   try {
     const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, holder), port, signal: hangUp.signal });
     const reply: GatewayReply = { id, created, result, ...(usage && { usage }) };
     if (out) out.finish(reply);
     else sendJson(res, codec.response(reply, call));
   } catch (err) {
-    if (hangUp.signal.aborted) return void res.end(); // the caller is gone (or its stream already holds the error)
-    const error = wireErrorOf(err);
+    if (hangUp.signal.aborted) return void res.end(); // the caller is gone
+    const error = wireErrorOf(err, codec);
     if (out?.started()) out.fail(error);
     else sendError(res, codec.api, error);
+  } finally {
+    out?.stop();
   }
 }
 
@@ -84,20 +91,26 @@ function factsOf(call: GatewayCall, holder: TokenHolder): GatewayFacts {
   return { api: call.api, requestedModel: call.requestedModel, stream: call.stream, caller: holder.caller, ...(call.ignored.length > 0 && { ignored: call.ignored }) };
 }
 
-/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code). */
-export function wireErrorOf(err: unknown): WireError {
+/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`), in `codec`'s API. */
+export function wireErrorOf(err: unknown, codec: WireCodec): WireError {
   const code = err instanceof ProtocolError ? err.code : undefined;
   const message = err instanceof Error ? err.message : String(err);
+  if (code === ErrorCodes.PROVIDER_FAILED) return providerWireError(message, (err as ProtocolError).data, codec);
   if (code === ErrorCodes.USER_REJECTED) return { status: 403, kind: 'permission', message: REJECTED_BY_REVIEWER };
   if (code === ErrorCodes.INVALID_PARAMS || code === ErrorCodes.LOOP_LIMIT) return { status: 400, kind: 'invalid_request', message };
   if (code === RATE_LIMITED_CODE || code === -32029) return { status: 429, kind: 'rate_limit', message };
   return { status: 500, kind: 'api_error', message };
 }
 
-/** A streamed answer: its headers and first event are written with the first text (or the end). */
-function streamTo(res: ServerResponse, encoder: StreamEncoder) {
+/**
+ * A streamed answer: its headers and first event are written with the first text, keep-alive or
+ * the end. A keep-alive is written at each tick of `keepAliveMs` that saw no write since the last.
+ */
+function streamTo(res: ServerResponse, encoder: StreamEncoder, keepAliveMs: number) {
   let started = false;
+  let wrote = false;
   const write = (text: string) => {
+    wrote = true;
     if (!started) {
       started = true;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -105,6 +118,10 @@ function streamTo(res: ServerResponse, encoder: StreamEncoder) {
     }
     if (text) res.write(text);
   };
+  const ticker = setInterval(() => {
+    if (!wrote && !res.writableEnded && !res.destroyed) write(encoder.ping());
+    wrote = false;
+  }, keepAliveMs);
   return {
     started: () => started,
     text: (delta: string) => write(encoder.text(delta)),
@@ -116,5 +133,6 @@ function streamTo(res: ServerResponse, encoder: StreamEncoder) {
       write(encoder.error(error));
       res.end();
     },
+    stop: () => clearInterval(ticker),
   };
 }

@@ -4,9 +4,10 @@ import type { ProviderApi } from '../../shared/contract/gateway.js';
 import { codecFor } from './wire/index.js';
 import type { WireError } from './wire/types.js';
 
-/** Answers `error` with its HTTP status, in the shape of `api`'s SDKs. */
+/** Answers `error` with its HTTP status (and `retry-after` when it has one), in the shape of `api`'s SDKs. */
 export function sendError(res: ServerResponse, api: ProviderApi, error: WireError): void {
-  send(res, error.status, codecFor(api).errorBody(error));
+  const headers = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+  send(res, error.status, codecFor(api).errorBody(error), headers);
 }
 
 /** Answers 200 with `body` as JSON. */
@@ -14,8 +15,8 @@ export function sendJson(res: ServerResponse, body: unknown): void {
   send(res, 200, body);
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

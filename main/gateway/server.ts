@@ -37,6 +37,8 @@ export interface GatewayServerDeps {
   maxBodyBytes(serverId: string): number;
   logger: Logger;
   now: () => number;
+  /** ms without a write after which a streamed call gets a keep-alive; default GATEWAY_KEEPALIVE_MS (call.ts). */
+  keepAliveMs?: number;
   /**
    * Another service on the same listener, consulted first for paths under `/mcp/` (before the
    * gateway's routing and token check; it makes its own checks): true when it answered.
@@ -105,7 +107,7 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
   } catch {
     return sendError(res, api, { status: 400, kind: 'invalid_request', message: 'the request body is not valid JSON' });
   }
-  await handleCall({ requests: deps.requests, now: deps.now, logger: deps.logger }, { codec: codecFor(api), holder, body: json, req, res });
+  await handleCall({ requests: deps.requests, now: deps.now, logger: deps.logger, ...(deps.keepAliveMs !== undefined && { keepAliveMs: deps.keepAliveMs }) }, { codec: codecFor(api), holder, body: json, req, res });
 }
 
 

@@ -4,7 +4,7 @@
  * provider packages (sdk-provider.ts) are loaded at the provider's first generation, not when the
  * console starts (the bench's `p5.start_overhead_ms`).
  */
-import { defaultModelFacts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/contract/providers.js';
+import { defaultModelFacts, providerTimeouts, type FamilyRule, type ModelFacts, type ProviderSettings } from '../../shared/contract/providers.js';
 import type { ProviderView } from '../../shared/contract/state.js';
 import { apiKeyHint } from '../secrets/secret-store.js';
 import { apiRoot, hostedBaseURL } from './base-url.js';
@@ -34,7 +34,8 @@ export function baseURLOf(settings: ProviderSettings): string {
 }
 
 /**
- * Builds the provider. Tool calling per model follows its facts (`native`, `prompt`, `none`).
+ * Builds the provider. Tool calling per model follows its facts (`native`, `prompt`, `none`); each
+ * call is held to the provider's time limits (its `timeouts` over DEFAULT_PROVIDER_TIMEOUTS).
  * @returns an LlmProvider whose `view` carries kind, label, base URL, models, facts, the key hint
  *   ("…abcd") and where the config came from — never the key itself
  */
@@ -50,6 +51,7 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
     ...(p.apiKey ? { apiKey: p.apiKey } : {}),
     ...(p.headers ? { headers: p.headers } : {}),
     ...(settings.kind === 'openai' && settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
+    timeouts: providerTimeouts(settings.timeouts),
   };
   const hint = apiKeyHint(p.apiKey);
   const view: ProviderView = {
@@ -65,6 +67,7 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
     ...(hint ? { apiKeyHint: hint } : {}),
     ...(settings.preset ? { preset: settings.preset } : {}),
     ...(settings.kind === 'openai' ? { openaiApi: settings.openaiApi ?? 'responses' } : {}),
+    ...(settings.timeouts && { timeouts: settings.timeouts }),
   };
   return { view, generate: lazyGenerate(settings.kind, config) };
 }

@@ -6,9 +6,9 @@
  * The API key is never part of a message: any occurrence (servers sometimes echo it) is replaced by `***`.
  */
 import { APICallError, InvalidResponseDataError, JSONParseError, NoOutputGeneratedError, StreamProviderError, TypeValidationError, UnsupportedFunctionalityError } from 'ai';
-import { ProviderError, type ErrorContext, type ProviderErrorKind } from './provider-error.js';
+import { ProviderError, type ErrorContext, type ProviderErrorKind, type ProviderTimeout } from './provider-error.js';
 
-export { ProviderError, type ErrorContext, type ProviderErrorKind } from './provider-error.js';
+export { ProviderError, type ErrorContext, type ProviderErrorKind, type ProviderTimeout } from './provider-error.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -90,14 +90,13 @@ function fromStatus(error: APICallError, status: number, ctx: ErrorContext): { t
  * message. Abort errors are not passed here (the provider rethrows those as AbortError).
  */
 export function toProviderError(error: unknown, ctx: ErrorContext): ProviderError {
-  const prefix = `${ctx.label} (${ctx.baseURL})`;
-  const make = (text: string, kind: ProviderErrorKind, retryable: boolean, status?: number, retryAfter?: number): ProviderError =>
-    new ProviderError(redact(`${prefix}: ${text}`, ctx.apiKey), kind, retryable, status, retryAfter);
+  const make = maker(ctx);
   if (error instanceof ProviderError) return error;
   const links = chain(error);
   const codes = links.map(codeOf);
 
   const api = links.find((e): e is APICallError => APICallError.isInstance(e));
+  if (api && inStreamStatus(api)) return make(...inStreamFailure(api, ctx.protocol ?? 'OpenAI-compatible'));
   if (api?.statusCode !== undefined && api.statusCode >= 400) {
     const r = fromStatus(api, api.statusCode, ctx);
     const said = serverMessage(api);
@@ -111,7 +110,8 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
     const status = inStream.statusCode;
     const kind: ProviderErrorKind = status === 429 || status === 503 || status === 529 ? 'rate-limit' : status === 401 || status === 403 ? 'auth' : 'server';
     const todo = kind === 'auth' ? 'check the API key' : inStream.isRetryable ? 'wait a moment, then retry' : 'retry, or choose another model';
-    return make(`the provider reported an error mid-stream: ${tag ? `${tag}: ` : ''}${inStream.message} — ${todo}`, kind, inStream.isRetryable, status);
+    // The status here is the SDK's reading of the event (sometimes guessed from its words), not an HTTP status: the response was a 200.
+    return make(`the provider reported an error mid-stream: ${tag ? `${tag}: ` : ''}${inStream.message} — ${todo}`, kind, inStream.isRetryable);
   }
   if (codes.includes('ECONNREFUSED')) return make('cannot connect (connection refused) — is the server running and is the base URL right?', 'network', true);
   if (codes.includes('ENOTFOUND') || codes.includes('EAI_AGAIN')) return make('cannot connect (host not found) — check the base URL', 'network', true);
@@ -138,6 +138,59 @@ export function toProviderError(error: unknown, ctx: ErrorContext): ProviderErro
   const reported = streamErrorOf(error);
   if (reported) return make(reported.text, reported.kind, reported.retryable);
   return make(messageOf(error), 'unknown', false);
+}
+
+/** Builds ProviderErrors for `ctx`: the message prefixed `<label> (<baseURL>): `, the key scrubbed from both it and the detail. */
+function maker(ctx: ErrorContext) {
+  const prefix = `${ctx.label} (${ctx.baseURL})`;
+  return (text: string, kind: ProviderErrorKind, retryable: boolean, status?: number, retryAfter?: number, timeout?: ProviderTimeout): ProviderError => {
+    const detail = redact(text, ctx.apiKey);
+    return new ProviderError(redact(`${prefix}: ${text}`, ctx.apiKey), kind, retryable, status, retryAfter, { detail, ...(timeout && { timeout }) });
+  };
+}
+
+/**
+ * Whether the error's HTTP status was not the response's: the response was an event stream (so
+ * the provider answered 2xx; an error status never comes with one) but an event in it was an
+ * error or unreadable, which some SDK packages report as an APICallError with a status of their
+ * own (`@ai-sdk/anthropic`: 500, or 529 for `overloaded_error`, when it is the first event;
+ * `@ai-sdk/google`: the code inside the error event).
+ */
+function inStreamStatus(api: APICallError): boolean {
+  const type = api.responseHeaders?.['content-type'] ?? '';
+  return api.statusCode !== undefined && api.statusCode >= 400 && type.toLowerCase().startsWith('text/event-stream');
+}
+
+/**
+ * What went wrong inside a 2xx stream (see {@link inStreamStatus}), in the provider's words: its
+ * own error event (Anthropic `{type, message}`, Gemini `{error: {code, message, status}}`), or an
+ * event the console cannot read.
+ */
+function inStreamFailure(api: APICallError, protocol: string): [string, ProviderErrorKind, boolean] {
+  let said: unknown;
+  try {
+    said = api.responseBody ? JSON.parse(api.responseBody) : undefined;
+  } catch {
+    said = undefined;
+  }
+  const reported = streamErrorOf(said);
+  if (reported) return [reported.text, reported.kind, reported.retryable];
+  const first = api.message.split('\n')[0];
+  return [`the provider answered 200 but its stream could not be read (${first}) — is this ${article(protocol)} endpoint? Retry`, 'protocol', true];
+}
+
+/**
+ * The error of a call past one of its time limits (kind `timeout`, retryable), saying which limit
+ * and its length.
+ */
+export function timeoutError(ctx: ErrorContext, timeout: ProviderTimeout): ProviderError {
+  const s = `${Math.round(timeout.ms / 100) / 10} s`;
+  const what = {
+    first_byte: `no response within ${s} (time to first byte)`,
+    idle: `the response stalled: nothing for ${s} (idle limit)`,
+    total: `the response took longer than ${s} (total deadline)`,
+  }[timeout.phase];
+  return maker(ctx)(`${what} — retry, or raise the provider's time limits on the Providers screen`, 'timeout', true, undefined, undefined, timeout);
 }
 
 /**

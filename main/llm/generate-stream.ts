@@ -16,10 +16,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { experimental_streamLanguageModelCall as streamLanguageModelCall, type LanguageModel } from 'ai';
-import type { ToolSupport } from '../../shared/contract/providers.js';
+import { DEFAULT_PROVIDER_TIMEOUTS, type ProviderTimeouts, type ToolSupport } from '../../shared/contract/providers.js';
 import type { CreateMessageResult, SamplingContent } from '../../shared/contract/sampling.js';
 import { fromAiSdkResult, toAiSdkCall } from './convert.js';
-import { abortError, ProviderError, toProviderError, type ErrorContext } from './errors.js';
+import { CallClock } from './call-clock.js';
+import { abortError, ProviderError, timeoutError, toProviderError, type ErrorContext } from './errors.js';
 import { parsePromptToolReply, PROMPT_TOOL_META_KEY, toPromptToolParams } from './prompt-tools.js';
 import type { GenerateInput, GenerateOutput } from './provider.js';
 
@@ -31,6 +32,8 @@ export interface StreamSetup {
   ctx: ErrorContext;
   /** How this model calls tools; default `native`. */
   tools?: ToolSupport;
+  /** The call's time limits; default DEFAULT_PROVIDER_TIMEOUTS. The model must be built with `watchedFetch` (call-clock.ts). */
+  timeouts?: ProviderTimeouts;
 }
 
 /** Rewrites a prompt-based tool reply into a tool_use block, or marks the text when it cannot be used. */
@@ -66,12 +69,13 @@ interface ToolCall {
  *   prompt-tools.ts), usage in tokens, and the AI SDK finish reason (`stop`, `length`, `tool-calls`, …)
  * @throws (rejects) ProviderError with a readable, key-free message for HTTP errors (401, 429 with
  *   retry-after, 5xx), unreachable servers, malformed or truncated streams, errors reported inside
- *   the stream, and tools sent to a model without tool calling (kind `unsupported`); an Error named
+ *   the stream, tools sent to a model without tool calling (kind `unsupported`), and a call past one
+ *   of its time limits (kind `timeout`: first byte, idle, total — `setup.timeouts`); an Error named
  *   `AbortError` when `input.signal` fires; SamplingConversionError when the messages cannot be
  *   converted.
  */
 export async function streamGenerate(input: GenerateInput, setup: StreamSetup): Promise<GenerateOutput> {
-  const { signal, onText } = input;
+  const { signal } = input;
   const { ctx } = setup;
   const toolMode = setup.tools ?? 'native';
   if (signal.aborted) throw abortError(signal.reason);
@@ -80,7 +84,23 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
   const promptTools = toolMode === 'prompt';
   const params = promptTools ? toPromptToolParams(input.params) : input.params;
   const call = toAiSdkCall(params);
+  const clock = new CallClock(signal, setup.timeouts ?? DEFAULT_PROVIDER_TIMEOUTS);
+  try {
+    return await streamCall(input, setup, { call, clock, parseToolReply: promptTools && hasTools });
+  } finally {
+    clock.stop();
+  }
+}
 
+/** The one model call of {@link streamGenerate}, under `clock`; its failures as ProviderErrors. */
+async function streamCall(
+  input: GenerateInput,
+  setup: StreamSetup,
+  run: { call: ReturnType<typeof toAiSdkCall>; clock: CallClock; parseToolReply: boolean },
+): Promise<GenerateOutput> {
+  const { signal, onText } = input;
+  const { ctx } = setup;
+  const { call, clock } = run;
   let text = '';
   const toolCalls: ToolCall[] = [];
   let streamError: unknown;
@@ -90,7 +110,7 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
   try {
     // No retries (the person decides), no steps: one call. Errors arrive as a rejection (HTTP
     // errors before the stream) or as stream `error` parts (handled below).
-    const { stream } = await streamLanguageModelCall({ model: setup.model, ...call, abortSignal: signal });
+    const { stream } = await streamLanguageModelCall({ model: setup.model, ...call, abortSignal: clock.signal });
     for await (const part of stream) {
       switch (part.type) {
         case 'text-delta':
@@ -115,11 +135,13 @@ export async function streamGenerate(input: GenerateInput, setup: StreamSetup): 
     }
   } catch (error) {
     if (signal.aborted) throw abortError(signal.reason);
+    if (clock.expired) throw timeoutError(ctx, clock.expired);
     throw toProviderError(error, ctx);
   }
   if (signal.aborted) throw abortError(signal.reason);
+  if (clock.expired) throw timeoutError(ctx, clock.expired);
   if (streamError !== undefined) throw toProviderError(streamError, ctx);
-  return outputOf(input, ctx, call.stopSequences, promptTools && hasTools, text, toolCalls, finish, responseModelId);
+  return outputOf(input, ctx, call.stopSequences, run.parseToolReply, text, toolCalls, finish, responseModelId);
 }
 
 /** The refusal of a request that offers tools to a model set to no tool calling (kind `unsupported`, not retryable). */

@@ -15,10 +15,11 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import type { OpenAIApi, ProviderKind, ToolSupport } from '../../shared/contract/providers.js';
+import type { OpenAIApi, ProviderKind, ProviderTimeouts, ToolSupport } from '../../shared/contract/providers.js';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/contract/sampling.js';
 import type { ErrorContext } from './errors.js';
 import { apiRoot, hostedBaseURL } from './base-url.js';
+import { watchedFetch } from './call-clock.js';
 import { streamGenerate } from './generate-stream.js';
 import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
 
@@ -36,6 +37,8 @@ export interface HostedProviderConfig {
   toolSupport?: (modelId: string) => ToolSupport;
   /** OpenAI only: the endpoint for requests that do not need Chat Completions; default `responses`. */
   openaiApi?: OpenAIApi;
+  /** Time limits of each call; default DEFAULT_PROVIDER_TIMEOUTS (shared/contract/providers.ts). */
+  timeouts?: ProviderTimeouts;
 }
 
 type HostedKind = 'anthropic' | 'openai' | 'google';
@@ -47,7 +50,7 @@ function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId:
   const baseURL = hostedBaseURL(kind, config);
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
     const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
-    return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
+    return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
   }
   return { generate };
 }
@@ -63,9 +66,10 @@ export interface ProviderConnection {
 /**
  * The AI SDK model for a provider kind and connection: a function of the model id (and, for
  * OpenAI, the request, which picks Responses or Chat Completions — see {@link openAIEndpointFor}).
+ * Its `fetch` reports to the time limits of a call (call-clock.ts).
  */
 export function sdkModelFactory(kind: Exclude<ProviderKind, 'manual'>, conn: ProviderConnection): (modelId: string, params?: CreateMessageParams) => LanguageModel {
-  const common = { baseURL: apiRoot(conn.baseURL), ...(conn.headers ? { headers: conn.headers } : {}) };
+  const common = { baseURL: apiRoot(conn.baseURL), fetch: watchedFetch(), ...(conn.headers ? { headers: conn.headers } : {}) };
   switch (kind) {
     case 'anthropic': {
       const sdk = createAnthropic({ ...common, apiKey: conn.apiKey ?? '' });

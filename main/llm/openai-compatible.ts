@@ -7,8 +7,9 @@
  * shared with the other providers in generate-stream.ts.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { ToolSupport } from '../../shared/contract/providers.js';
+import type { ProviderTimeouts, ToolSupport } from '../../shared/contract/providers.js';
 import { apiRoot } from './base-url.js';
+import { watchedFetch } from './call-clock.js';
 import type { ErrorContext } from './errors.js';
 import { streamGenerate } from './generate-stream.js';
 import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
@@ -29,18 +30,20 @@ export interface OpenAICompatibleConfig {
   headers?: Record<string, string>;
   /** How a model calls tools (its facts); default `native` for every model. */
   toolSupport?: (modelId: string) => ToolSupport;
+  /** Time limits of each call; default DEFAULT_PROVIDER_TIMEOUTS (shared/contract/providers.ts). */
+  timeouts?: ProviderTimeouts;
 }
 
 /**
  * Creates the generation side ({@link SdkProvider}) of an OpenAI-compatible Chat Completions endpoint.
  *
  * `generate` streams through {@link streamGenerate} (usage requested via
- * `stream_options.include_usage`), calls `onText` with each text delta in order, and resolves with
+ * `stream_options.include_usage`; each call under `config.timeouts`), calls `onText` with each text delta in order, and resolves with
  * the CreateMessageResult (see convert.ts), the usage (`inputTokens` / `outputTokens`, token
  * counts) and the AI SDK finish reason (`stop`, `length`, `tool-calls`, …). Models whose
  * `toolSupport` is `prompt` get the prompt-based tool fallback (prompt-tools.ts).
  * @throws (rejects) ProviderError (errors.ts) with a readable message for HTTP errors (401, 429
- *   with retry-after, 5xx, …), unreachable servers, malformed or truncated streams — including
+ *   with retry-after, 5xx, …), unreachable servers, calls past a time limit, malformed or truncated streams — including
  *   errors the AI SDK reports only as stream `error` parts; an Error named `AbortError` when
  *   `signal` fires; SamplingConversionError when the messages cannot be converted.
  */
@@ -51,6 +54,7 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     name: config.id,
     baseURL,
     includeUsage: true,
+    fetch: watchedFetch(),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.headers ? { headers: config.headers } : {}),
   });
@@ -65,7 +69,7 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
 
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
     const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
-    return streamGenerate(input, { model: chatModel(input.modelId), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native' });
+    return streamGenerate(input, { model: chatModel(input.modelId), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
   }
 
   return { generate };

@@ -15,6 +15,7 @@
  *       "baseURL": "http://127.0.0.1:1234/v1", "models": ["llama3.2"],
  *       "modelFacts": { "llama3.2": { "cost": 1, "speed": 3, "intelligence": 2, "tools": "prompt",
  *                                     "images": false, "audio": false, "contextWindow": 8192 } },
+ *       "timeouts": { "firstByteMs": 300000 },
  *       "apiKey": "${env:LMSTUDIO_API_KEY}", "headers": { "X-Org": "me" } }
  *   ],
  *   "defaultProvider": "lmstudio",
@@ -25,7 +26,9 @@
  * }
  * ```
  * Kinds: `openai-compatible` (needs `baseURL`), `anthropic`, `openai` (optional `openaiApi`:
- * `responses` | `chat`), `google`; hosted kinds default to their official `baseURL`. API keys are
+ * `responses` | `chat`), `google`; hosted kinds default to their official `baseURL`. `timeouts`
+ * (optional, each in ms): `firstByteMs`, `idleMs`, `totalMs` of one call (shared/contract/providers.ts
+ * `ProviderTimeoutsSchema`; defaults `DEFAULT_PROVIDER_TIMEOUTS`). API keys are
  * never written in this file: `apiKey` may only be a `${env:NAME}` reference (a literal key is
  * refused); keys entered on the Providers screen live in the secret store. Header values may be
  * literals or `${env:NAME}`; credential-like headers (Authorization, api-key, …) must be references.
@@ -36,11 +39,11 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/contract/providers.js';
+import { DEFAULT_FAMILY_RULES, FamilyRuleSchema, ModelFactsSchema, ProviderTimeoutsSchema, ServerModelSettingsSchema, type FamilyRule, type ProviderSettings, type ServerModelSettings } from '../../shared/contract/providers.js';
 import type { ModelRef } from '../../shared/contract/state.js';
 import { createProvider } from './create-provider.js';
 import { createManualProvider, MANUAL_PROVIDER_ID } from './manual.js';
-import { ENV_PROVIDER_ID, ProviderEntrySchema, ProvidersFileSchema, type ConfiguredProvider, type Env, type LoadedProviders, type ProvidersFileModel } from './providers-file-model.js';
+import { ENV_PROVIDER_ID, ProviderEntrySchema, ProvidersFileSchema, type ConfiguredProvider, type ProviderEntry, type Env, type LoadedProviders, type ProvidersFileModel } from './providers-file-model.js';
 
 export {
   ENV_PROVIDER_ID,
@@ -108,6 +111,32 @@ export function providerFromEnv(env: Env): { entry?: ConfiguredProvider; problem
   return { entry: { settings, source: 'env', ...(apiKey ? { apiKey } : {}) }, problems: [] };
 }
 
+/**
+ * The settings of a valid entry: model facts and time limits that do not fit their schemas are
+ * left out (their defaults apply), each with a problem naming `where`.
+ */
+function settingsOf(e: ProviderEntry, where: string, problems: string[]): ProviderSettings {
+  const modelFacts: NonNullable<ProviderSettings['modelFacts']> = {};
+  for (const [model, facts] of Object.entries(e.modelFacts ?? {})) {
+    const f = ModelFactsSchema.safeParse(facts);
+    if (f.success) modelFacts[model] = f.data;
+    else problems.push(`${where}: modelFacts for "${model}" ignored (${issuesText(f.error)}); using the defaults`);
+  }
+  const timeouts = e.timeouts === undefined ? undefined : ProviderTimeoutsSchema.safeParse(e.timeouts);
+  if (timeouts && !timeouts.success) problems.push(`${where}: timeouts ignored (${issuesText(timeouts.error)}); using the defaults`);
+  return {
+    id: e.id,
+    kind: e.kind,
+    models: e.models,
+    ...(e.label ? { label: e.label } : {}),
+    ...(e.preset ? { preset: e.preset } : {}),
+    ...(e.baseURL ? { baseURL: e.baseURL } : {}),
+    ...(Object.keys(modelFacts).length ? { modelFacts } : {}),
+    ...(e.openaiApi ? { openaiApi: e.openaiApi } : {}),
+    ...(timeouts?.success && Object.keys(timeouts.data).length ? { timeouts: timeouts.data } : {}),
+  };
+}
+
 /** Validates one `providers[i]` entry and resolves its env references. Never echoes a literal key. */
 function parseEntry(raw: unknown, index: number, where: string, env: Env, problems: string[]): ConfiguredProvider | undefined {
   const parsed = ProviderEntrySchema.safeParse(raw);
@@ -117,22 +146,7 @@ function parseEntry(raw: unknown, index: number, where: string, env: Env, proble
     return undefined;
   }
   const e = parsed.data;
-  const modelFacts: NonNullable<ProviderSettings['modelFacts']> = {};
-  for (const [model, facts] of Object.entries(e.modelFacts ?? {})) {
-    const f = ModelFactsSchema.safeParse(facts);
-    if (f.success) modelFacts[model] = f.data;
-    else problems.push(`${where}: provider ${name}: modelFacts for "${model}" ignored (${issuesText(f.error)}); using the defaults`);
-  }
-  const settings: ProviderSettings = {
-    id: e.id,
-    kind: e.kind,
-    models: e.models,
-    ...(e.label ? { label: e.label } : {}),
-    ...(e.preset ? { preset: e.preset } : {}),
-    ...(e.baseURL ? { baseURL: e.baseURL } : {}),
-    ...(Object.keys(modelFacts).length ? { modelFacts } : {}),
-    ...(e.openaiApi ? { openaiApi: e.openaiApi } : {}),
-  };
+  const settings = settingsOf(e, `${where}: provider ${name}`, problems);
   const entry: ConfiguredProvider = { settings, source: 'console' };
   if (e.apiKey !== undefined) {
     const ref = resolveEnvReference(e.apiKey, env);

@@ -62,6 +62,7 @@ export const ProviderEntrySchema = z
     models: z.array(z.string().min(1)).default([]),
     modelFacts: z.record(z.string(), z.unknown()).optional(),
     openaiApi: z.enum(['responses', 'chat']).optional(),
+    timeouts: z.unknown().optional(),
     apiKey: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
   })

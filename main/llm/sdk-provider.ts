@@ -2,7 +2,7 @@
  * The AI SDK side of a configured provider: its kind's provider (hosted-providers.ts,
  * openai-compatible.ts). create-provider.ts loads this module at a provider's first generation.
  */
-import type { OpenAIApi, ProviderSettings, ToolSupport } from '../../shared/contract/providers.js';
+import type { OpenAIApi, ProviderSettings, ProviderTimeouts, ToolSupport } from '../../shared/contract/providers.js';
 import { createAnthropicProvider, createGoogleProvider, createOpenAIProvider } from './hosted-providers.js';
 import { createOpenAICompatibleProvider } from './openai-compatible.js';
 import type { SdkProvider } from './provider.js';
@@ -19,6 +19,8 @@ export interface SdkProviderConfig {
   headers?: Record<string, string>;
   /** OpenAI only: see HostedProviderConfig. */
   openaiApi?: OpenAIApi;
+  /** Time limits of each call (resolved: the settings over the defaults). */
+  timeouts: ProviderTimeouts;
 }
 
 /** The provider of `kind` on the AI SDK. @throws Error for the manual kind, which has no SDK side */

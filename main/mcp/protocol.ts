@@ -20,7 +20,7 @@ export const CLIENT_CAPABILITIES = { sampling: { tools: {} }, elicitation: { for
 /** Whether `sampling.tools` is declared (kept next to the capabilities it describes). */
 export const SAMPLING_TOOLS_DECLARED = true;
 
-/** Builds the JSON-RPC error a handler throws so the SDK answers `{code, message}`. */
-export function protocolError(code: number, message: string): ProtocolError {
-  return new ProtocolError(code, message);
+/** Builds the JSON-RPC error a handler throws so the SDK answers `{code, message}` (and `data` when given). */
+export function protocolError(code: number, message: string, data?: unknown): ProtocolError {
+  return data === undefined ? new ProtocolError(code, message) : new ProtocolError(code, message, data);
 }

@@ -81,13 +81,13 @@ export interface IncomingServerRequest<K extends ServerRequestKind = ServerReque
 
 /**
  * Where a provider call's answer streams to while no person reviews the response (an
- * `approve_all` rule): the gateway writes each text delta to its caller as it is generated.
+ * `approve_all` rule): the gateway writes each text delta to its caller as it is generated. A
+ * failure after text was passed on ends the request (the promise rejects), and the gateway ends
+ * the caller's stream with it.
  */
 export interface ProviderCallPort {
   /** A text delta of the generation, in order. */
   text(delta: string): void;
-  /** The generation failed after text was passed on: the caller's stream is ended with an error. */
-  broken(message: string): void;
   /** The token usage of the generation whose result is delivered, before the promise resolves. */
   usage(usage: TokenUsage | undefined): void;
 }

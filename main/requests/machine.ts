@@ -7,15 +7,17 @@
  * Sampling (MCP "Sampling": the person reviews the request, then the response, and may reject either):
  *
  *   awaiting_request_review ─approve_request─▶ generating ─generated─▶ awaiting_response_review ─deliver─▶ delivered
- *          │  ▲                                    │                        │   ▲
- *          │  └──────────── generation_stopped ────┘                        │   └─ regenerate ◀─ (generating)
+ *          │  ▲                                    │  │                     │   ▲
+ *          │  └──────────── generation_stopped ────┘  └─provider_failed─▶ failed └─ regenerate ◀─ (generating)
  *          ├─write_response / resume_response─────────────────────────────▶ │
  *          └─reject_request─▶ rejected                                      └─reject_response─▶ rejected
  *
- * From every open status: `server_timeout` → timed_out; `stop` (the server cancelled, the
- * connection closed, the call ended, the console stopped) → cancelled. Terminal statuses allow
- * nothing. `failed` (refused at intake) and `interrupted` (the console died) are only written to
- * history, never reached by an event.
+ * A failed generation goes back to request review when a person reviews (they retry, pick another
+ * model, write the response or reject); with nobody reviewing (an `approve_all` rule) it ends the
+ * item `failed` (`provider_failed`) and the caller gets the provider's failure. From every open
+ * status: `server_timeout` → timed_out; `stop` (the server cancelled, the connection closed, the
+ * call ended, the console stopped) → cancelled. Terminal statuses allow nothing. `failed` is also
+ * written for a request refused at intake, and `interrupted` (the console died) only to history.
  */
 import type { ElicitationStatus, SamplingStatus } from '../../shared/contract/state.js';
 
@@ -27,6 +29,7 @@ export type SamplingEvent =
   | 'reject_request'
   | 'generated'
   | 'generation_stopped'
+  | 'provider_failed'
   | 'regenerate'
   | 'deliver'
   | 'reject_response'
@@ -45,7 +48,7 @@ export const SAMPLING_TRANSITIONS: Readonly<Record<SamplingStatus, Readonly<Part
     reject_request: 'rejected',
     ...ENDINGS,
   },
-  generating: { generated: 'awaiting_response_review', generation_stopped: 'awaiting_request_review', ...ENDINGS },
+  generating: { generated: 'awaiting_response_review', generation_stopped: 'awaiting_request_review', provider_failed: 'failed', ...ENDINGS },
   awaiting_response_review: { regenerate: 'generating', deliver: 'delivered', reject_response: 'rejected', ...ENDINGS },
   delivered: {},
   rejected: {},

@@ -44,7 +44,8 @@ export type Reviewed = IncomingSampling | IncomingProviderCall;
  * queued (a big one after its heavy work is done off the event loop). Resolves with the result
  * for the server.
  * @throws ProtocolError (as a rejected promise) -32602 invalid (S-… rules), -32050 loop limit,
- *   a limit's code (-32051 / -32029), -1 rejected by the person or a rule
+ *   a limit's code (-32051 / -32029), -1 rejected by the person or a rule, -32052 the provider
+ *   failed with nobody reviewing (its `data` a ProviderFailureData)
  */
 export function receive(core: PipelineCore, request: Reviewed): Promise<CreateMessageResult> {
   try {

@@ -101,12 +101,16 @@ export function openRecord(core: PipelineCore, itemId: string, event: SamplingEv
   return rec;
 }
 
-/** How a request ends for its server: a result, a JSON-RPC error code, or nothing (the server stopped waiting). */
-export type Answer = { result: CreateMessageResult } | { code: number } | { none: true };
+/**
+ * How a request ends for its server: a result, a JSON-RPC error (its code; the message is the
+ * outcome's unless given; `data` when given), or nothing (the server stopped waiting).
+ */
+export type Answer = { result: CreateMessageResult } | { code: number; message?: string; data?: unknown } | { none: true };
 
 /**
  * Moves a record to the terminal status `event` leads to, commits history, then settles the
- * server's request (-1 with the spec's rejection message for a rejection).
+ * server's request (-1 with the spec's rejection message for a rejection; a provider failure with
+ * the provider's words and `data`).
  * @throws TransitionError when `event` cannot end the record's status (a defect)
  */
 export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingEvent, why: UiText, answer: Answer, stopped?: StopCause): void {
@@ -128,7 +132,7 @@ export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingE
     rec.port?.usage(rec.usage);
     rec.settle.resolve(answer.result);
   }
-  else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : message));
+  else if ('code' in answer) rec.settle.reject(protocolError(answer.code, code === ErrorCodes.USER_REJECTED ? USER_REJECTED_MESSAGE : (answer.message ?? message), answer.data));
   else rec.settle.reject(new Error(message));
   pruneFinished(core);
 }

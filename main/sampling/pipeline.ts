@@ -2,8 +2,10 @@
  * The sampling pipeline: a server's sampling request (the envelope of main/requests/incoming.ts)
  * through intake (validated once, S-… rules; a refusal answered -32602 and recorded), the queue,
  * the person's review of the request and then of the response (or an auto-approve rule), the
- * provider, and delivery — history committed first, then the result goes to the server. Every
- * status change is a move of the state machine table in main/requests/machine.ts.
+ * provider, and delivery — history committed first, then the result goes to the server. A failed
+ * generation comes back to the person, or — with nobody reviewing (an `approve_all` rule) — ends
+ * the item `failed` and the server gets the failure (-32052, steps.ts). Every status change is a
+ * move of the state machine table in main/requests/machine.ts.
  *
  * The server giving up (its timeout, notifications/cancelled, a closed connection), the end of the
  * client request the item belongs to, or the console shutting down ends an open item at once as

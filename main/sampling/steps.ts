@@ -12,10 +12,10 @@ import { ui, type UiText } from '../../shared/contract/ui-text.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { RuleRef } from '../../shared/contract/state.js';
 import { nextSamplingStatus } from '../requests/machine.js';
-import { ProviderError } from '../llm/provider-error.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { finish, logCrash, record, save, stopReview, update, type PipelineCore } from './core.js';
 import { dropDraftPart } from './drafts.js';
+import { generationFailure } from './provider-failure.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PolicyAction } from './types.js';
 
@@ -26,7 +26,8 @@ export type QueuedDecision = Exclude<PolicyAction, { kind: 'refuse' }>;
  * Generates a response for the approved request (`sent`): `approve_request` from request review,
  * `regenerate` from response review (main/requests/machine.ts). Resolves when the response is
  * there to review (or delivered, for an `approve_all` rule), or the generation failed or was
- * cancelled (back to request review, with the provider's error on the item).
+ * cancelled (back to request review, with the provider's error on the item; under an `approve_all`
+ * rule a failure ends the item `failed` and the caller gets it).
  */
 export async function generate(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void> {
   const provider = core.deps.providers.get(rec.item.model.providerId);
@@ -108,23 +109,41 @@ function generated(core: PipelineCore, rec: SamplingRecord, out: Awaited<ReturnT
   save(core, rec);
 }
 
-/** The generation failed or was cancelled: back to request review; a failure stays on the item in the provider's words. */
+/**
+ * The generation failed or was cancelled. A failure with nobody reviewing (an `approve_all` rule)
+ * ends the item `failed` and the caller gets it; a person's cancellation once text reached the
+ * caller (its stream cannot take the text back) ends the item; otherwise back to request review,
+ * a failure on the item in the provider's words, for the person to decide.
+ */
 function generationStopped(core: PipelineCore, rec: SamplingRecord, err: unknown, cancelled: boolean): void {
   rec.generation = undefined;
-  const message = err instanceof Error ? err.message : String(err);
-  if (rec.passedText) {
-    rec.port?.broken(message); // the caller's stream already holds text: it ends with the error, and so does this item
-    rec.port = undefined;
+  if (!cancelled && rec.autoAll) return generationFailed(core, rec, err);
+  if (cancelled && rec.passedText) {
+    rec.decidedBy = 'person';
+    record(core, rec, 'generation_cancelled', ui('event.generationCancelled'));
+    return finish(core, rec, 'stop', ui('outcome.cancelledMidStream'), { code: ErrorCodes.USER_REJECTED });
   }
-  const failure = err instanceof ProviderError ? { failure: err.kind } : {};
+  const failure = cancelled ? undefined : generationFailure(err);
   update(core, rec, {
     status: nextSamplingStatus(rec.item.status, 'generation_stopped'),
     generation: undefined,
-    error: cancelled ? undefined : { message, at: core.deps.now(), ...failure },
+    error: failure && { message: failure.message, at: core.deps.now(), ...(failure.kind && { failure: failure.kind }) },
   });
   rec.reviewSince = core.deps.now();
-  record(core, rec, cancelled ? 'generation_cancelled' : 'generation_failed', cancelled ? ui('event.generationCancelled') : message);
+  record(core, rec, failure ? 'generation_failed' : 'generation_cancelled', failure ? failure.message : ui('event.generationCancelled'));
   save(core, rec);
+}
+
+/**
+ * A failure with nobody reviewing: the item ends `failed` with the provider's error on it and in
+ * History (committed first), then the caller gets it as {@link ErrorCodes.PROVIDER_FAILED}.
+ */
+function generationFailed(core: PipelineCore, rec: SamplingRecord, err: unknown): void {
+  const failure = generationFailure(err);
+  update(core, rec, { error: { message: failure.message, at: core.deps.now(), ...(failure.kind && { failure: failure.kind }) } });
+  record(core, rec, 'generation_failed', failure.message);
+  rec.errorDetail = { message: failure.message, code: failure.answer.code };
+  finish(core, rec, 'provider_failed', ui('outcome.providerFailed', { why: failure.answer.message }), failure.answer);
 }
 
 /** Ends a request by delivering `result` (history first, then the server), noting edits. */

@@ -76,7 +76,8 @@ export interface PipelineDeps {
 export interface SamplingPipeline {
   /**
    * Entry point for a server's sampling request (and a gateway's provider call, reviewed the same
-   * way): resolves with the result or rejects with a ProtocolError.
+   * way): resolves with the result or rejects with a ProtocolError (-32052 with a
+   * ProviderFailureData when the provider failed and nobody was reviewing).
    * The request is queued before this returns, unless it is big (main/offload `isBigPayload`):
    * that one is scanned and readied for history on the offload worker first.
    */

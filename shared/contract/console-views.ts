@@ -3,7 +3,7 @@
  * re-exports everything here). Plain JSON data; times are epoch ms. Kept apart from state.ts only
  * to keep files small; state.ts is still the one contract.
  */
-import type { ModelFacts, OpenAIApi, ProviderKind } from './providers.js';
+import type { ModelFacts, OpenAIApi, ProviderKind, ProviderTimeoutSettings } from './providers.js';
 import type { UiText } from './ui-text.js';
 
 /** A configured LLM provider. API keys never cross into the renderer: only `hasApiKey` (and `apiKeyHint`). */
@@ -22,6 +22,8 @@ export interface ProviderView {
   preset?: string;
   /** OpenAI only: the endpoint for ordinary requests. */
   openaiApi?: OpenAIApi;
+  /** The time limits the person set (ms); the others are DEFAULT_PROVIDER_TIMEOUTS (shared/contract/providers.ts). */
+  timeouts?: ProviderTimeoutSettings;
   /** Facts of every model in `models` (the person's where set, else defaults), by model id. */
   modelFacts?: Record<string, ModelFacts>;
   /** Model ids whose facts the person set by hand. */

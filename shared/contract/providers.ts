@@ -132,6 +132,37 @@ export function defaultBaseURL(kind: ProviderKind): string | undefined {
 
 const ID = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1–64 letters, digits, ".", "_" or "-"');
 
+/** One time limit of a provider call, in ms (50 ms … 1 hour). */
+const LimitMsSchema = z.number().int().min(50).max(3_600_000);
+
+/**
+ * The time limits of one provider call, each in ms; an absent one takes its default
+ * ({@link DEFAULT_PROVIDER_TIMEOUTS}). `firstByteMs`: from sending the request until the response
+ * starts (its status line and headers); `idleMs`: the longest silence once it started (between two
+ * chunks of the body); `totalMs`: the whole call, from sending the request until the response
+ * ended. A call past one of them is a provider failure of kind `timeout`.
+ */
+export const ProviderTimeoutsSchema = z.object({
+  firstByteMs: LimitMsSchema.optional(),
+  idleMs: LimitMsSchema.optional(),
+  totalMs: LimitMsSchema.optional(),
+});
+/** See {@link ProviderTimeoutsSchema}. */
+export type ProviderTimeoutSettings = z.infer<typeof ProviderTimeoutsSchema>;
+/** The three limits resolved (ms). */
+export type ProviderTimeouts = Required<ProviderTimeoutSettings>;
+
+/**
+ * The limits a provider has unless set: 2 minutes to the first byte (a local server may load the
+ * model first), 2 minutes of silence inside a response, 10 minutes in all.
+ */
+export const DEFAULT_PROVIDER_TIMEOUTS: Readonly<ProviderTimeouts> = { firstByteMs: 120_000, idleMs: 120_000, totalMs: 600_000 };
+
+/** A provider's limits: its settings over {@link DEFAULT_PROVIDER_TIMEOUTS}. */
+export function providerTimeouts(settings: ProviderTimeoutSettings | undefined): ProviderTimeouts {
+  return { ...DEFAULT_PROVIDER_TIMEOUTS, ...settings };
+}
+
 /**
  * A provider as the person edits it (the Providers screen's input, also one entry of
  * providers.json minus the key). `models` are model ids; `modelFacts` holds the facts the person
@@ -148,6 +179,8 @@ export const ProviderSettingsSchema = z.object({
   modelFacts: z.record(z.string(), ModelFactsSchema).optional(),
   /** OpenAI only: the endpoint for ordinary requests (audio and stop sequences always use Chat Completions). */
   openaiApi: z.enum(['responses', 'chat']).optional(),
+  /** Time limits of a call (ms); absent ones take {@link DEFAULT_PROVIDER_TIMEOUTS}. */
+  timeouts: ProviderTimeoutsSchema.optional(),
 });
 /** See {@link ProviderSettingsSchema} (after parsing). */
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
@@ -174,8 +207,24 @@ export type ProviderFailureKind =
   | 'server' // 5xx
   | 'network' // connection refused / host not found / connection lost
   | 'protocol' // malformed or truncated stream
+  | 'timeout' // no answer in time: first byte, silence inside the response, or the total deadline
   | 'unsupported' // the provider cannot send this content (e.g. audio of that type)
   | 'unknown';
+
+/**
+ * `data` of the JSON-RPC error `ErrorCodes.PROVIDER_FAILED` (shared/contract/sampling.ts): what
+ * the provider did. `status` is the HTTP status it answered, when it answered one (a failure inside
+ * a 200 stream, a timeout or a lost connection has none); `retryAfterSeconds` its `retry-after`;
+ * `timeout` the limit the call broke (kind `timeout`), in ms.
+ */
+export interface ProviderFailureData {
+  provider: {
+    kind: ProviderFailureKind;
+    status?: number;
+    retryAfterSeconds?: number;
+    timeout?: { phase: 'first_byte' | 'idle' | 'total'; ms: number };
+  };
+}
 
 /**
  * `_meta` key the prompt-based tool fallback (main/llm/prompt-tools.ts) puts on a text block whose
@@ -241,6 +290,7 @@ export function failureText(kind: ProviderFailureKind): UiText {
     server: 'failure.server',
     network: 'failure.network',
     protocol: 'failure.protocol',
+    timeout: 'failure.timeout',
     unsupported: 'failure.unsupported',
     unknown: 'failure.unknown',
   } as const satisfies Record<ProviderFailureKind, string>;

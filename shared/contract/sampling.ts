@@ -180,6 +180,13 @@ export const ErrorCodes = {
    * (JSON-RPC reserves -32000…-32099 for those); not -1, because no person rejected anything.
    */
   LOOP_LIMIT: -32050,
+  /**
+   * The LLM provider failed (an HTTP error, a timeout, a lost connection, a broken or unreadable
+   * response) and no person was reviewing to decide what to do: the message says what the
+   * provider did, `data` is a `ProviderFailureData` (shared/contract/providers.ts).
+   * Implementation-defined; not -1 (nobody rejected anything), not -32603 (the console did not fail).
+   */
+  PROVIDER_FAILED: -32052,
 } as const;
 
 /** The message sent with `ErrorCodes.USER_REJECTED`. */

@@ -86,6 +86,8 @@ export const UI_TEXTS = {
   'outcome.responseRejectedWhy': 'Response rejected by the person: {{reason}}',
   'outcome.rejectedByRule': 'Rejected by rule "{{rule}}" (v{{version}}): {{reason}}',
   'outcome.declinedByRule': 'Declined by rule "{{rule}}" (v{{version}})',
+  'outcome.providerFailed': 'The provider failed with nobody reviewing; the caller got the error: {{why}}',
+  'outcome.cancelledMidStream': 'The person stopped the generation after part of it had reached the caller; the caller got an error',
   'outcome.shuttingDown': 'The console is shutting down',
   'outcome.serverTimeout': 'The server stopped waiting (timeout)',
   'outcome.connectionClosed': 'The connection to the server closed',
@@ -297,6 +299,7 @@ export const UI_TEXTS = {
   'failure.server': 'The provider failed; try again later.',
   'failure.network': 'Cannot reach the provider.',
   'failure.protocol': 'The provider sent something the console cannot read.',
+  'failure.timeout': 'The provider did not answer in time.',
   'failure.unsupported': 'The provider cannot take this content.',
   'failure.unknown': 'The provider call failed.',
 

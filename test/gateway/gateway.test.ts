@@ -127,7 +127,7 @@ describe('a person reviews each call', () => {
     expect((err2 as Error).message).toContain('rejected by the reviewer');
   }, 30_000);
 
-  it('Anthropic streamed: nothing is sent before approval, then the approved response streams', async () => {
+  it('Anthropic streamed: the approved response streams after approval', async () => {
     const stream = anthropic().messages.stream({ model: 'claude-test-model', max_tokens: 64, system: 'Reply in French.', messages: [{ role: 'user', content: 'Hello' }] });
     const item = await nextCall();
     expect(item.gateway).toMatchObject({ api: 'anthropic', stream: true, requestedModel: 'claude-test-model' });

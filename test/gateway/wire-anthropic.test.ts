@@ -120,9 +120,10 @@ describe('anthropic parse: requests as MCP sampling params', () => {
   it.each([
     ['no max_tokens', { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens', 'max_tokens: Field required'],
     ['no model', { max_tokens: 5, messages: [] }, 'model', 'model: Field required'],
+    ['no messages', { model: 'm', max_tokens: 5, messages: [] }, 'messages', 'messages: at least one message is required'],
     [
       'a server tool',
-      { model: 'm', max_tokens: 5, messages: [], tools: [{ type: 'web_search_20250305', name: 'web_search' }] },
+      { model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] },
       'tools[0].type',
       'server tools',
     ],
@@ -138,7 +139,7 @@ describe('anthropic parse: requests as MCP sampling params', () => {
       'messages[0].content[0]',
       'user messages',
     ],
-    ['a temperature above 1', { model: 'm', max_tokens: 5, temperature: 1.5, messages: [] }, 'temperature', 'temperature'],
+    ['a temperature above 1', { model: 'm', max_tokens: 5, temperature: 1.5, messages: [{ role: 'user', content: 'hi' }] }, 'temperature', 'temperature'],
   ])('refuses %s with a 400 naming the param', (_name, body, param, message) => {
     const out = anthropicCodec.parse(body);
     expect(out.ok).toBe(false);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createManualProvider } from '../../main/llm/manual.js';
-import { ENV_PROVIDER_ID, lineAndColumn, loadProvidersConfig, parseProvidersConfig, PROVIDERS_CONFIG_FILE, resolveEnvReference } from '../../main/llm/providers-config.js';
+import { ENV_PROVIDER_ID, lineAndColumn, loadProvidersConfig, parseProvidersConfig, PROVIDERS_CONFIG_FILE, resolveEnvReference, serializeProvidersFile } from '../../main/llm/providers-config.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 
 let dir: string;
@@ -142,6 +142,15 @@ describe('loadProvidersConfig', () => {
     const r = loadProvidersConfig(file, {});
     expect(r.defaultModel).toEqual(expected);
     expect(r.problems).toHaveLength(problemCount);
+  });
+
+  it('time limits: set ones reach the provider (the rest default) and the file written back; bad ones are a problem, with the defaults used', () => {
+    write({ providers: [{ ...lmstudio, timeouts: { firstByteMs: 300_000 } }, { ...lmstudio, id: 'bad', timeouts: { idleMs: 'soon' } }] });
+    const r = loadProvidersConfig(file, {});
+    expect(r.providers.find((p) => p.view.id === 'lmstudio')!.view.timeouts).toEqual({ firstByteMs: 300_000 });
+    expect(r.providers.find((p) => p.view.id === 'bad')!.view.timeouts).toBeUndefined();
+    expect(r.problems).toEqual([expect.stringMatching(/provider "bad": timeouts ignored \(idleMs: .*\); using the defaults/)]);
+    expect(JSON.parse(serializeProvidersFile(r.file)).providers[0]).toMatchObject({ id: 'lmstudio', timeouts: { firstByteMs: 300_000 } });
   });
 
   it('an unreadable path (a directory) → defaults plus a problem', () => {

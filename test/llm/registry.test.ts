@@ -66,6 +66,16 @@ describe('saving providers', () => {
     expect(anthropic.requests.at(-1)?.headers['x-api-key']).toBe(KEY);
   });
 
+  it('time limits saved on the Providers screen are written to providers.json and hold the next call', async () => {
+    const r = await open();
+    const view = await r.save({ provider: { ...claude(), timeouts: { firstByteMs: 200 } }, apiKey: KEY });
+    expect(view.timeouts).toEqual({ firstByteMs: 200 });
+    expect(JSON.parse(readFileSync(path, 'utf8')).providers[0]).toMatchObject({ timeouts: { firstByteMs: 200 } });
+    anthropic.script({ fault: 'stall-headers' });
+    const failed = await r.get('anthropic')!.generate!({ params: hello, modelId: 'claude-sonnet-4-5', signal: new AbortController().signal, onText: () => {} }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ kind: 'timeout', timeout: { phase: 'first_byte', ms: 200 } });
+  });
+
   it('reopening loads the key from the secret store', async () => {
     await (await open()).save({ provider: claude(), apiKey: KEY });
     const again = await open();

@@ -83,7 +83,7 @@ type ToolChoiceValue = z.infer<typeof ToolChoiceValue>;
 const Request = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().positive(),
-  messages: z.array(Message),
+  messages: z.array(Message).min(1, { error: 'at least one message is required' }),
   system: z.union([z.string(), z.array(TextBlock)]).optional(),
   temperature: z.number().min(0).max(1).optional(),
   stop_sequences: z.array(z.string()).optional(),

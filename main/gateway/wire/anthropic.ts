@@ -30,6 +30,7 @@ const ERROR_TYPE: Record<GatewayErrorKind, string> = {
   rate_limit: 'rate_limit_error',
   api_error: 'api_error',
   overloaded: 'overloaded_error',
+  timeout: 'timeout_error',
 };
 
 /** Anthropic's `stop_reason` of a result: tool_use when it holds tool_use blocks; unknown reasons → end_turn. */

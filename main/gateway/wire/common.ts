@@ -162,6 +162,7 @@ export const COMMON_STATUS: Omit<StatusTable, 'overloaded'> = {
   too_large: 413,
   rate_limit: 429,
   api_error: 500,
+  timeout: 504,
 };
 
 /** A WireError of `kind` with the status `table` gives it. */

@@ -29,6 +29,7 @@ const ERROR_TYPE: Record<GatewayErrorKind, { type: string; code: string | null }
   rate_limit: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   api_error: { type: 'api_error', code: null },
   overloaded: { type: 'api_error', code: 'overloaded' },
+  timeout: { type: 'api_error', code: 'timeout' },
 };
 
 /** `finish_reason` of a result: tool_calls when it holds tool_use, length for maxTokens, else stop. */

@@ -38,17 +38,21 @@ export type GatewayErrorKind =
   | 'too_large'
   | 'rate_limit'
   | 'api_error'
-  | 'overloaded';
+  | 'overloaded'
+  | 'timeout';
 
 /**
  * An error as the gateway answers it; `status` is the HTTP status (400, 401, 403, 404, 413, 429,
- * 500, 503 or 529). `param` names the offending request field, e.g. `messages[2].content[0].image_url`.
+ * 500, 502, 503, 504 or 529; a provider's failure passes on the status the provider answered).
+ * `param` names the offending request field, e.g. `messages[2].content[0].image_url`;
+ * `retryAfterSeconds` is sent as the `retry-after` header.
  */
 export interface WireError {
   status: number;
   kind: GatewayErrorKind;
   message: string;
   param?: string;
+  retryAfterSeconds?: number;
 }
 
 /** The result of {@link WireCodec.parse}: the translated call, or the 4xx error to answer. */

@@ -1,16 +1,16 @@
 /**
  * Add or edit one provider: name, id, base URL, API key (typed once, sent to main's secret store,
  * never shown again — only "…abcd"), models (fetched from the provider's list or typed), per-model
- * facts, "Test connection" with a clear result, Save and Remove.
+ * facts, the time limits of a call, "Test connection" with a clear result, Save and Remove.
  */
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FamilyRule } from '../../../shared/contract/providers';
+import { DEFAULT_PROVIDER_TIMEOUTS, type FamilyRule } from '../../../shared/contract/providers';
 import type { ProviderView } from '../../../shared/contract/state';
 import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
-import { draftProblems, type ProviderDraft } from './provider-draft';
+import { draftProblems, LIMIT_NAMES, type ProviderDraft } from './provider-draft';
 import { useProviderEditor, type ProviderEditorState } from './useProviderEditor';
 import './providers.css';
 import { ProviderFailure } from '../../components/ProviderFailure';
@@ -220,6 +220,39 @@ function ModelsSection({ draft, readOnly, update, fetchModels }: {
   );
 }
 
+/**
+ * The time limits of a call, in seconds: time to the first byte, the longest silence inside a
+ * response, the total deadline. Empty keeps the default, shown as the placeholder.
+ */
+function LimitsSection({ draft, readOnly, update }: { draft: ProviderDraft; readOnly: boolean; update: (patch: Partial<ProviderDraft>) => void }) {
+  const { t } = useTranslation('providers');
+  return (
+    <Section title={t('limits.title')}>
+      <div className="provider-form" data-testid="provider-limits">
+        {LIMIT_NAMES.map((name) => (
+          <div className="field" key={name}>
+            <label htmlFor={`provider-limit-${name}`}>{t(`limits.${name}`)}</label>
+            <input
+              id={`provider-limit-${name}`}
+              data-testid={`provider-limit-${name}`}
+              type="number"
+              min={0.05}
+              max={3600}
+              step="any"
+              inputMode="decimal"
+              disabled={readOnly}
+              placeholder={t('limits.default', { s: DEFAULT_PROVIDER_TIMEOUTS[name] / 1000 })}
+              value={draft.limits[name]}
+              onChange={(e) => update({ limits: { ...draft.limits, [name]: e.target.value } })}
+            />
+          </div>
+        ))}
+      </div>
+      <p className="field-help small muted">{t('limits.help')}</p>
+    </Section>
+  );
+}
+
 /** Why the draft cannot be saved, one line per problem. */
 function DraftProblemsBanner({ problems }: { problems: ReturnType<typeof draftProblems> }) {
   const { t } = useTranslation('providers');
@@ -330,6 +363,7 @@ export function ProviderEditor({
       <Section title={t('editor.facts')}>
         <ModelFactsTable draft={draft} view={view} families={families} onChange={editor.setFacts} />
       </Section>
+      <LimitsSection draft={draft} readOnly={readOnly} update={editor.update} />
       <DraftProblemsBanner problems={editor.problems} />
       {!readOnly && <EditorActionBar view={view} editor={editor} />}
     </div>

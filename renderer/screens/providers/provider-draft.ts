@@ -3,7 +3,7 @@
  * provider, and turned back into the {@link ProviderSettings} the API takes. The typed API key is
  * kept in the editor's local state only until it is sent; it never enters the store.
  */
-import { defaultModelFacts, PROVIDER_PRESETS, type FamilyRule, type ModelFacts, type OpenAIApi, type ProviderKind, type ProviderPreset, type ProviderSettings } from '../../../shared/contract/providers';
+import { defaultModelFacts, PROVIDER_PRESETS, type FamilyRule, type ModelFacts, type OpenAIApi, type ProviderKind, type ProviderPreset, type ProviderSettings, type ProviderTimeouts, type ProviderTimeoutSettings } from '../../../shared/contract/providers';
 import type { ProviderView } from '../../../shared/contract/state';
 
 /** The editor's form state. `facts` holds the facts of models the person edited (the rest are defaults). */
@@ -16,6 +16,42 @@ export interface ProviderDraft {
   models: string[];
   facts: Record<string, ModelFacts>;
   openaiApi: OpenAIApi;
+  /** The time limits as typed, in seconds ('' = the default). */
+  limits: LimitsDraft;
+}
+
+/** A provider's three time limits (shared/contract/providers.ts `ProviderTimeouts`). */
+export type LimitName = keyof ProviderTimeouts;
+/** The limits in the order the editor shows them. */
+export const LIMIT_NAMES: readonly LimitName[] = ['firstByteMs', 'idleMs', 'totalMs'];
+/** The time limits as typed, in seconds; '' leaves a limit at its default. */
+export type LimitsDraft = Record<LimitName, string>;
+
+/** Shortest and longest limit the file accepts, in seconds (ProviderTimeoutsSchema: 50 ms … 1 hour). */
+const LIMIT_RANGE_S = { min: 0.05, max: 3600 };
+
+/** The typed seconds as ms; undefined for '' (the default); NaN when it is not a number in range. */
+function limitMs(typed: string): number | undefined {
+  const text = typed.trim();
+  if (text === '') return undefined;
+  const s = Number(text);
+  return Number.isFinite(s) && s >= LIMIT_RANGE_S.min && s <= LIMIT_RANGE_S.max ? Math.round(s * 1000) : Number.NaN;
+}
+
+/** The draft of a provider's set limits (ms → seconds as text; unset ones empty). */
+function limitsDraft(set: ProviderTimeoutSettings | undefined): LimitsDraft {
+  const text = (ms: number | undefined) => (ms === undefined ? '' : String(ms / 1000));
+  return { firstByteMs: text(set?.firstByteMs), idleMs: text(set?.idleMs), totalMs: text(set?.totalMs) };
+}
+
+/** The limits the person set (ms), without the ones left at their defaults. */
+function limitsOf(draft: LimitsDraft): ProviderTimeoutSettings {
+  const out: ProviderTimeoutSettings = {};
+  for (const name of LIMIT_NAMES) {
+    const ms = limitMs(draft[name]);
+    if (ms !== undefined && !Number.isNaN(ms)) out[name] = ms;
+  }
+  return out;
 }
 
 /** A free id based on `base` ("ollama", "ollama-2", …). */
@@ -26,7 +62,7 @@ export function freeId(base: string, taken: readonly string[]): string {
 
 /** A new provider's draft from a preset. */
 export function draftFromPreset(preset: ProviderPreset, taken: readonly string[]): ProviderDraft {
-  return { id: freeId(preset.id, [...taken, 'manual']), kind: preset.kind, label: preset.label, preset: preset.id, baseURL: preset.baseURL ?? '', models: [], facts: {}, openaiApi: 'responses' };
+  return { id: freeId(preset.id, [...taken, 'manual']), kind: preset.kind, label: preset.label, preset: preset.id, baseURL: preset.baseURL ?? '', models: [], facts: {}, openaiApi: 'responses', limits: limitsDraft(undefined) };
 }
 
 /** The draft of an existing provider (facts: only the ones the person set). */
@@ -43,6 +79,7 @@ export function draftFromView(view: ProviderView): ProviderDraft {
     models: [...view.models],
     facts,
     openaiApi: view.openaiApi ?? 'responses',
+    limits: limitsDraft(view.timeouts),
   };
 }
 
@@ -55,6 +92,7 @@ export function shownFacts(draft: ProviderDraft, view: ProviderView | undefined,
 export function settingsOf(draft: ProviderDraft): ProviderSettings {
   const facts = Object.fromEntries(Object.entries(draft.facts).filter(([m]) => draft.models.includes(m)));
   const baseURL = draft.baseURL.trim();
+  const timeouts = limitsOf(draft.limits);
   return {
     id: draft.id.trim(),
     kind: draft.kind,
@@ -64,6 +102,7 @@ export function settingsOf(draft: ProviderDraft): ProviderSettings {
     models: draft.models,
     ...(Object.keys(facts).length ? { modelFacts: facts } : {}),
     ...(draft.kind === 'openai' ? { openaiApi: draft.openaiApi } : {}),
+    ...(Object.keys(timeouts).length ? { timeouts } : {}),
   };
 }
 
@@ -71,7 +110,7 @@ export function settingsOf(draft: ProviderDraft): ProviderSettings {
  * A problem that blocks saving: `code` names the sentence (locale key `providers:problems.<code>`),
  * `id` is the taken id for `idTaken`.
  */
-export type DraftProblem = { code: 'badId' } | { code: 'idTaken'; id: string } | { code: 'baseUrlMissing' } | { code: 'baseUrlScheme' };
+export type DraftProblem = { code: 'badId' } | { code: 'idTaken'; id: string } | { code: 'baseUrlMissing' } | { code: 'baseUrlScheme' } | { code: 'limitRange' };
 
 /** Problems that block saving (empty when the draft can be saved); the editor words them. */
 export function draftProblems(draft: ProviderDraft, taken: readonly string[]): DraftProblem[] {
@@ -80,6 +119,7 @@ export function draftProblems(draft: ProviderDraft, taken: readonly string[]): D
   if (taken.includes(draft.id.trim())) out.push({ code: 'idTaken', id: draft.id.trim() });
   if (draft.kind === 'openai-compatible' && !draft.baseURL.trim()) out.push({ code: 'baseUrlMissing' });
   if (draft.baseURL.trim() && !/^https?:\/\/\S+$/.test(draft.baseURL.trim())) out.push({ code: 'baseUrlScheme' });
+  if (LIMIT_NAMES.some((name) => Number.isNaN(limitMs(draft.limits[name])))) out.push({ code: 'limitRange' });
   return out;
 }
 
