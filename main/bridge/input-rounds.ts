@@ -98,12 +98,15 @@ function finish(st: RoundsState, o: Open): void {
   if (o.retryKey) st.retries.delete(o.retryKey);
 }
 
-/** Ends a host request with `err` as its JSON-RPC error (code -32603 unless `err` has a numeric one); nothing is sent when it was aborted. */
+/** Ends a host request with `err` as its JSON-RPC error (code -32603 unless `err` has a numeric one; its `data` kept); nothing is sent when it was aborted. */
 function failHost(st: RoundsState, o: Open, err: unknown): void {
   finish(st, o);
   if (o.abort.signal.aborted) return;
-  const e = err as { code?: unknown; message?: unknown };
-  void st.deps.toHost({ jsonrpc: '2.0', id: o.hostId, error: { code: typeof e.code === 'number' ? e.code : -32603, message: typeof e.message === 'string' ? e.message : String(err) } });
+  const e = err as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof e.code === 'number' ? e.code : -32603;
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  // The error's data (e.g. what a provider did: status, retry-after) reaches the host as it came.
+  void st.deps.toHost({ jsonrpc: '2.0', id: o.hostId, error: { code, message, ...(e.data !== undefined && { data: e.data }) } });
 }
 
 /** Sends the request again on a new bridge id with `params`; a failed send fails the host request. */

@@ -48,12 +48,9 @@ describe.each([
       arm(llm, fault);
       const seen = await seenItems(h);
       const { report, error } = await askText(host, `auto ${fault.name}`);
-      if (era === 'legacy') {
-        const provider = { kind: fault.kind, ...(fault.providerStatus && { status: fault.providerStatus }), ...(fault.retryAfter && { retryAfterSeconds: fault.retryAfter }), ...(fault.phase && { timeout: { phase: fault.phase } }) };
-        expect(report?.error).toMatchObject({ code: -32052, message: expect.stringMatching(fault.words), data: { provider } });
-      } else {
-        expect(error).toMatchObject({ code: -32052, message: expect.stringMatching(fault.words) });
-      }
+      const provider = { kind: fault.kind, ...(fault.providerStatus && { status: fault.providerStatus }), ...(fault.retryAfter && { retryAfterSeconds: fault.retryAfter }), ...(fault.phase && { timeout: { phase: fault.phase } }) };
+      // Pushed: the server's own sampling request gets the error; embedded: the host's tools/call does.
+      expect(era === 'legacy' ? report?.error : error).toMatchObject({ code: -32052, message: expect.stringMatching(fault.words), data: { provider } });
       const item = (await h.state()).items.find((i) => i.serverId === SERVER && !seen.has(i.id))!;
       expectHistory(await endedEntry(h, item.id), fault, 'auto');
       await expectNothingWaiting(env);
