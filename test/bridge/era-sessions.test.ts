@@ -13,6 +13,7 @@ import { startBridgeProxy, type BridgeProxy } from '../../main/bridge/proxy.js';
 import { silentLogger } from '../../main/ports.js';
 import { peerCommand } from '../fixtures/peer-servers.js';
 import { ROOT, textOf } from './support.js';
+import { alive } from '../support/processes.js';
 
 /** A console that answers every sampling request with `text` and records what it was asked. */
 function answeringLink(text: string): ConsoleLink & { asked: Array<{ kind: string; era: string; calls: unknown }> } {
@@ -30,15 +31,6 @@ function answeringLink(text: string): ConsoleLink & { asked: Array<{ kind: strin
     close: () => undefined,
   };
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('second sessions of the bridge', () => {
   let proxy: BridgeProxy | undefined;
