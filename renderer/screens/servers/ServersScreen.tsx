@@ -130,6 +130,15 @@ function ConfigProblems() {
 /** One server in the list: name, status, and transport, tools, prompts, calls in flight and reconnection in one line. */
 function ServerRow({ server: s, current, highlighted, onPick }: { server: ServerView; current: boolean; highlighted: boolean; onPick(): void }) {
   const { t } = useTranslation('servers');
+  const meta = [
+    s.transport,
+    t('screen.rowTools', { count: s.tools.length }),
+    s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
+    s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
+    s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <button
       type="button"
@@ -140,19 +149,13 @@ function ServerRow({ server: s, current, highlighted, onPick }: { server: Server
       onClick={onPick}
     >
       <span className="server-row-top">
-        <span className="mono strong">{s.id}</span>
+        <span className="mono strong" title={s.id}>
+          {s.id}
+        </span>
         <ServerStatusPill status={s.status} />
       </span>
-      <span className="muted small">
-        {[
-          s.transport,
-          t('screen.rowTools', { count: s.tools.length }),
-          s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
-          s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
-          s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
-        ]
-          .filter(Boolean)
-          .join(' · ')}
+      <span className="muted small server-row-meta" title={meta} data-testid="server-row-meta">
+        {meta}
       </span>
     </button>
   );
