@@ -14,6 +14,7 @@ import { rowPreview } from './row-preview';
 import { distinctPreview } from '../../distinct-preview';
 import type { HistoryPages } from './useHistoryPages';
 import { useSay } from '../../i18n/say';
+import { ModelName } from './ModelName';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
 /** Four lines: time and status, preview, the call's arguments, server and call. */
@@ -71,7 +72,7 @@ function RowMeta({ entry }: { entry: HistoryListItem }) {
           {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}
         </span>
       )}
-      {entry.model && <span className="mono">{entry.model}</span>}
+      <ModelName model={entry.model} providerId={entry.providerId} />
       {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
       {entry.notDelivered && (
         <span className="badge tone-warn" data-testid="history-not-delivered">
