@@ -55,7 +55,10 @@ function PresetChooser({ first, onPick }: { first: boolean; onPick(preset: strin
         {PRESETS.map((p) => (
           <li key={p.id}>
             <button type="button" className="preset-card" data-testid={`provider-preset-${p.id}`} onClick={() => onPick(p.id)}>
-              <span className="strong">{presetLabel(p)}</span>
+              {/* A product's name stays as it is in every language; the custom preset's is worded. */}
+              <span className="strong" translate={p.id === 'custom' ? undefined : 'no'}>
+                {presetLabel(p)}
+              </span>
               <span className="muted small">{t(`presets.hint.${p.id}` as 'presets.hint.custom')}</span>
               {p.kind === 'openai-compatible' && p.baseURL && (
                 <span className="mono small" translate="no">
