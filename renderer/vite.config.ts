@@ -11,8 +11,19 @@ export default defineConfig({
     outDir: '../out/renderer',
     emptyOutDir: true,
     sourcemap: true,
-    // One bundle loaded from disk (Electron) or loopback (web host): size matters less than
-    // simplicity. It includes zod, which re-checks the person's edits with the shared validator.
+    // Loaded from disk (Electron) or loopback (web host). The Queue is in the entry chunk (the
+    // first paint); the other screens are lazy chunks (renderer/screens/lazy-screens.ts); the
+    // packages are vendor chunks, React on its own.
     chunkSizeWarningLimit: 1024,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
+            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });
