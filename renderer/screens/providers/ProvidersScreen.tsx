@@ -161,6 +161,7 @@ function ProviderList({ editable, sel }: { editable: ProviderView[]; sel: Select
 /** Under the list: "Add a provider", that Manual is always there, and where keys are stored. */
 function ProviderListActions({ sel }: { sel: SelectionState }) {
   const { t } = useTranslation('providers');
+  const say = useSay();
   const secretStore = useConsole((s) => s.mirror?.settings.secretStore);
   const { selection, setSelection } = sel;
   const adding = selection.kind === 'add' || selection.kind === 'new';
@@ -174,7 +175,7 @@ function ProviderListActions({ sel }: { sel: SelectionState }) {
       </p>
       {secretStore && (
         <p className="small muted" data-testid="secret-store">
-          {t('screen.secretStore', { backend: secretStore.backend })}
+          {t('screen.secretStore', { backend: say(secretStore.backendUi, secretStore.backend) })}
         </p>
       )}
     </div>
