@@ -5,6 +5,7 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { installFakeApi, toWire, type FakeData } from '../support/fake-api.js';
+import { screensLoaded } from '../support/ui.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { waitingEntries } from '../../main/attention/model.js';
 import { english, ui } from '../../shared/contract/ui-text.js';
@@ -102,4 +103,5 @@ export async function openWithDesktop(page: Page, url: string, data: FakeData, o
   await page.goto(url);
   await expect(page.getByTestId('nav-queue')).toBeVisible();
   await expect(page.getByTestId('connecting')).toHaveCount(0);
+  await screensLoaded(page);
 }
