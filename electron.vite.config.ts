@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { BUNDLED_PACKAGES } from './app/bundled-packages.js';
+import { RENDERER_CHUNKS } from './renderer/vite.config.js';
 
 const root = import.meta.dirname;
 
@@ -43,7 +44,8 @@ export default defineConfig({
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,
-      rolldownOptions: { input: resolve(root, 'renderer/index.html') },
+      chunkSizeWarningLimit: 1024,
+      rolldownOptions: { input: resolve(root, 'renderer/index.html'), output: { codeSplitting: RENDERER_CHUNKS } },
     },
   },
 });

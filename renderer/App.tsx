@@ -1,19 +1,15 @@
 /** The app shell: the left nav (Queue with its badge, Servers, History), notices and the screen. */
-import { useSyncExternalStore } from 'react';
+import { Suspense, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getApi, getConnection } from './api';
 import { useConsole, useItems, useNotices, needsPerson, type Screen } from './store';
 import { Banner } from './components/common';
 import { QueueScreen } from './screens/queue/QueueScreen';
-import { ServersScreen } from './screens/servers/ServersScreen';
-import { HistoryScreen } from './screens/history/HistoryScreen';
-import { ProvidersScreen } from './screens/providers/ProvidersScreen';
-import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { HistoryScreen, ProvidersScreen, RulesScreen, ServersScreen, SettingsScreen } from './screens/lazy-screens';
 import { DoNotDisturbIndicator } from './screens/settings/NavExtras';
 import { useAttention } from './screens/settings/attention';
 import { useThemePreference } from './theme';
 import { useLanguagePreference } from './i18n';
-import { RulesScreen } from './screens/rules/RulesScreen';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
 import { useSay } from './i18n/say';
@@ -142,18 +138,18 @@ export function App() {
           <div className="center muted" data-testid="connecting">
             {t('connection.connecting')}
           </div>
-        ) : screen === 'rules' ? (
-          <RulesScreen />
-        ) : screen === 'settings' ? (
-          <SettingsScreen />
         ) : screen === 'queue' ? (
           <QueueScreen />
-        ) : screen === 'servers' ? (
-          <ServersScreen />
-        ) : screen === 'providers' ? (
-          <ProvidersScreen />
         ) : (
-          <HistoryScreen />
+          <Suspense
+            fallback={
+              <div className="center muted" data-testid="screen-loading">
+                {t('connection.loadingScreen')}
+              </div>
+            }
+          >
+            {screen === 'rules' ? <RulesScreen /> : screen === 'settings' ? <SettingsScreen /> : screen === 'servers' ? <ServersScreen /> : screen === 'providers' ? <ProvidersScreen /> : <HistoryScreen />}
+          </Suspense>
         )}
       </main>
       <KeyboardLayer />

@@ -43,6 +43,13 @@ export function clockTime(ms: number): string {
   return cachedFormat('clock', CLOCK, (locale) => new Intl.DateTimeFormat(locale, CLOCK)).format(ms);
 }
 
+const CLOCK_MS: Intl.DateTimeFormatOptions = { ...CLOCK, fractionalSecondDigits: 3 };
+
+/** "14:03:27.885" ("02:03:27.885 PM" in a 12-hour locale): a log's time to the millisecond. */
+export function clockTimeMs(ms: number): string {
+  return cachedFormat('clock-ms', CLOCK_MS, (locale) => new Intl.DateTimeFormat(locale, CLOCK_MS)).format(ms);
+}
+
 /** "2024-05-01 14:03:27", for history where the day matters. */
 export function dateTime(ms: number): string {
   const d = new Date(ms);

@@ -7,6 +7,7 @@ import { App } from './App';
 import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
 import { warmUpOnceOpen } from './warm-up';
+import { preloadScreens } from './screens/lazy-screens';
 import { renderSampleReview } from './warm-up-review';
 import { useConsole } from './store';
 import './styles.css';
@@ -20,6 +21,11 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 // `data-warmed-up` on the root element says the warm-up has run (the e2e suite waits for it).
+// Then, when the page is idle, the other screens' chunks are fetched (the Queue came first);
+// `data-screens-loaded` says they have been.
 void warmUpOnceOpen(getConnection(), { stateArrived: () => useConsole.getState().mirror !== null, renderReview: renderSampleReview }).then(() => {
   document.documentElement.dataset.warmedUp = 'true';
+  const preload = () => void preloadScreens().then(() => (document.documentElement.dataset.screensLoaded = 'true'));
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(preload, { timeout: 5_000 });
+  else setTimeout(preload, 0);
 });

@@ -57,7 +57,6 @@ export interface ConsoleStore {
   screen: Screen;
   selectedItemId: string | null;
   selectedServerId: string | null;
-  selectedTool: string | null;
   selectedHistoryId: string | null;
   /**
    * The whole items this window has open, by id, each with the state version it is current at
@@ -73,7 +72,6 @@ export interface ConsoleStore {
   /** Switches to the queue with `id` selected (e.g. from a call's sampling links). */
   openItem(id: string): void;
   selectServer(id: string | null): void;
-  selectTool(name: string | null): void;
   selectHistory(id: string | null): void;
   setRequestDraft(itemId: string, draft: RequestDraft): void;
   setRequestExtras(itemId: string, extras: RequestExtras): void;
@@ -92,7 +90,6 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   screen: 'queue',
   selectedItemId: null,
   selectedServerId: null,
-  selectedTool: null,
   selectedHistoryId: null,
   details: {},
   drafts: {},
@@ -100,8 +97,7 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   setScreen: (screen) => set({ screen }),
   selectItem: (selectedItemId) => set({ selectedItemId }),
   openItem: (id) => set({ screen: 'queue', selectedItemId: id }),
-  selectServer: (selectedServerId) => set({ selectedServerId, selectedTool: null }),
-  selectTool: (selectedTool) => set({ selectedTool }),
+  selectServer: (selectedServerId) => set({ selectedServerId }),
   selectHistory: (selectedHistoryId) => set({ selectedHistoryId }),
   setRequestDraft: (itemId, request) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], request } } })),
   setRequestExtras: (itemId, requestExtras) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], requestExtras } } })),

@@ -8,6 +8,7 @@ import { app, Menu, nativeImage, nativeTheme, Notification, Tray, type BrowserWi
 import type { DesktopPorts, NotificationRequest, TrayActionId, TrayModel } from '../../main/attention/ports.js';
 import { autostartPath, setLinuxAutostart } from '../../main/settings/autostart-linux.js';
 import { APP_TITLE } from '../../shared/contract/desktop.js';
+import { ui } from '../../shared/contract/ui-text.js';
 import { appIconPixels, badgeDotPixels, encodePng, trayIconPixels } from './icon-art.js';
 
 /** What the ports need from the host's window management. */
@@ -65,8 +66,7 @@ export function createElectronDesktopPorts(opts: ElectronDesktopOptions): Deskto
       },
     },
     loginItem: {
-      supported: () =>
-        app.isPackaged ? { ok: true } : { ok: false, reason: 'Launch at login works in the installed app, not when run from the source tree.' },
+      supported: () => (app.isPackaged ? { ok: true } : { ok: false, reason: ui('desktop.loginFromSource') }),
       set: setLoginItem,
     },
     theme: {

@@ -15,7 +15,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createFileSecretStore } from '../../main/secrets/file-store.js';
-import { SecretStoreError, type SecretStore } from '../../main/secrets/secret-store.js';
+import { described, SecretStoreError, type SecretStore } from '../../main/secrets/secret-store.js';
 import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 
 /** The part of Electron's `safeStorage` this uses. */
@@ -73,6 +73,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
     const fallback = createFileSecretStore({ dir });
     return {
       backend: fallback.backend,
+      ...(fallback.backendUi && { backendUi: fallback.backendUi }),
       ...warned(ui('secrets.noSafeStorage')),
       get: (n) => fallback.get(n),
       set: (n, v) => fallback.set(n, v),
@@ -89,7 +90,7 @@ export function createSafeStorageSecretStore(safeStorage: SafeStorageLike, dir: 
   const linuxBackend = platform === 'linux' ? (safeStorage.getSelectedStorageBackend?.() ?? 'unknown') : undefined;
   const weak = linuxBackend === 'basic_text' || linuxBackend === 'unknown';
   return {
-    backend: `Electron safeStorage${linuxBackend ? ` (${linuxBackend})` : ''}, ciphertexts in ${path}`,
+    ...described(linuxBackend ? ui('secrets.safeStorageBackend', { backend: linuxBackend, file: path }) : ui('secrets.safeStorage', { file: path })),
     ...(weak
       ? {
           ...warned(ui('secrets.weakBackend', { backend: linuxBackend })),

@@ -31,12 +31,21 @@ export { expect };
 /** Where screenshots for people to look at go (git-ignored). */
 export const ARTIFACTS = path.resolve(import.meta.dirname, '..', 'artifacts');
 
-/** Opens the console with the fake API serving `data`, and waits until the state is mirrored. */
+/**
+ * Opens the console with the fake API serving `data`, and waits until the state is mirrored and
+ * every screen's chunk has loaded (a screen opened earlier shows "Loading…" a moment first).
+ */
 export async function openConsole(page: Page, url: string, data: FakeData): Promise<void> {
   await page.addInitScript(installFakeApi, toWire(data));
   await page.goto(url);
   await expect(page.getByTestId('nav-queue')).toBeVisible();
   await expect(page.getByTestId('connecting')).toHaveCount(0);
+  await screensLoaded(page);
+}
+
+/** Waits until the page has loaded every lazy screen's chunk (renderer/screens/lazy-screens.ts). */
+export async function screensLoaded(page: Page): Promise<void> {
+  await expect(page.locator('html[data-screens-loaded="true"]')).toHaveCount(1, { timeout: 15_000 });
 }
 
 /** Every request the renderer sent with `method`, oldest first. */

@@ -89,6 +89,9 @@ export async function walkScreens(page: Page, check: Check, { historyEntries = 1
   await page.getByTestId('nav-providers').click();
   await expect(page.getByTestId('providers-screen')).toBeVisible();
   await check(page, 'providers');
+  await page.getByTestId('add-provider').click();
+  await expect(page.getByTestId('provider-presets')).toBeVisible();
+  await check(page, 'provider presets');
   await page.getByTestId('provider-item').first().click();
   await expect(page.getByTestId('provider-editor')).toBeVisible();
   await check(page, 'provider editor');

@@ -56,6 +56,12 @@ test('a hand-written response is delivered to the server and recorded in history
   await expect(row).toContainText('delivered', { ignoreCase: true });
   await row.click();
   await expect(page.getByTestId('history-detail')).toContainText('Hello from the person at the console');
+  // What happened, truthfully: a person wrote the answer; nothing went to a model.
+  await expect(row.getByTestId('history-by-hand')).toHaveText('by hand');
+  const detail = page.getByTestId('history-detail');
+  await expect(detail.getByTestId('history-field-changes')).toContainText('written by the person (no model)');
+  await expect(detail.getByTestId('history-raw-sent')).toContainText('as approved (not sent to a model)');
+  await expect(detail).not.toContainText(/manual — manual|sent to the LLM/);
   await shot(page, 'live-history');
 });
 

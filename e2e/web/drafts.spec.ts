@@ -78,7 +78,7 @@ test('a response typed while the server gives up stays on screen, copyable, and 
     const detail = page.getByTestId('history-detail');
     await expect(detail.getByTestId('not-delivered')).toContainText(/Not delivered: the server stopped waiting at \d/);
     await expect(detail.getByTestId('draft-text')).toHaveText(text);
-    await expect(detail.getByText('written by the person (no model)')).toBeVisible(); // not "manual — manual"
+    await expect(detail.getByRole('definition').filter({ hasText: 'written by the person (no model)' })).toBeVisible(); // not "manual — manual"
     await shot(page, 'drafts-history');
 
     // Re-open: back in the Queue, in the response editor, with the text.

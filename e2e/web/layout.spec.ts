@@ -1,9 +1,11 @@
 /**
- * Layout sweep: every screen at 1024×700, 1280×800 and 1920×1080, light and dark — no page-wide
- * horizontal overflow, no scroll area inside another that scrolls the same way, and no text cut with "…" that cannot be read
- * whole (a `title` on it or around it), no select whose chosen option does not fit. Screenshots of
- * each go to e2e/artifacts. Then, at the smallest size in both themes, the same checks at every
- * stop of the full walk (e2e/support/walk.ts): each review state, the editors, the dialogs.
+ * Layout sweep: every screen at 1024×700, 1280×800 and 1920×1080, light and dark, and at 1280×800
+ * in Chinese — no page-wide horizontal overflow, no scroll area inside another that scrolls the
+ * same way, no text cut with "…" that cannot be read whole (a `title` or `aria-label` holding it,
+ * on it or around it), no text cut off with no "…" at all, no select whose chosen option does not
+ * fit. Screenshots of each go to e2e/artifacts. Then, at the smallest size in both themes, the same
+ * checks at every stop of the full walk (e2e/support/walk.ts): each review state, the editors, the
+ * dialogs.
  */
 import type { Page } from '@playwright/test';
 import type { FakeData } from '../support/fake-api.js';
@@ -12,8 +14,12 @@ import { openWithDesktop, withDesktop } from './settings-fixture.js';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
 import { walkDialogs, walkPolicy, walkQueue, walkScreens, type Check } from '../support/walk.js';
 
-async function open(page: Page, url: string, fixture: FakeData, theme: 'light' | 'dark'): Promise<void> {
-  fixture.state = withDesktop(fixture.state, { theme });
+async function open(page: Page, url: string, fixture: FakeData, theme: 'light' | 'dark', language: 'en' | 'zh-CN' = 'en'): Promise<void> {
+  // A server whose row says more than its list is wide: tools, prompts and calls in flight.
+  const everything = fixture.state.servers.find((s) => s.id === 'everything')!;
+  const prompts = ['simple', 'complex', 'resource', 'completable'].map((name) => ({ name, arguments: [] }));
+  fixture.state.servers = [...fixture.state.servers, { ...everything, id: 'everything-reference-server', prompts, inFlight: 12 }];
+  fixture.state = withDesktop(fixture.state, { theme, language });
   await openWithDesktop(page, url, fixture);
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }
@@ -37,11 +43,51 @@ async function layoutProblems(page: Page): Promise<{ nested: string[]; clipped: 
     const nested = scrolling
       .filter((s) => scrolling.some((o) => o.el !== s.el && o.el.contains(s.el) && ((o.y && s.y) || (o.x && s.x))))
       .map((s) => name(s.el));
+    /** Whether `el` or an element around it offers `text` whole (its title or accessible name). */
+    const readable = (el: Element, text: string): boolean => {
+      // A distinct preview shows a part of its text, marked with "…" where it was cut.
+      const want = text.replace(/\s+/g, ' ').trim().replace(/^…|…$/g, '');
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        for (const attr of ['title', 'aria-label']) if ((a.getAttribute(attr) ?? '').replace(/\s+/g, ' ').includes(want)) return true;
+      }
+      return false;
+    };
     const clipped = all
       .filter((el) => !(el instanceof HTMLInputElement && el.type === 'file')) // its button, not text
       .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
-      .filter((el) => !el.closest('[title]') && !el.closest('[aria-label]'))
+      .filter((el) => !readable(el, el.textContent ?? ''))
       .map((el) => `${name(el)}: ${(el.textContent ?? '').slice(0, 60)}`);
+    // Text cut off with no ellipsis: a line running past the edge of a box that hides what overflows
+    // sideways, or scrolls it (a list's row then looks cut too; a wide table or preformatted text
+    // that scrolls sideways is fine), where no box between them ends the line with "…".
+    const overflowX = (el: Element, text: Element): 'shown' | 'cut' | 'scrolls' => {
+      const o = getComputedStyle(el).overflowX;
+      if (o === 'visible') return 'shown';
+      const wide = text.closest('table, pre');
+      return o !== 'hidden' && o !== 'clip' && wide && el.contains(wide) ? 'scrolls' : 'cut';
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || !(n.textContent ?? '').trim() || el.closest('textarea, script, style, option') || el.getClientRects().length === 0) continue;
+      if (el.closest('details:not([open]) > :not(summary)')) continue; // a closed section's content is laid out but not shown
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const lines = [...range.getClientRects()];
+      let ellipsis = false;
+      for (let a: Element | null = el; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).textOverflow === 'ellipsis') ellipsis = true;
+        const overflow = overflowX(a, el);
+        if (overflow === 'scrolls') break;
+        if (overflow === 'shown' || a.clientWidth <= 1) continue;
+        const box = a.getBoundingClientRect();
+        const left = box.left + a.clientLeft;
+        const right = left + a.clientWidth;
+        if (!lines.some((r) => r.width > 0 && (r.right > right + 1 || r.left < left - 1))) continue;
+        if (!ellipsis) clipped.push(`${name(el)}: cut without "…": ${(n.textContent ?? '').trim().slice(0, 60)}`);
+        break;
+      }
+    }
     // A select shows its chosen option on one line: cut when the text is wider than the box.
     const ctx = document.createElement('canvas').getContext('2d')!;
     for (const sel of all.filter((el): el is HTMLSelectElement => el instanceof HTMLSelectElement)) {
@@ -82,6 +128,21 @@ for (const theme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('layout 1280×800 in Chinese: no nested scrolling, no text cut beyond reading', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, appUrl, fixture, 'light', 'zh-CN');
+  await expect(page.getByTestId('nav-queue')).toHaveText(/队列/);
+  const found: string[] = [];
+  for (const [screen, go] of screens) {
+    await go(page);
+    await expectNoHorizontalOverflow(page);
+    const { nested, clipped } = await layoutProblems(page);
+    found.push(...nested.map((n) => `${screen}: nested scroll ${n}`), ...clipped.map((c) => `${screen}: cut ${c}`));
+    await shot(page, `1280x800-zh-CN-${screen}`);
+  }
+  expect(found).toEqual([]);
+});
 
 for (const theme of ['light', 'dark'] as const) {
   test(`layout 1024×700 ${theme}: every review state, editor and dialog of the walk`, async ({ page, appUrl, fixture }) => {

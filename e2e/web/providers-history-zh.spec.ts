@@ -94,7 +94,8 @@ test('Providers screen in Simplified Chinese: list, editor, model facts, problem
   await expect(ollama.getByTestId('provider-test-result')).toContainText('连接正常');
 
   // A new custom provider: its name is worded in Chinese; without a base URL it cannot be saved, and says why.
-  await page.getByTestId('provider-preset').selectOption('custom');
+  await page.getByTestId('add-provider').click();
+  await page.getByTestId('provider-preset-custom').click();
   const fresh = page.getByTestId('provider-editor');
   await expect(fresh.getByRole('heading', { level: 2 })).toHaveText('添加提供方：OpenAI 兼容（自定义 URL）');
   await expect(page.getByTestId('provider-problems')).toContainText('暂时无法保存');

@@ -178,7 +178,8 @@ test('Providers screen: stored key shown only as a hint, weak storage warned, ed
   expect(saved).not.toHaveProperty('apiKey');
 
   // A new Anthropic provider: the typed key is sent once, with the settings.
-  await page.getByTestId('provider-preset').selectOption('anthropic');
+  await page.getByTestId('add-provider').click();
+  await page.getByTestId('provider-preset-anthropic').click();
   const fresh = page.getByTestId('provider-editor');
   await expect(fresh.getByTestId('provider-id')).toHaveValue('anthropic-2');
   await fresh.getByTestId('provider-api-key').fill('sk-ant-typed-once-0000');
@@ -187,6 +188,33 @@ test('Providers screen: stored key shown only as a hint, weak storage warned, ed
   await fresh.getByTestId('provider-save').click();
   const saves = await recorded(page, 'saveProvider');
   expect(saves.at(-1)).toMatchObject({ apiKey: 'sk-ant-typed-once-0000', provider: { id: 'anthropic-2', kind: 'anthropic', models: ['claude-opus-4-1'] } });
+});
+
+test('Providers opens on the list and the first provider; with none yet, on an invitation with the presets; a form only when asked', async ({ page, appUrl, fixture }) => {
+  await open(page, appUrl, fixture);
+  await page.getByTestId('nav-providers').click();
+  await expect(page.getByTestId('provider-item')).toHaveCount(3);
+  await expect(page.getByTestId('provider-editor').getByRole('heading', { level: 2 })).toHaveText('Anthropic');
+  await page.getByTestId('add-provider').click();
+  await expect(page.getByTestId('provider-presets')).toContainText('Add a provider');
+  await expect(page.getByTestId('provider-editor')).toHaveCount(0);
+  await page.getByTestId('provider-preset-ollama').click();
+  await expect(page.getByTestId('provider-editor').getByRole('heading', { level: 2 })).toHaveText('Add provider: Ollama');
+  expect(await recorded(page, 'saveProvider')).toEqual([]);
+});
+
+test('Providers with no provider yet: the presets, and what the console does without one', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConsole(page, appUrl, { ...fixture, state: { ...fixture.state, providers: [providers.at(-1)!] } });
+  await page.getByTestId('nav-providers').click();
+  const invitation = page.getByTestId('provider-presets');
+  await expect(invitation.getByRole('heading', { level: 2 })).toHaveText('No provider yet');
+  await expect(invitation).toContainText('every response is one you write yourself');
+  await expect(invitation.getByRole('button')).toHaveCount(6);
+  await expect(page.getByTestId('provider-editor')).toHaveCount(0);
+  await shot(page, 'providers-first-run');
+  await invitation.getByTestId('provider-preset-anthropic').click();
+  await expect(page.getByTestId('provider-editor').getByRole('heading', { level: 2 })).toHaveText('Add provider: Anthropic');
 });
 
 test('Model selection panel: family table, default model and per-server allowed models are sent', async ({ page, appUrl, fixture }) => {
@@ -221,7 +249,8 @@ test('Providers screen: each model shows its price and where it comes from; a ty
   await expect(local.getByTestId('fact-price-in')).toHaveValue('0');
   await expect(local.getByTestId('fact-price-origin')).toHaveText('free (local)');
 
-  await page.getByTestId('provider-preset').selectOption('anthropic');
+  await page.getByTestId('add-provider').click();
+  await page.getByTestId('provider-preset-anthropic').click();
   const fresh = page.getByTestId('provider-editor');
   await fresh.getByTestId('provider-model-input').fill('claude-sonnet-4-5');
   await fresh.getByTestId('provider-model-add').click();

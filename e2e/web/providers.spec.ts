@@ -55,7 +55,8 @@ test('add a provider, test it, approve a request that streams from it; the key i
 
   // Add the provider: custom OpenAI-compatible URL, a name, the key.
   await page.getByTestId('nav-providers').click();
-  await page.getByTestId('provider-preset').selectOption('custom');
+  await expect(page.getByTestId('provider-presets')).toContainText('No provider yet');
+  await page.getByTestId('provider-preset-custom').click();
   const editor = page.getByTestId('provider-editor');
   await editor.getByTestId('provider-label').fill('Loopback LLM');
   await editor.getByTestId('provider-id').fill('loopback');

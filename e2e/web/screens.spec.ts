@@ -119,6 +119,84 @@ test('servers: a guard-style tool its server refused on 2025-11-25 was called ag
   await expect(page.getByTestId('tool-era-select')).toHaveValue('modern');
 });
 
+test('servers: leaving and coming back finds each server page as it was left: tab, tool, typed arguments, scroll', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  await page.getByTestId('tool-item').filter({ hasText: 'echo' }).click();
+  await page.getByTestId('tool-field-message').fill('typed for echo');
+  await page.getByTestId('tool-item').filter({ hasText: 'trigger-sampling-request' }).click();
+  await page.getByTestId('tool-field-prompt').fill('typed for sampling');
+  const pane = page.locator('.split-detail');
+  await pane.evaluate((el) => el.scrollTo({ top: 420 }));
+  await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBe(420);
+  await page.waitForTimeout(100); // the scroll event has been handled
+
+  const expectAsLeft = async () => {
+    await expect(page.getByTestId('tool-item').filter({ hasText: 'trigger-sampling-request' })).toHaveAttribute('aria-current', 'true');
+    await expect(page.getByTestId('tool-field-prompt')).toHaveValue('typed for sampling');
+    await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBe(420);
+  };
+  // Another screen and back.
+  await page.getByTestId('nav-history').click();
+  await page.getByTestId('nav-servers').click();
+  await expectAsLeft();
+  // Another server (which opens at its own top, on its own tab) and back.
+  await page.getByTestId('server-item').filter({ hasText: 'broken-python' }).click();
+  await expect(page.getByTestId('server-detail')).toHaveAttribute('data-server-id', 'broken-python');
+  await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBe(0);
+  await page.getByTestId('server-tab-log').click();
+  await page.getByTestId('server-item').filter({ hasText: 'everything' }).first().click();
+  await expectAsLeft();
+  await expect(page.getByTestId('server-tab-tools')).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('tool-item').filter({ hasText: 'echo' }).click();
+  await expect(page.getByTestId('tool-field-message')).toHaveValue('typed for echo');
+  await page.getByTestId('server-item').filter({ hasText: 'broken-python' }).click();
+  await expect(page.getByTestId('server-tab-log')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('servers: the result of a call the person started is scrolled into view when the call ends', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-servers').click();
+  await page.getByTestId('tool-item').filter({ hasText: 'echo' }).click();
+  await page.getByTestId('tool-field-message').fill('far below');
+  await page.getByTestId('call-tool').click();
+  await expect.poll(() => recorded(page, 'callTool')).toHaveLength(1);
+  const started = { id: 'fake-call-1', serverId: 'everything', kind: 'tools/call' as const, name: 'echo', arguments: { message: 'far below' }, status: 'running' as const, startedAt: Date.now(), samplingItemIds: [] };
+  await emit(page, { type: 'patch', patch: { version: 43, calls: { upsert: [started] } } });
+  const card = page.locator('[data-call-id="fake-call-1"]');
+  await expect(card).toHaveAttribute('data-status', 'running');
+  // While it runs the person reads the review of the other running call, at the top of the page.
+  await page.locator('.split-detail').evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(card).not.toBeInViewport();
+  const echoed = Array.from({ length: 12 }, (_, i) => `Echo line ${i + 1}: far below`).join('\n');
+  await emit(page, { type: 'patch', patch: { version: 44, calls: { upsert: [{ ...started, status: 'succeeded', endedAt: Date.now(), result: { content: [{ type: 'text', text: echoed }] } }] } } });
+  await expect(card).toHaveAttribute('data-status', 'succeeded');
+  await expect(card).toBeInViewport({ ratio: 0.99 }); // whole, give or take a sub-pixel
+  await shot(page, 'servers-call-result-in-view');
+
+  // Asked for reduced motion, the page jumps there instead of gliding.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.evaluate(() => {
+    const w = window as unknown as { __scrolls: unknown[] };
+    w.__scrolls = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element, arg?: boolean | ScrollIntoViewOptions) {
+      w.__scrolls.push(arg);
+      original.call(this, arg);
+    };
+  });
+  await page.getByTestId('call-tool').click();
+  await expect.poll(() => recorded(page, 'callTool')).toHaveLength(2);
+  const again = { ...started, id: 'fake-call-2', startedAt: Date.now() };
+  await emit(page, { type: 'patch', patch: { version: 45, calls: { upsert: [again] } } });
+  await page.locator('.split-detail').evaluate((el) => el.scrollTo({ top: 0 }));
+  await emit(page, { type: 'patch', patch: { version: 46, calls: { upsert: [{ ...again, status: 'succeeded', endedAt: Date.now(), result: { content: [{ type: 'text', text: echoed }] } }] } } });
+  await expect(page.locator('[data-call-id="fake-call-2"]')).toBeInViewport({ ratio: 0.99 });
+  expect(await page.evaluate(() => (window as unknown as { __scrolls: unknown[] }).__scrolls)).toEqual([{ block: 'nearest', behavior: 'auto' }]);
+});
+
 test('notices show at the top and can be hidden, for every window (main drops them)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const notices = page.getByTestId('notices');

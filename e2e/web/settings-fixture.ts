@@ -5,9 +5,16 @@
  */
 import { expect, type Page } from '@playwright/test';
 import { installFakeApi, toWire, type FakeData } from '../support/fake-api.js';
+import { screensLoaded } from '../support/ui.js';
 import type { FixtureState } from '../support/fixture-state.js';
 import { waitingEntries } from '../../main/attention/model.js';
+import { english, ui } from '../../shared/contract/ui-text.js';
 import { DEFAULT_DESKTOP_SETTINGS, type AttentionNotification, type DesktopSettings, type DesktopSupports, type DesktopView } from '../../shared/contract/desktop.js';
+
+/** `{ launchAtLoginNote, launchAtLoginNoteUi }` as main sends them: the English beside its message code. */
+function said(code: 'desktop.loginDesktopOnly'): Pick<DesktopView, 'launchAtLoginNote' | 'launchAtLoginNoteUi'> {
+  return { launchAtLoginNote: english(ui(code)), launchAtLoginNoteUi: ui(code) };
+}
 
 /** What the web host supports (no native parts). */
 export const WEB_SUPPORTS: DesktopSupports = { nativeNotifications: false, tray: false, badge: false, launchAtLogin: false };
@@ -18,7 +25,7 @@ export function desktopView(settings: Partial<DesktopSettings> = {}, supports: D
     settings: { ...DEFAULT_DESKTOP_SETTINGS, ...settings },
     path: '/home/user/.config/mcp-approval-console/desktop-settings.json',
     supports,
-    ...(supports.launchAtLogin ? {} : { launchAtLoginNote: 'Only the desktop app can start at login.' }),
+    ...(supports.launchAtLogin ? {} : said('desktop.loginDesktopOnly')),
   };
 }
 
@@ -96,4 +103,5 @@ export async function openWithDesktop(page: Page, url: string, data: FakeData, o
   await page.goto(url);
   await expect(page.getByTestId('nav-queue')).toBeVisible();
   await expect(page.getByTestId('connecting')).toHaveCount(0);
+  await screensLoaded(page);
 }

@@ -5,6 +5,7 @@
  * recording fakes.
  */
 import type { ThemePreference } from '../../shared/contract/desktop.js';
+import type { UiText } from '../../shared/contract/ui-text.js';
 
 /** What one native notification shows. */
 export interface NotificationRequest {
@@ -58,8 +59,8 @@ export interface TrayPort {
 
 /** Starting the app at login. */
 export interface LoginItemPort {
-  /** Whether this build can register itself (packaged desktop builds), with a reason when not. */
-  supported(): { ok: true } | { ok: false; reason: string };
+  /** Whether this build can register itself (packaged desktop builds), with a reason (a message code) when not. */
+  supported(): { ok: true } | { ok: false; reason: UiText };
   /** Registers (or removes) the app as a login item. @throws Error when the OS refuses. */
   set(enabled: boolean): void;
 }

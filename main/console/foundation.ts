@@ -99,7 +99,12 @@ function initialState(ports: ConsolePorts, servers: LoadedServers, providers: Fo
       serversConfigPath: servers.path,
       providersConfigPath: join(dir, PROVIDERS_CONFIG_FILE),
       historyPath: join(dir, HISTORY_FILE),
-      secretStore: { backend: secrets.backend, ...(secrets.warning ? { warning: secrets.warning } : {}), ...(secrets.warningUi ? { warningUi: secrets.warningUi } : {}) },
+      secretStore: {
+        backend: secrets.backend,
+        ...(secrets.backendUi ? { backendUi: secrets.backendUi } : {}),
+        ...(secrets.warning ? { warning: secrets.warning } : {}),
+        ...(secrets.warningUi ? { warningUi: secrets.warningUi } : {}),
+      },
     },
   };
 }

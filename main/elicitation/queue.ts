@@ -342,7 +342,7 @@ function fromUrlError(core: QueueCore, serverId: string, era: ProtocolEra, elici
         params: parsed.data,
         secretWarning: false,
       },
-      events: [{ at, kind: 'received', detail: `URL elicitation required (-32042): ${parsed.data.url}` }],
+      events: [{ at, kind: 'received', ...detailed(ui('event.urlRequired', { url: parsed.data.url })) }],
     });
   }
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/contract/api.js';
 import { chooseModel } from '../../shared/domain/model-selection.js';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
-import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
+import { detailed, type HistoryEntry, type SamplingItemView } from '../../shared/contract/state.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { withServerWait } from '../../shared/domain/wait.js';
@@ -159,13 +159,19 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
       ...withServerWait(serverWait),
     },
     settle,
-    events: [{ at: receivedAt, kind: 'received', detail: `${what.params.messages.length} message(s), maxTokens ${what.params.maxTokens}, round ${what.round}` }],
+    events: [{ at: receivedAt, kind: 'received', ...detailed(receivedDetail(what.params, what.round)) }],
     reviewSince: receivedAt,
     reviewMs: 0,
     generationMs: 0,
     requestEdited: false,
     responseEdited: false,
   };
+}
+
+/** The "received" event's detail: how many messages, maxTokens and the round of the tool loop. */
+function receivedDetail(params: CreateMessageParams, round: number) {
+  const count = params.messages.length;
+  return ui(count === 1 ? 'event.receivedOne' : 'event.receivedMany', { count, maxTokens: params.maxTokens, round });
 }
 
 /** Puts a record in the queue and records it in history. */

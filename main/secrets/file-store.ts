@@ -17,7 +17,8 @@ import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSyn
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SecretStoreError, type SecretStore } from './secret-store.js';
+import { ui } from '../../shared/contract/ui-text.js';
+import { described, SecretStoreError, type SecretStore } from './secret-store.js';
 
 /** File names inside the store's folder. */
 export const SECRETS_FILE = 'secrets.enc.json';
@@ -100,9 +101,7 @@ export function createFileSecretStore(opts: FileSecretStoreOptions): SecretStore
   checkKeyKind(file, filePath, opts.passphrase);
   const st: FileStoreState = { opts, filePath, keyPath, file, cachedKey: undefined };
   return {
-    backend: opts.passphrase
-      ? `encrypted file ${filePath} (AES-256-GCM, key derived from your passphrase with scrypt)`
-      : `encrypted file ${filePath} (AES-256-GCM, key in ${keyPath}, mode 0600)`,
+    ...described(opts.passphrase ? ui('secrets.filePassphrase', { file: filePath }) : ui('secrets.fileKey', { file: filePath, keyFile: keyPath })),
     get: async (name) => getSecret(st, name),
     set: async (name, value) => setSecret(st, name, value),
     delete: async (name) => deleteSecret(st, name),

@@ -6,12 +6,19 @@
  * Rules every implementation keeps: a secret is never written in plaintext, never
  * logged, never part of an error message, and `describe()` never reveals it.
  */
-import type { UiText } from '../../shared/contract/ui-text.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
+
+/** `{ backend, backendUi }` of a store from its message code. */
+export function described(where: UiText): { backend: string; backendUi: UiText } {
+  return { backend: english(where), backendUi: where };
+}
 
 /** A place to keep secrets by name. Names are short ASCII ids such as "provider:anthropic:apiKey". */
 export interface SecretStore {
-  /** Where secrets go, for the settings screen: e.g. "encrypted file (AES-256-GCM, key file 0600)". */
+  /** Where secrets go, in English (logs): e.g. "encrypted file … (AES-256-GCM, key in …, mode 0600)". */
   readonly backend: string;
+  /** `backend` as a message code, for the settings and providers screens in the person's language. */
+  readonly backendUi?: UiText;
   /** Set when the storage is weak (e.g. Linux safeStorage fell back to "basic_text"); shown to the person. */
   readonly warning?: string;
   /** `warning` as a message code, for the person's language. */
@@ -39,7 +46,7 @@ export const apiKeySecretName = (providerId: string): string => `provider:${prov
 export function createMemorySecretStore(): SecretStore {
   const values = new Map<string, string>();
   return {
-    backend: 'memory only (keys are forgotten when the console stops)',
+    ...described(ui('secrets.memory')),
     get: async (name) => values.get(name),
     set: async (name, value) => void values.set(name, value),
     delete: async (name) => void values.delete(name),

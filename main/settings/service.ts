@@ -8,7 +8,7 @@ import type { DesktopPorts } from '../attention/ports.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 import { loadDesktopSettings, saveDesktopSettings } from './store.js';
-import { ui } from '../../shared/contract/ui-text.js';
+import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 
 /** What {@link createDesktopSettingsService} needs. */
 export interface DesktopSettingsDeps {
@@ -47,11 +47,11 @@ interface SettingsState {
   readonly deps: DesktopSettingsDeps;
   /** desktop-settings.json. */
   readonly path: string;
-  readonly loginSupport: { ok: true } | { ok: false; reason: string };
+  readonly loginSupport: { ok: true } | { ok: false; reason: UiText };
   readonly supports: DesktopSupports;
   settings: DesktopSettings;
   problem: string | undefined;
-  loginNote: string | undefined;
+  loginNote: UiText | undefined;
 }
 
 /** Starts the service and publishes the first `desktop` slice. Never throws. */
@@ -60,7 +60,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
   if (loaded.problem) deps.notify('warning', loaded.problem);
   if (loaded.note) deps.notify('info', loaded.note);
 
-  const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: 'Only the desktop app can start at login.' };
+  const loginSupport = deps.ports.loginItem?.supported() ?? { ok: false as const, reason: ui('desktop.loginDesktopOnly') };
   const supports: DesktopSupports = {
     nativeNotifications: !!deps.ports.notifier,
     tray: !!deps.ports.tray,
@@ -80,7 +80,7 @@ export function createDesktopSettingsService(deps: DesktopSettingsDeps): Desktop
 function publish(st: SettingsState): void {
   const view: DesktopView = { settings: st.settings, path: st.path, supports: st.supports };
   if (st.problem) view.problem = st.problem;
-  if (st.loginNote) view.launchAtLoginNote = st.loginNote;
+  if (st.loginNote) Object.assign(view, { launchAtLoginNote: english(st.loginNote), launchAtLoginNoteUi: st.loginNote });
   st.deps.hub.set('desktop', view);
 }
 
@@ -95,7 +95,7 @@ function applySaved(st: SettingsState): void {
     try {
       ports.loginItem.set(st.settings.launchAtLogin);
     } catch (err) {
-      st.loginNote = `Could not update the login item: ${(err as Error).message}`;
+      st.loginNote = ui('desktop.loginUpdateFailed', { why: (err as Error).message });
       logger.warn('login item update failed', { error: String(err) });
     }
   }
@@ -160,7 +160,7 @@ function putLoginItemBack(st: SettingsState, on: boolean): void {
   try {
     st.deps.ports.loginItem?.set(on);
   } catch (err) {
-    st.loginNote = `Could not update the login item: ${(err as Error).message}`;
+    st.loginNote = ui('desktop.loginUpdateFailed', { why: (err as Error).message });
     st.deps.logger.warn('login item update failed', { error: String(err) });
     publish(st);
   }

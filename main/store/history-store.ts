@@ -298,7 +298,7 @@ class SqliteHistoryStore implements HistoryStore {
         endedAt: now,
         // Nothing was delivered; a draft the person typed stays with the entry.
         notDelivered: { cause: 'console_stopped', at: now, draft: entry.draft !== undefined },
-        events: [...entry.events, { at: now, kind: 'interrupted', detail: maintenance.INTERRUPTED_DETAIL }],
+        events: [...entry.events, { at: now, kind: 'interrupted', ...maintenance.INTERRUPTED_EVENT }],
       });
     }
     return ids.length;

@@ -7,6 +7,8 @@
 import { ITEM_STATUSES, STATUS_OUTCOME } from '../../shared/contract/status.js';
 import type Database from 'libsql';
 import type { HistoryFacets, HistoryStats } from '../../shared/contract/history.js';
+import { detailed } from '../../shared/contract/history-entry.js';
+import { ui } from '../../shared/contract/ui-text.js';
 import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
 import { seqBase } from './rows.js';
@@ -18,8 +20,10 @@ const REFUSED_SQL = ITEM_STATUSES.filter((s) => STATUS_OUTCOME[s] === 'refused')
 /** Prepares (once per distinct SQL text) and returns a statement. */
 export type Prepare = (sql: string) => Database.Statement;
 
-/** The event added to an entry the console never finished. */
-export const INTERRUPTED_DETAIL = 'The console stopped before this request finished';
+/** The detail of the event added to an entry the console never finished: its English and its message code. */
+export const INTERRUPTED_EVENT = detailed(ui('event.interrupted'));
+/** {@link INTERRUPTED_EVENT}'s English. */
+export const INTERRUPTED_DETAIL = INTERRUPTED_EVENT.detail;
 
 /** Most conversation ids deleted per statement (bound as one JSON array). */
 const DELETE_CHUNK = 500;

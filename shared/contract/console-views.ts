@@ -50,8 +50,11 @@ export interface SettingsView {
   serversConfigPath: string;
   providersConfigPath: string;
   historyPath: string;
-  /** Where API keys are kept, e.g. "Electron safeStorage (gnome_libsecret)"; `warning` when that storage is weak. */
-  secretStore?: { backend: string; warning?: string; warningUi?: UiText };
+  /**
+   * Where API keys are kept, e.g. "Electron safeStorage (gnome_libsecret), ciphertexts in …" (English;
+   * `backendUi` its message code); `warning` when that storage is weak.
+   */
+  secretStore?: { backend: string; backendUi?: UiText; warning?: string; warningUi?: UiText };
   /**
    * Problems with mcp-servers.json as edited by hand ("line 3, column 5: …"); while set, the last
    * good config stays in force. Absent when the file is fine.

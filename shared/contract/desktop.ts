@@ -7,6 +7,7 @@
  * `attention` slices of the state. No Node, DOM or Electron imports.
  */
 import { z } from 'zod';
+import type { UiText } from './ui-text.js';
 
 /** The app's name as windows, tabs and the tray show it. */
 export const APP_TITLE = 'MCP Approval Console';
@@ -108,8 +109,10 @@ export interface DesktopView {
   /** Why the file on disk could not be used (defaults apply until the person saves). */
   problem?: string;
   supports: DesktopSupports;
-  /** Why "launch at login" is unavailable or failed, readable. */
+  /** Why "launch at login" is unavailable or failed, in English. */
   launchAtLoginNote?: string;
+  /** `launchAtLoginNote` as a message code, for the person's language. */
+  launchAtLoginNoteUi?: UiText;
 }
 
 /** Which review a waiting item is in. */

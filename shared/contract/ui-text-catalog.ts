@@ -158,6 +158,10 @@ export const UI_TEXTS = {
   'event.approvedByRuleChanged': 'by rule "{{rule}}" (v{{version}}), changed by the rule',
   'event.urlReceived': 'URL {{url}}',
   'event.formReceived': 'form with {{count}} field(s)',
+  'event.receivedOne': '1 message, maxTokens {{maxTokens}}, round {{round}}',
+  'event.receivedMany': '{{count}} messages, maxTokens {{maxTokens}}, round {{round}}',
+  'event.urlRequired': 'URL elicitation required (-32042): {{url}}',
+  'event.interrupted': 'The console stopped before this request finished',
 
   // Why an action the person asked for failed (ApiError).
   'error.noSamplingRequest': "no sampling request {{id}}",
@@ -302,6 +306,18 @@ export const UI_TEXTS = {
   'failure.timeout': 'The provider did not answer in time.',
   'failure.unsupported': 'The provider cannot take this content.',
   'failure.unknown': 'The provider call failed.',
+
+  // Launch at login (Settings): why it is unavailable, or why the OS refused it.
+  'desktop.loginDesktopOnly': 'Only the desktop app can start at login.',
+  'desktop.loginFromSource': 'Launch at login works in the installed app, not when run from the source tree.',
+  'desktop.loginUpdateFailed': 'Could not update the login item: {{why}}',
+
+  // Where API keys are kept (Settings, Providers).
+  'secrets.fileKey': 'encrypted file {{file}} (AES-256-GCM, key in {{keyFile}}, mode 0600)',
+  'secrets.filePassphrase': 'encrypted file {{file}} (AES-256-GCM, key derived from your passphrase with scrypt)',
+  'secrets.memory': 'memory only (keys are forgotten when the console stops)',
+  'secrets.safeStorage': 'Electron safeStorage, ciphertexts in {{file}}',
+  'secrets.safeStorageBackend': 'Electron safeStorage ({{backend}}), ciphertexts in {{file}}',
 
   // Where API keys are kept, when that storage is weak.
   'secrets.noSafeStorage': 'Electron safeStorage is not available on this system; API keys are in an AES-256-GCM encrypted file whose key file sits in the same folder.',

@@ -2,6 +2,7 @@
 import type { DesktopPorts, NotificationRequest, TrayActionId, TrayModel } from '../../main/attention/ports.js';
 import type { ThemePreference } from '../../shared/contract/desktop.js';
 import type { ElicitationItemView, SamplingItemView, SamplingStatus } from '../../shared/contract/state.js';
+import { ui } from '../../shared/contract/ui-text.js';
 
 /** A sampling item from server `serverId` with one user message `prompt`, in `status`. */
 export function samplingItem(id: string, status: SamplingStatus, opts: { prompt?: string; serverId?: string; tool?: string; at?: number; origin?: 'server' | 'draft' } = {}): SamplingItemView {
@@ -71,7 +72,7 @@ export function recordingPorts(opts: { loginSupported?: boolean; loginFails?: bo
       tray: { update: (m) => void rec.trays.push(m), onAction: (h) => void (trayHandler = h) },
       theme: { set: (t) => void rec.themes.push(t) },
       loginItem: {
-        supported: () => (opts.loginSupported === false ? { ok: false, reason: 'Start the packaged app to use this.' } : { ok: true }),
+        supported: () => (opts.loginSupported === false ? { ok: false, reason: ui('desktop.loginFromSource') } : { ok: true }),
         set: (on) => {
           if (opts.loginFails) throw new Error('access denied');
           rec.loginItems.push(on);

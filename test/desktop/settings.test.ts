@@ -37,7 +37,11 @@ describe('desktop settings', () => {
     const dir = tempDir();
     const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'web', userDataDir: dir, serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, () => {});
     const s = createDesktopSettingsService({ dir, hub, ports: {}, logger: silentLogger, notify: () => {} });
-    expect(hub.get('desktop')).toMatchObject({ supports: { nativeNotifications: false, tray: false, badge: false, launchAtLogin: false }, launchAtLoginNote: 'Only the desktop app can start at login.' });
+    expect(hub.get('desktop')).toMatchObject({
+      supports: { nativeNotifications: false, tray: false, badge: false, launchAtLogin: false },
+      launchAtLoginNote: 'Only the desktop app can start at login.',
+      launchAtLoginNoteUi: { code: 'desktop.loginDesktopOnly' },
+    });
     expect(() => s.update({ launchAtLogin: true })).toThrow(/not available/);
     // other settings still save
     expect(s.update({ theme: 'dark' }).theme).toBe('dark');
@@ -179,8 +183,12 @@ describe('desktop settings', () => {
   it('where the build cannot start at login (e.g. not packaged), enabling is refused with the reason', () => {
     const dir = tempDir();
     const t = start(dir, recordingPorts({ loginSupported: false }));
-    expect(t.view()).toMatchObject({ supports: { launchAtLogin: false }, launchAtLoginNote: 'Start the packaged app to use this.' });
+    expect(t.view()).toMatchObject({
+      supports: { launchAtLogin: false },
+      launchAtLoginNote: 'Launch at login works in the installed app, not when run from the source tree.',
+      launchAtLoginNoteUi: { code: 'desktop.loginFromSource' },
+    });
     expect(t.rec.loginItems).toEqual([]);
-    expect(() => t.service.update({ launchAtLogin: true })).toThrow(/Start the packaged app/);
+    expect(() => t.service.update({ launchAtLogin: true })).toThrow(/works in the installed app/);
   });
 });

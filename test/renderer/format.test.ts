@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import i18n from 'i18next';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { duration, formatLocale, formatNumber, STATUS_LABELS, statusLabel } from '../../renderer/format.js';
+import { clockTimeMs, duration, formatLocale, formatNumber, STATUS_LABELS, statusLabel } from '../../renderer/format.js';
 
 // format.ts translates through i18next's shared instance, which the renderer initialises
 // (renderer/i18n); here it gets the `common` namespace of both languages.
@@ -78,5 +78,15 @@ describe('formatLocale', () => {
     expect(formatNumber(12345.5)).toBe('12,345.5');
     vi.stubGlobal('navigator', { language: 'en-IN', languages: ['en-IN'] });
     expect(formatNumber(1234567)).toBe('12,34,567');
+  });
+});
+
+describe('clockTimeMs', () => {
+  it('puts the milliseconds beside the seconds, before a 12-hour clock\'s AM/PM', () => {
+    const at = new Date(2026, 0, 2, 17, 46, 42, 885).getTime();
+    vi.stubGlobal('navigator', { language: 'en-US', languages: ['en-US'] });
+    expect(clockTimeMs(at)).toMatch(/^05:46:42\.885\sPM$/);
+    vi.stubGlobal('navigator', { language: 'en-GB', languages: ['en-GB'] });
+    expect(clockTimeMs(at)).toBe('17:46:42.885');
   });
 });

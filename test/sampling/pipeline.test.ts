@@ -69,6 +69,10 @@ describe('sampling pipeline', () => {
     void t.pipeline.handle(incoming());
     expect(t.item()).toMatchObject({ status: 'awaiting_request_review', serverId: 'everything', association: { exact: true, calls: [{ name: 'trigger-sampling-request' }] } });
     expect(t.saved.at(-1)).toMatchObject({ status: 'awaiting_request_review', preview: 'Write a haiku' });
+    // Its "received" event says what came in as a message code (History shows it in the person's language).
+    expect(t.saved.at(-1)!.events).toEqual([
+      { at: expect.any(Number), kind: 'received', detail: '1 message, maxTokens 100, round 1', detailUi: { code: 'event.receivedOne', params: { count: 1, maxTokens: 100, round: 1 } } },
+    ]);
   });
 
   it('approve with edits → generate → edit response → deliver: the server gets the edited response, history first', async () => {

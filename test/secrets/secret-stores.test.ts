@@ -40,6 +40,8 @@ describe('encrypted file store (web host)', () => {
     await again.delete('provider:a:apiKey');
     expect(await createFileSecretStore({ dir }).get('provider:a:apiKey')).toBeUndefined();
     expect(store.backend).toContain('AES-256-GCM');
+    // Said in the person's language on the Settings and Providers screens.
+    expect(store.backendUi).toEqual({ code: 'secrets.fileKey', params: { file: path.join(dir, SECRETS_FILE), keyFile: path.join(dir, SECRET_KEY_FILE) } });
   });
 
   it('tightens a key file whose permissions were widened', async () => {
@@ -149,6 +151,7 @@ describe('safeStorage store (Electron host)', () => {
     expect(await createSafeStorageSecretStore(safe, dir, 'linux').get('provider:a:apiKey')).toBe(KEY);
     expect(store.warning).toBeUndefined();
     expect(store.backend).toContain('gnome_libsecret');
+    expect(store.backendUi).toEqual({ code: 'secrets.safeStorageBackend', params: { backend: 'gnome_libsecret', file: path.join(dir, SAFE_SECRETS_FILE) } });
   });
 
   it('a write that fails is a SecretStoreError and changes nothing', async () => {

@@ -165,7 +165,7 @@ describe('markInterrupted', () => {
       status: 'interrupted',
       endedAt: 9_999,
       notDelivered: { cause: 'console_stopped', at: 9_999, draft: false },
-      events: [...reviewing.events, { at: 9_999, kind: 'interrupted', detail: INTERRUPTED_DETAIL }],
+      events: [...reviewing.events, { at: 9_999, kind: 'interrupted', detail: INTERRUPTED_DETAIL, detailUi: { code: 'event.interrupted' } }],
     });
     expect(store.get('g')).toMatchObject({ status: 'interrupted', endedAt: 9_999 });
     expect(store.get('d')).toStrictEqual(done);

@@ -153,14 +153,18 @@ function EntryError({ entry }: { entry: HistoryEntry }) {
   );
 }
 
+/**
+ * Whether the request went to a model: one approved for "Write the response myself" never did; an
+ * entry recorded before generation events existed still names the provider that answered.
+ */
+function sentToModel(entry: HistoryEntry): boolean {
+  return entry.events.some((e) => e.kind === 'generation_started') || (entry.providerId !== undefined && entry.providerId !== MANUAL_PROVIDER_ID);
+}
+
 /** The request: original vs sent as a diff (or the original alone, or that it did not parse), and both as raw JSON. */
 function RequestSection({ entry, original }: { entry: HistoryEntry; original: CreateMessageParams | undefined }) {
   const { t } = useTranslation('history');
-  // A request approved for "Write the response myself" was never sent to a model; an entry
-  // recorded before generation events existed still names the provider that answered.
-  const toModel =
-    entry.events.some((e) => e.kind === 'generation_started') ||
-    (entry.providerId !== undefined && entry.providerId !== MANUAL_PROVIDER_ID);
+  const toModel = sentToModel(entry);
   return (
     <Section title={entry.sent ? (toModel ? t('detail.requestSent') : t('detail.requestApproved')) : t('detail.requestNotSent')}>
       {original && entry.sent ? (
@@ -173,7 +177,7 @@ function RequestSection({ entry, original }: { entry: HistoryEntry; original: Cr
       <div className="raw-row">
         <RawJson value={entry.original} label={entry.gateway ? t('detail.rawOriginalProviderCall') : t('detail.rawOriginal')} testId="history-raw-original" />
         {entry.sent && (
-          <RawJson value={entry.sent} label={t('detail.rawSent')} testId="history-raw-sent" />
+          <RawJson value={entry.sent} label={toModel ? t('detail.rawSent') : t('detail.rawApproved')} testId="history-raw-sent" />
         )}
       </div>
     </Section>
@@ -194,8 +198,8 @@ function ResponseSection({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-/** Queued, review, generation and total time ('—' where unknown). */
-function TimingsSection({ timings }: { timings: HistoryEntry['timings'] }) {
+/** Queued, review, generation and total time ('—' where unknown, and for generation when no model was called). */
+function TimingsSection({ timings, generated }: { timings: HistoryEntry['timings']; generated: boolean }) {
   const { t } = useTranslation('history');
   return (
     <Section title={t('detail.timings')}>
@@ -203,7 +207,7 @@ function TimingsSection({ timings }: { timings: HistoryEntry['timings'] }) {
         rows={[
           [t('detail.queued'), timings.queuedMs !== undefined ? duration(timings.queuedMs) : '—'],
           [t('detail.review'), timings.reviewMs !== undefined ? duration(timings.reviewMs) : '—'],
-          [t('detail.generation'), timings.generationMs !== undefined ? duration(timings.generationMs) : '—'],
+          [t('detail.generation'), timings.generationMs !== undefined && generated ? duration(timings.generationMs) : '—'],
           [t('detail.total'), timings.totalMs !== undefined ? duration(timings.totalMs) : '—'],
         ]}
       />
@@ -255,7 +259,7 @@ export function HistoryDetail({ id }: { id: string }) {
       <RequestSection entry={entry} original={original} />
       <ResponseSection entry={entry} />
       <HistoryMedia entry={entry} />
-      <TimingsSection timings={entry.timings} />
+      <TimingsSection timings={entry.timings} generated={sentToModel(entry)} />
       <EventsSection events={entry.events} />
       <RawJson value={entry} label={t('detail.rawEntry')} />
     </div>

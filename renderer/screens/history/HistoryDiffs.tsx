@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSay } from '../../i18n/say';
 import { contentBlocks, contentText, type CreateMessageParams, type CreateMessageResult, type SamplingContent } from '../../../shared/contract/sampling';
 import type { HistoryEntry } from '../../../shared/contract/state';
+import { MANUAL_PROVIDER_ID } from '../../../shared/contract/primitives';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { Facts } from '../../components/common';
 import { FieldChanges, TextDiff, type FieldChange } from './DiffView';
@@ -39,7 +40,14 @@ export function RequestDiff({ original, sent, entry }: { original: CreateMessage
     rows.push({
       field: 'model',
       before: <span className="small">{model.overridden ? t('diff.otherModel') : say(model.reasonUi, model.reason)}</span>,
-      after: <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>,
+      after:
+        model.providerId === MANUAL_PROVIDER_ID ? (
+          <span className="small" data-testid="history-model-by-hand">
+            {t('detail.writtenByPerson')}
+          </span>
+        ) : (
+          <span className="mono">{`${model.providerId} — ${model.modelId}`}</span>
+        ),
       changed: model.overridden === true,
     });
   }

@@ -14,6 +14,7 @@ import { rowPreview } from './row-preview';
 import { distinctPreview } from '../../distinct-preview';
 import type { HistoryPages } from './useHistoryPages';
 import { useSay } from '../../i18n/say';
+import { ModelName } from './ModelName';
 
 /** Height of one row in px (fixed, so scrolling needs no measuring). */
 /** Four lines: time and status, preview, the call's arguments, server and call. */
@@ -31,10 +32,10 @@ function PreviewText({ entry, neighbours }: { entry: HistoryListItem; neighbours
       </span>
     );
   if (preview.kind === 'reason') {
-    const reason = say(preview.ui, preview.text);
+    const failed = t('list.failedReason', { reason: say(preview.ui, preview.text) });
     return (
-      <span className="queue-preview history-preview-reason" title={reason} data-testid="history-preview-reason">
-        {t('list.failedReason', { reason })}
+      <span className="queue-preview history-preview-reason" title={failed} data-testid="history-preview-reason">
+        {failed}
       </span>
     );
   }
@@ -71,7 +72,7 @@ function RowMeta({ entry }: { entry: HistoryListItem }) {
           {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}
         </span>
       )}
-      {entry.model && <span className="mono">{entry.model}</span>}
+      <ModelName model={entry.model} providerId={entry.providerId} />
       {entry.edited && <span className="badge tone-warn">{t('list.edited')}</span>}
       {entry.notDelivered && (
         <span className="badge tone-warn" data-testid="history-not-delivered">
@@ -85,6 +86,7 @@ function RowMeta({ entry }: { entry: HistoryListItem }) {
 /** One row: its checkbox, and a button with time, status, preview, arguments, server and call, and badges. */
 function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { entry: HistoryListItem; neighbours: Array<string | undefined>; selected: boolean; checked: boolean; onSelect: () => void; onToggle: () => void }) {
   const { t } = useTranslation('history');
+  const where = entry.callName ? `${entry.serverId} · ${entry.callName}` : entry.serverId;
   return (
     <div className={`history-row-wrap${selected ? ' is-selected' : ''}`}>
       <input
@@ -114,9 +116,8 @@ function Row({ entry, neighbours, selected, checked, onSelect, onToggle }: { ent
           {entry.callArgs ?? ''}
         </span>
         <span className="queue-row-bottom">
-          <span className="queue-call">
-            {entry.serverId}
-            {entry.callName ? ` · ${entry.callName}` : ''}
+          <span className="queue-call" title={where} data-testid="history-call">
+            {where}
           </span>
           <RowMeta entry={entry} />
         </span>

@@ -16,6 +16,7 @@ import { clockTime, dateTime, duration } from '../../format';
 import { useConsole } from '../../store';
 import { formatBytes } from './format-bytes';
 import { rowPreview } from './row-preview';
+import { ModelName } from './ModelName';
 
 /** Most rounds shown (a session longer than this is cut, newest kept). */
 const MAX_ROUNDS = 500;
@@ -65,7 +66,7 @@ export function HistoryTimeline({ entry }: { entry: HistoryEntry }) {
                 <span className="mono muted small" title={dateTime(r.receivedAt)}>
                   {clockTime(r.receivedAt)} · {took}
                 </span>
-                {r.model && <span className="mono small">{r.model}</span>}
+                <ModelName model={r.model} providerId={r.providerId} className="small" />
                 {r.edited && <span className="badge tone-warn">{t('timeline.edited')}</span>}
                 <RoundPreview round={r} />
               </button>

@@ -1,8 +1,10 @@
 /**
  * The Providers screen: the configured providers on the left (with whether a key is
- * stored and how many models), "Add provider" with ready presets (Anthropic, OpenAI, Gemini,
- * Ollama, LM Studio, a custom OpenAI-compatible URL), the editor of the selected one, and the
- * model-selection settings. Where keys are stored (and any weakness of that storage) is shown too.
+ * stored and how many models), "Add a provider", the editor of the selected one, and the
+ * model-selection settings. It opens on the first provider; with none yet, on an invitation to add
+ * one from the ready presets (Anthropic, OpenAI, Gemini, Ollama, LM Studio, a custom
+ * OpenAI-compatible URL), which "Add a provider" shows too. Where keys are stored (and any weakness
+ * of that storage) is shown too.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,15 +24,15 @@ export function usePresetLabel(): (preset: ProviderPreset) => string {
   return (preset) => (preset.id === 'custom' ? t('presets.custom') : preset.label);
 }
 
-/** What the detail pane shows: a configured provider, a new one from a preset, or the model-selection settings. */
-type Selection = { kind: 'provider'; id: string } | { kind: 'new'; preset: string } | { kind: 'settings' };
+/** What the detail pane shows: a configured provider, the presets to add one from, a new one from a preset, or the model-selection settings. */
+type Selection = { kind: 'provider'; id: string } | { kind: 'add' } | { kind: 'new'; preset: string } | { kind: 'settings' };
 
 /**
- * The selection (first the first editable provider, else a new Ollama one) and a nonce that, bumped,
- * starts the shown editor afresh.
+ * The selection (first the first editable provider, else the presets to add one from) and a nonce
+ * that, bumped, starts the shown editor afresh.
  */
 function useSelection(editable: ProviderView[]) {
-  const [selection, setSelection] = useState<Selection>(() => (editable[0] ? { kind: 'provider', id: editable[0].id } : { kind: 'new', preset: 'ollama' }));
+  const [selection, setSelection] = useState<Selection>(() => (editable[0] ? { kind: 'provider', id: editable[0].id } : { kind: 'add' }));
   const [nonce, setNonce] = useState(0);
   return { selection, setSelection, nonce, renew: () => setNonce((n) => n + 1) };
 }
@@ -38,7 +40,41 @@ function useSelection(editable: ProviderView[]) {
 /** The selection, as {@link useSelection} returns it. */
 type SelectionState = ReturnType<typeof useSelection>;
 
-/** The detail pane's content: the model-selection settings, the selected provider's editor, or a new provider's. */
+/**
+ * The presets to start a new provider from, one button each with what it is (and the address of a
+ * local one). With no provider yet (`first`), it says what the console does without one.
+ */
+function PresetChooser({ first, onPick }: { first: boolean; onPick(preset: string): void }) {
+  const { t } = useTranslation('providers');
+  const presetLabel = usePresetLabel();
+  return (
+    <section className="provider-presets" data-testid="provider-presets">
+      <h2>{first ? t('screen.emptyTitle') : t('screen.addProvider')}</h2>
+      <p className="muted">{first ? t('screen.emptyBody') : t('screen.presetsBody')}</p>
+      <ul className="preset-grid">
+        {PRESETS.map((p) => (
+          <li key={p.id}>
+            <button type="button" className="preset-card" data-testid={`provider-preset-${p.id}`} onClick={() => onPick(p.id)}>
+              {/* A product's name stays as it is in every language; the custom preset's is worded. */}
+              <span className="strong" translate={p.id === 'custom' ? undefined : 'no'}>
+                {presetLabel(p)}
+              </span>
+              <span className="muted small">{t(`presets.hint.${p.id}` as 'presets.hint.custom')}</span>
+              {p.kind === 'openai-compatible' && p.baseURL && (
+                <span className="mono small" translate="no">
+                  {p.baseURL}
+                </span>
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {first && <p className="small muted">{t('screen.emptyLater')}</p>}
+    </section>
+  );
+}
+
+/** The detail pane's content: the model-selection settings, the selected provider's editor, a new provider's, or the presets. */
 function ProviderDetail({ sel, providers }: { sel: SelectionState; providers: ProviderView[] }) {
   const { t } = useTranslation('providers');
   const presetLabel = usePresetLabel();
@@ -49,7 +85,13 @@ function ProviderDetail({ sel, providers }: { sel: SelectionState; providers: Pr
   const selected = selection.kind === 'provider' ? providers.find((p) => p.id === selection.id) : undefined;
   const preset = selection.kind === 'new' ? PRESETS.find((p) => p.id === selection.preset) : undefined;
 
-  if (selection.kind === 'settings') {
+  if (selection.kind === 'add') {
+    const pick = (id: string) => {
+      setSelection({ kind: 'new', preset: id });
+      sel.renew();
+    };
+    return <PresetChooser first={!providers.some((p) => p.kind !== 'manual')} onPick={pick} />;
+  } else if (selection.kind === 'settings') {
     return settings ? <ModelSettingsPanel key={nonce} settings={settings} providers={providers} serverIds={servers.map((s) => s.id)} /> : <Empty>{t('screen.loading')}</Empty>;
   } else if (selected) {
     return (
@@ -116,41 +158,24 @@ function ProviderList({ editable, sel }: { editable: ProviderView[]; sel: Select
   );
 }
 
-/** Under the list: "Add provider" with the presets, that Manual is always there, and where keys are stored. */
+/** Under the list: "Add a provider", that Manual is always there, and where keys are stored. */
 function ProviderListActions({ sel }: { sel: SelectionState }) {
   const { t } = useTranslation('providers');
-  const presetLabel = usePresetLabel();
+  const say = useSay();
   const secretStore = useConsole((s) => s.mirror?.settings.secretStore);
   const { selection, setSelection } = sel;
+  const adding = selection.kind === 'add' || selection.kind === 'new';
   return (
     <div className="provider-list-actions">
-      <label className="small muted" htmlFor="provider-preset">
+      <button type="button" className="btn-primary btn-small" aria-pressed={adding} onClick={() => setSelection({ kind: 'add' })} data-testid="add-provider">
         {t('screen.addProvider')}
-      </label>
-      <select
-        id="provider-preset"
-        data-testid="provider-preset"
-        value={selection.kind === 'new' ? selection.preset : ''}
-        onChange={(e) => {
-          if (!e.target.value) return;
-          setSelection({ kind: 'new', preset: e.target.value });
-          sel.renew();
-        }}
-      >
-        <option value="">{t('screen.choose')}</option>
-        {PRESETS.map((p) => (
-          <option key={p.id} value={p.id}>
-            {presetLabel(p)}
-            {p.baseURL && p.kind === 'openai-compatible' ? ` (${p.baseURL})` : ''}
-          </option>
-        ))}
-      </select>
+      </button>
       <p className="small muted">
         {t('screen.manualAlways')}
       </p>
       {secretStore && (
         <p className="small muted" data-testid="secret-store">
-          {t('screen.secretStore', { backend: secretStore.backend })}
+          {t('screen.secretStore', { backend: say(secretStore.backendUi, secretStore.backend) })}
         </p>
       )}
     </div>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ElicitationSummary } from '../../../shared/contract/state';
 import { Pill } from '../../components/common';
 import { elicitationAwaiting, elicitationStatus } from './ElicitationModel';
-import { summaryCallLabel } from './summary';
+import { rowServerTitle, summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { ViaHost } from '../../components/ViaHost';
 import { prefetchItem } from '../../store';
@@ -28,7 +28,7 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
       onClick={onSelect}
     >
       <span className="queue-row-top">
-        <span className="queue-server">
+        <span className="queue-server" title={rowServerTitle(item.serverId, item.via)}>
           {item.serverId} <ViaHost via={item.via} />
         </span>
         <span className="elicitation-row-badges">
@@ -40,7 +40,9 @@ export function ElicitationRow({ item, selected, onSelect }: { item: Elicitation
         {preview}
       </span>
       <span className="queue-row-bottom">
-        <span className="queue-call">{summaryCallLabel(item)}</span>
+        <span className="queue-call" title={summaryCallLabel(item)}>
+          {summaryCallLabel(item)}
+        </span>
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SamplingSummary } from '../../../shared/contract/state';
 import { StatusBadge } from '../../components/common';
-import { isTerminal, shownPreview, summaryCallLabel } from './summary';
+import { isTerminal, rowServerTitle, shownPreview, summaryCallLabel } from './summary';
 import { WaitClock, waitClass, useWaitLevel } from './WaitClock';
 import { isElicitation, type QueueEntry } from './ElicitationModel';
 import { ElicitationRow } from './ElicitationRow';
@@ -39,7 +39,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
       onClick={() => onSelect(item.id)}
     >
       <span className="queue-row-top">
-        <span className="queue-server">
+        <span className="queue-server" title={serverLine(item)}>
           <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
         </span>
         <StatusBadge status={item.status} />
@@ -53,7 +53,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
         </span>
       )}
       <span className="queue-row-bottom">
-        <span className="queue-call">
+        <span className="queue-call" title={callLine(item)} data-testid="queue-call">
           {item.gateway && (
             <>
               <GatewayBadge gateway={item.gateway} short />{' '}
@@ -77,6 +77,19 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
 function rowCallLabel(item: SamplingSummary): string {
   if (item.gateway && !item.call && !item.candidates) return i18n.t('common:gateway.askedForModel', { model: item.gateway.requestedModel });
   return summaryCallLabel(item);
+}
+
+/** The row's server line in full (the caller and the host it came through). */
+function serverLine(item: SamplingSummary): string {
+  const caller = item.gateway?.caller;
+  return rowServerTitle(caller?.kind === 'token' ? i18n.t('common:gateway.token', { name: caller.name }) : item.serverId, item.via);
+}
+
+/** The row's last line in full (provider call, round and call), for the title of a cut line. */
+function callLine(item: SamplingSummary): string {
+  const badge = item.gateway ? `${i18n.t(`common:gateway.api.${item.gateway.api}`)} ` : '';
+  const round = item.round > 1 ? i18n.t('queue:list.round', { round: item.round }) : '';
+  return `${badge}${round}${rowCallLabel(item)}`;
 }
 
 /** The arguments of the call a row's request belongs to (one short line), when there is one call. */

@@ -1,7 +1,7 @@
 /** Derived, display-only facts about a sampling item (nothing here is stored). */
 import type { CreateMessageParams } from '../../../shared/contract/sampling';
 import { promptPreview as previewOf } from '../../../shared/domain/item-summary';
-import { TERMINAL_STATUSES, type ItemSummary, type SamplingItemView, type SamplingStatus } from '../../../shared/contract/state';
+import { TERMINAL_STATUSES, type ItemSummary, type RequestVia, type SamplingItemView, type SamplingStatus } from '../../../shared/contract/state';
 import { i18n } from '../../i18n';
 
 /** A summary's preview as shown: the line, or "No messages" in the person's language when it has none. */
@@ -29,3 +29,8 @@ export function summaryCallLabel(item: Pick<ItemSummary, 'call' | 'candidates'>)
 
 /** Whether an item has finished. */
 export const isTerminal = (item: { status: SamplingStatus }): boolean => TERMINAL_STATUSES.includes(item.status);
+
+/** A row's server line in full ("everything via claude-ai"), for the title of a line cut with "…". */
+export function rowServerTitle(who: string, via: RequestVia | undefined): string {
+  return via ? `${who} ${i18n.t('common:via.label', { host: via.host })}` : who;
+}

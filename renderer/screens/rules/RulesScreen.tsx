@@ -107,6 +107,7 @@ function RulesFileSection({ path, transfer }: { path: string; transfer: ReturnTy
         <button type="button" className="btn-small" data-testid="rules-export" onClick={() => void exportRules.run()}>
           {t('screen.export')}
         </button>
+        {/* A file input dressed as the button beside it: the label looks like one, the input over it takes clicks and focus. */}
         <label className="btn-small file-button">
           {t('screen.import')}
           <input
@@ -121,7 +122,11 @@ function RulesFileSection({ path, transfer }: { path: string; transfer: ReturnTy
           />
         </label>
       </div>
-      {imported && <p className="small">{imported}</p>}
+      {imported && (
+        <p className="small" data-testid="rules-imported">
+          {imported}
+        </p>
+      )}
       <ActionError error={exportRules.error ?? importRules.error} />
     </Section>
   );

@@ -2,7 +2,7 @@
  * The client requests the person started on a server, newest first, with their results (big result
  * media fetched when a call's card shows, `getCallMedia`).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CALL_ELISION, fillMedia, mediaRefsIn } from '../../../shared/domain/media-refs';
 import { getApi } from '../../api';
@@ -13,6 +13,7 @@ import { useNow } from '../../hooks';
 import { useConsole, useItems } from '../../store';
 import { CallResult } from './ResultViews';
 import { EraNeedNotice } from './ToolEra';
+import { bringIntoView, useServersUi } from './servers-ui';
 
 function CallStatus({ call }: { call: CallView }) {
   const { t } = useTranslation('servers');
@@ -108,12 +109,29 @@ function useCallMedia(call: CallView): CallView {
   return useMemo(() => fillMedia(call, payloads, CALL_ELISION), [call, payloads]);
 }
 
+/**
+ * Brings a call's card into view once the call the person started from a tool form has ended
+ * (then, or when the card next shows: the person may have been reviewing its sampling request).
+ */
+function useRevealWhenDone(call: CallView): RefObject<HTMLLIElement | null> {
+  const ref = useRef<HTMLLIElement>(null);
+  const wanted = useServersUi((s) => s.toReveal[call.id] === true);
+  const ended = call.status !== 'running';
+  useEffect(() => {
+    if (!wanted || !ended || !ref.current) return;
+    bringIntoView(ref.current);
+    useServersUi.getState().revealed(call.id);
+  }, [wanted, ended, call.id]);
+  return ref;
+}
+
 /** One call with its arguments, status, result and sampling items. */
 export function CallCard({ call: inState }: { call: CallView }) {
   const { t } = useTranslation('servers');
   const call = useCallMedia(inState);
+  const ref = useRevealWhenDone(call);
   return (
-    <li className={`call${call.result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
+    <li ref={ref} className={`call${call.result?.isError ? ' is-error' : ''}`} data-testid="call-result" data-call-id={call.id} data-status={call.status}>
       <div className="call-head">
         <span className="mono strong">{call.name}</span>
         <span className="muted small">{call.kind}</span>

@@ -9,11 +9,11 @@ import type { ServerLogPage } from '../../../shared/contract/servers';
 import type { ServerView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ActionError } from '../../components/common';
-import { clockTime } from '../../format';
+import { clockTimeMs } from '../../format';
 
 const LOG_KINDS = ['protocol', 'stderr'] as const;
 
-const time = (at: number) => `${clockTime(at)}.${String(at % 1000).padStart(3, '0')}`;
+const time = clockTimeMs;
 
 /** The page as plain text, one line per entry (what "Copy" puts on the clipboard). */
 export function logText(page: ServerLogPage, which: 'protocol' | 'stderr'): string {

@@ -181,7 +181,13 @@ function ServerFacts({ server }: { server: ServerView }) {
             : '—',
         ],
         server.serverInfo && [t('header.factServer'), <span key="s" translate="no">{`${server.serverInfo.title ?? server.serverInfo.name} ${server.serverInfo.version}`}</span>],
-        server.status === 'ready' && [t('header.factCapabilities'), <span key="c" data-testid="server-capabilities">{describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}</span>],
+        server.status === 'ready' && [
+          t('header.factCapabilities'),
+          // The protocol's capability names, as the server declared them ("none" is worded).
+          <span key="c" data-testid="server-capabilities" translate={Object.keys(server.capabilities ?? {}).length ? 'no' : undefined}>
+            {describeCapabilities(server.capabilities, t('header.capabilitiesNone'))}
+          </span>,
+        ],
         server.pid !== undefined && [t('header.factProcess'), t('header.pid', { pid: server.pid })],
         server.connectedAt !== undefined && [t('header.factConnected'), t('header.connectedAgo', { time: clockTime(server.connectedAt), ago: duration(Math.max(0, now - server.connectedAt)) })],
         [t('header.factInFlight'), String(server.inFlight)],

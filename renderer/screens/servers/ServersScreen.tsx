@@ -20,25 +20,32 @@ import { RootsPanel } from './RootsPanel';
 import { ServerEditor } from './ServerEditor';
 import { ServerHeader, ServerStatusPill } from './ServerHeader';
 import { ToolForm } from './ToolForm';
+import { pageOf, useServersUi, type ServerTab } from './servers-ui';
+import { useKeptScroll } from './kept-scroll';
 import './servers.css';
 
 export { ServerStatusPill } from './ServerHeader';
 
-type Tab = 'tools' | 'prompts' | 'resources' | 'log';
 type Mode = { kind: 'detail' } | { kind: 'add' } | { kind: 'edit'; id: string } | { kind: 'import' };
 
-/** The server's tools: the list, and the form of the selected tool. */
+const savedPageScroll = (id: string) => pageOf(useServersUi.getState(), id).scrollTop;
+const keepPageScroll = (id: string, scrollTop: number) => useServersUi.getState().keepScroll(id, { scrollTop });
+const savedToolsScroll = (id: string) => pageOf(useServersUi.getState(), id).toolsScrollTop;
+const keepToolsScroll = (id: string, toolsScrollTop: number) => useServersUi.getState().keepScroll(id, { toolsScrollTop });
+
+/** The server's tools: the list (scrolled as the person left it), and the form of the selected tool. */
 function ToolsPanel({ server }: { server: ServerView }) {
   const { t } = useTranslation('servers');
-  const selectedTool = useConsole((s) => s.selectedTool);
-  const selectTool = useConsole((s) => s.selectTool);
+  const selectedTool = useServersUi((s) => pageOf(s, server.id).tool);
+  const selectTool = useServersUi((s) => s.selectTool);
+  const { ref: listRef, onScroll: onListScroll } = useKeptScroll<HTMLUListElement>(server.id, savedToolsScroll, keepToolsScroll);
   const tool = server.tools.find((x) => x.name === selectedTool);
   if (server.tools.length === 0) {
     return <p className="muted small">{server.status === 'ready' ? t('tools.noneOffered') : t('tools.notReady')}</p>;
   }
   return (
     <div className="tools">
-      <ul className="tool-list" aria-label={t('tools.listAria')}>
+      <ul className="tool-list" aria-label={t('tools.listAria')} ref={listRef} onScroll={onListScroll}>
         {server.tools.map((x) => (
           <li key={x.name}>
             <button
@@ -46,7 +53,7 @@ function ToolsPanel({ server }: { server: ServerView }) {
               className={`tool-item${x.name === selectedTool ? ' is-selected' : ''}`}
               aria-current={x.name === selectedTool ? 'true' : undefined}
               data-testid="tool-item"
-              onClick={() => selectTool(x.name)}
+              onClick={() => selectTool(server.id, x.name)}
               title={x.description}
             >
               {x.name}
@@ -63,8 +70,9 @@ function ToolsPanel({ server }: { server: ServerView }) {
 function ServerDetail({ server, onEdit, onSelect }: { server: ServerView; onEdit(): void; onSelect(id: string | null): void }) {
   const { t } = useTranslation('servers');
   const calls = useCalls().filter((c) => c.serverId === server.id);
-  const [tab, setTab] = useState<Tab>('tools');
-  const tabs: Array<[Tab, string]> = [
+  const tab = useServersUi((s) => pageOf(s, server.id).tab);
+  const setTab = (to: ServerTab) => useServersUi.getState().setTab(server.id, to);
+  const tabs: Array<[ServerTab, string]> = [
     ['tools', t('detail.tabTools', { n: server.tools.length })],
     ['prompts', t('detail.tabPrompts', { n: server.prompts?.length ?? 0 })],
     ['resources', t('detail.tabResources', { n: (server.resources?.length ?? 0) + (server.resourceTemplates?.length ?? 0) })],
@@ -130,6 +138,15 @@ function ConfigProblems() {
 /** One server in the list: name, status, and transport, tools, prompts, calls in flight and reconnection in one line. */
 function ServerRow({ server: s, current, highlighted, onPick }: { server: ServerView; current: boolean; highlighted: boolean; onPick(): void }) {
   const { t } = useTranslation('servers');
+  const meta = [
+    s.transport,
+    t('screen.rowTools', { count: s.tools.length }),
+    s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
+    s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
+    s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <button
       type="button"
@@ -140,19 +157,13 @@ function ServerRow({ server: s, current, highlighted, onPick }: { server: Server
       onClick={onPick}
     >
       <span className="server-row-top">
-        <span className="mono strong">{s.id}</span>
+        <span className="mono strong" title={s.id}>
+          {s.id}
+        </span>
         <ServerStatusPill status={s.status} />
       </span>
-      <span className="muted small">
-        {[
-          s.transport,
-          t('screen.rowTools', { count: s.tools.length }),
-          s.prompts?.length && t('screen.rowPrompts', { count: s.prompts.length }),
-          s.inFlight && t('screen.rowInFlight', { n: s.inFlight }),
-          s.reconnect && !s.reconnect.gaveUp && t('screen.rowReconnecting', { attempt: s.reconnect.attempt, max: s.reconnect.maxAttempts }),
-        ]
-          .filter(Boolean)
-          .join(' · ')}
+      <span className="muted small server-row-meta" title={meta} data-testid="server-row-meta">
+        {meta}
       </span>
     </button>
   );
@@ -166,6 +177,8 @@ export function ServersScreen() {
   const selectServer = useConsole((s) => s.selectServer);
   const [mode, setMode] = useState<Mode>({ kind: 'detail' });
   const selected = servers.find((s) => s.id === selectedId) ?? servers[0];
+  // A server's page opens scrolled as the person left it; the editor and import panel at the top.
+  const { ref: pageRef, onScroll: onPageScroll } = useKeptScroll<HTMLDivElement>(mode.kind === 'detail' ? selected?.id : undefined, savedPageScroll, keepPageScroll);
   const done = (name?: string) => {
     if (name) selectServer(name);
     setMode({ kind: 'detail' });
@@ -213,7 +226,9 @@ export function ServersScreen() {
         )}
         <BridgedServers />
       </div>
-      <div className="split-detail">{detail}</div>
+      <div className="split-detail" ref={pageRef} onScroll={onPageScroll}>
+        {detail}
+      </div>
     </div>
   );
 }

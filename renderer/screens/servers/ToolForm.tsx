@@ -1,6 +1,8 @@
 /**
  * A tool's description and the form generated from its `inputSchema` (string, number/integer,
- * boolean, enum; other types as JSON), with a Raw JSON mode, and the Call tool button.
+ * boolean, enum; other types as JSON), with a Raw JSON mode, and the Call tool button. What the
+ * person types is kept per server and tool (./servers-ui.ts) while the page lives; a call started
+ * here has its result brought into view once it ends.
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +13,7 @@ import { prettyJson } from '../../format';
 import { useAction } from '../../hooks';
 import { ToolEraControl } from './ToolEra';
 import { buildArgs, initialValues, parseRawArgs, schemaFields, type FormField, type FormValues } from './schema-form';
+import { pageOf, useServersUi } from './servers-ui';
 
 /** What `parseRawArgs` makes of the Raw JSON text. */
 type ParsedRaw = ReturnType<typeof parseRawArgs>;
@@ -59,17 +62,21 @@ function FieldInput({ field, value, onChange, id }: { field: FormField; value: s
   }
 }
 
-/** The form of one tool. Keyed by server and tool by its parent, so the values start fresh. */
+/** The form of one tool, with what the person typed into it before (the schema's defaults the first time). */
 export function ToolForm({ server, tool }: { server: ServerView; tool: ToolView }) {
   const { t } = useTranslation('servers');
   const fields = useMemo(() => schemaFields(tool.inputSchema), [tool.inputSchema]);
-  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
-  const [raw, setRaw] = useState<string | null>(null);
+  const kept = useServersUi((s) => pageOf(s, server.id).args[tool.name]);
+  const values = useMemo(() => ({ ...initialValues(fields), ...kept?.values }), [fields, kept?.values]);
+  const raw = kept?.raw ?? null;
+  const setValues = (next: FormValues) => useServersUi.getState().setArgs(server.id, tool.name, { values: next, raw });
+  const setRaw = (next: string | null) => useServersUi.getState().setArgs(server.id, tool.name, { values, raw: next });
   const [attempted, setAttempted] = useState(false);
   const built = buildArgs(fields, values);
   const parsedRaw = raw === null ? null : parseRawArgs(raw);
   const call = useAction(async (args: Record<string, unknown>) => {
-    await getApi().callTool({ serverId: server.id, name: tool.name, arguments: args });
+    const { callId } = await getApi().callTool({ serverId: server.id, name: tool.name, arguments: args });
+    useServersUi.getState().revealWhenDone(callId);
   });
   const args = parsedRaw ? (parsedRaw.ok ? parsedRaw.args : null) : built.ok ? built.args : null;
   const ready = server.status === 'ready';

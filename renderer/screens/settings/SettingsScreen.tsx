@@ -17,6 +17,7 @@ import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
 import { GatewaySection } from './GatewaySection';
+import { useSay } from '../../i18n/say';
 
 /** The OS locales as the renderer sees them (BCP 47, most preferred first). */
 function osLocales(): readonly string[] {
@@ -223,13 +224,14 @@ function AttentionSection({ desktop: { settings, supports }, pending, set, web, 
 /** Startup: launch at login (with why it is unavailable) and, on the desktop, the single-instance note. */
 function StartupSection({ desktop, pending, set, web }: SectionProps) {
   const { t } = useTranslation('settings');
+  const say = useSay();
   const { settings, supports } = desktop;
   return (
     <Section title={t('startup')} testId="settings-startup">
       <Toggle
         id="setting-launch-at-login"
         label={t('launchAtLogin')}
-        help={supports.launchAtLogin ? undefined : desktop.launchAtLoginNote}
+        help={supports.launchAtLogin ? undefined : say(desktop.launchAtLoginNoteUi, desktop.launchAtLoginNote)}
         checked={settings.launchAtLogin}
         disabled={pending || (!supports.launchAtLogin && !settings.launchAtLogin)}
         onChange={(v) => set({ launchAtLogin: v })}
@@ -242,6 +244,8 @@ function StartupSection({ desktop, pending, set, web }: SectionProps) {
 /** Where files live: the host, the data directory, the config and history files, and the API-key store. */
 function FilesSection({ desktop, facts }: { desktop: DesktopView; facts: SettingsView | undefined }) {
   const { t } = useTranslation('settings');
+  const say = useSay();
+  const keys = facts?.secretStore;
   return (
     <Section title={t('files')} testId="settings-files">
       <dl className="facts settings-facts">
@@ -251,7 +255,7 @@ function FilesSection({ desktop, facts }: { desktop: DesktopView; facts: Setting
         <Fact label={t('facts.providers')} value={facts?.providersConfigPath} testId="fact-providers" copy />
         <Fact label={t('facts.history')} value={facts?.historyPath} testId="fact-history" copy />
         <Fact label={t('facts.desktop')} value={desktop.path} testId="fact-desktop" copy />
-        <Fact label={t('facts.apiKeys')} value={facts?.secretStore ? `${facts.secretStore.backend}${facts.secretStore.warning ? ` — ${facts.secretStore.warning}` : ''}` : undefined} />
+        <Fact label={t('facts.apiKeys')} value={keys && [say(keys.backendUi, keys.backend), keys.warning && say(keys.warningUi, keys.warning)].filter(Boolean).join(' — ')} />
       </dl>
     </Section>
   );
