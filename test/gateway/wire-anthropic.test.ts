@@ -55,7 +55,7 @@ describe('anthropic parse: requests as MCP sampling params', () => {
       metadata: { user_id: 'u' },
     });
     expect(call).toMatchObject({ api: 'anthropic', requestedModel: 'claude-test-model', stream: false });
-    expect(call.ignored).toEqual(['top_k', 'metadata', 'messages[1].content[0] (thinking)']);
+    expect(call.ignored).toEqual(['top_k', 'metadata', 'system[1].cache_control', 'messages[1].content[0] (thinking)']);
     expect(call.params).toEqual({
       systemPrompt: 'Be brief.\n\nUse tools.',
       maxTokens: 512,
