@@ -169,7 +169,7 @@ describe('the Responses API', () => {
     const third = await openai('auto').responses.create({
       model: 'gpt-4o-mini',
       tools: [weather],
-      input: [{ role: 'user', content: 'Weather in Paris?' }, { type: 'item_reference', id: call.id }, { type: 'function_call_output', call_id: 'call_w1', output: '22°C' }],
+      input: [{ role: 'user', content: 'Weather in Paris?' }, { type: 'item_reference', id: call.id! }, { type: 'function_call_output', call_id: 'call_w1', output: '22°C' }],
     });
     expect(third.output_text).toBe('Still sunny.');
     await expect(openai('auto').responses.create({ model: 'gpt-4o-mini', input: [{ type: 'item_reference', id: 'msg_abc' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
