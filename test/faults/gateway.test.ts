@@ -196,8 +196,9 @@ describe('keep-alives while a person reviews', () => {
   it.each([
     { api: 'responses' as const, path: '/openai/v1/responses', ping: ': ping\n\n', body: { model: 'gpt-4o', stream: true, input: 'wait for me' } },
     { api: 'openai' as const, path: '/openai/v1/chat/completions', ping: ': ping\n\n', body: { model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'wait for me' }] } },
+    { api: 'anthropic' as const, path: '/anthropic/messages', ping: 'event: ping\ndata: {"type":"ping"}\n\n', body: { model: 'claude-sonnet-4-5', max_tokens: 20, stream: true, messages: [{ role: 'user', content: 'wait for me' }] } },
     { api: 'anthropic' as const, path: '/anthropic/v1/messages', ping: 'event: ping\ndata: {"type":"ping"}\n\n', body: { model: 'claude-sonnet-4-5', max_tokens: 20, stream: true, messages: [{ role: 'user', content: 'wait for me' }] } },
-  ])('$api: the stream starts and gets keep-alives the SDKs skip; a rejection then is its in-stream error', async ({ path, ping, body }) => {
+  ])('$path: the stream starts and gets keep-alives the SDKs skip; a rejection then is its in-stream error', async ({ path, ping, body }) => {
     const { h } = env;
     const seen = await seenItems(h);
     const res = await fetch(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tokens.reviewed}`, 'x-api-key': tokens.reviewed, 'content-type': 'application/json' }, body: JSON.stringify(body) });

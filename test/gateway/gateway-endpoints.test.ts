@@ -272,3 +272,19 @@ describe('models, token counts, paths', () => {
     expect(wrong.headers.get('allow')).toBe('POST');
   });
 });
+
+describe('retention', () => {
+  it('a response the retention settings pruned from History answers the 404 that says so', async () => {
+    const old = await openai('auto').responses.create({ model: 'gpt-4o-mini', input: 'an old conversation' });
+    await openai('auto').responses.create({ model: 'gpt-4o-mini', input: 'the newest conversation' });
+    const { pruned } = await h.service.setHistorySettings({ retentionSessions: 1 });
+    expect(pruned).toBeGreaterThan(0);
+    try {
+      const err = await openai('auto').responses.create({ model: 'gpt-4o-mini', previous_response_id: old.id, input: 'go on' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((err as InstanceType<typeof OpenAI.NotFoundError>).error).toMatchObject({ type: 'not_found_error', param: 'previous_response_id', message: expect.stringContaining('History no longer holds it') });
+    } finally {
+      await h.service.setHistorySettings({ retentionSessions: null });
+    }
+  }, 30_000);
+});
