@@ -90,6 +90,69 @@ export function buildGatewayItems(now: number): SamplingItemView[] {
   ];
 }
 
+/**
+ * Calls agent frameworks make (ids `gw-responses`, `gw-embeddings`, `gw-moved`): a Responses call
+ * continuing an earlier response, an embeddings call of three texts, an Anthropic call whose
+ * system message after the first turn was moved into the system prompt.
+ */
+export function buildAgentGatewayItems(now: number): SamplingItemView[] {
+  const ago = (s: number) => now - s * 1000;
+  const base = { origin: 'server' as const, round: 1, era: 'legacy' as const, status: 'awaiting_request_review' as const, association: { exact: true, calls: [] }, receivedAt: ago(4), updatedAt: ago(4) };
+  const caller = { kind: 'token' as const, name: 'agents' };
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  return [
+    {
+      ...base,
+      id: 'gw-responses',
+      conversationId: 'gw-responses',
+      serverId: 'gateway:agents',
+      model: { providerId: 'openai', modelId: 'gpt-4.1', ...because(ui('model.hintMatched', { hint: 'gpt-4.1', model: 'gpt-4.1' })) },
+      gateway: { api: 'openai', endpoint: 'responses', requestedModel: 'gpt-4.1', stream: true, caller, previousResponseId: 'resp_7c1d0e5a9b2f4c3d8e6f1a2b3c4d5e6f0a1b2c3d', ignored: ['parallel_tool_calls', 'include'] },
+      original: {
+        messages: [
+          { role: 'user', content: text('Which tickets mention the checkout timeout?') },
+          { role: 'assistant', content: text('Tickets 1480 and 1482.') },
+          { role: 'user', content: text('Draft a reply to both.') },
+        ],
+        systemPrompt: 'You answer support tickets.',
+        maxTokens: 1024,
+        modelPreferences: { hints: [{ name: 'gpt-4.1' }] },
+      },
+    },
+    {
+      ...base,
+      id: 'gw-embeddings',
+      conversationId: 'gw-embeddings',
+      serverId: 'gateway:agents',
+      model: { providerId: 'openai', modelId: 'text-embedding-3-small', ...because(ui('model.embeddingListed', { model: 'text-embedding-3-small', provider: 'OpenAI' })) },
+      gateway: { api: 'openai', endpoint: 'embeddings', requestedModel: 'text-embedding-3-small', stream: false, caller, embeddings: { inputs: 3, dimensions: 256 } },
+      original: {
+        messages: ['The checkout page times out.', 'Refund requested for order 5521.', 'Password reset mail never arrives.'].map((t) => ({ role: 'user' as const, content: text(t) })),
+        maxTokens: 1,
+        modelPreferences: { hints: [{ name: 'text-embedding-3-small' }] },
+      },
+    },
+    {
+      ...base,
+      id: 'gw-moved',
+      conversationId: 'gw-moved',
+      serverId: 'gateway:agents',
+      model: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5', ...because(ui('model.hintMatched', { hint: 'claude-sonnet-4-5', model: 'claude-sonnet-4-5' })) },
+      gateway: { api: 'anthropic', endpoint: 'messages', requestedModel: 'claude-sonnet-4-5', stream: true, caller, movedToSystem: ['messages[2]'], ignored: ['thinking', 'messages[0].content[0].cache_control', 'anthropic-beta (interleaved-thinking-2025-05-14)'] },
+      original: {
+        messages: [
+          { role: 'user', content: text('List the files.') },
+          { role: 'assistant', content: text('Which folder?') },
+          { role: 'user', content: text('The current one.') },
+        ],
+        systemPrompt: 'You are a coding agent.\n\nThe working directory is /srv/app.',
+        maxTokens: 4096,
+        modelPreferences: { hints: [{ name: 'claude-sonnet-4-5' }] },
+      },
+    },
+  ];
+}
+
 /** A delivered call of the `ci-script` token, as History keeps it (id `h-gateway`). */
 export function buildGatewayHistoryEntry(now: number): HistoryEntry {
   const ago = (s: number) => now - s * 1000;

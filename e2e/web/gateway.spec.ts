@@ -8,7 +8,7 @@
  */
 import { walkPolicy } from '../support/walk.js';
 import type { Page } from '@playwright/test';
-import { buildGatewayHistoryEntry, buildGatewayItems, GATEWAY_URL } from '../support/fixture-gateway.js';
+import { buildAgentGatewayItems, buildGatewayHistoryEntry, buildGatewayItems, GATEWAY_URL } from '../support/fixture-gateway.js';
 import type { FakeData } from '../support/fake-api.js';
 import { emit, expect, expectNoHorizontalOverflow, failNext, recorded, shot, test } from '../support/ui.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -191,6 +191,34 @@ test('queue, review header and History: a provider call says which API, who call
   await expect(detail.getByTestId('history-gateway')).toContainText('Streamed');
   await expect(detail.getByTestId('history-gateway')).toContainText('Not carried over: top_k');
   await shot(page, 'gateway-history-light');
+});
+
+test('review header: the endpoint, the earlier response a call continues, an embeddings call’s texts, system messages moved', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  fixture.state.items = [...fixture.state.items, ...buildAgentGatewayItems(Date.now())];
+  await open(page, appUrl, fixture);
+  const header = page.getByTestId('item-header');
+  await row(page, 'gw-responses').click();
+  await expect(header.getByTestId('gateway-endpoint')).toHaveText('Responses API');
+  await expect(header.getByTestId('gateway-continues')).toHaveText('Continues resp_7c1d0e5a9b2f4c3d8e6f1a2b3c4d5e6f0a1b2c3d');
+  await expect(header.getByTestId('gateway-embeddings')).toHaveCount(0);
+  await expectNoHorizontalOverflow(page);
+  await shot(page, 'gateway-responses-light');
+
+  await row(page, 'gw-embeddings').click();
+  await expect(header.getByTestId('gateway-endpoint')).toHaveText('Embeddings');
+  await expect(header.getByTestId('gateway-embeddings')).toHaveText('3 texts to embed · 256 dimensions');
+  await expect(page.getByText('Refund requested for order 5521.')).toBeVisible();
+  await shot(page, 'gateway-embeddings-light');
+
+  await row(page, 'gw-moved').click();
+  await expect(header.getByTestId('gateway-endpoint')).toHaveText('Messages');
+  await expect(header.getByTestId('gateway-moved')).toHaveText('Moved into the system prompt: messages[2]');
+  await expect(header.getByTestId('gateway-ignored')).toContainText('anthropic-beta (interleaved-thinking-2025-05-14)');
+  await shot(page, 'gateway-moved-light');
+
+  await row(page, 'gw-server').click();
+  await expect(header.getByTestId('gateway-endpoint')).toHaveText('Chat Completions');
 });
 
 test('review and History: a provider call is worded for its caller, not for a server', async ({ page, appUrl, fixture }) => {

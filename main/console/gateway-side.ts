@@ -18,6 +18,7 @@ import type { GatewayView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { bridgeHttpToken, createBridgeHttpServing } from '../bridge/http-serving.js';
+import { modelCatalog } from '../gateway/models.js';
 import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
 import type { Foundation } from './foundation.js';
@@ -61,6 +62,9 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
     tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
     requests: req.requests,
     maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
+    models: (serverId: string) => modelCatalog(f.providerRegistry.views(), f.providerRegistry.settings().servers[serverId]),
+    makesEmbeddings: () => f.providerRegistry.list().some((p) => p.embed !== undefined),
+    historyEntry: (id: string) => f.history.get(id),
     logger: f.logger,
     now: f.now,
     ...keepAliveOf(f.env),

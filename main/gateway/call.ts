@@ -1,5 +1,6 @@
 /**
- * One provider call through the gateway, from the caller's parsed body to its answer: translated
+ * One provider call through the gateway (Chat Completions, Responses, Messages), from the caller's
+ * parsed body to its answer: translated
  * by the API's wire codec, put in the one envelope as a `provider_call` (reviewed like a sampling
  * request: same queue, rules, limits, redaction, response review and History), and answered in
  * the provider's shape:
@@ -17,9 +18,10 @@
  *   provider's in-stream error event;
  * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProtocolError } from '@modelcontextprotocol/client';
-import type { GatewayFacts } from '../../shared/contract/gateway.js';
+import type { GatewayEndpoint, GatewayFacts } from '../../shared/contract/gateway.js';
 import { RATE_LIMITED_CODE } from '../../shared/contract/rules-schema.js';
 import { ErrorCodes } from '../../shared/contract/sampling.js';
 import type { TokenUsage } from '../../shared/contract/state.js';
@@ -29,8 +31,8 @@ import type { ServerRequestRouter } from '../requests/router.js';
 import { providerWireError } from './provider-failure.js';
 import { sendError, sendJson } from './respond.js';
 import type { TokenHolder } from './tokens.js';
-import { replyId } from './wire/index.js';
-import type { GatewayCall, GatewayReply, StreamEncoder, WireCodec, WireError } from './wire/types.js';
+import { replyIdFor } from './wire/index.js';
+import type { EarlierLookup, GatewayCall, GatewayReply, StreamEncoder, WireCodec, WireError } from './wire/types.js';
 
 /** The message a rejected call's 403 carries (the SDKs show it as the error's message). */
 export const REJECTED_BY_REVIEWER = 'rejected by the reviewer in MCP Approval Console';
@@ -54,15 +56,23 @@ export interface CallInput {
   body: unknown;
   req: IncomingMessage;
   res: ServerResponse;
+  /** Earlier answers by id, for the Responses API (`previous_response_id`, `item_reference`). */
+  earlier?: EarlierLookup;
 }
 
-/** Answers one call (never throws: every failure is answered in the provider's error shape). */
+/**
+ * Answers one call (never throws: every failure is answered in the provider's error shape). The
+ * answer's id names the call's item (wire/ids.ts), so History finds it again.
+ */
 export async function handleCall(ctx: CallContext, input: CallInput): Promise<void> {
   const { codec, holder, res } = input;
-  const parsed = codec.parse(input.body);
+  const parsed = codec.parse(input.body, input.earlier ? { earlier: input.earlier } : {});
   if (!parsed.ok) return sendError(res, codec.api, parsed.error);
   const call = parsed.call;
-  const id = replyId(codec.api);
+  const beta = input.req.headers['anthropic-beta'];
+  if (codec.api === 'anthropic' && beta) call.ignored.push(`anthropic-beta (${String(beta)})`);
+  const itemId = randomUUID();
+  const id = replyIdFor(codec.endpoint, itemId);
   const created = Math.floor(ctx.now() / 1000);
   const hangUp = new AbortController();
   res.on('close', () => {
@@ -72,7 +82,7 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
   let usage: TokenUsage | undefined;
   const port: ProviderCallPort = { text: (delta) => out?.text(delta), usage: (u) => (usage = u) };
   try {
-    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, holder), port, signal: hangUp.signal });
+    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, codec.endpoint, holder), port, signal: hangUp.signal, itemId });
     const reply: GatewayReply = { id, created, result, ...(usage && { usage }) };
     if (out) out.finish(reply);
     else sendJson(res, codec.response(reply, call));
@@ -87,8 +97,17 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
 }
 
 /** What the item and History show of the call. */
-function factsOf(call: GatewayCall, holder: TokenHolder): GatewayFacts {
-  return { api: call.api, requestedModel: call.requestedModel, stream: call.stream, caller: holder.caller, ...(call.ignored.length > 0 && { ignored: call.ignored }) };
+function factsOf(call: GatewayCall, endpoint: GatewayEndpoint, holder: TokenHolder): GatewayFacts {
+  return {
+    api: call.api,
+    endpoint,
+    requestedModel: call.requestedModel,
+    stream: call.stream,
+    caller: holder.caller,
+    ...(call.ignored.length > 0 && { ignored: call.ignored }),
+    ...(call.movedToSystem && { movedToSystem: call.movedToSystem }),
+    ...(call.previousResponseId && { previousResponseId: call.previousResponseId }),
+  };
 }
 
 /** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`), in `codec`'s API. */

@@ -4,10 +4,14 @@ import type { ProviderApi } from '../../shared/contract/gateway.js';
 import { codecFor } from './wire/index.js';
 import type { WireError } from './wire/types.js';
 
-/** Answers `error` with its HTTP status (and `retry-after` when it has one), in the shape of `api`'s SDKs. */
-export function sendError(res: ServerResponse, api: ProviderApi, error: WireError): void {
+/**
+ * Answers `error` with its HTTP status (and `retry-after` when it has one), in the shape of `api`'s
+ * SDKs; `extra` top-level fields are added to the body (e.g. the endpoints served, with a 404).
+ */
+export function sendError(res: ServerResponse, api: ProviderApi, error: WireError, extra?: Record<string, unknown>): void {
   const headers = error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
-  send(res, error.status, codecFor(api).errorBody(error), headers);
+  const body = codecFor(api).errorBody(error) as Record<string, unknown>;
+  send(res, error.status, extra ? { ...body, ...extra } : body, headers);
 }
 
 /** Answers 200 with `body` as JSON. */

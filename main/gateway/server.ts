@@ -1,16 +1,20 @@
 /**
- * The provider gateway's HTTP listener, on 127.0.0.1 only:
+ * The provider gateway's HTTP listener, on 127.0.0.1 only, serving the endpoints of routes.ts:
  *
- * - `POST /openai/v1/chat/completions` — the OpenAI Chat Completions API
- *   (`OPENAI_BASE_URL=http://127.0.0.1:<port>/openai/v1`);
- * - `POST /anthropic/v1/messages` — the Anthropic Messages API
- *   (`ANTHROPIC_BASE_URL=http://127.0.0.1:<port>/anthropic`).
+ * - OpenAI (`OPENAI_BASE_URL=http://127.0.0.1:<port>/openai/v1`): `POST /chat/completions`,
+ *   `POST /responses` and `GET /responses/{id}`, `POST /embeddings`, `GET /models[/{id}]`;
+ * - Anthropic (`ANTHROPIC_BASE_URL=http://127.0.0.1:<port>/anthropic`, with or without `/v1`
+ *   after it): `POST /messages`, `POST /messages/count_tokens`, `GET /models[/{id}]`.
+ *
+ * An unknown path is a 404 naming the endpoints served; a served path asked with another method
+ * is a 405 with `Allow`. `anthropic-version` and `anthropic-beta` headers are accepted (the betas
+ * are listed as not carried over).
  *
  * Before a byte of the body is read, every request must carry a gateway token (`Authorization:
  * Bearer …` as the OpenAI SDKs send it, or `x-api-key` as the Anthropic SDKs do; 401 otherwise),
  * a loopback `Host` (no DNS rebinding) and no `Origin` (no web page may call it; 403). The body is
  * capped (413). Errors are answered in the provider's own shape (main/gateway/wire). What happens
- * to an accepted call: main/gateway/call.ts. Paths under `/mcp/` go to the mounted service first
+ * to an accepted call: main/gateway/call.ts (embeddings: embeddings.ts). Paths under `/mcp/` go to the mounted service first
  * (the bridged servers on Streamable HTTP, main/bridge/http-serving.ts), which checks them itself.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -19,10 +23,15 @@ import type { ProviderApi } from '../../shared/contract/gateway.js';
 import type { Logger } from '../ports.js';
 import type { ServerRequestRouter } from '../requests/router.js';
 import { loopbackRefusal, readBody } from '../http/loopback.js';
-import { handleCall } from './call.js';
-import { sendError } from './respond.js';
+import { handleCall, type CallContext } from './call.js';
+import { countTokens } from './count-tokens.js';
+import { handleEmbeddings } from './embeddings.js';
+import { modelBody, modelsBody, type GatewayModel } from './models.js';
+import { sendError, sendJson } from './respond.js';
+import { earlierAnswers, storedResponse, type EntryOf } from './responses-history.js';
+import { route, SERVED_ENDPOINTS, type Endpoint } from './routes.js';
 import type { GatewayTokens, TokenHolder } from './tokens.js';
-import { codecFor } from './wire/index.js';
+import { anthropicCodec, openAiCodec, responsesCodec, type WireCodec } from './wire/index.js';
 import { bearerToken } from '../http/token.js';
 
 /** Default cap on a call's body, in bytes (the sampling request cap, S-SIZE-1). */
@@ -35,6 +44,12 @@ export interface GatewayServerDeps {
   requests: ServerRequestRouter;
   /** The body cap for calls queued under `serverId`, bytes (its `maxRequestBytes`, else the default). */
   maxBodyBytes(serverId: string): number;
+  /** The models a caller queued under `serverId` may ask for (main/gateway/models.ts). */
+  models(serverId: string): GatewayModel[];
+  /** Whether any provider makes embeddings (else an embeddings call is refused at once). */
+  makesEmbeddings(): boolean;
+  /** A History entry by id: the Responses API's `previous_response_id`, `item_reference` and `GET /responses/{id}`. */
+  historyEntry: EntryOf;
   logger: Logger;
   now: () => number;
   /** ms without a write after which a streamed call gets a keep-alive; default GATEWAY_KEEPALIVE_MS (call.ts). */
@@ -55,9 +70,10 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
-const ROUTES: Record<string, ProviderApi> = {
-  '/openai/v1/chat/completions': 'openai',
-  '/anthropic/v1/messages': 'anthropic',
+const CODECS: Record<Extract<Endpoint, { kind: 'call' }>['endpoint'], WireCodec> = {
+  chat_completions: openAiCodec,
+  responses: responsesCodec,
+  messages: anthropicCodec,
 };
 
 /**
@@ -87,29 +103,72 @@ async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** One HTTP request: checked, its body read, then handed to the call handler. */
+/** One HTTP request: checked, routed, its body read, then handed to its endpoint. */
 async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
   const path = (req.url ?? '').split('?')[0] ?? '';
   if (deps.mount && path.startsWith('/mcp/') && (await deps.mount(req, res))) return;
-  const api = ROUTES[path];
-  const shape: ProviderApi = api ?? (path.startsWith('/anthropic') ? 'anthropic' : 'openai');
+  const routed = route(req.method, path);
+  const { shape, endpoint } = routed;
   const refusal = loopbackRefusal(req, port);
   if (refusal) return sendError(res, shape, { status: 403, kind: 'permission', message: refusal });
-  if (!api || req.method !== 'POST') return sendError(res, shape, { status: 404, kind: 'not_found', message: `${req.method} ${path} is not served by the console's provider gateway` });
+  if (!endpoint) return notServed(res, shape, `${req.method} ${path}`, routed.allow);
   const holder = authenticate(deps, req);
-  if (!holder) return sendError(res, api, { status: 401, kind: 'authentication', message: 'invalid or missing gateway token (set the API key to a token of MCP Approval Console)' });
-  const cap = deps.maxBodyBytes(holder.serverId);
-  const body = await readBody(req, cap);
-  if (body === 'too_large') return sendError(res, api, { status: 413, kind: 'too_large', message: `request body over ${cap} bytes` });
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    return sendError(res, api, { status: 400, kind: 'invalid_request', message: 'the request body is not valid JSON' });
+  if (!holder) return sendError(res, shape, { status: 401, kind: 'authentication', message: 'invalid or missing gateway token (set the API key to a token of MCP Approval Console)' });
+  if (endpoint.kind === 'models') return answerModels(deps, res, endpoint, holder);
+  if (endpoint.kind === 'response') return answerStored(deps, res, endpoint.id, holder);
+  const body = await readJson(deps, req, res, shape, holder);
+  if (body === undefined) return;
+  if (endpoint.kind === 'count_tokens') {
+    const counted = countTokens(body.json);
+    return counted.ok ? sendJson(res, counted.body) : sendError(res, 'anthropic', counted.error);
   }
-  await handleCall({ requests: deps.requests, now: deps.now, logger: deps.logger, ...(deps.keepAliveMs !== undefined && { keepAliveMs: deps.keepAliveMs }) }, { codec: codecFor(api), holder, body: json, req, res });
+  const ctx: CallContext = { requests: deps.requests, now: deps.now, logger: deps.logger, ...(deps.keepAliveMs !== undefined && { keepAliveMs: deps.keepAliveMs }) };
+  const call = { holder, body: body.json, req, res };
+  if (endpoint.kind === 'embeddings') {
+    if (!deps.makesEmbeddings()) return sendError(res, 'openai', { status: 400, kind: 'invalid_request', message: "none of the console's providers makes embeddings (add an OpenAI, OpenAI-compatible or Google provider)", param: 'model' });
+    return handleEmbeddings(ctx, call);
+  }
+  const earlier = endpoint.endpoint === 'responses' ? { earlier: earlierAnswers(deps.historyEntry, holder.serverId) } : {};
+  await handleCall(ctx, { ...call, codec: CODECS[endpoint.endpoint], ...earlier });
 }
 
+/** 404 for a path the gateway does not serve (naming those it does), 405 with `Allow` for a served path asked with another method. */
+function notServed(res: ServerResponse, shape: ProviderApi, asked: string, allow: 'GET' | 'POST' | undefined): void {
+  if (allow) {
+    res.setHeader('allow', allow);
+    return sendError(res, shape, { status: 405, kind: 'invalid_request', message: `${asked}: this path is served for ${allow} only` });
+  }
+  const message = `${asked} is not served by the console's provider gateway; it serves ${SERVED_ENDPOINTS.join(', ')} (Anthropic's also without /v1)`;
+  sendError(res, shape, { status: 404, kind: 'not_found', message }, { endpoints: SERVED_ENDPOINTS });
+}
+
+/** The body as JSON, or undefined once a 413 (over the caller's cap) or 400 (not JSON) was answered. */
+async function readJson(deps: GatewayServerDeps, req: IncomingMessage, res: ServerResponse, shape: ProviderApi, holder: TokenHolder): Promise<{ json: unknown } | undefined> {
+  const cap = deps.maxBodyBytes(holder.serverId);
+  const body = await readBody(req, cap);
+  if (body === 'too_large') return void sendError(res, shape, { status: 413, kind: 'too_large', message: `request body over ${cap} bytes` });
+  try {
+    return { json: JSON.parse(body.toString('utf8')) as unknown };
+  } catch {
+    return void sendError(res, shape, { status: 400, kind: 'invalid_request', message: 'the request body is not valid JSON' });
+  }
+}
+
+/** `GET …/models` and `GET …/models/{id}` in the API's shape (404 for a model the caller may not ask for). */
+function answerModels(deps: GatewayServerDeps, res: ServerResponse, endpoint: Extract<Endpoint, { kind: 'models' }>, holder: TokenHolder): void {
+  const models = deps.models(holder.serverId);
+  if (endpoint.id === undefined) return sendJson(res, modelsBody(endpoint.api, models));
+  const model = models.find((m) => m.id === endpoint.id);
+  if (!model) return sendError(res, endpoint.api, { status: 404, kind: 'not_found', message: `The model '${endpoint.id}' is not among the console's models`, param: 'model' });
+  sendJson(res, modelBody(endpoint.api, model));
+}
+
+/** `GET /openai/v1/responses/{id}`: the response rebuilt from History, or its 404. */
+function answerStored(deps: GatewayServerDeps, res: ServerResponse, id: string, holder: TokenHolder): void {
+  const stored = storedResponse(deps.historyEntry, holder.serverId, id);
+  if ('error' in stored) return sendError(res, 'openai', stored.error);
+  sendJson(res, stored.body);
+}
 
 /** The token's holder: `Authorization: Bearer <token>` or `x-api-key: <token>`. */
 function authenticate(deps: GatewayServerDeps, req: IncomingMessage): TokenHolder | undefined {

@@ -8,7 +8,7 @@ import { defaultModelFacts, providerTimeouts, type FamilyRule, type ModelFacts, 
 import type { ProviderView } from '../../shared/contract/state.js';
 import { apiKeyHint } from '../secrets/secret-store.js';
 import { apiRoot, hostedBaseURL } from './base-url.js';
-import type { GenerateInput, GenerateOutput, LlmProvider, SdkProvider } from './provider.js';
+import type { EmbedInput, EmbedOutput, GenerateInput, GenerateOutput, LlmProvider, SdkProvider } from './provider.js';
 import type { SdkProviderConfig } from './sdk-provider.js';
 
 /** A provider as configured, with its resolved secrets. `apiKey` and `headers` values are secrets: never logged or shown. */
@@ -69,20 +69,31 @@ export function createProvider(p: ResolvedProvider, families: readonly FamilyRul
     ...(settings.kind === 'openai' ? { openaiApi: settings.openaiApi ?? 'responses' } : {}),
     ...(settings.timeouts && { timeouts: settings.timeouts }),
   };
-  return { view, generate: lazyGenerate(settings.kind, config) };
+  const sdk = lazySdk(settings.kind, config);
+  const generate = async (input: GenerateInput): Promise<GenerateOutput> => (await sdk()).generate(input);
+  if (!EMBEDDING_KINDS.has(settings.kind)) return { view, generate };
+  const embed = async (input: EmbedInput): Promise<EmbedOutput> => {
+    const built = await sdk();
+    if (!built.embed) throw new Error(`${config.label}: this provider has no embeddings`);
+    return built.embed(input);
+  };
+  return { view, generate, embed };
 }
 
+/** The provider kinds whose API has embeddings (an {@link LlmProvider} of these has `embed`). */
+const EMBEDDING_KINDS: ReadonlySet<ProviderSettings['kind']> = new Set(['openai', 'openai-compatible', 'google']);
+
 /**
- * `generate` of the provider sdk-provider.ts builds, built (and the SDK loaded) at the first call;
- * a failed load rejects that call and is tried again at the next.
+ * The provider sdk-provider.ts builds, built (and the SDK loaded) at the first call; a failed
+ * load rejects that call and is tried again at the next.
  */
-function lazyGenerate(kind: ProviderSettings['kind'], config: SdkProviderConfig): (input: GenerateInput) => Promise<GenerateOutput> {
+function lazySdk(kind: ProviderSettings['kind'], config: SdkProviderConfig): () => Promise<SdkProvider> {
   let built: Promise<SdkProvider> | undefined;
-  return async (input) => {
+  return () => {
     if (!built) {
       built = import('./sdk-provider.js').then((m) => m.buildSdkProvider(kind, config));
       built.catch(() => (built = undefined));
     }
-    return (await built).generate(input);
+    return built;
   };
 }

@@ -7,6 +7,8 @@
  *   no audio input) or stop sequences (Responses has no `stop`), or when the provider is set to
  *   `chat`.
  * - Google Gemini: `@ai-sdk/google`, `POST {baseURL}/models/{id}:streamGenerateContent?alt=sse`.
+ * OpenAI and Gemini also embed texts (`POST {baseURL}/embeddings`, `…/models/{id}:batchEmbedContents`;
+ * embed.ts); Anthropic's API has no embeddings.
  * Each takes a `baseURL` (tests point them at loopback servers) and an API key resolved from the
  * secret store; the key is only ever placed in the request header the API wants.
  */
@@ -14,14 +16,15 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { OpenAIApi, ProviderKind, ProviderTimeouts, ToolSupport } from '../../shared/contract/providers.js';
 import { contentBlocks, type CreateMessageParams, type SamplingContent } from '../../shared/contract/sampling.js';
 import type { ErrorContext } from './errors.js';
 import { apiRoot, hostedBaseURL } from './base-url.js';
 import { watchedFetch } from './call-clock.js';
+import { embedTexts } from './embed.js';
 import { streamGenerate } from './generate-stream.js';
-import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
+import type { EmbedInput, EmbedOutput, GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
 
 /** Settings of a hosted provider. `apiKey` is the resolved secret (never logged or shown). */
 export interface HostedProviderConfig {
@@ -48,11 +51,14 @@ const PROTOCOL: Record<HostedKind, string> = { anthropic: 'Anthropic Messages', 
 function hosted(kind: HostedKind, config: HostedProviderConfig, model: (modelId: string, params: CreateMessageParams) => LanguageModel): SdkProvider {
   const label = config.label ?? config.id;
   const baseURL = hostedBaseURL(kind, config);
+  const ctxOf = (modelId: string): ErrorContext => ({ label, baseURL, modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
-    const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, protocol: PROTOCOL[kind], ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
-    return streamGenerate(input, { model: model(input.modelId, input.params), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
+    return streamGenerate(input, { model: model(input.modelId, input.params), ctx: ctxOf(input.modelId), tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
   }
-  return { generate };
+  const embedding = sdkEmbeddingFactory(kind, connectionOf(kind, config));
+  if (!embedding) return { generate };
+  const embed = (input: EmbedInput): Promise<EmbedOutput> => embedTexts(input, { model: embedding(input.modelId), ctx: ctxOf(input.modelId), ...(config.timeouts && { timeouts: config.timeouts }) });
+  return { generate, embed };
 }
 
 /** Where and how to reach a provider: resolved API root, key (secret), extra headers, OpenAI endpoint preference. */
@@ -87,6 +93,30 @@ export function sdkModelFactory(kind: Exclude<ProviderKind, 'manual'>, conn: Pro
       const sdk = createOpenAICompatible({ name: 'openai-compatible', ...common, includeUsage: true, ...(conn.apiKey ? { apiKey: conn.apiKey } : {}) });
       return (id) => sdk.chatModel(id);
     }
+  }
+}
+
+/**
+ * The AI SDK embedding model for a provider kind and connection, as a function of the model id;
+ * undefined for a kind whose API has no embeddings (Anthropic).
+ */
+export function sdkEmbeddingFactory(kind: Exclude<ProviderKind, 'manual'>, conn: ProviderConnection): ((modelId: string) => EmbeddingModel) | undefined {
+  const common = { baseURL: apiRoot(conn.baseURL), fetch: watchedFetch(), ...(conn.headers ? { headers: conn.headers } : {}) };
+  switch (kind) {
+    case 'openai': {
+      const sdk = createOpenAI({ ...common, apiKey: conn.apiKey ?? '' });
+      return (id) => sdk.embedding(id);
+    }
+    case 'google': {
+      const sdk = createGoogleGenerativeAI({ ...common, apiKey: conn.apiKey ?? '' });
+      return (id) => sdk.embedding(id);
+    }
+    case 'openai-compatible': {
+      const sdk = createOpenAICompatible({ name: 'openai-compatible', ...common, ...(conn.apiKey ? { apiKey: conn.apiKey } : {}) });
+      return (id) => sdk.embeddingModel(id);
+    }
+    default:
+      return undefined;
   }
 }
 

@@ -11,8 +11,9 @@ import type { ProviderTimeouts, ToolSupport } from '../../shared/contract/provid
 import { apiRoot } from './base-url.js';
 import { watchedFetch } from './call-clock.js';
 import type { ErrorContext } from './errors.js';
+import { embedTexts } from './embed.js';
 import { streamGenerate } from './generate-stream.js';
-import type { GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
+import type { EmbedInput, EmbedOutput, GenerateInput, GenerateOutput, SdkProvider } from './provider.js';
 
 /** Settings of one OpenAI-compatible endpoint. `apiKey` is the resolved secret (never logged or shown). */
 export interface OpenAICompatibleConfig {
@@ -37,7 +38,7 @@ export interface OpenAICompatibleConfig {
 /**
  * Creates the generation side ({@link SdkProvider}) of an OpenAI-compatible Chat Completions endpoint.
  *
- * `generate` streams through {@link streamGenerate} (usage requested via
+ * `embed` (`POST ${baseURL}/embeddings`) goes through embed.ts. `generate` streams through {@link streamGenerate} (usage requested via
  * `stream_options.include_usage`; each call under `config.timeouts`), calls `onText` with each text delta in order, and resolves with
  * the CreateMessageResult (see convert.ts), the usage (`inputTokens` / `outputTokens`, token
  * counts) and the AI SDK finish reason (`stop`, `length`, `tool-calls`, …). Models whose
@@ -67,10 +68,13 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
     return model;
   };
 
+  const ctxOf = (modelId: string): ErrorContext => ({ label, baseURL, modelId, ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
-    const ctx: ErrorContext = { label, baseURL, modelId: input.modelId, ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
-    return streamGenerate(input, { model: chatModel(input.modelId), ctx, tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
+    return streamGenerate(input, { model: chatModel(input.modelId), ctx: ctxOf(input.modelId), tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
+  }
+  async function embed(input: EmbedInput): Promise<EmbedOutput> {
+    return embedTexts(input, { model: sdk.embeddingModel(input.modelId), ctx: ctxOf(input.modelId), ...(config.timeouts && { timeouts: config.timeouts }) });
   }
 
-  return { generate };
+  return { generate, embed };
 }

@@ -25,13 +25,31 @@ export interface GenerateOutput {
   finishReason: string;
 }
 
-/** A configured provider. */
-/**
- * A provider's generation on the AI SDK, as its kind's module builds it (hosted-providers.ts,
- * openai-compatible.ts, through sdk-provider.ts); create-provider.ts adds the view.
- */
-export type SdkProvider = Required<Pick<LlmProvider, 'generate'>>;
+/** One embeddings request: the texts, in order, and the embedding model to use. */
+export interface EmbedInput {
+  texts: string[];
+  /** Embedding model id as the provider names it, e.g. "text-embedding-3-small". */
+  modelId: string;
+  /** Dimensions asked of the model (where it can shorten its vectors). */
+  dimensions?: number;
+  /** Aborts the HTTP request; `embed` then rejects with an AbortError. */
+  signal: AbortSignal;
+}
 
+/** Finished embeddings: one vector per text, in order. */
+export interface EmbedOutput {
+  embeddings: number[][];
+  usage?: TokenUsage;
+}
+
+/**
+ * A provider's generation (and embeddings, where its kind has them) on the AI SDK, as its kind's
+ * module builds it (hosted-providers.ts, openai-compatible.ts, through sdk-provider.ts);
+ * create-provider.ts adds the view.
+ */
+export type SdkProvider = Required<Pick<LlmProvider, 'generate'>> & Pick<LlmProvider, 'embed'>;
+
+/** A configured provider. */
 export interface LlmProvider {
   /** Public facts for the renderer; never includes the API key. */
   view: ProviderView;
@@ -41,4 +59,10 @@ export interface LlmProvider {
    *   an AbortError when `signal` fires.
    */
   generate?(input: GenerateInput): Promise<GenerateOutput>;
+  /**
+   * Embeds texts. Present for the kinds whose API has embeddings (OpenAI, OpenAI-compatible,
+   * Google Gemini); absent for Anthropic and the manual provider.
+   * @throws as `generate` (a ProviderError; an AbortError when `signal` fires)
+   */
+  embed?(input: EmbedInput): Promise<EmbedOutput>;
 }

@@ -90,6 +90,11 @@ export interface ProviderCallPort {
   text(delta: string): void;
   /** The token usage of the generation whose result is delivered, before the promise resolves. */
   usage(usage: TokenUsage | undefined): void;
+  /**
+   * An embeddings call's vectors, one per input text in order, when the provider made them
+   * (before the promise resolves; the vectors are not reviewed and not recorded).
+   */
+  vectors?(embeddings: number[][]): void;
 }
 
 /**
@@ -101,6 +106,11 @@ export interface ProviderCallPort {
 export interface IncomingProviderCall extends IncomingServerRequest<'provider_call'> {
   gateway: GatewayFacts;
   port?: ProviderCallPort;
+  /**
+   * The item id to give the call (a UUID): the gateway's answer ids name it, so a later call can
+   * find the entry in History (the Responses API's `previous_response_id`). Absent: a fresh one.
+   */
+  itemId?: string;
 }
 
 /** A sampling request in the envelope. */

@@ -18,11 +18,14 @@ import { abortCauseOf, RequestAbort, type IncomingProviderCall, type IncomingSam
 import { finish, PROGRESS_MESSAGES, record, save, update, type PipelineCore } from './core.js';
 import { resumeDraft, stopWhy } from './drafts.js';
 import type { Accepted } from './intake.js';
+import { embeddingModelFor } from './embeddings.js';
 import { toHistoryEntry, type SamplingRecord } from './record.js';
 import { applyPolicy, type QueuedDecision } from './steps.js';
 
 /** What a new record is made of. */
 interface NewRecord {
+  /** The item id to use (a gateway call names it in its answer); absent: a fresh UUID. */
+  id?: string;
   serverId: string;
   /** The agent host of a bridged server. */
   via?: SamplingItemView['via'];
@@ -69,7 +72,8 @@ function begin(core: PipelineCore, request: Reviewed, checked: Accepted, big: bo
   const answer = new Promise<CreateMessageResult>((resolve, reject) => (settle = { resolve, reject }));
   const { params, association, conversationId, round } = checked;
   const gateway = request.kind === 'provider_call' ? request.gateway : undefined;
-  const what = { serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
+  const itemId = request.kind === 'provider_call' ? request.itemId : undefined;
+  const what = { ...(itemId && { id: itemId }), serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
   const rec = newRecord(core, what, settle);
   if (request.kind === 'provider_call' && request.port) rec.port = request.port;
   const decideAndQueue = () => {
@@ -127,9 +131,11 @@ function queueServerRequest(core: PipelineCore, request: Reviewed, rec: Sampling
   if (!rec.item.outcome) applyPolicy(core, rec, action);
 }
 
-/** The model for a request, with the ranked candidates when the registry can rank. */
-function selectFor(core: PipelineCore, params: CreateMessageParams, serverId: string): Pick<SamplingItemView, 'model' | 'candidates'> {
+/** The model for a request, with the ranked candidates when the registry can rank (an embeddings call: embeddingModelFor). */
+function selectFor(core: PipelineCore, what: NewRecord): Pick<SamplingItemView, 'model' | 'candidates'> {
+  const { params, serverId } = what;
   const { providers } = core.deps;
+  if (what.gateway?.embeddings) return { model: embeddingModelFor(what.gateway.requestedModel, providers.list(), providers.defaultModel()) };
   const ranked = providers.select?.(params, serverId);
   if (ranked) return { model: ranked.choice, candidates: ranked.candidates };
   return { model: chooseModel(params.modelPreferences, providers.list().map((p) => p.view), providers.defaultModel()) };
@@ -138,7 +144,7 @@ function selectFor(core: PipelineCore, params: CreateMessageParams, serverId: st
 /** The record of an accepted request, awaiting request review, not yet queued (see {@link admit}). */
 function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['settle']): SamplingRecord {
   const receivedAt = core.deps.now();
-  const id = randomUUID();
+  const id = what.id ?? randomUUID();
   const serverWait = what.origin === 'server' && !what.gateway ? core.deps.serverWait?.(what.serverId, what.era, receivedAt) : undefined;
   return {
     item: {
@@ -155,7 +161,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
       receivedAt,
       updatedAt: receivedAt,
       original: what.params,
-      ...selectFor(core, what.params, what.serverId),
+      ...selectFor(core, what),
       ...withServerWait(serverWait),
     },
     settle,

@@ -4,7 +4,8 @@
  * - {@link applyPolicy}: carries out the policy's decision for a fresh server request — ask
  *   (with notes, and possibly a changed request the review starts from), auto-approve, or reject;
  * - {@link generate}: one generation by the chosen provider, streamed into the item (or the
- *   empty draft of "Write the response myself"), with its usage and cost;
+ *   empty draft of "Write the response myself"), with its usage and cost — or, for an embeddings
+ *   call, its vectors made and passed to the caller, delivered without a response review;
  * - {@link deliver}: ends a request with a result (history first, then the server).
  */
 import { noteText, type PolicyNote } from '../../shared/contract/rules.js';
@@ -12,9 +13,11 @@ import { ui, type UiText } from '../../shared/contract/ui-text.js';
 import { ErrorCodes, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { RuleRef } from '../../shared/contract/state.js';
 import { nextSamplingStatus } from '../requests/machine.js';
-import type { LlmProvider } from '../llm/provider.js';
+import { ProviderError } from '../llm/provider-error.js';
+import type { EmbedOutput, LlmProvider } from '../llm/provider.js';
 import { finish, logCrash, record, save, stopReview, update, type PipelineCore } from './core.js';
 import { dropDraftPart } from './drafts.js';
+import { embeddingsResult, embeddingTexts, isEmbeddings } from './embeddings.js';
 import { generationFailure } from './provider-failure.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PolicyAction } from './types.js';
@@ -30,8 +33,25 @@ export type QueuedDecision = Exclude<PolicyAction, { kind: 'refuse' }>;
  * rule a failure ends the item `failed` and the caller gets it).
  */
 export async function generate(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void> {
+  if (isEmbeddings(rec.item)) return embed(core, rec, start);
   const provider = core.deps.providers.get(rec.item.model.providerId);
   if (!provider?.generate) return writeYourself(core, rec);
+  const controller = startCall(core, rec, start, provider.view.label);
+  const startedAt = rec.item.generation!.startedAt;
+  try {
+    const out = await provider.generate({ params: rec.item.sent!, modelId: rec.item.model.modelId, signal: controller.signal, onText: streamInto(core, rec, startedAt) });
+    rec.generationMs += core.deps.now() - startedAt;
+    if (rec.generation !== controller || rec.item.status !== 'generating') return; // cancelled meanwhile
+    generated(core, rec, out);
+  } catch (err) {
+    rec.generationMs += core.deps.now() - startedAt;
+    if (rec.generation !== controller || rec.item.status !== 'generating') return;
+    generationStopped(core, rec, err, controller.signal.aborted);
+  }
+}
+
+/** The provider call of an approved request begins: the item is `generating` (history saved); its abort controller. */
+function startCall(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate', label: string): AbortController {
   const controller = new AbortController();
   rec.generation = controller;
   const startedAt = core.deps.now();
@@ -43,18 +63,50 @@ export async function generate(core: PipelineCore, rec: SamplingRecord, start: '
     sentToModelAt: rec.item.sentToModelAt ?? startedAt,
     draft: dropDraftPart(rec.item.draft, 'response'),
   });
-  record(core, rec, 'generation_started', `${provider.view.label} / ${rec.item.model.modelId}`);
+  record(core, rec, 'generation_started', `${label} / ${rec.item.model.modelId}`);
   save(core, rec);
+  return controller;
+}
+
+/**
+ * An embeddings call's provider call: the approved texts embedded; the vectors go to the caller
+ * (the port) and the item is delivered at once — the response is not reviewed. A failure is a
+ * generation's (back to the person, or to the caller under an `approve_all` rule); so is a model
+ * whose provider makes no embeddings (kind `unsupported`).
+ */
+async function embed(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate'): Promise<void> {
+  const provider = core.deps.providers.get(rec.item.model.providerId);
+  const controller = startCall(core, rec, start, provider?.view.label ?? rec.item.model.providerId);
+  const startedAt = rec.item.generation!.startedAt;
+  const dimensions = rec.item.gateway?.embeddings?.dimensions;
   try {
-    const out = await provider.generate({ params: rec.item.sent!, modelId: rec.item.model.modelId, signal: controller.signal, onText: streamInto(core, rec, startedAt) });
+    if (!provider?.embed) throw new ProviderError(`${provider?.view.label ?? rec.item.model.providerId}: this provider makes no embeddings — choose a model of a provider that does (OpenAI, OpenAI-compatible, Google)`, 'unsupported', false);
+    const out = await provider.embed({ texts: embeddingTexts(rec.item.sent!), modelId: rec.item.model.modelId, signal: controller.signal, ...(dimensions !== undefined && { dimensions }) });
     rec.generationMs += core.deps.now() - startedAt;
-    if (rec.generation !== controller || rec.item.status !== 'generating') return; // cancelled meanwhile
-    generated(core, rec, out);
+    if (rec.generation !== controller || rec.item.status !== 'generating') return;
+    embedded(core, rec, out);
   } catch (err) {
     rec.generationMs += core.deps.now() - startedAt;
     if (rec.generation !== controller || rec.item.status !== 'generating') return;
     generationStopped(core, rec, err, controller.signal.aborted);
   }
+}
+
+/** The vectors are there: to the caller, and the item delivered (its result holds no content). */
+function embedded(core: PipelineCore, rec: SamplingRecord, out: EmbedOutput): void {
+  rec.generation = undefined;
+  rec.usage = out.usage;
+  rec.costUsd = out.usage ? core.deps.policy?.costOf?.(rec.item.model, out.usage) : undefined;
+  rec.port?.vectors?.(out.embeddings);
+  const result = embeddingsResult(rec.item.model.modelId);
+  update(core, rec, {
+    status: nextSamplingStatus(rec.item.status, 'generated'),
+    generation: undefined,
+    response: { generated: result, draft: result, manual: false, ...(out.usage && { usage: out.usage }), finishReason: 'stop', generatedAt: core.deps.now() },
+  });
+  record(core, rec, 'embedded', ui('event.embedded', { count: out.embeddings.length, dimensions: out.embeddings[0]?.length ?? 0 }));
+  const why = rec.decidedBy === 'rule' && rec.rule ? ui('outcome.deliveredByRule', { rule: rec.rule.name, version: rec.rule.version }) : ui('outcome.embeddingsToCaller');
+  finish(core, rec, 'deliver', why, { result });
 }
 
 /** "Write the response myself": straight to response review with an empty draft. */
@@ -168,7 +220,8 @@ export function applyPolicy(core: PipelineCore, rec: SamplingRecord, action: Que
     finish(core, rec, 'reject_request', ui('outcome.rejectedByRule', { rule: rule.name, version: rule.version, reason: action.reason }), { code: ErrorCodes.USER_REJECTED });
     return;
   }
-  if (!core.deps.providers.get(rec.item.model.providerId)?.generate) {
+  const provider = core.deps.providers.get(rec.item.model.providerId);
+  if (!(isEmbeddings(rec.item) ? provider?.embed : provider?.generate)) {
     explain(core, rec, action, [...(action.notes ?? []), { kind: 'manual_model', rule }]);
     save(core, rec);
     return;

@@ -1,7 +1,7 @@
 /**
- * The provider gateway's contract: loopback endpoints that speak the OpenAI Chat Completions and
- * Anthropic Messages wire protocols, so a server (or a script) that calls an LLM provider
- * directly gets the same review as a sampling request. What a provider call carries on its item,
+ * The provider gateway's contract: loopback endpoints that speak the OpenAI (Chat Completions,
+ * Responses, Embeddings) and Anthropic Messages wire protocols, so a server, a script or an agent
+ * framework that calls an LLM provider directly gets the same review as a sampling request. What a provider call carries on its item,
  * the gateway's view in the state, and the names of its tokens. No Node, DOM or Electron imports.
  */
 import { z } from 'zod';
@@ -10,6 +10,20 @@ import { z } from 'zod';
 export const PROVIDER_APIS = ['openai', 'anthropic'] as const;
 /** See {@link PROVIDER_APIS}. */
 export type ProviderApi = (typeof PROVIDER_APIS)[number];
+
+/**
+ * The endpoint a call came through: OpenAI `chat_completions` (`POST /v1/chat/completions`),
+ * `responses` (`POST /v1/responses`) and `embeddings` (`POST /v1/embeddings`), Anthropic
+ * `messages` (`POST /v1/messages`).
+ */
+export const GATEWAY_ENDPOINTS = ['chat_completions', 'responses', 'embeddings', 'messages'] as const;
+/** See {@link GATEWAY_ENDPOINTS}. */
+export type GatewayEndpoint = (typeof GATEWAY_ENDPOINTS)[number];
+
+/** The endpoint of a call's facts: `endpoint`, else the API's chat endpoint (facts recorded before endpoints were named). */
+export function endpointOf(facts: Pick<GatewayFacts, 'api' | 'endpoint'>): GatewayEndpoint {
+  return facts.endpoint ?? (facts.api === 'openai' ? 'chat_completions' : 'messages');
+}
 
 /**
  * Who made a provider call: a stdio server the console launched with `providerGateway` on (its
@@ -28,6 +42,23 @@ export interface GatewayFacts {
   caller: GatewayCaller;
   /** Request fields the console does not carry over (e.g. `top_p`), shown to the reviewer. */
   ignored?: string[];
+  /** The endpoint; absent in entries recorded before it was named (see {@link endpointOf}). */
+  endpoint?: GatewayEndpoint;
+  /**
+   * Messages of role `system` found after the first turn (their request paths, e.g.
+   * `messages[3]`), carried into the system prompt in order: the reviewer sees where its parts came from.
+   */
+  movedToSystem?: string[];
+  /**
+   * A Responses API call that continues an earlier one (`previous_response_id`): that response's
+   * id. Its conversation (what was sent and what was answered, from History) opens the messages.
+   */
+  previousResponseId?: string;
+  /**
+   * An embeddings call: the input texts are the messages (one user message each); the vectors the
+   * provider returns go to the caller unreviewed. `dimensions` is asked of the provider when given.
+   */
+  embeddings?: { inputs: number; dimensions?: number };
 }
 
 /** The server id under which the calls of a named token are queued, limited and recorded. */

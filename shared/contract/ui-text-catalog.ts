@@ -38,6 +38,10 @@ export const UI_TEXTS = {
   'model.usingDefault': '{{none}}; using {{what}}',
   'model.serverDefault': "the server's default model",
   'model.defaultModel': 'the default model ({{label}})',
+  'model.embeddingListed': "'{{model}}' is a model of {{provider}}, which makes embeddings",
+  'model.embeddingOther': "'{{model}}' of {{provider}}, the console's first embedding model ('{{requested}}' is not among its models)",
+  'model.embeddingAsked': "'{{model}}' asked of {{provider}}, the first provider that makes embeddings (add it to the provider's models to approve it by hand)",
+  'model.noEmbeddings': 'no provider makes embeddings (OpenAI, OpenAI-compatible or Google)',
   'model.firstCapable': 'the first {{scope}} model that can take this request (the default, {{model}}, cannot)',
   'model.first': 'the first {{scope}} model',
   'model.butIssues': '{{reason}} — but {{issues}}',
@@ -76,6 +80,7 @@ export const UI_TEXTS = {
   // How a request ended.
   'outcome.delivered': 'Delivered to the server',
   'outcome.deliveredToCaller': 'The caller received the response (provider call)',
+  'outcome.embeddingsToCaller': 'The caller received the embeddings (provider call; vectors are not reviewed)',
   'outcome.deliveredByRule': 'Delivered without review: rule "{{rule}}" (v{{version}})',
   'outcome.draftComplete': 'Draft complete: nothing is delivered (no server is waiting)',
   'outcome.callEnded': 'The {{call}} ended before this request was answered',
@@ -149,6 +154,7 @@ export const UI_TEXTS = {
   // History events.
   'event.ruleBroken': '{{rule}}: {{why}}',
   'event.generated': '{{model}}, stopReason {{stopReason}}',
+  'event.embedded': '{{count}} vectors of {{dimensions}} dimensions',
   'event.generationCancelled': 'Generation cancelled',
   'event.writtenByPerson': 'written by the person',
   'event.withEdits': 'with edits',

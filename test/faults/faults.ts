@@ -22,6 +22,9 @@ export const KEEPALIVE_MS = 250;
 /** The fake provider's models: the person may pick the other one after a failure. */
 export const MODELS = ['loop-1', 'loop-2'] as const;
 
+/** The fake provider's embedding model (an embeddings call is approved on a model the provider lists). */
+export const EMBEDDING_MODEL = 'text-embedding-3-small';
+
 /** One provider fault and what it must become at every door. */
 export interface Fault {
   name: string;
@@ -83,7 +86,7 @@ export async function startFaultEnv(opts: { servers?: Record<string, unknown>; e
   try {
     h = await startHarness({
       ...(opts.servers && { servers: opts.servers }),
-      providers: { providers: [{ id: 'loopback', kind: 'openai-compatible', label: 'Loopback', baseURL: llm.baseURL, models: [...MODELS], timeouts: LIMITS }], defaultProvider: 'loopback', defaultModel: 'loop-1' },
+      providers: { providers: [{ id: 'loopback', kind: 'openai-compatible', label: 'Loopback', baseURL: llm.baseURL, models: [...MODELS, EMBEDDING_MODEL], timeouts: LIMITS }], defaultProvider: 'loopback', defaultModel: 'loop-1' },
       env: { MCP_CONSOLE_GATEWAY_KEEPALIVE_MS: String(KEEPALIVE_MS), ...opts.env },
     });
     await h.ready;
@@ -141,7 +144,8 @@ export async function failureShown(h: Harness, item: SamplingItemView, fault: Fa
 /**
  * The person approves the request on the model it suggests (the provider fails with the armed
  * fault), sees the failure, then makes `decision`. Returns when the decision is made (the
- * response, for `other_model`, generated and approved).
+ * response, for `other_model`, generated and approved — an embeddings call is delivered without
+ * a response to review).
  */
 export async function reviewThroughFailure(h: Harness, item: SamplingItemView, fault: Fault, decision: Decision): Promise<void> {
   await h.service.approveRequest({ itemId: item.id, params: item.original, model: { providerId: 'loopback', modelId: item.model.modelId } });
@@ -149,7 +153,8 @@ export async function reviewThroughFailure(h: Harness, item: SamplingItemView, f
   if (decision === 'reject') return h.service.rejectRequest({ itemId: item.id });
   const model = decision === 'write' ? { providerId: 'manual', modelId: 'manual' } : { providerId: 'loopback', modelId: MODELS.find((m) => m !== failed.model.modelId)! };
   await h.service.approveRequest({ itemId: item.id, params: failed.sent ?? failed.original, model });
-  const s = await h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', `the response of ${item.id} to review`);
+  const s = await h.waitFor((st) => ['awaiting_response_review', 'delivered'].includes(st.items.find((i) => i.id === item.id)?.status ?? ''), `the response of ${item.id} to review`);
+  if (s.items.find((i) => i.id === item.id)!.status === 'delivered') return;
   const draft = s.items.find((i) => i.id === item.id)!.response!.draft;
   const result: CreateMessageResult = decision === 'write' ? { role: 'assistant', content: { type: 'text', text: WRITTEN }, model: 'manual', stopReason: 'endTurn' } : draft;
   await h.service.approveResponse({ itemId: item.id, result });

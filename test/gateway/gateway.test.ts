@@ -93,7 +93,7 @@ describe('a person reviews each call', () => {
   it('OpenAI: the request waits as a provider call; edits reach the provider and the caller; History keeps it', async () => {
     const answer = openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Summarize the meeting' }], temperature: 0.2, top_p: 0.9 });
     const item = await nextCall();
-    expect(item.gateway).toEqual({ api: 'openai', requestedModel: 'gpt-4o', stream: false, caller: { kind: 'token', name: 'script' }, ignored: ['top_p'] });
+    expect(item.gateway).toEqual({ api: 'openai', endpoint: 'chat_completions', requestedModel: 'gpt-4o', stream: false, caller: { kind: 'token', name: 'script' }, ignored: ['top_p'] });
     expect(item.original).toMatchObject({ systemPrompt: 'Be brief.', temperature: 0.2, modelPreferences: { hints: [{ name: 'gpt-4o' }] } });
     const before = llm.requests.length;
     await approveBoth(item, { params: { ...item.original, systemPrompt: 'Be very brief.' }, text: 'Edited by the reviewer.' });

@@ -55,7 +55,7 @@ describe('anthropic parse: requests as MCP sampling params', () => {
       metadata: { user_id: 'u' },
     });
     expect(call).toMatchObject({ api: 'anthropic', requestedModel: 'claude-test-model', stream: false });
-    expect(call.ignored).toEqual(['top_k', 'metadata', 'messages[1].content[0] (thinking)']);
+    expect(call.ignored).toEqual(['top_k', 'metadata', 'system[1].cache_control', 'messages[1].content[0] (thinking)']);
     expect(call.params).toEqual({
       systemPrompt: 'Be brief.\n\nUse tools.',
       maxTokens: 512,
@@ -171,6 +171,49 @@ const toolReply: GatewayReply = {
   },
   usage: { inputTokens: 30, outputTokens: 9 },
 };
+
+describe('anthropic parse: system messages, prompt caching', () => {
+  it('carries messages of role system into the system prompt, in order after `system`, naming where they were', () => {
+    const call = parseOk({
+      model: 'claude-x',
+      max_tokens: 50,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [
+        { role: 'user', content: 'Hello' },
+        { role: 'system', content: 'Note one.' },
+        { role: 'assistant', content: 'Hi.' },
+        { role: 'system', content: [{ type: 'text', text: 'Note two.' }, { type: 'text', text: 'Same note.' }] },
+        { role: 'user', content: 'Go on.' },
+      ],
+    });
+    expect(call.params.systemPrompt).toBe('Be brief.\n\nNote one.\n\nNote two.\nSame note.');
+    expect(call.params.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(call.movedToSystem).toEqual(['messages[1]', 'messages[3]']);
+  });
+
+  it('refuses a system message holding other blocks, and messages holding only system ones', () => {
+    const image = anthropicCodec.parse({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }] }] });
+    expect(!image.ok && image.error).toMatchObject({ status: 400, param: 'messages[1].content[0]' });
+    const none = anthropicCodec.parse({ model: 'c', max_tokens: 5, messages: [{ role: 'system', content: 'only notes' }] });
+    expect(!none.ok && none.error).toMatchObject({ status: 400, param: 'messages' });
+  });
+
+  it('lists every cache_control mark and the fields not carried (thinking, metadata)', () => {
+    const call = parseOk({
+      model: 'claude-x',
+      max_tokens: 50,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      metadata: { user_id: 'u' },
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral' } }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'a', cache_control: { type: 'ephemeral' } }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'u1', name: 't', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'u1', content: [{ type: 'text', text: 'r', cache_control: { type: 'ephemeral' } }] }] },
+      ],
+    });
+    expect(call.ignored).toEqual(['thinking', 'metadata', 'tools[0].cache_control', 'messages[0].content[0].cache_control', 'messages[2].content[0].content[0].cache_control']);
+  });
+});
 
 describe('anthropic SDK against the codec', () => {
   let server: WireServer;

@@ -1,10 +1,14 @@
 /**
  * Anthropic Messages request → MCP `CreateMessageParams`.
  *
- * `system` becomes the system prompt; text, image (base64 sources only), tool_use and
- * tool_result blocks map one to one; thinking blocks are dropped (and listed in `ignored`). A user
- * message holding tool_result blocks and other blocks is split in two (tool results first), as
- * MCP forbids mixing tool_result with other content in one message.
+ * `system` becomes the system prompt, followed by the text of any message of role `system` in
+ * `messages` (some agent clients send notes that way after the first turn; the API itself refuses
+ * them), in order — their paths are the call's `movedToSystem`; text, image (base64 sources only),
+ * tool_use and tool_result blocks map one to one; thinking blocks are dropped (and listed in
+ * `ignored`), as are `cache_control` marks (listed by path) and the top-level fields not carried
+ * (`thinking`, `metadata`, …). A user message holding tool_result blocks and other blocks is
+ * split in two (tool results first), as MCP forbids mixing tool_result with other content in one
+ * message.
  */
 import { z } from 'zod';
 import type {
@@ -24,7 +28,7 @@ import {
   ZOD_PARSE_OPTIONS,
   type FieldMessage,
 } from './common.js';
-import type { ParseOutcome, WireError } from './types.js';
+import type { GatewayCall, ParseOutcome, WireError } from './types.js';
 
 const TextBlock = z.looseObject({ type: z.literal('text'), text: z.string() });
 const ImageSource = z.discriminatedUnion(
@@ -62,7 +66,7 @@ const Block = z.discriminatedUnion('type', [TextBlock, ImageBlock, ToolUseBlock,
 type Block = z.infer<typeof Block>;
 
 const Message = z.looseObject({
-  role: z.enum(['user', 'assistant']),
+  role: z.enum(['user', 'assistant', 'system']),
   content: z.union([z.string(), z.array(Block)]),
 });
 
@@ -134,12 +138,40 @@ function blockOf(block: Block, param: string): SamplingContent | null | WireErro
   }
 }
 
-/** The messages as MCP messages (tool results split off), adding dropped blocks to `ignored`. */
-function translateMessages(messages: z.infer<typeof Message>[], ignored: string[]): SamplingMessage[] | WireError {
+/** What {@link translateMessages} makes: the MCP messages, and the system messages' texts and paths. */
+interface Translated {
+  messages: SamplingMessage[];
+  system: string[];
+  moved: string[];
+}
+
+/** A system message's text (its text blocks joined with "\n"); a WireError for another block in it. */
+function systemTextOf(content: z.infer<typeof Message>['content'], param: string): string | WireError {
+  if (typeof content === 'string') return content;
+  const texts: string[] = [];
+  for (const [j, block] of content.entries()) {
+    if (block.type !== 'text') return invalidRequest('a system message holds text blocks only', `${param}.content[${j}]`);
+    texts.push(block.text);
+  }
+  return texts.join('\n');
+}
+
+/** The messages as MCP messages (tool results split off, system messages set apart), adding dropped blocks to `ignored`. */
+function translateMessages(messages: z.infer<typeof Message>[], ignored: string[]): Translated | WireError {
   const out: SamplingMessage[] = [];
+  const system: string[] = [];
+  const moved: string[] = [];
   for (const [i, m] of messages.entries()) {
+    if (m.role === 'system') {
+      const text = systemTextOf(m.content, `messages[${i}]`);
+      if (isWireError(text)) return text;
+      system.push(text);
+      moved.push(`messages[${i}]`);
+      continue;
+    }
+    const role = m.role;
     if (typeof m.content === 'string') {
-      out.push({ role: m.role, content: [{ type: 'text', text: m.content }] });
+      out.push({ role, content: [{ type: 'text', text: m.content }] });
       continue;
     }
     const results: SamplingContent[] = [];
@@ -149,16 +181,36 @@ function translateMessages(messages: z.infer<typeof Message>[], ignored: string[
       const mapped = blockOf(block, param);
       if (isWireError(mapped)) return mapped;
       if (mapped === null) ignored.push(`${param} (${block.type})`);
-      else if (mapped.type === 'tool_result' && m.role === 'assistant') {
+      else if (mapped.type === 'tool_result' && role === 'assistant') {
         return invalidRequest('tool_result blocks belong in user messages', param);
-      } else if (mapped.type === 'tool_use' && m.role === 'user') {
+      } else if (mapped.type === 'tool_use' && role === 'user') {
         return invalidRequest('tool_use blocks belong in assistant messages', param);
       } else (mapped.type === 'tool_result' ? results : others).push(mapped);
     }
     if (results.length > 0) out.push({ role: 'user', content: results });
-    if (others.length > 0) out.push({ role: m.role, content: others });
+    if (others.length > 0) out.push({ role, content: others });
   }
-  return out;
+  return { messages: out, system, moved };
+}
+
+/**
+ * The paths of the `cache_control` marks in a raw body (system blocks, message blocks and the
+ * blocks inside tool results, tools): the console does not carry prompt caching over.
+ */
+function cacheMarks(body: Record<string, unknown>): string[] {
+  const marks: string[] = [];
+  const scan = (value: unknown, param: string) => {
+    if (!Array.isArray(value)) return;
+    for (const [i, item] of value.entries()) {
+      if (!isPlainObject(item)) continue;
+      if (item.cache_control != null) marks.push(`${param}[${i}].cache_control`);
+      if (param.endsWith('.content') && item.type === 'tool_result') scan(item.content, `${param}[${i}].content`);
+    }
+  };
+  scan(body.system, 'system');
+  scan(body.tools, 'tools');
+  if (Array.isArray(body.messages)) for (const [i, m] of body.messages.entries()) if (isPlainObject(m)) scan(m.content, `messages[${i}].content`);
+  return marks;
 }
 
 /** `tool_choice` as an MCP mode; `tool` keeps only the named tool. */
@@ -193,17 +245,19 @@ export function parseAnthropicRequest(body: unknown): ParseOutcome {
   const parsed = Request.safeParse(body, ZOD_PARSE_OPTIONS);
   if (!parsed.success) return { ok: false, error: zodFailure(parsed.error, wordField) };
   const req = parsed.data;
-  const ignored = ignoredFields(body, CONSUMED);
-  const messages = translateMessages(req.messages, ignored);
-  if (isWireError(messages)) return { ok: false, error: messages };
+  const ignored = [...ignoredFields(body, CONSUMED), ...cacheMarks(body)];
+  const translated = translateMessages(req.messages, ignored);
+  if (isWireError(translated)) return { ok: false, error: translated };
+  if (translated.messages.length === 0) return { ok: false, error: invalidRequest('messages: at least one user or assistant message is required', 'messages') };
 
   const params: CreateMessageParams = {
-    messages,
+    messages: translated.messages,
     maxTokens: req.max_tokens,
     modelPreferences: { hints: [{ name: req.model }] },
   };
-  const system = typeof req.system === 'string' ? req.system : req.system?.map((b) => b.text).join('\n\n');
-  if (system !== undefined && system !== '') params.systemPrompt = system;
+  const top = typeof req.system === 'string' ? req.system : req.system?.map((b) => b.text).join('\n\n');
+  const system = [...(top ? [top] : []), ...translated.system].join('\n\n');
+  if (system !== '') params.systemPrompt = system;
   if (req.temperature !== undefined) params.temperature = req.temperature;
   if (req.stop_sequences !== undefined && req.stop_sequences.length > 0) params.stopSequences = req.stop_sequences;
   if (req.tools && req.tools.length > 0) {
@@ -218,5 +272,7 @@ export function parseAnthropicRequest(body: unknown): ParseOutcome {
     if (tools.toolChoice) params.toolChoice = tools.toolChoice;
   } else if (req.tool_choice) ignored.push('tool_choice');
 
-  return { ok: true, call: { api: 'anthropic', params, requestedModel: req.model, stream: req.stream === true, ignored } };
+  const call: GatewayCall = { api: 'anthropic', params, requestedModel: req.model, stream: req.stream === true, ignored };
+  if (translated.moved.length > 0) call.movedToSystem = translated.moved;
+  return { ok: true, call };
 }

@@ -152,6 +152,7 @@ function stream(call: GatewayCall, id: string, _created: number): StreamEncoder 
 /** Anthropic Messages: see the module doc. */
 export const anthropicCodec: WireCodec = {
   api: 'anthropic',
+  endpoint: 'messages',
   parse: parseAnthropicRequest,
   response,
   errorBody,

@@ -1,6 +1,6 @@
 /**
  * The provider gateway's wire codecs: pure translation between provider APIs (OpenAI Chat
- * Completions, Anthropic Messages) and MCP sampling params/results. See ./types.ts.
+ * Completions and Responses, Anthropic Messages) and MCP sampling params/results. See ./types.ts.
  */
 import { anthropicCodec } from './anthropic.js';
 import { openAiCodec } from './openai.js';
@@ -9,18 +9,11 @@ import type { ProviderApi, WireCodec } from './types.js';
 export * from './types.js';
 export { anthropicCodec } from './anthropic.js';
 export { openAiCodec } from './openai.js';
+export { responsesCodec } from './responses.js';
 export { IMAGE_URL_REFUSED } from './common.js';
+export { replyIdFor, readResponsesId } from './ids.js';
 
-/** The codec of a provider API. */
+/** The codec of a provider API's chat endpoint (Chat Completions, Messages); its error shape is the API's. */
 export function codecFor(api: ProviderApi): WireCodec {
   return api === 'openai' ? openAiCodec : anthropicCodec;
-}
-
-/**
- * A fresh response id in the provider's style: `chatcmpl-<32 hex>` (OpenAI) or
- * `msg_<32 hex>` (Anthropic).
- */
-export function replyId(api: ProviderApi): string {
-  const hex = crypto.randomUUID().replaceAll('-', '');
-  return api === 'openai' ? `chatcmpl-${hex}` : `msg_${hex}`;
 }

@@ -131,6 +131,7 @@ function stream(call: GatewayCall, id: string, created: number): StreamEncoder {
 /** OpenAI Chat Completions: see the module doc. */
 export const openAiCodec: WireCodec = {
   api: 'openai',
+  endpoint: 'chat_completions',
   parse: parseOpenAiRequest,
   response,
   errorBody,

@@ -1,15 +1,15 @@
 /**
  * Public shapes of the provider gateway's wire codecs: the translation between a provider API
- * (OpenAI Chat Completions, Anthropic Messages) and MCP `sampling/createMessage`.
+ * (OpenAI Chat Completions and Responses, Anthropic Messages) and MCP `sampling/createMessage`.
  *
  * The codecs are pure: no I/O, no clock, no randomness. The HTTP server decides ids, timestamps
  * and statuses it answers with; the codecs only turn bodies into params and replies into bodies.
  */
-import type { ProviderApi } from '../../../shared/contract/gateway.js';
-import type { CreateMessageParams, CreateMessageResult } from '../../../shared/contract/sampling.js';
+import type { GatewayEndpoint, ProviderApi } from '../../../shared/contract/gateway.js';
+import type { CreateMessageParams, CreateMessageResult, SamplingMessage } from '../../../shared/contract/sampling.js';
 
 /** The provider API a gateway endpoint speaks (shared/contract/gateway.ts). */
-export type { ProviderApi };
+export type { GatewayEndpoint, ProviderApi };
 
 /** A caller's request, translated. */
 export interface GatewayCall {
@@ -22,6 +22,15 @@ export interface GatewayCall {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`. */
   streamUsage?: boolean;
+  /** Paths of `system` messages after the first turn carried into the system prompt (Anthropic), e.g. `messages[3]`. */
+  movedToSystem?: string[];
+  /** The Responses API `previous_response_id` the call continues. */
+  previousResponseId?: string;
+  /**
+   * Request fields the answer repeats as they were asked (the Responses API's `instructions`,
+   * `tools`, `tool_choice`, `temperature`, `max_output_tokens`, `metadata`…).
+   */
+  echo?: Record<string, unknown>;
   /**
    * Request fields the console does not carry over (e.g. "top_p", "response_format", or
    * "messages[1].content[0] (thinking)"), for the reviewer to see. In the order met.
@@ -55,12 +64,26 @@ export interface WireError {
   retryAfterSeconds?: number;
 }
 
+/**
+ * Messages the console answered before, by id: a response it gave (the Responses API's
+ * `previous_response_id`: the conversation that response continued and its answer) or one output
+ * item of it (`item_reference`). A WireError (404 in the API's shape) for one it never gave or
+ * History no longer holds.
+ */
+export type EarlierLookup = (id: string, param: string) => SamplingMessage[] | WireError;
+
+/** What a parse may consult besides the body. */
+export interface ParseContext {
+  /** Resolves ids of earlier answers (Responses API); absent: every id is unknown. */
+  earlier?: EarlierLookup;
+}
+
 /** The result of {@link WireCodec.parse}: the translated call, or the 4xx error to answer. */
 export type ParseOutcome = { ok: true; call: GatewayCall } | { ok: false; error: WireError };
 
 /** What the console answers a call with. */
 export interface GatewayReply {
-  /** The response id, e.g. `chatcmpl-…` or `msg_…` (see `replyId`). */
+  /** The response id, e.g. `chatcmpl-…`, `resp_…` or `msg_…` (see `replyId`). */
   id: string;
   /** epoch seconds */
   created: number;
@@ -93,8 +116,10 @@ export interface StreamEncoder {
 /** One provider API's translation: request body in, response / stream / error bodies out. */
 export interface WireCodec {
   api: ProviderApi;
+  /** The endpoint whose bodies it reads. */
+  endpoint: GatewayEndpoint;
   /** Checks and translates a request body (already JSON-parsed); never throws. */
-  parse(body: unknown): ParseOutcome;
+  parse(body: unknown, ctx?: ParseContext): ParseOutcome;
   /** The non-streaming JSON body. */
   response(reply: GatewayReply, call: GatewayCall): unknown;
   /** The JSON error body in the provider's shape (send it with `error.status`). */
