@@ -244,7 +244,8 @@ export function HistoryDetail({ id }: { id: string }) {
 
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
-  const undelivered = entry.status !== 'delivered' ? entry.draft : undefined;
+  // Delivered: only what was typed after the review it was typed in had ended (e.g. in another window) is left.
+  const undelivered = entry.status !== 'delivered' ? entry.draft : entry.draft?.late && { late: entry.draft.late };
   return (
     <div className="review" data-testid="history-detail">
       <EntryHeader entry={entry} />
