@@ -179,16 +179,21 @@ export function phaseEnded(shown: ItemView, summary: Pick<ItemSummary, 'status'>
   return was !== undefined && now !== undefined && was !== now;
 }
 
-/** The reviews a change to `next` (and `details`) ends under the person, added to those held (null: none). */
-function holdsAfter(next: ConsoleState, details: Record<string, ItemDetail>): Record<string, HeldReview> | null {
+/**
+ * The reviews a change to `next` (and `details`) ends: those ended under the person are added to
+ * the held ones; a phase this window decided moves on, and its mark is used up (the next phase,
+ * even one that looks the same, is not excused). Null for what did not change.
+ */
+function holdsAfter(next: ConsoleState, details: Record<string, ItemDetail>): { held: Record<string, HeldReview> | null; decided: Record<string, string> | null } {
   const s = useConsole.getState();
   let held: Record<string, HeldReview> | null = null;
+  let decided: Record<string, string> | null = null;
   for (const [id, { item }] of shownReviews) {
-    if (s.held[id] || s.decided[id] === reviewPhase(item)) continue;
-    if (!phaseEnded(item, next.items.find((i) => i.id === id), details[id]?.item)) continue;
-    (held ??= { ...s.held })[id] = { item, at: Date.now() };
+    if (s.held[id] || !phaseEnded(item, next.items.find((i) => i.id === id), details[id]?.item)) continue;
+    if (s.decided[id] === reviewPhase(item)) delete (decided ??= { ...s.decided })[id];
+    else (held ??= { ...s.held })[id] = { item, at: Date.now() };
   }
-  return held;
+  return { held, decided };
 }
 
 /**
@@ -248,8 +253,8 @@ function pruneDrafts(items: ItemSummary[]): void {
  */
 export function setMirror(next: ConsoleState, details?: Record<string, ItemDetail>): void {
   if (next === useConsole.getState().mirror && !details) return;
-  const held = holdsAfter(next, details ?? useConsole.getState().details);
-  useConsole.setState({ mirror: next, status: { kind: 'ready' }, ...(details && { details }), ...(held && { held }) });
+  const { held, decided } = holdsAfter(next, details ?? useConsole.getState().details);
+  useConsole.setState({ mirror: next, status: { kind: 'ready' }, ...(details && { details }), ...(held && { held }), ...(decided && { decided }) });
   pruneDrafts(next.items);
 }
 

@@ -252,6 +252,9 @@ test('another window approves the request while its prompt is edited in the inli
     await page.getByTestId('nav-history').click();
     await page.getByTestId('history-item').filter({ hasText: 'Edit me while' }).first().click();
     await expect(page.getByTestId('history-detail').getByText(/typed after the review ended/)).toBeVisible();
+    // The approval in the other window names the version it saw and the digest of what it sent.
+    await expect(page.getByTestId('history-detail').getByTestId('event-version')).toHaveAttribute('data-full', /^[0-9a-f]{64}$/);
+    await expect(page.getByTestId('history-detail').getByTestId('event-sha256')).toHaveAttribute('data-full', /^[0-9a-f]{64}$/);
     await other.close();
   } finally {
     await host.stop();

@@ -66,15 +66,23 @@ describe('a shown review that ends under the person', () => {
     hide();
   });
 
-  it('a phase this window decided moves on; a review not shown is not held', () => {
+  it('a phase this window decided moves on (once); a review not shown is not held', () => {
     const hide = showReview(item);
     useConsole.getState().markDecided('a', reviewPhase(item));
-    const delivered = { ...item, status: 'delivered' as const, contentVersion: undefined };
-    setMirror(state(2, [delivered, other]), { a: { item: delivered, version: 2 } });
+    const generating = { ...item, status: 'generating' as const, contentVersion: undefined };
+    setMirror(state(2, [generating, other]), { a: { item: generating, version: 2 } });
     expect(useConsole.getState().held.a).toBeUndefined();
+    expect(useConsole.getState().decided.a).toBeUndefined(); // used up
     hide();
+    // The same phase again (a failed generation back in review), shown, then the server gives up: held.
+    const again = showReview(item);
+    const delivered = { ...item, status: 'timed_out' as const, contentVersion: undefined };
+    setMirror(state(3, [delivered, other]), { a: { item: delivered, version: 3 } });
+    expect(useConsole.getState().held.a?.item).toBe(item);
+    again();
+    releaseReview('a');
     const rejected = { ...other, status: 'rejected' as const };
-    setMirror(state(3, [delivered, rejected]), {});
+    setMirror(state(4, [delivered, rejected]), {});
     expect(useConsole.getState().held.b).toBeUndefined();
   });
 

@@ -211,7 +211,17 @@ function TimingsSection({ timings }: { timings: HistoryEntry['timings'] }) {
   );
 }
 
-/** The entry's events in order: time, kind and detail. */
+/** A decision's version or digest, shortened (the whole in its tooltip and the raw JSON). */
+function Digest({ text, full, testId }: { text: string; full: string; testId: string }) {
+  return (
+    <span className="muted small" title={full} data-testid={testId} data-full={full}>
+      {' · '}
+      <span className="mono">{text}…</span>
+    </span>
+  );
+}
+
+/** The entry's events in order: time, kind and detail; a person's decision with the version they saw and the digest of what it let out. */
 function EventsSection({ events }: { events: HistoryEntry['events'] }) {
   const { t } = useTranslation('history');
   const say = useSay();
@@ -222,6 +232,8 @@ function EventsSection({ events }: { events: HistoryEntry['events'] }) {
           <li key={i}>
             <span className="mono muted">{clockTime(e.at)}</span> <strong>{eventKind(t, e.kind)}</strong>
             {e.detailUi ? <span> — {say(e.detailUi)}</span> : e.detail && <span translate="no"> — {e.detail}</span>}
+            {e.version && <Digest text={t('detail.eventVersion', { version: e.version.slice(0, 12) })} full={e.version} testId="event-version" />}
+            {e.sha256 && <Digest text={t('detail.eventDigest', { sha: e.sha256.slice(0, 12) })} full={e.sha256} testId="event-sha256" />}
           </li>
         ))}
       </ol>

@@ -11,8 +11,8 @@
  * a save that fails for any reason other than a definite refusal (`not_found`: neither the queue
  * nor History has the item; `invalid_input`) is tried again — after {@link DraftTiming.retryMs},
  * doubling up to {@link DraftTiming.maxRetryMs} — for as long as the page lives, and every save
- * is kept in {@link UnsavedDrafts} (the page's storage) from when it goes out until main took it,
- * so a reload sends what the last page could not (autosave.ts).
+ * is kept in {@link UnsavedDrafts} (the page's localStorage: {@link storageDrafts}) from when it
+ * goes out until main took it, so the next page sends what this one could not (autosave.ts).
  * No DOM and no store: timers, the send function and the storage are injected, so tests drive it
  * with fake ones.
  */

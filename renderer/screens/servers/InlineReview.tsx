@@ -39,10 +39,12 @@ export function InlineReview({ calls }: { calls: readonly CallView[] }) {
   const items = useItems();
   const openItem = useConsole((s) => s.openItem);
   const waiting = waitingFor(calls, items);
-  // The review shown here stays while it is held, even once its item no longer waits.
+  // The review shown here stays while it is held, even once its item no longer waits (and when
+  // the page opens again: a held review of one of these calls comes first).
   const [pinned, setPinned] = useState<string | undefined>(undefined);
   const pinnedHeld = useConsole((s) => (pinned ? s.held[pinned] !== undefined : false));
-  const firstId = pinnedHeld ? pinned : waiting[0]?.id;
+  const heldHere = useConsole((s) => Object.values(s.held).find((h) => h.item.association.calls.some((c) => calls.some((k) => k.id === c.callId)))?.item.id);
+  const firstId = pinnedHeld ? pinned : (heldHere ?? waiting[0]?.id);
   const { item: first, held } = useShownItem(firstId, useItemDetail(firstId));
   if (firstId !== pinned) setPinned(firstId); // what is shown now is what stays, should it end
   const ref = useRef<HTMLElement>(null);
