@@ -10,7 +10,7 @@
  */
 import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
-import { expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
+import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
 import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/contract/rules.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -119,6 +119,28 @@ test("the request the person's own call caused, reviewed on the Servers screen b
   await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
     { itemId: 'item-manual', version: expect.any(String), result: { role: 'assistant', content: { type: 'text', text: 'Written with the keys.' }, model: 'manual', stopReason: 'endTurn' } },
   ]);
+});
+
+test('after this window approves, focus stays in the review; where it merely fell no key decides until it is moved there on purpose', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await openReview(page, 'item-request');
+  await press(page, 'e', 'Control+Enter');
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  // Main answers: the response is to be written by hand. The request's editor goes away under the focus.
+  const it = fixture.state.items.find((i) => i.id === 'item-request')!;
+  const writing = { ...it, status: 'awaiting_response_review' as const, sent: it.original, response: { manual: true, draft: { role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: 'manual', stopReason: 'endTurn' }, generatedAt: Date.now() } };
+  await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [writing], remove: [] } } });
+  await expect(page.getByTestId('response-review')).toBeVisible();
+  const area = page.locator('[data-review-item="item-request"]');
+  await expect(area).toBeFocused(); // not the page
+  await page.keyboard.type('r'); // typed on, as into the editor that was there: rejects nothing
+  await page.waitForTimeout(300);
+  expect(await recorded(page, 'rejectResponse')).toEqual([]);
+  await press(page, 'e'); // editing keys still work
+  await expect(page.getByTestId('response-editor')).toBeFocused();
+  await page.keyboard.type('Written after the approval.');
+  await press(page, 'Escape', 'r'); // focus put back on purpose (Esc from the field): R rejects
+  await expect.poll(() => recorded(page, 'rejectResponse')).toEqual([{ itemId: 'item-request', version: expect.any(String) }]);
 });
 
 test('edit the prompt inline (E) and full screen (F), then approve the edit with Ctrl+Enter', async ({ page, appUrl, fixture }) => {

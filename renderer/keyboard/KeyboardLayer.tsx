@@ -49,6 +49,7 @@ function leave(target: Element | null): boolean | void {
   const area = target.closest<HTMLElement>('[data-review-item]');
   if (isTypingTarget(target)) {
     target.blur();
+    if (area) delete area.dataset.rescued; // put there on purpose: its keys work
     (area ?? document.getElementById('main'))?.focus({ preventScroll: true });
     return;
   }
@@ -72,7 +73,8 @@ function useDispatcher(): void {
       }
       const target = ev.target instanceof Element ? ev.target : null;
       const typing = isTypingTarget(target as HTMLElement | null);
-      const place: KeyPlace = { inList: !!target?.closest('[data-testid="queue-list"]'), review: target?.closest('[data-review-item]')?.getAttribute('data-review-item') ?? null };
+      const area = target?.closest<HTMLElement>('[data-review-item]');
+      const place: KeyPlace = { inList: !!target?.closest('[data-testid="queue-list"]'), review: area?.dataset.reviewItem ?? null, rescued: !!area && target === area && area.dataset.rescued === 'true' };
       const scopes = activeScopes();
       const candidates = bindings.filter(
         (b) => scopes.has(b.scope) && (!b.listOnly || place.inList) && (!typing || firesWhileTyping(b.chords)) && handlerFor(b.commandId, place) !== undefined,

@@ -8,7 +8,7 @@
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
-import { ariaKeyShortcuts, commandById, formatBinding, isMacPlatform, scopeTakes, type CommandId, type KeyPlace, type Scope } from './shortcuts';
+import { ariaKeyShortcuts, commandById, commandTakes, formatBinding, isMacPlatform, type CommandId, type KeyPlace, type Scope } from './shortcuts';
 
 /** What a handler learns about the key press (nothing when run from the palette). */
 export interface CommandContext {
@@ -81,12 +81,12 @@ export function activeScopes(): Set<Scope> {
 
 /**
  * The handler of `id` that runs now (the latest registration wins), or undefined. For a key press,
- * `place` (where focus is) keeps only the registrations that may take it there (`scopeTakes`).
+ * `place` (where focus is) keeps only the registrations that may take it there (`commandTakes`).
  */
 export function handlerFor(id: CommandId, place?: KeyPlace): CommandHandler | undefined {
   for (let i = registrations.length - 1; i >= 0; i--) {
     const r = registrations[i]!;
-    if (place && !scopeTakes(r.scope, r.owner, place)) continue;
+    if (place && !commandTakes(id, r.scope, r.owner, place)) continue;
     if (r.ids.includes(id)) {
       const h = r.handlers.current[id];
       if (h) return h;

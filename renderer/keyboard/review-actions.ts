@@ -39,7 +39,10 @@ export function focusReview(itemId: string): void {
   const from = document.activeElement;
   const attempt = () => {
     const area = document.querySelector<HTMLElement>(selector);
-    if (area) return area.focus({ preventScroll: true });
+    if (area) {
+      delete area.dataset.rescued; // put there on purpose: its keys work
+      return area.focus({ preventScroll: true });
+    }
     if (document.activeElement !== from || performance.now() - start > REVIEW_WAIT_MS) return;
     requestAnimationFrame(attempt);
   };

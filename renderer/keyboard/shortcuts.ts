@@ -171,6 +171,31 @@ export interface KeyPlace {
   inList: boolean;
   /** The item whose review area (`data-review-item`) holds focus, or null. */
   review: string | null;
+  /**
+   * Focus is on the review area itself because it fell there (the control that had it went away),
+   * not because the person put it there: the review's keys that decide wait for a deliberate move.
+   */
+  rescued?: boolean;
+}
+
+/** The commands that decide about an item: approve, reject, regenerate, answer. */
+export const DECIDING: ReadonlySet<CommandId> = new Set<CommandId>([
+  'request.approve',
+  'request.reject',
+  'response.approve',
+  'response.reject',
+  'response.regenerate',
+  'elicitation.accept',
+  'elicitation.decline',
+  'elicitation.cancel',
+]);
+
+/**
+ * Whether command `id`, registered for `scope` by the review of `owner`, may take a key pressed at
+ * `place`: {@link scopeTakes}, and a deciding command never where focus merely fell.
+ */
+export function commandTakes(id: CommandId, scope: Scope, owner: string | undefined, place: KeyPlace): boolean {
+  return scopeTakes(scope, owner, place) && !(place.rescued && DECIDING.has(id));
 }
 
 /**

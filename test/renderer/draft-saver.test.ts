@@ -161,4 +161,37 @@ describe('draft saver', () => {
     expect(sent).toEqual([{ at: 300, itemId: 'a', draft: typed('left by the last page'), version: 'v1' }]);
     expect(kept.all()).toEqual([]);
   });
+
+  it('saves still in flight when the connection drops: the newest text (with every part) is what is tried again and kept, never an older one', async () => {
+    const clock = fakeClock();
+    const storage = new Map<string, string>();
+    const kept = storageDrafts({ getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) });
+    const inFlight: Array<{ draft: DraftInput; fail(): void; ok(): void }> = [];
+    const saver = createDraftSaver(
+      (input) => new Promise((resolve, reject) => inFlight.push({ draft: input.draft, fail: () => reject(Object.assign(new Error('connection lost'), { code: 'internal' })), ok: () => resolve(undefined) })),
+      DRAFT_TIMING,
+      clock,
+      kept,
+    );
+    const request: DraftInput = { request: { draft: { texts: { '0:0': 'edited prompt' }, editing: {}, systemPrompt: '', maxTokens: '5', temperature: '', model: 'm' }, extras: { removedBlocks: {}, removedTools: {} } } };
+    saver.queue('a', request, 'v1');
+    await clock.advance(300); // sent; no answer yet (the socket is reconnecting)
+    saver.queue('a', typed('typed on'), 'v1');
+    await clock.advance(300);
+    saver.queue('a', typed('typed on and on'), 'v1');
+    await clock.advance(300);
+    expect(inFlight).toHaveLength(3);
+    for (const f of inFlight) f.fail(); // the socket closes: every pending save fails at once
+    await settle();
+    const newest = { ...request, ...typed('typed on and on') };
+    expect(kept.all()).toEqual([{ itemId: 'a', draft: newest, version: 'v1' }]);
+    await clock.advance(DRAFT_TIMING.retryMs);
+    expect(inFlight).toHaveLength(4); // one retry, of the newest
+    expect(inFlight[3]!.draft).toEqual(newest);
+    inFlight[3]!.ok();
+    await settle();
+    expect(kept.all()).toEqual([]);
+    await clock.advance(10 * DRAFT_TIMING.maxRetryMs);
+    expect(inFlight).toHaveLength(4);
+  });
 });

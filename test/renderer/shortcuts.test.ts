@@ -21,6 +21,7 @@ import {
   parseBinding,
   parseChord,
   scopesOverlap,
+  commandTakes,
   scopeTakes,
   SEQUENCE_TIMEOUT_MS,
   type Binding,
@@ -160,6 +161,16 @@ describe('where keys act', () => {
       expect(scopeTakes(scope, 'item-1', list)).toBe(false); // the list is not the review
       expect(scopeTakes(scope, undefined, reviewOf('item-1'))).toBe(false); // a handler that names no item acts on none
     }
+  });
+
+  it('where focus merely fell (its control went away), a review decides nothing; its other keys still work', () => {
+    const fell = { inList: false, review: 'item-1', rescued: true };
+    for (const id of ['request.approve', 'request.reject', 'response.approve', 'response.reject', 'response.regenerate', 'elicitation.accept', 'elicitation.decline', 'elicitation.cancel'] as const) {
+      expect(commandTakes(id, 'queue-response', 'item-1', fell)).toBe(false);
+      expect(commandTakes(id, 'queue-response', 'item-1', { ...fell, rescued: false })).toBe(true);
+    }
+    expect(commandTakes('response.focusEditor', 'queue-response', 'item-1', fell)).toBe(true);
+    expect(commandTakes('nav.history', 'global', undefined, fell)).toBe(true);
   });
 
   it("the list's keys act only while focus is in the list; global ones anywhere", () => {

@@ -32,22 +32,36 @@ export function Detail({ item }: { item: SamplingItemView }) {
 /**
  * Keeps focus inside the review area `ref`: when the focused element inside it leaves the page
  * (its screen changed after this window's own decision, an editor closed), focus goes to the area
- * itself instead of falling to the page, where the next keys would be global shortcuts.
+ * itself instead of falling to the page, where the next keys would be global shortcuts. Focus
+ * that fell there is marked `data-rescued`: the review's deciding keys wait until the person moves
+ * focus on purpose (a click, Tab, Esc from a field, Enter from the list).
  */
 function useKeepFocus(ref: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     const area = ref.current;
     if (!area) return;
-    const onFocusOut = (e: FocusEvent) => {
-      const left = e.target as Node;
-      if (e.relatedTarget) return;
-      requestAnimationFrame(() => {
-        const fell = document.activeElement === null || document.activeElement === document.body;
-        if (fell && !left.isConnected && area.isConnected) area.focus({ preventScroll: true });
-      });
+    let inside: Element | null = null; // what had focus inside the area, last
+    const onFocusIn = (e: FocusEvent) => {
+      inside = e.target === area ? null : (e.target as Element);
+      if (inside) delete area.dataset.rescued; // moved on purpose
     };
-    area.addEventListener('focusout', onFocusOut);
-    return () => area.removeEventListener('focusout', onFocusOut);
+    const onPointerDown = () => delete area.dataset.rescued;
+    // A focused element that leaves the page fires no event: watch the area's content instead.
+    const observer = new MutationObserver(() => {
+      const fell = document.activeElement === null || document.activeElement === document.body;
+      if (!inside || inside.isConnected || !fell) return;
+      inside = null;
+      area.dataset.rescued = 'true';
+      area.focus({ preventScroll: true });
+    });
+    observer.observe(area, { childList: true, subtree: true });
+    area.addEventListener('focusin', onFocusIn);
+    area.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      observer.disconnect();
+      area.removeEventListener('focusin', onFocusIn);
+      area.removeEventListener('pointerdown', onPointerDown);
+    };
   }, [ref]);
 }
 

@@ -63,13 +63,28 @@ export interface DraftSaver {
   pending(itemId: string): boolean;
 }
 
+/** Changes typed and not yet sent (the debounce). */
 interface Pending {
   input: DraftInput;
   version?: string;
   /** When the oldest unsent change was queued (ms). */
   since: number;
   timer: unknown;
+}
+
+/**
+ * What was sent of one item and version and not yet taken by main: every part since the last
+ * save main took, merged (newest part wins), so a newer save carries an older one's parts too.
+ */
+interface Unsent {
+  itemId: string;
+  version?: string;
+  input: DraftInput;
+  /** Which save this is (counting every send): only the newest of its key is ever tried again. */
+  save: number;
   retries: number;
+  /** The retry waiting, if any. */
+  timer?: unknown;
 }
 
 /** Time for the saver: `now` in ms, and one-shot timers. */
@@ -102,12 +117,38 @@ export function createDraftSaver(
   kept: UnsavedDrafts = NO_STORAGE,
 ): DraftSaver {
   const queued = new Map<string, Pending>();
-  let seq = 0;
+  /** Sent and not yet taken, by {@link unsavedKey}. */
+  const unsent = new Map<string, Unsent>();
+  let saves = 0;
 
   const schedule = (itemId: string, p: Omit<Pending, 'timer'>, delay: number) => {
     const before = queued.get(itemId);
     if (before) clock.clearTimer(before.timer);
     queued.set(itemId, { ...p, timer: clock.setTimer(() => flush(itemId), delay) });
+  };
+
+  /** Sends what `key` holds unsent (kept in storage first); a failure is tried again unless a newer save of it went out. */
+  const sendUnsent = (key: string) => {
+    const u = unsent.get(key);
+    if (!u) return;
+    if (u.timer !== undefined) clock.clearTimer(u.timer);
+    u.timer = undefined;
+    const mine = (u.save = ++saves);
+    const save: DraftSave = { itemId: u.itemId, draft: u.input, ...(u.version !== undefined && { version: u.version }) };
+    kept.put(key, { ...save, seq: mine });
+    const done = () => {
+      if (unsent.get(key)?.save === mine) unsent.delete(key);
+      kept.remove(key, mine);
+    };
+    Promise.resolve()
+      .then(() => send(save))
+      .then(done, (err: unknown) => {
+        const code = (err as { code?: unknown } | null)?.code;
+        if (typeof code === 'string' && DEFINITE.has(code)) return done();
+        if (unsent.get(key)?.save !== mine) return; // a newer save of this key went out: it carries this text too
+        u.timer = clock.setTimer(() => sendUnsent(key), Math.min(timing.retryMs * 2 ** u.retries, timing.maxRetryMs));
+        u.retries++;
+      });
   };
 
   const flush = (itemId: string) => {
@@ -116,21 +157,9 @@ export function createDraftSaver(
     clock.clearTimer(p.timer);
     queued.delete(itemId);
     const key = unsavedKey(itemId, p.version);
-    const mine = ++seq;
-    const save: DraftSave = { itemId, draft: p.input, ...(p.version !== undefined && { version: p.version }) };
-    kept.put(key, { ...save, seq: mine });
-    Promise.resolve()
-      .then(() => send(save))
-      .then(
-        () => kept.remove(key, mine),
-        (err: unknown) => {
-          const code = (err as { code?: unknown } | null)?.code;
-          if (typeof code === 'string' && DEFINITE.has(code)) return kept.remove(key, mine);
-          if (queued.has(itemId)) return; // newer text is queued: it goes out instead
-          const wait = Math.min(timing.retryMs * 2 ** p.retries, timing.maxRetryMs);
-          schedule(itemId, { input: p.input, version: p.version, since: p.since, retries: p.retries + 1 }, wait);
-        },
-      );
+    const before = unsent.get(key);
+    unsent.set(key, { itemId, ...(p.version !== undefined && { version: p.version }), input: { ...before?.input, ...p.input }, save: before?.save ?? 0, retries: 0, timer: before?.timer });
+    sendUnsent(key);
   };
 
   return {
@@ -140,7 +169,7 @@ export function createDraftSaver(
       const now = clock.now();
       const since = before?.since ?? now;
       const delay = Math.max(0, Math.min(timing.debounceMs, since + timing.maxWaitMs - now));
-      schedule(itemId, { input: { ...before?.input, ...part }, version, since, retries: 0 }, delay);
+      schedule(itemId, { input: { ...before?.input, ...part }, version, since }, delay);
     },
     flush,
     flushAll: () => [...queued.keys()].forEach(flush),

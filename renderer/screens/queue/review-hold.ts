@@ -7,7 +7,7 @@
  * banner saying what happened, until the person dismisses it. What is typed meanwhile goes on
  * being saved (autosave.ts) and ends up in the item's kept draft in History.
  */
-import { createContext, useContext, useEffect } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import type { ItemView } from '../../../shared/contract/state';
 import { waitsOnPerson } from '../../../shared/contract/status';
 import { reviewPhase, showReview, useConsole, type HeldReview } from '../../store';
@@ -38,15 +38,20 @@ export function useReviewHeld(): boolean {
 
 /**
  * The item the review of `id` shows: the held snapshot when its review ended under the person,
- * else `live` (the item as the mirror has it, undefined while it loads or once it is gone). A
- * live item in a phase that waits on the person is registered as shown, so a change that ends
- * that phase holds it.
+ * else `live` (the item as the mirror has it, undefined while it loads or once it is gone) — and
+ * while a listed item's whole is fetched again, the one shown before (so the review does not
+ * unmount under the person). A live item in a phase that waits on the person is registered as
+ * shown, so a change that ends that phase holds it.
  */
 export function useShownItem(id: string | null | undefined, live: ItemView | undefined): { item?: ItemView; held?: HeldReview } {
   const held = useConsole((s) => (id ? s.held[id] : undefined));
-  const shown = !held && live && waitsOnPerson(live.status) ? live : undefined;
+  const listed = useConsole((s) => (id ? (s.mirror?.items.some((i) => i.id === id) ?? false) : false));
+  const [last, setLast] = useState<ItemView | undefined>(undefined);
+  if (live && live !== last) setLast(live);
+  const current = live ?? (listed && last?.id === id ? last : undefined);
+  const shown = !held && live && waitsOnPerson(live.status) ? live : undefined; // the one shown before is not the mirror's now
   useEffect(() => (shown ? showReview(shown) : undefined), [shown]);
-  return held ? { item: held.item, held } : { item: live };
+  return held ? { item: held.item, held } : { item: current };
 }
 
 /**
