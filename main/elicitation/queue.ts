@@ -290,7 +290,7 @@ function respond(core: QueueCore, itemId: string, seen: string, action: ElicitRe
   const rec = core.records.get(itemId);
   if (!rec) throw new ApiError('not_found', ui('error.noElicitation', { id: itemId }));
   if (rec.item.outcome) throw new ApiError('invalid_state', ui('error.answerEnded', { how: rec.item.outcome.ui ?? rec.item.outcome.message }));
-  if (rec.item.contentVersion !== seen) {
+  if (rec.item.contentVersion === undefined || rec.item.contentVersion !== seen) {
     const why = ui(rec.item.contentVersion === undefined ? 'error.versionPending' : 'error.staleVersion');
     throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui('action.answerElicitation'), why }));
   }

@@ -49,7 +49,7 @@ export function markReviewVersion(core: PipelineCore, rec: SamplingRecord): void
  */
 export function checkVersion(rec: SamplingRecord, seen: string, action: UiTextCode): void {
   const current = rec.item.contentVersion;
-  if (current === seen) return;
+  if (current !== undefined && current === seen) return;
   const why = current === undefined ? ui('error.versionPending') : ui('error.staleVersion');
   throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui(action), why }));
 }

@@ -66,7 +66,8 @@ describe('a 24 MB request does not hold up other servers', () => {
     expect((await wholeState(h)).items.some((i) => i.serverId === 'big')).toBe(false); // still being processed
 
     writeFileSync(path.join(held, 'release'), '');
-    const big = await waitFor('the big request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review'));
+    // In the queue, and its version computed (a request this big is hashed in slices after it is queued).
+    const big = await waitFor('the big request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review' && i.contentVersion !== undefined));
     const text = (big.original.messages[0]!.content as Array<{ type: string; text?: string }>)[0]!.text!;
     expect(text.length).toBe(24 * MB);
     await h.service.rejectRequest({ itemId: big.id, version: big.contentVersion! });

@@ -93,7 +93,8 @@ describe('media by reference', () => {
 
   it('a tool_result embedding a 1 MB binary resource: getItem sends its blob by reference, the approval sends it whole', async () => {
     await h.service.callTool({ serverId: 'q', name: 'attachment', arguments: { blobBytes: 1_000_000 } });
-    const holds = (i: SamplingItemView) => i.status === 'awaiting_request_review' && JSON.stringify(i.original.messages[2]).includes(ATTACHMENT_URI);
+    // Waits for its version too: a request this big is hashed in slices after it is queued.
+    const holds = (i: SamplingItemView) => i.status === 'awaiting_request_review' && i.contentVersion !== undefined && JSON.stringify(i.original.messages[2]).includes(ATTACHMENT_URI);
     const whole = (await h.waitFor((s) => s.items.some(holds), 'the attachment request', 30_000)).items.find(holds)!;
     const blob = (whole.original.messages[2]!.content as unknown as Array<{ content: Array<{ resource: { blob: string } }> }>)[0]!.content[0]!.resource.blob;
 

@@ -129,6 +129,7 @@ describe('decisions name the version the person saw', () => {
     void t.pipeline.handle({ ...t.incoming(), params: big }).catch(() => undefined);
     expect(t.item().contentVersion).toBeUndefined();
     expect(() => t.pipeline.rejectRequest(t.item().id, version.contentVersion(big))).toThrow(expect.objectContaining({ code: 'invalid_state', message: expect.stringMatching(/still reading/) }));
+    expect(() => t.pipeline.rejectRequest(t.item().id, undefined as unknown as string)).toThrow(ApiError); // naming no version is no way around it
     await t.waitFor(() => t.item().contentVersion !== undefined);
     expect(t.item().contentVersion).toBe(version.contentVersion(big));
     t.pipeline.rejectRequest(t.item().id, t.item().contentVersion!);
