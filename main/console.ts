@@ -17,6 +17,7 @@ import { openFoundation, type Foundation } from './console/foundation.js';
 import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
+import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
@@ -155,20 +156,22 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
       eraNeeds.set(serverId, tool, era ? { needs: era, learned: 'person', detail: 'set on the Servers screen', at: now() } : undefined);
       publishServers();
     },
-    approveRequest: ({ itemId, params, model }) => pipeline.approveRequest(itemId, params, model),
-    rejectRequest: async ({ itemId, reason }) => pipeline.rejectRequest(itemId, reason),
+    approveRequest: ({ itemId, version, params, model }) => pipeline.approveRequest(itemId, version, params, model),
+    rejectRequest: async ({ itemId, version, reason }) => pipeline.rejectRequest(itemId, version, reason),
     cancelGeneration: async ({ itemId }) => pipeline.cancelGeneration(itemId),
-    regenerate: ({ itemId }) => pipeline.regenerate(itemId),
-    approveResponse: async ({ itemId, result }) => pipeline.approveResponse(itemId, result),
-    rejectResponse: async ({ itemId, reason }) => pipeline.rejectResponse(itemId, reason),
+    regenerate: ({ itemId, version }) => pipeline.regenerate(itemId, version),
+    approveResponse: async ({ itemId, version, result }) => pipeline.approveResponse(itemId, version, result),
+    rejectResponse: async ({ itemId, version, reason }) => pipeline.rejectResponse(itemId, version, reason),
     dismissItem: async ({ itemId }) => {
       if (!elicitations.dismiss(itemId)) pipeline.dismiss(itemId);
     },
-    saveDraft: async ({ itemId, draft }) => {
-      if (draft.form && elicitations.saveDraft(itemId, draft.form)) return;
-      pipeline.saveDraft(itemId, draft);
+    saveDraft: async ({ itemId, draft, version }) => {
+      if (draft.form && elicitations.saveDraft(itemId, draft.form, version)) return;
+      // An item the queue no longer holds (dismissed, pruned, from before a restart): its History entry keeps it.
+      if (!hub.getItem(itemId)) return keepDraftInHistory(f.history, itemId, draft, now());
+      pipeline.saveDraft(itemId, draft, version);
     },
-    respondElicitation: async ({ itemId, action, content }) => elicitations.respond(itemId, action, content),
+    respondElicitation: async ({ itemId, version, action, content }) => elicitations.respond(itemId, version, action, content),
   };
 }
 

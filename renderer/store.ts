@@ -44,6 +44,18 @@ export interface ItemEdits {
   form?: FormDraft;
 }
 
+/**
+ * A review that ended under the person — the server stopped waiting or went away, another window
+ * decided, the item left the queue — kept on screen as it was shown, editors and all, until the
+ * person dismisses it (screens/queue/review-hold.ts).
+ */
+export interface HeldReview {
+  /** The item as the review showed it when it ended. */
+  item: ItemView;
+  /** When this window saw it end (epoch ms). */
+  at: number;
+}
+
 /** A whole item in the details cache and the state version it is current at. */
 export interface ItemDetail {
   item: ItemView;
@@ -67,6 +79,13 @@ export interface ConsoleStore {
   drafts: Record<string, ItemEdits>;
   /** Notices the person closed (by id); main keeps them, this view hides them. */
   hiddenNotices: Record<string, true>;
+  /** Reviews that ended under the person and stay on screen until dismissed, by item id. */
+  held: Record<string, HeldReview>;
+  /**
+   * The review phase this window decided, by item id (`reviewPhase` of the item as shown), so
+   * the phase that follows its own decision is expected, not a review ending under the person.
+   */
+  decided: Record<string, string>;
   setScreen(screen: Screen): void;
   selectItem(id: string | null): void;
   /** Switches to the queue with `id` selected (e.g. from a call's sampling links). */
@@ -81,6 +100,8 @@ export interface ConsoleStore {
   setFormDraft(itemId: string, form: FormDraft): void;
   clearDrafts(itemId: string): void;
   hideNotice(id: string): void;
+  /** Notes that this window decides `phase` of `itemId` (an action is sent); `null` forgets it (the action failed). */
+  markDecided(itemId: string, phase: string | null): void;
 }
 
 /** The store hook. */
@@ -94,6 +115,8 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   details: {},
   drafts: {},
   hiddenNotices: {},
+  held: {},
+  decided: {},
   setScreen: (screen) => set({ screen }),
   selectItem: (selectedItemId) => set({ selectedItemId }),
   openItem: (id) => set({ screen: 'queue', selectedItemId: id }),
@@ -111,7 +134,80 @@ export const useConsole = create<ConsoleStore>()((set) => ({
       return { drafts };
     }),
   hideNotice: (id) => set((s) => ({ hiddenNotices: { ...s.hiddenNotices, [id]: true } })),
+  markDecided: (itemId, phase) =>
+    set((s) => {
+      const decided = { ...s.decided };
+      if (phase === null) delete decided[itemId];
+      else decided[itemId] = phase;
+      return { decided };
+    }),
 }));
+
+/** The review phase of an item as a review shows it: its status and the version under review. */
+export function reviewPhase(item: Pick<ItemView, 'status' | 'contentVersion'>): string {
+  return `${item.status}:${item.contentVersion ?? ''}`;
+}
+
+/** The reviews mounted now (a person-phase item, as last shown), with how many views show each. */
+const shownReviews = new Map<string, { item: ItemView; views: number }>();
+
+/**
+ * Notes that a view shows the review of `item` (in a phase that waits on the person); returns the
+ * function that takes it back. While shown, a change that ends its phase without this window's
+ * decision holds it ({@link HeldReview}) instead of replacing it.
+ */
+export function showReview(item: ItemView): () => void {
+  const entry = shownReviews.get(item.id);
+  if (entry) {
+    entry.item = item;
+    entry.views++;
+  } else shownReviews.set(item.id, { item, views: 1 });
+  return () => {
+    const e = shownReviews.get(item.id);
+    if (e && --e.views <= 0) shownReviews.delete(item.id);
+  };
+}
+
+/** Whether the phase `shown` was reviewed in has ended, given the item's summary and whole item now (undefined: gone). */
+export function phaseEnded(shown: ItemView, summary: Pick<ItemSummary, 'status'> | undefined, whole: ItemView | undefined): boolean {
+  if (!summary || summary.status !== shown.status) return true;
+  const [was, now] = [shown.contentVersion, whole?.contentVersion];
+  return was !== undefined && now !== undefined && was !== now;
+}
+
+/**
+ * The reviews a change to `next` (and `details`) ends: those ended under the person are added to
+ * the held ones; a phase this window decided moves on, and its mark is used up (the next phase,
+ * even one that looks the same, is not excused). Null for what did not change.
+ */
+function holdsAfter(next: ConsoleState, details: Record<string, ItemDetail>): { held: Record<string, HeldReview> | null; decided: Record<string, string> | null } {
+  const s = useConsole.getState();
+  let held: Record<string, HeldReview> | null = null;
+  let decided: Record<string, string> | null = null;
+  for (const [id, { item }] of shownReviews) {
+    if (s.held[id] || !phaseEnded(item, next.items.find((i) => i.id === id), details[id]?.item)) continue;
+    if (s.decided[id] === reviewPhase(item)) delete (decided ??= { ...s.decided })[id];
+    else (held ??= { ...s.held })[id] = { item, at: Date.now() };
+  }
+  return { held, decided };
+}
+
+/**
+ * Lets a held review go (the person dismissed it): it is no longer shown, and its edits leave the
+ * store (the autosave sends what it still had queued).
+ */
+export function releaseReview(itemId: string): void {
+  shownReviews.delete(itemId);
+  useConsole.setState((s) => {
+    const held = { ...s.held };
+    const decided = { ...s.decided };
+    const drafts = { ...s.drafts };
+    delete held[itemId];
+    delete decided[itemId];
+    delete drafts[itemId];
+    return { held, decided, drafts };
+  });
+}
 
 /**
  * Drops the parts of drafts whose item is no longer in the review they were made for: request
@@ -125,6 +221,7 @@ function pruneDrafts(items: ItemSummary[]): void {
   const status = new Map(items.map((i) => [i.id, i.status]));
   let drafts: Record<string, ItemEdits> | null = null;
   for (const id of ids) {
+    if (s.held[id]) continue; // a held review goes on taking what is typed
     const at = status.get(id);
     const keepRequest = at === 'awaiting_request_review' || at === 'generating';
     const keepResponse = at === 'awaiting_response_review';
@@ -145,10 +242,15 @@ function pruneDrafts(items: ItemSummary[]): void {
   if (drafts) useConsole.setState({ drafts });
 }
 
-/** Puts `next` (and, when given, the details cache) into the store, as the mirror's current state; prunes drafts of items gone. */
+/**
+ * Puts `next` (and, when given, the details cache) into the store, as the mirror's current state,
+ * in one update with the reviews it ends under the person (held, so they never vanish); prunes
+ * drafts of items gone.
+ */
 export function setMirror(next: ConsoleState, details?: Record<string, ItemDetail>): void {
   if (next === useConsole.getState().mirror && !details) return;
-  useConsole.setState({ mirror: next, status: { kind: 'ready' }, ...(details && { details }) });
+  const { held, decided } = holdsAfter(next, details ?? useConsole.getState().details);
+  useConsole.setState({ mirror: next, status: { kind: 'ready' }, ...(details && { details }), ...(held && { held }), ...(decided && { decided }) });
   pruneDrafts(next.items);
 }
 

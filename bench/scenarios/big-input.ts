@@ -121,7 +121,8 @@ async function openAndApprove(h: ConsoleHandle, prefix: string): Promise<void> {
   const { item, media } = await h.service.getItem({ id: summary.id });
   const payloads = media?.length ? (await h.service.getItemMedia({ id: summary.id, refs: media.map((m) => m.ref) })).media : [];
   const whole = fillMedia(item, new Map(payloads.map((p) => [p.ref, p.data]))) as SamplingItemView;
-  await h.service.approveRequest({ itemId: summary.id, params: whole.original, model: { providerId: 'llm', modelId: 'test-model' } });
+  const version = await waitFor('its version', async () => h.items().find((i) => i.id === summary.id)?.contentVersion);
+  await h.service.approveRequest({ itemId: summary.id, version, params: whole.original, model: { providerId: 'llm', modelId: 'test-model' } });
   await waitFor('its response', async () => ((await h.service.getState({})).items.find((i) => i.id === summary.id)?.status === 'awaiting_response_review' ? true : undefined));
 }
 
@@ -156,7 +157,8 @@ async function bigRequestBlock(): Promise<{ wallMs: number; cpuMs?: number }> {
     return await longestBlock(async () => {
       await h.service.callTool({ serverId: 'queue', name: 'big', arguments: { textBytes: 24 * MB, imageBytes: 100_000 } });
       const item = await waitFor('the big request in the queue', async () => (await h.service.getState({})).items.find((i) => i.status === 'awaiting_request_review'));
-      await h.service.rejectRequest({ itemId: item.id });
+      const version = await waitFor('its version', async () => h.items().find((i) => i.id === item.id)?.contentVersion);
+      await h.service.rejectRequest({ itemId: item.id, version });
       await waitFor('its history entry', async () => ((await h.service.listHistory({ limit: 1, offset: 0 })).entries[0]?.status === 'rejected' ? true : undefined));
     });
   } finally {

@@ -11,6 +11,8 @@ import { CALL_ELISION, elideMedia, type ElideOptions } from '../../shared/domain
 import type { MediaRef } from '../../shared/contract/media-refs.js';
 import type { ConsoleState, HistoryEntry, ItemView } from '../../shared/contract/state.js';
 import type { StatePatch } from '../../shared/contract/state-patch.js';
+import { waitsOnPerson } from '../../shared/contract/status.js';
+import { contentVersion } from '../../main/requests/version.js';
 import type { FixtureState } from './fixture-state.js';
 
 /** What the fake serves, as specs write it (items whole). */
@@ -34,6 +36,16 @@ export interface FakeWire {
   historyMedia: Record<string, { entry: HistoryEntry; payloads: Record<string, string> }>;
 }
 
+/**
+ * `item` with the `contentVersion` main puts on an item waiting on the person (what its review
+ * shows, hashed: main/sampling/versions.ts `reviewBase`), unless the fixture set one.
+ */
+export function withVersion<T extends ItemView>(item: T): T {
+  if (item.contentVersion !== undefined || !waitsOnPerson(item.status)) return item;
+  const base = item.kind === 'elicitation' ? item.params : item.status === 'awaiting_request_review' ? (item.sent ?? item.original) : item.response?.draft;
+  return base === undefined ? item : { ...item, contentVersion: contentVersion(base) };
+}
+
 /** Every item of a fixture state, both kinds: in the fixture's order, merged by time of arrival when there are elicitations (as main would have received them). */
 export function fixtureItems(state: FixtureState): ItemView[] {
   if (!state.elicitations?.length) return state.items;
@@ -43,7 +55,7 @@ export function fixtureItems(state: FixtureState): ItemView[] {
 /** `data` as the page's fake serves it. Runs in Node (the page cannot import the projection). */
 export function toWire(data: FakeData): FakeWire {
   const { elicitations: _elicitations, ...rest } = data.state;
-  const items = fixtureItems(data.state);
+  const items = fixtureItems(data.state).map(withVersion);
   const media: FakeWire['media'] = {};
   const byRef = <T extends { id: string }>(whole: T, opts: ElideOptions = {}): T => {
     const { value, refs, payloads } = elideMedia(whole, opts);
@@ -65,8 +77,8 @@ export type FakeEvent = ConsoleEvent | { type: 'patch'; patch: Omit<StatePatch, 
 /** `event` as main would send it (upserts as summaries), and the whole items it upserts. */
 export function wireEvent(event: FakeEvent): { event: ConsoleEvent; whole: ItemView[] } {
   if (event.type !== 'patch' || !event.patch.items) return { event: event as ConsoleEvent, whole: [] };
-  const whole = event.patch.items.upsert.map((i) => ('preview' in i ? null : i)).filter((i): i is ItemView => i !== null);
-  const upsert = event.patch.items.upsert.map((i) => ('preview' in i ? (i as never) : projectItem(i)));
+  const whole = event.patch.items.upsert.map((i) => ('preview' in i ? null : withVersion(i))).filter((i): i is ItemView => i !== null);
+  const upsert = event.patch.items.upsert.map((i) => ('preview' in i ? (i as never) : projectItem(withVersion(i))));
   return { event: { type: 'patch', patch: { ...event.patch, items: { ...event.patch.items, upsert } } } as ConsoleEvent, whole };
 }
 

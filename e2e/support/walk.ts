@@ -128,6 +128,7 @@ export async function walkDialogs(page: Page, check: Check): Promise<void> {
   await check(page, 'cheat-sheet');
   await page.keyboard.press('Escape');
   await select(page, 'item-request');
+  await page.keyboard.press('Enter'); // from its row into its review, where its keys work
   await page.keyboard.press('f');
   await expect(page.getByTestId('fullscreen-editor')).toBeVisible();
   await check(page, 'full-screen editor');

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -26,19 +27,21 @@ export interface WebHostProcess {
  * OPENAI_COMPATIBLE_BASE_URL provider); `opts.servers` (the `mcpServers` object) is written to
  * `<userData>/mcp-servers.json` first, replacing the embedded default server; `opts.keepUserData`
  * leaves the data folder in place after `stop` (the caller removes it, e.g. after grepping it);
- * `opts.userDataDir` starts over an existing data folder (a restart) instead of a fresh one.
+ * `opts.userDataDir` starts over an existing data folder (a restart) instead of a fresh one;
+ * `opts.port` listens there instead of on a free port (a restart at the same address: the page's
+ * origin, and so its storage, stays the same).
  * @throws Error when the renderer is not built, or the host exits or stays silent for `timeoutMs`
  *   (the error carries its stderr).
  */
 export async function startWebHost(
   timeoutMs = 30_000,
-  opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean; userDataDir?: string } = {},
+  opts: { env?: Record<string, string>; servers?: Record<string, unknown>; keepUserData?: boolean; userDataDir?: string; port?: number } = {},
 ): Promise<WebHostProcess> {
   const staticDir = process.env.MCP_CONSOLE_STATIC_DIR || path.join(root, 'out/renderer');
   if (!existsSync(path.join(staticDir, 'index.html'))) throw new Error(`${staticDir} is missing: run \`npm run build\` first`);
   const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mcp-console-web-e2e-'));
   if (opts.servers) writeFileSync(path.join(userDataDir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }, null, 2));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'app/web/cli.ts', '--port', String(opts.port ?? 0)], {
     cwd: root,
     env: { MCP_CONSOLE_GATEWAY_PORT: '0', ...process.env, ...opts.env, MCP_CONSOLE_USER_DATA: userDataDir }, // the gateway on any free port: hosts run side by side
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,4 +89,16 @@ export async function startWebHost(
     await stop();
     throw err;
   }
+}
+
+/** A loopback TCP port free now (for a host that must come back at the same address). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * Nothing a person typed is lost (README, "Drafts"), in Chromium against the real web host and the
  * v2 sampling fixture (stdio, push era, manual provider): a response typed while the server's
- * timer runs out stays on screen with "Not delivered: the server stopped waiting at …", copyable,
+ * timer runs out stays on screen (the review held until dismissed, then the outcome) with "Not
+ * delivered: the server stopped waiting at …", copyable,
  * is in History in full and re-opens where it was typed; and a response typed a second before the
  * console is killed is in History after the console starts again over the same data folder.
  * Screenshots: e2e/artifacts/drafts-*.png.
@@ -58,7 +59,11 @@ test('a response typed while the server gives up stays on screen, copyable, and 
     await callTool(page, 'ask-with-timeout', { timeoutMs: 7000 });
     await writeResponse(page, text);
 
-    // The server's timer runs out: the item ends, and what was typed stays.
+    // The server's timer runs out: the review stays as it was, with a banner, until dismissed.
+    await expect(page.getByTestId('review-ended')).toContainText(/Not delivered: the server stopped waiting at \d/, { timeout: 15_000 });
+    await expect(page.getByTestId('response-editor')).toHaveValue(text);
+    await page.getByTestId('dismiss-ended-review').click();
+    // Then the item as it ended: what was typed stays.
     const outcome = page.getByTestId('outcome-view');
     await expect(outcome).toBeVisible({ timeout: 15_000 });
     await expect(outcome.getByTestId('not-delivered')).toContainText(/Not delivered: the server stopped waiting at \d/);

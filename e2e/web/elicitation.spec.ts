@@ -134,6 +134,7 @@ test('form: every field kind, defaults, per-field errors, then the exact payload
   const meeting = await page.evaluate(() => new Date('2030-03-04T10:30').toISOString());
   expect((await recorded(page, 'respondElicitation'))[0]).toEqual({
     itemId: 'elic-form',
+    version: expect.stringMatching(/^[0-9a-f]{64}$/),
     action: 'accept',
     content: {
       name: 'Ada Lovelace',
@@ -159,8 +160,8 @@ test('form: Decline and Cancel send only the action; a form asking for a secret 
   await review.getByRole('button', { name: 'Decline' }).click();
   await review.getByRole('button', { name: 'Cancel' }).click();
   await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([
-    { itemId: 'elic-form', action: 'decline' },
-    { itemId: 'elic-form', action: 'cancel' },
+    { itemId: 'elic-form', version: expect.stringMatching(/^[0-9a-f]{64}$/), action: 'decline' },
+    { itemId: 'elic-form', version: expect.stringMatching(/^[0-9a-f]{64}$/), action: 'cancel' },
   ]);
 
   await row(page, 'elic-secret').click();
@@ -187,7 +188,7 @@ test('URL mode: domain and full URL shown, nothing opens before the click', asyn
   expect(await recorded(page, 'respondElicitation')).toEqual([]);
 
   await review.getByRole('button', { name: 'Open in browser' }).click();
-  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-url', action: 'accept' }]);
+  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-url', version: expect.stringMatching(/^[0-9a-f]{64}$/), action: 'accept' }]);
   expect(await opened(page)).toEqual([[url, '_blank', 'noopener,noreferrer']]);
 });
 
@@ -200,7 +201,7 @@ test('URL mode from a -32042 error: the retry note; "Don\'t open" declines witho
   await expect(review.getByTestId('elicitation-cancel')).toHaveCount(0);
   await shot(page, 'elicitation-url-error');
   await review.getByRole('button', { name: "Don't open" }).click();
-  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-url-error', action: 'decline' }]);
+  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-url-error', version: expect.stringMatching(/^[0-9a-f]{64}$/), action: 'decline' }]);
   expect(await opened(page)).toEqual([]);
 });
 
@@ -261,5 +262,5 @@ test('form values are one more part of the item’s draft: kept when the person 
   await expect(page.getByLabel('Full name')).toHaveValue('Ada Lovelace');
   await expect
     .poll(() => recorded(page, 'saveDraft'), { timeout: 5_000 })
-    .toContainEqual({ itemId: 'elic-form', draft: { form: expect.objectContaining({ name: 'Ada Lovelace' }) } });
+    .toContainEqual({ itemId: 'elic-form', version: expect.stringMatching(/^[0-9a-f]{64}$/), draft: { form: expect.objectContaining({ name: 'Ada Lovelace' }) } });
 });

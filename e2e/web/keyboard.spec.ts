@@ -3,12 +3,14 @@
  * press (page.keyboard), and the assertions check what the renderer sent (window.__fake.calls).
  * Approve one request and reject another with a reason; edit the prompt inline and full screen;
  * review a response found through the command palette; answer an elicitation; the palette and
- * cheat-sheet dialogs (focus, ARIA, Escape returns focus). Screenshots:
+ * cheat-sheet dialogs (focus, ARIA, Escape returns focus). Keys are scoped: the list's keys act
+ * only in the queue list (G Q goes there, Enter opens the review), a review's keys only inside
+ * that item's review, and keys typed with focus on the page decide nothing. Screenshots:
  * e2e/artifacts/keyboard-*.png.
  */
 import type { Page } from '@playwright/test';
 import { buildElicitationItems } from '../support/fixture-elicitation.js';
-import { expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
+import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 import { COMMANDS } from '../../renderer/keyboard/shortcuts.js';
 import { RULES_FILE_VERSION, RulesFileSchema } from '../../shared/contract/rules.js';
 import { openWithDesktop, withDesktop } from './settings-fixture.js';
@@ -25,10 +27,19 @@ test.beforeEach(async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 860 });
 });
 
+/** Into the Queue's list (G Q), then `j` until `id` is the selected row, then into its review (Enter). */
+async function openReview(page: Page, id: string): Promise<void> {
+  await press(page, 'g', 'q');
+  for (let i = 0; i < 12 && (await row(page, id).getAttribute('aria-current')) !== 'true'; i++) await press(page, 'j');
+  await expect(row(page, id)).toHaveAttribute('aria-current', 'true');
+  await expect(row(page, id)).toBeFocused();
+  await press(page, 'Enter');
+  await expect(page.locator(`[data-review-item="${id}"]`)).toBeFocused();
+}
+
 test('approve a request and reject another with a reason, keyboard only', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
-  await press(page, 'j');
-  await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
+  await openReview(page, 'item-request');
   await expect(page.getByTestId('request-review')).toBeVisible();
   // The buttons say their shortcuts (tooltip and aria-keyshortcuts), from the same registry.
   await expect(page.getByTestId('approve-request')).toHaveAttribute('aria-keyshortcuts', 'A Control+Enter');
@@ -38,25 +49,58 @@ test('approve a request and reject another with a reason, keyboard only', async 
 
   await press(page, 'a');
   await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
-  expect((await recorded(page, 'approveRequest'))[0]).toMatchObject({ itemId: 'item-request', model: { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini' } });
+  // The decision names the version of the request shown (its contentVersion).
+  expect((await recorded(page, 'approveRequest'))[0]).toMatchObject({ itemId: 'item-request', version: expect.stringMatching(/^[0-9a-f]{64}$/), model: { providerId: 'openrouter', modelId: 'openai/gpt-4o-mini' } });
 
-  await press(page, 'j');
+  // Esc: from the review back to the list, where j moves on.
+  await press(page, 'Escape');
+  await expect(row(page, 'item-request')).toBeFocused();
+  await press(page, 'j', 'Enter');
   await expect(row(page, 'item-request-2')).toHaveAttribute('aria-current', 'true');
   await press(page, 'Shift+R');
   await expect(page.getByTestId('reject-reason')).toBeFocused();
   // Letters typed into the field are text, not shortcuts (the reason holds "a", "r", "j", "e"…).
   await page.keyboard.type('Wrong data, reject and ask again');
   await press(page, 'Enter');
-  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request-2', reason: 'Wrong data, reject and ask again' }]);
+  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request-2', version: expect.any(String), reason: 'Wrong data, reject and ask again' }]);
   expect(await recorded(page, 'approveRequest')).toHaveLength(1);
   await expect(row(page, 'item-request-2')).toHaveAttribute('aria-current', 'true');
 
-  // R alone rejects at once (no reason); k goes back.
-  await press(page, 'Escape', 'k');
+  // R alone rejects at once (no reason). Esc leaves the field for its review, Esc again the review for the list; k goes back.
+  await press(page, 'Escape');
+  await expect(page.locator('[data-review-item="item-request-2"]')).toBeFocused();
+  await press(page, 'Escape', 'k', 'Enter');
   await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
   await press(page, 'r');
   await expect.poll(() => recorded(page, 'rejectRequest')).toHaveLength(2);
-  expect((await recorded(page, 'rejectRequest'))[1]).toEqual({ itemId: 'item-request' });
+  expect((await recorded(page, 'rejectRequest'))[1]).toEqual({ itemId: 'item-request', version: expect.any(String) });
+});
+
+test('keys decide only inside their own review: typed on the page or in the list they approve, reject and select nothing', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await row(page, 'item-request-2').click();
+  await expect(page.getByTestId('request-review')).toBeVisible();
+  // Focus on the page (as when an editor went away under the person): keys that would have
+  // selected the request above, approved it and rejected it do nothing.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+  await page.keyboard.type('kar');
+  await press(page, 'j', 'Shift+R', 'n');
+  await page.waitForTimeout(300);
+  expect(await recorded(page, 'approveRequest')).toEqual([]);
+  expect(await recorded(page, 'rejectRequest')).toEqual([]);
+  expect(await recorded(page, 'regenerate')).toEqual([]);
+  await expect(row(page, 'item-request-2')).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('reject-reason')).not.toBeFocused();
+  // In the list, a review's keys are not the list's: a and r decide nothing there either.
+  await row(page, 'item-request-2').focus();
+  await press(page, 'a', 'r');
+  await page.waitForTimeout(300);
+  expect(await recorded(page, 'approveRequest')).toEqual([]);
+  expect(await recorded(page, 'rejectRequest')).toEqual([]);
+  // Back inside the review, its keys work again.
+  await press(page, 'Enter', 'r');
+  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request-2', version: expect.any(String) }]);
 });
 
 test("the request the person's own call caused, reviewed on the Servers screen by keys alone", async ({ page, appUrl, fixture }) => {
@@ -65,26 +109,53 @@ test("the request the person's own call caused, reviewed on the Servers screen b
   await expect(page.getByTestId('servers-screen')).toBeVisible();
   const inline = page.getByTestId('inline-review');
   await expect(inline).toHaveAttribute('data-item-id', 'item-manual');
+  // Its keys work once focus is inside it: Tab there.
+  const area = inline.locator('[data-review-item="item-manual"]');
+  for (let i = 0; i < 40 && !(await area.evaluate((el) => el.contains(document.activeElement))); i++) await press(page, 'Tab');
   await press(page, 'e'); // into the hand-written response
   await expect(inline.getByTestId('response-editor')).toBeFocused();
   await page.keyboard.type('Written with the keys.');
   await press(page, 'Control+Enter');
   await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
-    { itemId: 'item-manual', result: { role: 'assistant', content: { type: 'text', text: 'Written with the keys.' }, model: 'manual', stopReason: 'endTurn' } },
+    { itemId: 'item-manual', version: expect.any(String), result: { role: 'assistant', content: { type: 'text', text: 'Written with the keys.' }, model: 'manual', stopReason: 'endTurn' } },
   ]);
+});
+
+test('after this window approves, focus stays in the review; where it merely fell no key decides until it is moved there on purpose', async ({ page, appUrl, fixture }) => {
+  await openConsole(page, appUrl, fixture);
+  await openReview(page, 'item-request');
+  await press(page, 'e', 'Control+Enter');
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  // Main answers: the response is to be written by hand. The request's editor goes away under the focus.
+  const it = fixture.state.items.find((i) => i.id === 'item-request')!;
+  const writing = { ...it, status: 'awaiting_response_review' as const, sent: it.original, response: { manual: true, draft: { role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: 'manual', stopReason: 'endTurn' }, generatedAt: Date.now() } };
+  await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [writing], remove: [] } } });
+  await expect(page.getByTestId('response-review')).toBeVisible();
+  const area = page.locator('[data-review-item="item-request"]');
+  await expect(area).toBeFocused(); // not the page
+  await page.keyboard.type('r'); // typed on, as into the editor that was there: rejects nothing
+  await page.waitForTimeout(300);
+  expect(await recorded(page, 'rejectResponse')).toEqual([]);
+  await press(page, 'e'); // editing keys still work
+  await expect(page.getByTestId('response-editor')).toBeFocused();
+  await page.keyboard.type('Written after the approval.');
+  await press(page, 'Escape', 'r'); // focus put back on purpose (Esc from the field): R rejects
+  await expect.poll(() => recorded(page, 'rejectResponse')).toEqual([{ itemId: 'item-request', version: expect.any(String) }]);
 });
 
 test('edit the prompt inline (E) and full screen (F), then approve the edit with Ctrl+Enter', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
-  await press(page, 'j', 'e');
+  await openReview(page, 'item-request');
+  await press(page, 'e');
   const inline = page.getByTestId('message-editor-0-0');
   await expect(inline).toBeFocused();
   await press(page, 'Control+a');
   await page.keyboard.type('Summarise INC-101');
   await expect(page.getByTestId('approve-request')).toHaveText('Approve with edits');
-  // Escape leaves the field, so single keys are shortcuts again.
+  // Escape leaves the field for its review (not the page), so single keys are the review's shortcuts again.
   await press(page, 'Escape');
   await expect(inline).not.toBeFocused();
+  await expect(page.locator('[data-review-item="item-request"]')).toBeFocused();
 
   await press(page, 'f');
   const dialog = page.getByTestId('fullscreen-editor');
@@ -148,7 +219,8 @@ test('command palette: navigate to a screen and to a waiting response, then rege
   await expect(page.getByTestId('response-review')).toBeVisible();
   await expect(row(page, 'item-response')).toHaveAttribute('aria-current', 'true');
   await press(page, 'n');
-  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response' }]);
+  await expect(page.locator('[data-review-item="item-response"]')).toBeFocused(); // the palette opened it with focus inside
+  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response', version: expect.any(String) }]);
   await press(page, 'a');
   await expect.poll(() => recorded(page, 'approveResponse')).toHaveLength(1);
   expect((await recorded(page, 'approveResponse'))[0]).toMatchObject({ itemId: 'item-response' });
@@ -182,7 +254,8 @@ test('cheat-sheet (?) lists every shortcut by scope; ? typed in a field is text'
   await press(page, 'Escape');
   await expect(sheet).toHaveCount(0);
 
-  await press(page, 'j', 'Shift+R');
+  await openReview(page, 'item-request');
+  await press(page, 'Shift+R');
   await expect(page.getByTestId('reject-reason')).toBeFocused();
   await page.keyboard.type('why?');
   await expect(page.getByTestId('reject-reason')).toHaveValue('why?');
@@ -241,7 +314,7 @@ async function expectVisibleFocus(page: Page, stops: number): Promise<void> {
 
 test('focus is visible on every control reached with Tab (queue, servers, settings)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
-  await press(page, 'j');
+  await press(page, 'g', 'q', 'j');
   await expect(page.getByTestId('request-review')).toBeVisible();
   await expectVisibleFocus(page, 45);
   await press(page, 'g', 's');
@@ -297,18 +370,15 @@ test('elicitation: first field (E), type, accept with Ctrl+Enter; decline anothe
   await expect(page.getByTestId('palette-option').first()).toContainText('Review');
   await press(page, 'Escape');
 
-  // Select the all-kinds form through the list: j until it is the selected row.
-  for (let i = 0; i < 12; i++) {
-    if ((await row(page, 'elic-form').getAttribute('aria-current')) === 'true') break;
-    await press(page, 'j');
-  }
+  // Select the all-kinds form through the list (j until it is the selected row), then into its review.
+  await openReview(page, 'elic-form');
   await expect(page.getByTestId('elicitation-review')).toHaveAttribute('data-status', 'awaiting_input');
   // The buttons say their keys (tooltip second line, aria-keyshortcuts).
   await expect(page.getByTestId('elicitation-accept')).toHaveAttribute('aria-keyshortcuts', 'Control+Enter');
   await expect(page.getByTestId('elicitation-decline')).toHaveAttribute('title', /\n.*\(D\)$/);
   await expect(page.getByTestId('elicitation-cancel')).toHaveAttribute('aria-keyshortcuts', 'C');
   await press(page, 'd');
-  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-form', action: 'decline' }]);
+  await expect.poll(() => recorded(page, 'respondElicitation')).toEqual([{ itemId: 'elic-form', version: expect.any(String), action: 'decline' }]);
   await press(page, 'e');
   await expect(page.locator('[data-testid="elicitation-review"] form input').first()).toBeFocused();
   await press(page, 'Control+Enter');

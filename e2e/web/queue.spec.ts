@@ -67,6 +67,7 @@ test('approve sends the edited params and keeps every field that was not edited'
   const originalBlocks = original.messages[0]!.content as Array<Record<string, unknown>>;
   expect(sent).toEqual({
     itemId: 'item-request',
+    version: expect.stringMatching(/^[0-9a-f]{64}$/),
     model: { providerId: 'ollama', modelId: 'llama3.2' },
     params: {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise INC-101 only.' }, originalBlocks[1]] }],
@@ -110,7 +111,7 @@ test('reject sends the optional reason', async ({ page, appUrl, fixture }) => {
   await select(page, 'item-request');
   await page.getByTestId('reject-reason').fill('Not while on call');
   await page.getByTestId('reject-request').click();
-  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request', reason: 'Not while on call' }]);
+  await expect.poll(() => recorded(page, 'rejectRequest')).toEqual([{ itemId: 'item-request', version: expect.stringMatching(/^[0-9a-f]{64}$/), reason: 'Not while on call' }]);
 });
 
 test('tool loop request of a bridged server: via its host, association candidates, tool_use/tool_result, audio, last error', async ({ page, appUrl, fixture }) => {
@@ -157,6 +158,7 @@ test('response review: edit, then approve & send a single text block with model 
   await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
     {
       itemId: 'item-response',
+    version: expect.stringMatching(/^[0-9a-f]{64}$/),
       result: { role: 'assistant', content: { type: 'text', text: 'Paris.' }, model: 'openai/gpt-4o-mini', stopReason: 'endTurn' },
     },
   ]);
@@ -166,10 +168,10 @@ test('response review: regenerate and reject', async ({ page, appUrl, fixture })
   await openConsole(page, appUrl, fixture);
   await select(page, 'item-response');
   await page.getByTestId('regenerate').click();
-  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response' }]);
+  await expect.poll(() => recorded(page, 'regenerate')).toEqual([{ itemId: 'item-response', version: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
   await page.getByTestId('reject-reason').fill('wrong');
   await page.getByTestId('reject-response').click();
-  await expect.poll(() => recorded(page, 'rejectResponse')).toEqual([{ itemId: 'item-response', reason: 'wrong' }]);
+  await expect.poll(() => recorded(page, 'rejectResponse')).toEqual([{ itemId: 'item-response', version: expect.stringMatching(/^[0-9a-f]{64}$/), reason: 'wrong' }]);
 });
 
 test('manual response: written by hand, sent with the chosen model', async ({ page, appUrl, fixture }) => {
@@ -185,6 +187,7 @@ test('manual response: written by hand, sent with the chosen model', async ({ pa
   await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
     {
       itemId: 'item-manual',
+    version: expect.stringMatching(/^[0-9a-f]{64}$/),
       result: { role: 'assistant', content: { type: 'text', text: 'I cannot share credentials.' }, model: 'manual', stopReason: 'endTurn' },
     },
   ]);

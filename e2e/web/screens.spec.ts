@@ -65,13 +65,13 @@ test("servers: the request the person's own running call caused is reviewed righ
   await inline.getByTestId('response-editor').fill('Done by hand.');
   await inline.getByTestId('approve-response').click();
   await expect.poll(() => recorded(page, 'approveResponse')).toEqual([
-    { itemId: 'item-manual', result: { role: 'assistant', content: { type: 'text', text: 'Done by hand.' }, model: 'manual', stopReason: 'endTurn' } },
+    { itemId: 'item-manual', version: expect.stringMatching(/^[0-9a-f]{64}$/), result: { role: 'assistant', content: { type: 'text', text: 'Done by hand.' }, model: 'manual', stopReason: 'endTurn' } },
   ]);
   // The answered one leaves (as main reports it); the next opens in its place and takes the focus.
   await page.getByTestId('tool-item').first().focus();
   await emit(page, { type: 'patch', patch: { version: 43, items: { upsert: [], remove: ['item-manual'] } } });
   await expect(inline).toHaveAttribute('data-item-id', 'item-response');
-  await expect(inline).toBeFocused();
+  await expect(inline.locator('[data-review-item="item-response"]')).toBeFocused(); // its review, where its keys work
   await expect(inline.getByTestId('inline-review-more')).toHaveText('1 more in the Queue');
   // A server without a running call of the person's shows none.
   await page.getByTestId('server-item').filter({ hasText: 'remote-docs' }).click();

@@ -10,6 +10,10 @@
  * What the person typed in a form (`saveDraft`) is kept on the item and in history; when the server
  * stops waiting, the call ends or the console stops, the item leaves `awaiting_input` at once as
  * `withdrawn` with `outcome.stopped` saying why, and the typed values stay.
+ *
+ * An answer names the version of the question the person saw (`contentVersion`, main/requests/
+ * version.ts); one about any other is refused, and History records the version and the digest of
+ * the answer sent.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../shared/contract/api.js';
@@ -30,6 +34,7 @@ import { protocolError } from '../mcp/protocol.js';
 import type { StateHub } from '../state-hub.js';
 import type { IncomingElicitation } from '../requests/incoming.js';
 import { elicitationMayBecome } from '../requests/machine.js';
+import { versionOf } from '../requests/version.js';
 
 /** What a policy may decide for elicitation: only "always ask" or "always decline". */
 export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };
@@ -55,17 +60,21 @@ export interface ElicitationQueue {
    */
   handle(request: IncomingElicitation): Promise<ElicitResult>;
   /**
-   * Answers an item. `content` is required for a form `accept` and validated.
-   * @throws ApiError not_found / invalid_state (already answered or withdrawn) / invalid_input
+   * Answers an item, about the version `seen` of its question (its `contentVersion`). `content` is
+   * required for a form `accept` and validated.
+   * @throws ApiError not_found / invalid_state (already answered or withdrawn, or not the version
+   *   seen) / invalid_input
    */
-  respond(itemId: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void;
+  respond(itemId: string, seen: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void;
   /** Removes a finished item from the queue view. */
   dismiss(itemId: string): boolean;
   /**
-   * Keeps the form values the person typed (history commits them before this returns); ignored
-   * once the answer was accepted. Returns false when no elicitation has this id (a sampling item may).
+   * Keeps the form values the person typed (history commits them before this returns). Once an
+   * answer went out (accepted, completed), or when `version` (the question's version the form
+   * showed) is not the item's, they are kept as the draft's `late` part. Returns false when no
+   * elicitation has this id (a sampling item may).
    */
-  saveDraft(itemId: string, form: FormDraft): boolean;
+  saveDraft(itemId: string, form: FormDraft, version?: string): boolean;
   /** Told when a client request finished: a waiting item that belonged only to it is withdrawn at once ('call_ended'). */
   callEnded(callId: string): void;
   /** `notifications/elicitation/complete`: marks the server's URL elicitation done. */
@@ -99,9 +108,9 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
   const core: QueueCore = { deps, records: new Map(), shown: new Set() };
   return {
     handle: (request) => handle(core, request),
-    respond: (itemId, action, content) => respond(core, itemId, action, content),
+    respond: (itemId, seen, action, content) => respond(core, itemId, seen, action, content),
     dismiss: (itemId) => dismiss(core, itemId),
-    saveDraft: (itemId, form) => saveDraft(core, itemId, form),
+    saveDraft: (itemId, form, version) => saveDraft(core, itemId, form, version),
     callEnded: (callId) => callEnded(core, callId),
     complete: (serverId, elicitationId) => complete(core, serverId, elicitationId),
     fromUrlError: (serverId, era, elicitations, call) => fromUrlError(core, serverId, era, elicitations, call),
@@ -141,11 +150,18 @@ function historyEntryOf(rec: Rec, now: number): HistoryEntry {
     preview: item.params.message.replace(/\s+/g, ' ').slice(0, 200),
     original: item.params,
     answer: item.answer,
-    ...(item.draft && item.status !== 'accepted' && item.status !== 'completed' ? { draft: item.draft } : {}),
+    ...keptDraft(item),
     ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
     timings: { totalMs: (item.outcome?.at ?? now) - item.receivedAt },
     events: rec.events,
   };
+}
+
+/** The draft History keeps: all of it until an answer went out, then only what was typed late. */
+function keptDraft(item: ElicitationItemView): Pick<HistoryEntry, 'draft'> {
+  if (!item.draft) return {};
+  if (item.status !== 'accepted' && item.status !== 'completed') return { draft: item.draft };
+  return item.draft.late ? { draft: { late: item.draft.late, savedAt: item.draft.savedAt } } : {};
 }
 
 /** Commits the record's history entry. */
@@ -155,13 +171,19 @@ function save(core: QueueCore, rec: Rec): void {
 
 /**
  * Ends a record in `status` (checked against the state machine table), commits history, then
- * settles the server's request: with `answer`, or rejected with `why` in English.
+ * settles the server's request: with `answer`, or rejected with `why` in English. `seen`: the
+ * version a person answered about (their history event records it and the answer's digest).
  */
-function finish(core: QueueCore, rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause): void {
+function finish(core: QueueCore, rec: Rec, status: ElicitationStatus, why: UiText, answer?: ElicitResult, stopped?: StopCause, seen?: string): void {
   const now = core.deps.now();
   const message = english(why);
-  rec.item = { ...rec.item, status: elicitationMayBecome(rec.item.status, status), answer, updatedAt: now, outcome: { at: now, message, ui: why, ...(stopped && { stopped }) } };
-  rec.events.push({ at: now, kind: status, ...detailed(why) });
+  const { contentVersion: _shown, ...item } = rec.item;
+  rec.item = { ...item, status: elicitationMayBecome(rec.item.status, status), answer, updatedAt: now, outcome: { at: now, message, ui: why, ...(stopped && { stopped }) } };
+  const event: HistoryEntry['events'][number] = { at: now, kind: status, ...detailed(why), ...(seen !== undefined && { version: seen }) };
+  rec.events.push(event);
+  const digest = seen !== undefined && answer ? versionOf(answer) : undefined;
+  if (digest && 'ready' in digest) event.sha256 = digest.ready;
+  else void digest?.pending.then((sha256) => ((event.sha256 = sha256), save(core, rec)));
   save(core, rec); // committed before the answer reaches the server
   if (answer) rec.settle?.resolve(answer);
   else rec.settle?.reject(new Error(message));
@@ -181,8 +203,23 @@ function enqueue(core: QueueCore, rec: Rec): void {
     finish(core, rec, 'declined', ui('outcome.declinedByRule', { rule: decision.rule.name, version: decision.rule.version }), { action: 'decline' });
     return;
   }
+  markVersion(core, rec);
   save(core, rec);
   publish(core);
+}
+
+/** Puts the version of the question on an item the person is to answer (a big one a moment later). */
+function markVersion(core: QueueCore, rec: Rec): void {
+  const v = versionOf(rec.item.params);
+  if ('ready' in v) {
+    rec.item = { ...rec.item, contentVersion: v.ready };
+    return;
+  }
+  void v.pending.then((version) => {
+    if (rec.item.outcome) return;
+    rec.item = { ...rec.item, contentVersion: version };
+    publish(core);
+  });
 }
 
 /** A malformed request: recorded in history and answered -32602 with the reason. */
@@ -249,23 +286,27 @@ function handle(core: QueueCore, request: IncomingElicitation): Promise<ElicitRe
 }
 
 /** The person's answer. See {@link ElicitationQueue.respond}. */
-function respond(core: QueueCore, itemId: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void {
+function respond(core: QueueCore, itemId: string, seen: string, action: ElicitResult['action'], content?: Record<string, FieldValue>): void {
   const rec = core.records.get(itemId);
   if (!rec) throw new ApiError('not_found', ui('error.noElicitation', { id: itemId }));
   if (rec.item.outcome) throw new ApiError('invalid_state', ui('error.answerEnded', { how: rec.item.outcome.ui ?? rec.item.outcome.message }));
+  if (rec.item.contentVersion === undefined || rec.item.contentVersion !== seen) {
+    const why = ui(rec.item.contentVersion === undefined ? 'error.versionPending' : 'error.staleVersion');
+    throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui('action.answerElicitation'), why }));
+  }
   rec.decidedBy = 'person';
   const { params } = rec.item;
-  if (action !== 'accept') return finish(core, rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action });
+  if (action !== 'accept') return finish(core, rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action }, undefined, seen);
   if (params.mode === 'url') {
-    if (rec.item.source === 'error') return finish(core, rec, 'accepted', ui('outcome.opened'));
-    return finish(core, rec, 'accepted', ui('outcome.agreedToOpen'), { action: 'accept' });
+    if (rec.item.source === 'error') return finish(core, rec, 'accepted', ui('outcome.opened'), undefined, undefined, seen);
+    return finish(core, rec, 'accepted', ui('outcome.agreedToOpen'), { action: 'accept' }, undefined, seen);
   }
   const checked = validateElicitationContent(params.requestedSchema, content ?? {});
   if (!checked.ok) {
     const fields = Object.entries(checked.errors).map(([field, why]) => ui('error.fieldProblem', { field, why }));
     throw new ApiError('invalid_input', ui('error.answerMismatch', { detail: fields.slice(1).reduce((a, b) => ui('join.semicolon', { a, b }), fields[0]!) }));
   }
-  finish(core, rec, 'accepted', ui('outcome.answered'), { action: 'accept', content: checked.content });
+  finish(core, rec, 'accepted', ui('outcome.answered'), { action: 'accept', content: checked.content }, undefined, seen);
 }
 
 /** See {@link ElicitationQueue.dismiss}. */
@@ -279,12 +320,15 @@ function dismiss(core: QueueCore, itemId: string): boolean {
 }
 
 /** See {@link ElicitationQueue.saveDraft}. */
-function saveDraft(core: QueueCore, itemId: string, form: FormDraft): boolean {
+function saveDraft(core: QueueCore, itemId: string, form: FormDraft, version?: string): boolean {
   const rec = core.records.get(itemId);
   if (!rec) return false;
-  if (rec.item.status === 'accepted' || rec.item.status === 'completed') return true; // the answer sent is the final word
+  const { item } = rec;
   const now = core.deps.now();
-  rec.item = { ...rec.item, draft: { ...rec.item.draft, form, savedAt: now }, updatedAt: now };
+  const answered = item.status === 'accepted' || item.status === 'completed'; // the answer sent is the final word
+  const late = answered || (version !== undefined && !item.outcome && version !== item.contentVersion);
+  const draft = late ? { ...item.draft, savedAt: now, late: { ...item.draft?.late, form, savedAt: now } } : { ...item.draft, form, savedAt: now };
+  rec.item = { ...item, draft, updatedAt: now };
   save(core, rec); // committed when it returns
   publish(core);
   return true;

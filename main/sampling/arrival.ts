@@ -21,6 +21,7 @@ import type { Accepted } from './intake.js';
 import { embeddingModelFor } from './embeddings.js';
 import { toHistoryEntry, type SamplingRecord } from './record.js';
 import { applyPolicy, type QueuedDecision } from './steps.js';
+import { markReviewVersion } from './versions.js';
 
 /** What a new record is made of. */
 interface NewRecord {
@@ -204,7 +205,8 @@ export function reopenDraft(core: PipelineCore, entry: HistoryEntry): string {
   if (entry.draft) {
     update(core, rec, resumeDraft(entry, rec.item, core.deps.now()));
     if (rec.item.status === 'awaiting_response_review') record(core, rec, 'draft_resumed', 'the response the person was writing');
-    save(core, rec);
   }
+  markReviewVersion(core, rec);
+  save(core, rec);
   return rec.item.id;
 }

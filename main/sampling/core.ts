@@ -7,7 +7,7 @@
  */
 import { ApiError } from '../../shared/contract/api.js';
 import { ErrorCodes, USER_REJECTED_MESSAGE, type CreateMessageResult } from '../../shared/contract/sampling.js';
-import { detailed, type SamplingItemView, type SamplingStatus, type StopCause } from '../../shared/contract/state.js';
+import { detailed, type HistoryEvent, type SamplingItemView, type SamplingStatus, type StopCause } from '../../shared/contract/state.js';
 import { english, ui, type UiText, type UiTextCode } from '../../shared/contract/ui-text.js';
 import { protocolError } from '../mcp/protocol.js';
 import { nextSamplingStatus, samplingAllows, type SamplingEvent } from '../requests/machine.js';
@@ -53,18 +53,28 @@ export function save(core: PipelineCore, rec: SamplingRecord): void {
   core.deps.history.save(toHistoryEntry(rec, core.deps.now()));
 }
 
-/** Notes a step in the record's history; `detail` a message code, or words that are data (a typed reason, a model id). */
-export function record(core: PipelineCore, rec: SamplingRecord, kind: string, detail?: string | UiText): void {
-  rec.events.push({ at: core.deps.now(), kind, ...(typeof detail === 'object' ? detailed(detail) : { detail }) });
+/** What a person's decision adds to its history event: the version they saw, the digest of what it let out. */
+export type DecisionNote = Pick<HistoryEvent, 'version' | 'sha256'>;
+
+/**
+ * Notes a step in the record's history and returns it; `detail` a message code, or words that
+ * are data (a typed reason, a model id); `noted` for a person's decision.
+ */
+export function record(core: PipelineCore, rec: SamplingRecord, kind: string, detail?: string | UiText, noted?: DecisionNote): HistoryEvent {
+  const event: HistoryEvent = { at: core.deps.now(), kind, ...(typeof detail === 'object' ? detailed(detail) : { detail }), ...noted };
+  rec.events.push(event);
+  return event;
 }
 
 /**
  * Applies `patch` to the item and publishes it; a status change is told to a server that asked
- * for progress. A `status` in the patch must come from the state machine (nextSamplingStatus).
+ * for progress, and drops the item's `contentVersion` (the next review phase, if any, marks its
+ * own: versions.ts). A `status` in the patch must come from the state machine (nextSamplingStatus).
  */
 export function update(core: PipelineCore, rec: SamplingRecord, patch: Partial<SamplingItemView>): void {
   const before = rec.item.status;
-  rec.item = { ...rec.item, ...patch, updatedAt: core.deps.now() };
+  const moved = patch.status !== undefined && patch.status !== before && !('contentVersion' in patch);
+  rec.item = { ...rec.item, ...patch, ...(moved && { contentVersion: undefined }), updatedAt: core.deps.now() };
   core.deps.hub.upsertItem(rec.item);
   const message = PROGRESS_MESSAGES[rec.item.status];
   if (rec.item.status !== before && message) core.progressOf.get(rec.item.id)?.(message);
@@ -110,17 +120,18 @@ export type Answer = { result: CreateMessageResult } | { code: number; message?:
 /**
  * Moves a record to the terminal status `event` leads to, commits history, then settles the
  * server's request (-1 with the spec's rejection message for a rejection; a provider failure with
- * the provider's words and `data`).
+ * the provider's words and `data`). `noted`: what a person's decision adds to the ending's history
+ * event (the version they saw).
  * @throws TransitionError when `event` cannot end the record's status (a defect)
  */
-export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingEvent, why: UiText, answer: Answer, stopped?: StopCause): void {
+export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingEvent, why: UiText, answer: Answer, stopped?: StopCause, noted?: DecisionNote): void {
   const status = nextSamplingStatus(rec.item.status, event);
   stopReview(core, rec);
   rec.generation?.abort();
   const code = 'code' in answer ? answer.code : undefined;
   const message = english(why);
   update(core, rec, { status, generation: undefined, outcome: { at: core.deps.now(), message, ui: why, code, ...(stopped && { stopped }) } });
-  record(core, rec, status, why);
+  record(core, rec, status, why, noted);
   if ('result' in answer) {
     rec.delivered = answer.result;
     core.intake.rememberDelivered(rec.item.conversationId, rec.item.round, answer.result);

@@ -2,7 +2,8 @@
  * The pipeline's helpers for a person's unsent work and for items whose server stopped waiting
  * (pure; the state machine in pipeline.ts calls them):
  *
- * - {@link mergeDraft}: a `saveDraft` on top of what the item kept; {@link dropDraftPart} when a part is used up;
+ * - {@link mergeDraft}: a `saveDraft` on top of what the item kept; {@link withLate}: one typed in a
+ *   review the item has moved on from; {@link dropDraftPart} when a part is used up;
  * - {@link stopWhy}: the status and message for an aborted server request, by its typed cause;
  * - {@link callHasEnded}: whether an item's client request is over (it then ends at once);
  * - {@link resumeDraft}: a history entry's draft put back on a re-opened item, where the person left off.
@@ -20,6 +21,15 @@ export function mergeDraft(stored: ItemDraft | undefined, input: DraftInput, now
   if (input.response) next.response = input.response;
   if (input.form) next.form = input.form;
   return next;
+}
+
+/**
+ * The stored draft with `input`'s parts replacing those of its `late` part (typed in a review the
+ * item had moved on from), both stamped `now` (epoch ms); the live parts are left as they are.
+ */
+export function withLate(stored: ItemDraft | undefined, input: DraftInput, now: number): ItemDraft {
+  const { savedAt: _at, ...late } = mergeDraft(stored?.late, input, now);
+  return { ...stored, savedAt: now, late: { ...late, savedAt: now } };
 }
 
 /**
@@ -43,7 +53,7 @@ export function dropDraftPart(draft: ItemDraft | undefined, part: 'request' | 'r
   if (!draft?.[part]) return draft;
   const rest: ItemDraft = { ...draft };
   delete rest[part];
-  return rest.request || rest.response || rest.form ? rest : undefined;
+  return rest.request || rest.response || rest.form || rest.late ? rest : undefined;
 }
 
 /** How an item ends when its server request's signal aborts, by the typed cause (main/requests/incoming.ts). */
@@ -80,12 +90,15 @@ export function callHasEnded(item: SamplingItemView, callId: string, running: Ca
 
 /**
  * What a re-opened item takes from its history entry's draft (`now`: epoch ms): always the draft
- * itself; and when the person was writing or editing a response to an approved request, the
- * review of that response again — the request as approved, the model, the response as generated
- * (or the empty hand-written one) — so the typed text sits where it was typed.
+ * itself, its `late` parts standing in for the parts it lacks (what was typed after the review
+ * ended is what the person last wrote); and when the person was writing or editing a response to
+ * an approved request, the review of that response again — the request as approved, the model, the
+ * response as generated (or the empty hand-written one) — so the typed text sits where it was typed.
  */
 export function resumeDraft(entry: HistoryEntry, item: SamplingItemView, now: number): Partial<SamplingItemView> {
-  const draft: ItemDraft = { ...entry.draft, savedAt: now };
+  const { late, savedAt: _at, ...live } = entry.draft ?? { savedAt: now };
+  const { savedAt: _lateAt, ...typedLate } = late ?? { savedAt: now };
+  const draft: ItemDraft = { ...typedLate, ...live, savedAt: now };
   if (!draft.response || !entry.sent) return { draft };
   const model = entry.modelChoice ?? item.model;
   const generated = entry.generated;

@@ -10,7 +10,8 @@
  * The server giving up (its timeout, notifications/cancelled, a closed connection), the end of the
  * client request the item belongs to, or the console shutting down ends an open item at once as
  * `timed_out` / `cancelled` with `outcome.stopped` saying why; a later decision by the person fails
- * with a clear `invalid_state` error. What the person typed (`saveDraft`) stays on the item and in
+ * with a clear `invalid_state` error, and so does a decision about another version of the item
+ * than the one the person saw (versions.ts). What the person typed (`saveDraft`) stays on the item and in
  * history either way (drafts.ts).
  */
 import { createPipelineCore } from './core.js';
@@ -29,14 +30,14 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
   return {
     handle: (request) => receive(core, request),
     reopenDraft: (entry) => reopenDraft(core, entry),
-    saveDraft: (itemId, draft) => review.saveDraft(core, itemId, draft),
+    saveDraft: (itemId, draft, version) => review.saveDraft(core, itemId, draft, version),
     callEnded: (callId) => review.callEnded(core, callId),
-    approveRequest: (itemId, params, model) => review.approveRequest(core, itemId, params, model),
-    rejectRequest: (itemId, reason) => review.rejectRequest(core, itemId, reason),
+    approveRequest: (itemId, seen, params, model) => review.approveRequest(core, itemId, seen, params, model),
+    rejectRequest: (itemId, seen, reason) => review.rejectRequest(core, itemId, seen, reason),
     cancelGeneration: (itemId) => review.cancelGeneration(core, itemId),
-    regenerate: (itemId) => review.regenerate(core, itemId),
-    approveResponse: (itemId, result) => review.approveResponse(core, itemId, result),
-    rejectResponse: (itemId, reason) => review.rejectResponse(core, itemId, reason),
+    regenerate: (itemId, seen) => review.regenerate(core, itemId, seen),
+    approveResponse: (itemId, seen, result) => review.approveResponse(core, itemId, seen, result),
+    rejectResponse: (itemId, seen, reason) => review.rejectResponse(core, itemId, seen, reason),
     dismiss: (itemId) => review.dismiss(core, itemId),
     cancelAll: (why) => review.cancelAll(core, why),
   };

@@ -96,8 +96,9 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     usage: rec.usage,
     ...(rec.costUsd !== undefined ? { costUsd: rec.costUsd } : {}),
     ...(item.origin === 'draft' ? { origin: 'draft' as const } : {}),
-    // What the person typed stays until a response is delivered (then `delivered` is the final word).
-    ...(item.draft && item.status !== 'delivered' ? { draft: item.draft } : {}),
+    // What the person typed stays until a response is delivered (then `delivered` is the final
+    // word, and only what was typed after the review it was typed in had ended stays).
+    ...keptDraft(item),
     ...(item.outcome?.stopped ? { notDelivered: { cause: item.outcome.stopped, at: item.outcome.at, draft: item.draft !== undefined } } : {}),
     timings: {
       queuedMs: 0,
@@ -107,6 +108,13 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     },
     events: rec.events,
   };
+}
+
+/** The draft History keeps of an item: all of it until a response is delivered, then only its `late` part. */
+function keptDraft(item: SamplingItemView): Pick<HistoryEntry, 'draft'> {
+  if (!item.draft) return {};
+  if (item.status !== 'delivered') return { draft: item.draft };
+  return item.draft.late ? { draft: { late: item.draft.late, savedAt: item.draft.savedAt } } : {};
 }
 
 /** Prefix of the `_meta` keys the console adds for its own screens (never sent to a server). */

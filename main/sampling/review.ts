@@ -1,7 +1,9 @@
 /**
  * The person's review actions and the pipeline's other outside events, as plain functions over the
  * core (core.ts). Each action is allowed only where the state machine table allows its event
- * (main/requests/machine.ts); otherwise it fails with an `invalid_state` ApiError saying why.
+ * (main/requests/machine.ts), and only about the version of the item the person saw (versions.ts);
+ * otherwise it fails with an `invalid_state` ApiError saying why. The version (and, for an
+ * approval, the digest of what it let out) goes into the decision's history event.
  */
 import { ApiError } from '../../shared/contract/api.js';
 import type { DraftInput } from '../../shared/contract/drafts.js';
@@ -11,18 +13,22 @@ import { because, ui, type UiText } from '../../shared/contract/ui-text.js';
 import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { finish, logCrash, openRecord, record, recordOf, save, stopReview, update, type PipelineCore } from './core.js';
-import { callHasEnded, draftFor, dropDraftPart, mergeDraft } from './drafts.js';
+import { callHasEnded, draftFor, dropDraftPart, mergeDraft, withLate } from './drafts.js';
 import { jsonEqual, type SamplingRecord } from './record.js';
 import { deliver, generate } from './steps.js';
+import { checkVersion, stampDigest } from './versions.js';
 
 /**
  * Approves the request as the person edited it, with the model they chose, and starts generating
- * (resolves at once; progress and failures show in the item).
- * @throws ApiError invalid_state (not in request review), invalid_input (the edited request breaks
- *   an S- rule, or the model is not among the server's allowed ones), not_found (unknown item or model)
+ * (resolves at once; progress and failures show in the item). `seen`: the request's version the
+ * person saw; the history event records it and the digest of the request sent.
+ * @throws ApiError invalid_state (not in request review, or not the version seen), invalid_input
+ *   (the edited request breaks an S- rule, or the model is not among the server's allowed ones),
+ *   not_found (unknown item or model)
  */
-export async function approveRequest(core: PipelineCore, itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void> {
+export async function approveRequest(core: PipelineCore, itemId: string, seen: string, params: CreateMessageParams, model: ModelRef): Promise<void> {
   const rec = openRecord(core, itemId, 'approve_request', 'action.approveRequest');
+  checkVersion(rec, seen, 'action.approveRequest');
   const checked = validateSamplingRequest(params, { toolsDeclared: SAMPLING_TOOLS_DECLARED });
   if (!checked.ok) throw new ApiError('invalid_input', ui('error.editInvalid', { why: checked.error.ui }));
   const choice = modelChoice(core, rec, model);
@@ -33,7 +39,8 @@ export async function approveRequest(core: PipelineCore, itemId: string, params:
   // Approved as it came: `sent` is the original itself, so windows are sent `{sent: 'original'}`
   // rather than the request again, and history's scrubber sees at once that nothing differs.
   update(core, rec, { sent: unchanged ? rec.item.original : checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
-  record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'));
+  const approved = record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'), { version: seen });
+  stampDigest(core, rec, approved, rec.item.sent);
   void generate(core, rec, 'approve_request').catch(logCrash(core, itemId));
 }
 
@@ -55,11 +62,15 @@ function modelChoice(core: PipelineCore, rec: SamplingRecord, model: ModelRef): 
   return overridden ? { ...model, ...because(ui('model.chosenByPerson', { suggested: rec.item.model.modelId })), overridden: true } : rec.item.model;
 }
 
-/** Rejects the request: the server gets -1 (the person's reason in history). @throws ApiError not_found / invalid_state */
-export function rejectRequest(core: PipelineCore, itemId: string, reason?: string): void {
+/**
+ * Rejects the request (the version `seen`): the server gets -1 (the person's reason in history).
+ * @throws ApiError not_found / invalid_state (also when not the version seen)
+ */
+export function rejectRequest(core: PipelineCore, itemId: string, seen: string, reason?: string): void {
   const rec = openRecord(core, itemId, 'reject_request', 'action.rejectRequest');
+  checkVersion(rec, seen, 'action.rejectRequest');
   rec.decidedBy = 'person';
-  finish(core, rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED });
+  finish(core, rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }
 
 /** Stops the running generation (back to request review). @throws ApiError not_found / invalid_state */
@@ -67,31 +78,42 @@ export function cancelGeneration(core: PipelineCore, itemId: string): void {
   openRecord(core, itemId, 'generation_stopped', 'action.cancelGeneration').generation?.abort();
 }
 
-/** Generates the response again. @throws ApiError not_found / invalid_state (also for a hand-written response) */
-export async function regenerate(core: PipelineCore, itemId: string): Promise<void> {
+/**
+ * Generates the response again, instead of the response the person saw (`seen`).
+ * @throws ApiError not_found / invalid_state (also for a hand-written response, or not the version seen)
+ */
+export async function regenerate(core: PipelineCore, itemId: string, seen: string): Promise<void> {
   const rec = openRecord(core, itemId, 'regenerate', 'action.regenerate');
+  checkVersion(rec, seen, 'action.regenerate');
   if (rec.item.response?.manual) throw new ApiError('invalid_state', ui('error.manualRegenerate'));
   stopReview(core, rec);
-  record(core, rec, 'regenerate');
+  record(core, rec, 'regenerate', undefined, { version: seen });
   void generate(core, rec, 'regenerate').catch(logCrash(core, itemId));
 }
 
-/** Delivers the response as the person left it. @throws ApiError not_found / invalid_state / invalid_input (an empty hand-written response) */
-export function approveResponse(core: PipelineCore, itemId: string, result: CreateMessageResult): void {
+/**
+ * Delivers the response as the person left it, about the response version `seen`; the history
+ * event records it and the digest of what the server got.
+ * @throws ApiError not_found / invalid_state (also when not the version seen) / invalid_input (an
+ *   empty hand-written response)
+ */
+export function approveResponse(core: PipelineCore, itemId: string, seen: string, result: CreateMessageResult): void {
   const rec = openRecord(core, itemId, 'deliver', 'action.approveResponse');
+  checkVersion(rec, seen, 'action.approveResponse');
   const response = rec.item.response!;
   if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
     throw new ApiError('invalid_input', ui('error.writeFirst'));
   }
   rec.decidedBy = 'person';
-  deliver(core, rec, result);
+  deliver(core, rec, result, undefined, seen);
 }
 
-/** Rejects the response: the server gets -1. @throws ApiError not_found / invalid_state */
-export function rejectResponse(core: PipelineCore, itemId: string, reason?: string): void {
+/** Rejects the response (the version `seen`): the server gets -1. @throws ApiError not_found / invalid_state (also when not the version seen) */
+export function rejectResponse(core: PipelineCore, itemId: string, seen: string, reason?: string): void {
   const rec = openRecord(core, itemId, 'reject_response', 'action.rejectResponse');
+  checkVersion(rec, seen, 'action.rejectResponse');
   rec.decidedBy = 'person';
-  finish(core, rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), { code: ErrorCodes.USER_REJECTED });
+  finish(core, rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }
 
 /** Removes a finished item from the queue view (history keeps it). @throws ApiError not_found / invalid_state (still open) */
@@ -103,13 +125,18 @@ export function dismiss(core: PipelineCore, itemId: string): void {
 }
 
 /**
- * Keeps what the person typed (shared/contract/drafts.ts); history commits it before this returns. Ignored
- * once delivered. @throws ApiError not_found
+ * Keeps what the person typed (shared/contract/drafts.ts); history commits it before this returns.
+ * `version`: the item's `contentVersion` the review it was typed in showed. Typed in a review the
+ * item has moved on from (another version while it is open, or after the response went out), it
+ * is kept as the draft's `late` part, never applied to the review that followed; after an
+ * undelivered ending every part joins the draft. @throws ApiError not_found
  */
-export function saveDraft(core: PipelineCore, itemId: string, draft: DraftInput): void {
+export function saveDraft(core: PipelineCore, itemId: string, draft: DraftInput, version?: string): void {
   const rec = recordOf(core, itemId);
-  if (rec.item.status === 'delivered') return; // what was delivered is the final word
-  update(core, rec, { draft: mergeDraft(rec.item.draft, draftFor(rec.item.status, draft), core.deps.now()) });
+  const { item } = rec;
+  const now = core.deps.now();
+  const late = item.status === 'delivered' || (version !== undefined && !item.outcome && version !== item.contentVersion);
+  update(core, rec, { draft: late ? withLate(item.draft, draft, now) : mergeDraft(item.draft, draftFor(item.status, draft), now) });
   save(core, rec); // committed when it returns: survives the server giving up and a restart
 }
 

@@ -21,6 +21,7 @@ import { embeddingsResult, embeddingTexts, isEmbeddings } from './embeddings.js'
 import { generationFailure } from './provider-failure.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PolicyAction } from './types.js';
+import { markReviewVersion, stampDigest } from './versions.js';
 
 /** A decision the pipeline carries out (a refusal never reaches the queue). */
 export type QueuedDecision = Exclude<PolicyAction, { kind: 'refuse' }>;
@@ -121,6 +122,7 @@ function writeYourself(core: PipelineCore, rec: SamplingRecord): void {
     },
   });
   rec.reviewSince = core.deps.now();
+  markReviewVersion(core, rec);
   save(core, rec);
 }
 
@@ -158,6 +160,7 @@ function generated(core: PipelineCore, rec: SamplingRecord, out: Awaited<ReturnT
   rec.reviewSince = core.deps.now();
   record(core, rec, 'generated', ui('event.generated', { model: out.result.model, stopReason: out.result.stopReason ?? 'none' }));
   if (rec.autoAll && rec.rule) return deliver(core, rec, out.result, ui('outcome.deliveredByRule', { rule: rec.rule.name, version: rec.rule.version }));
+  markReviewVersion(core, rec);
   save(core, rec);
 }
 
@@ -183,6 +186,7 @@ function generationStopped(core: PipelineCore, rec: SamplingRecord, err: unknown
   });
   rec.reviewSince = core.deps.now();
   record(core, rec, failure ? 'generation_failed' : 'generation_cancelled', failure ? failure.message : ui('event.generationCancelled'));
+  markReviewVersion(core, rec);
   save(core, rec);
 }
 
@@ -198,15 +202,21 @@ function generationFailed(core: PipelineCore, rec: SamplingRecord, err: unknown)
   finish(core, rec, 'provider_failed', ui('outcome.providerFailed', { why: failure.answer.message }), failure.answer);
 }
 
-/** Ends a request by delivering `result` (history first, then the server), noting edits. */
-export function deliver(core: PipelineCore, rec: SamplingRecord, result: CreateMessageResult, why?: UiText): void {
+/**
+ * Ends a request by delivering `result` (history first, then the server), noting edits. `seen`:
+ * the response version a person approved (their history event records it and the digest of what
+ * the server got); absent when a rule delivers, which hashes nothing.
+ */
+export function deliver(core: PipelineCore, rec: SamplingRecord, result: CreateMessageResult, why?: UiText, seen?: string): void {
   const response = rec.item.response!;
   rec.responseEdited = response.generated ? !jsonEqual(result, response.generated) : false;
   update(core, rec, { response: { ...response, draft: result } });
   const how = response.manual ? 'event.writtenByPerson' : rec.responseEdited ? 'event.withEdits' : rec.decidedBy === 'rule' ? 'event.byRule' : 'event.unchanged';
-  record(core, rec, 'response_approved', ui(how));
+  const out = forServer(result);
+  const approved = record(core, rec, 'response_approved', ui(how), seen === undefined ? undefined : { version: seen });
+  if (seen !== undefined) stampDigest(core, rec, approved, out);
   const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui(rec.item.gateway ? 'outcome.deliveredToCaller' : 'outcome.delivered'));
-  finish(core, rec, 'deliver', where, { result: forServer(result) });
+  finish(core, rec, 'deliver', where, { result: out });
 }
 
 /** Carries out the policy's decision (made once, before queueing) for a freshly queued server request: ask, auto-approve, or reject. */
@@ -223,6 +233,7 @@ export function applyPolicy(core: PipelineCore, rec: SamplingRecord, action: Que
   const provider = core.deps.providers.get(rec.item.model.providerId);
   if (!(isEmbeddings(rec.item) ? provider?.embed : provider?.generate)) {
     explain(core, rec, action, [...(action.notes ?? []), { kind: 'manual_model', rule }]);
+    markReviewVersion(core, rec); // the person decides after all
     save(core, rec);
     return;
   }
@@ -236,6 +247,7 @@ function ask(core: PipelineCore, rec: SamplingRecord, action: Extract<QueuedDeci
     update(core, rec, { sent: action.params });
   }
   explain(core, rec, action);
+  markReviewVersion(core, rec);
   if (action.notes?.length || action.params) save(core, rec);
 }
 

@@ -90,23 +90,28 @@ export interface SamplingPipeline {
   reopenDraft(entry: HistoryEntry): string;
   /**
    * Keeps what the person typed on an item (shared/contract/drafts.ts): each part given replaces the stored
-   * one; the item carries it and history commits it before this returns. Accepted while the item
-   * waits and after it ended undelivered; ignored once delivered.
+   * one; the item carries it and history commits it before this returns. `version`: the
+   * `contentVersion` the review it was typed in showed; typed in a review the item has moved on
+   * from (another version, or after delivery) it is kept as the draft's `late` part.
    * @throws ApiError not_found for an unknown item (or one no longer kept)
    */
-  saveDraft(itemId: string, draft: DraftInput): void;
+  saveDraft(itemId: string, draft: DraftInput, version?: string): void;
   /**
    * Told when a client request (`callId`) finished: an open server request that belonged to it
    * (and to no call still running) ends at once, `cancelled` with `outcome.stopped` 'call_ended';
    * if its server still waits, it gets a -32603 error saying so.
    */
   callEnded(callId: string): void;
-  approveRequest(itemId: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
-  rejectRequest(itemId: string, reason?: string): void;
+  /**
+   * The person's decisions. `seen` is the item's `contentVersion` their review showed: a decision
+   * about any other version is refused (ApiError invalid_state), and History records it.
+   */
+  approveRequest(itemId: string, seen: string, params: CreateMessageParams, model: ModelRef): Promise<void>;
+  rejectRequest(itemId: string, seen: string, reason?: string): void;
   cancelGeneration(itemId: string): void;
-  regenerate(itemId: string): Promise<void>;
-  approveResponse(itemId: string, result: CreateMessageResult): void;
-  rejectResponse(itemId: string, reason?: string): void;
+  regenerate(itemId: string, seen: string): Promise<void>;
+  approveResponse(itemId: string, seen: string, result: CreateMessageResult): void;
+  rejectResponse(itemId: string, seen: string, reason?: string): void;
   dismiss(itemId: string): void;
   /** Ends every open item (shutdown), `outcome.stopped` 'console_stopped'; drafts are kept. */
   cancelAll(why: UiText): void;

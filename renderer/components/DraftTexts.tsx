@@ -44,7 +44,7 @@ function labelOf(t: ReturnType<typeof useTranslation<'common'>>['t'], typed: Typ
  * Every text in `draft` the person typed, in full and copyable (nothing when there is none).
  * @param baseSystemPrompt the system prompt the review started from (an unchanged one is not listed)
  */
-export function DraftTexts({ draft, baseSystemPrompt, actions }: { draft: DraftInput | undefined; baseSystemPrompt?: string; actions?: ReactNode }) {
+export function DraftTexts({ draft, baseSystemPrompt, actions }: { draft: (DraftInput & { late?: DraftInput }) | undefined; baseSystemPrompt?: string; actions?: ReactNode }) {
   const { t } = useTranslation('common');
   const texts = typedTexts(draft, baseSystemPrompt);
   if (texts.length === 0) return null;
@@ -52,9 +52,9 @@ export function DraftTexts({ draft, baseSystemPrompt, actions }: { draft: DraftI
     <Section title={t('drafts.title')} actions={actions} testId="draft-texts">
       <ul className="plain-list draft-texts">
         {texts.map((typed) => {
-          const label = labelOf(t, typed);
+          const label = typed.late ? `${labelOf(t, typed)} — ${t('drafts.late')}` : labelOf(t, typed);
           return (
-            <li key={`${typed.kind}:${typed.ref}`} className="draft-text-item">
+            <li key={`${typed.late ? 'late:' : ''}${typed.kind}:${typed.ref}`} className="draft-text-item" data-late={typed.late ? 'true' : undefined}>
               <div className="draft-text-head">
                 <strong className="small">{label}</strong>
                 <CopyButton text={typed.text} label={label} testId="copy-draft" />

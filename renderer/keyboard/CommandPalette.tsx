@@ -11,6 +11,7 @@ import { isAwaitingPerson, useConsole, useItems, useServers } from '../store';
 import { elicitationAwaiting } from '../screens/queue/ElicitationModel';
 import { shownPreview, summaryCallLabel } from '../screens/queue/summary';
 import { Modal } from './Modal';
+import { focusReview } from './review-actions';
 import { filterEntries, moveActive, type PaletteEntry } from './palette-model';
 import { runCommand, shortcutText, useAvailableCommands, useKeyboardUi } from './registry';
 import { COMMANDS, NAV_SCREENS, type CommandId, type Scope } from './shortcuts';
@@ -51,14 +52,14 @@ function usePaletteEntries(): Runnable[] {
         label: t('palette.itemLabel', { server: item.serverId, call: summaryCallLabel(item) }),
         detail: shownPreview(item.preview),
         keywords: item.status,
-        run: () => openItem(item.id),
+        run: () => (openItem(item.id), focusReview(item.id)),
       })),
       ...elicitations.filter(elicitationAwaiting).map((e) => ({
         id: `item:${e.id}`,
         group: 'item' as const,
         label: t('palette.itemLabel', { server: e.serverId, call: summaryCallLabel(e) }),
         detail: e.preview,
-        run: () => openItem(e.id),
+        run: () => (openItem(e.id), focusReview(e.id)),
       })),
     ];
     const serverRows: Runnable[] = servers.map((s) => ({

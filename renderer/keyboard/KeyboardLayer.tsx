@@ -6,7 +6,9 @@
  * Rules: nothing fires while a modal dialog is open (the dialog handles its own keys) or after a
  * component already handled the key (`defaultPrevented`); single-key shortcuts never fire while
  * the person types (input, textarea, select, contenteditable) — only chords with Ctrl/⌘/Alt and
- * Escape do; key repeat only steps through the queue.
+ * Escape do; the list's keys act only while focus is in the queue list, a review's keys only while
+ * focus is inside that item's review (`scopeTakes`); key repeat only steps through the queue.
+ * Escape leaves a field for its review (focus never falls to the page), and a review for the list.
  */
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -19,7 +21,7 @@ import { CheatSheet } from './CheatSheet';
 import { CommandPalette } from './CommandPalette';
 import { FullScreenEditor } from './FullScreenEditor';
 import { activeScopes, handlerFor, IS_MAC, useKeyboardUi, useShortcutHint, useShortcuts, type CommandContext } from './registry';
-import { bindingsOf, createMatcher, firesWhileTyping, isTypingTarget, NAV_SCREENS, type CommandId } from './shortcuts';
+import { bindingsOf, createMatcher, firesWhileTyping, isTypingTarget, NAV_SCREENS, type CommandId, type KeyPlace } from './shortcuts';
 import './keyboard.css';
 
 // The registry's screen names are the app's (a compile error here means they drifted apart).
@@ -33,6 +35,28 @@ export function useNavHint(screen: Screen): ReturnType<typeof useShortcutHint> {
 }
 
 const REPEATABLE = new Set<CommandId>(['queue.next', 'queue.prev']);
+
+/** The queue list's selected row, else its first. */
+const LIST_ROW = '[data-testid="queue-list"] [aria-current="true"], [data-testid="queue-list"] [data-testid="queue-item"]';
+
+/**
+ * Escape: out of a field into the review it is in (so focus never falls to the page; the
+ * review's keys work again), or, from a review of the Queue, back to its list. False (the key is
+ * left alone) anywhere else.
+ */
+function leave(target: Element | null): boolean | void {
+  if (!(target instanceof HTMLElement)) return false;
+  const area = target.closest<HTMLElement>('[data-review-item]');
+  if (isTypingTarget(target)) {
+    target.blur();
+    if (area) delete area.dataset.rescued; // put there on purpose: its keys work
+    (area ?? document.getElementById('main'))?.focus({ preventScroll: true });
+    return;
+  }
+  const row = area?.closest('[data-testid="queue-detail"]') ? document.querySelector<HTMLElement>(LIST_ROW) : null;
+  if (!row) return false;
+  row.focus();
+}
 
 function modalOpen(): boolean {
   return document.querySelector('dialog[open], [aria-modal="true"]') !== null;
@@ -49,10 +73,11 @@ function useDispatcher(): void {
       }
       const target = ev.target instanceof Element ? ev.target : null;
       const typing = isTypingTarget(target as HTMLElement | null);
-      const inList = !!target?.closest('[data-testid="queue-list"]');
+      const area = target?.closest<HTMLElement>('[data-review-item]');
+      const place: KeyPlace = { inList: !!target?.closest('[data-testid="queue-list"]'), review: area?.dataset.reviewItem ?? null, rescued: !!area && target === area && area.dataset.rescued === 'true' };
       const scopes = activeScopes();
       const candidates = bindings.filter(
-        (b) => scopes.has(b.scope) && (!b.listOnly || inList) && (!typing || firesWhileTyping(b.chords)) && handlerFor(b.commandId) !== undefined,
+        (b) => scopes.has(b.scope) && (!b.listOnly || place.inList) && (!typing || firesWhileTyping(b.chords)) && handlerFor(b.commandId, place) !== undefined,
       );
       const result = matcher.feed(ev, ev.timeStamp, candidates);
       if (result.kind === 'pending') {
@@ -66,7 +91,7 @@ function useDispatcher(): void {
         return;
       }
       const ctx: CommandContext = { target, fromKey: true };
-      if (handlerFor(id)?.(ctx) !== false) ev.preventDefault();
+      if (handlerFor(id, place)?.(ctx) !== false) ev.preventDefault();
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
@@ -86,7 +111,9 @@ function useGlobalCommands(report: (error: unknown) => void): void {
       // From a shortcut: rendered and focused within the key's own event, so a Tab pressed right
       // after it moves on from the new screen (a focus made a frame later took that Tab back).
       flushSync(() => setScreen(screen));
-      document.getElementById('main')?.focus({ preventScroll: true });
+      // The Queue: into its list (its keys work there); another screen: its region.
+      const row = screen === 'queue' ? document.querySelector<HTMLElement>(LIST_ROW) : null;
+      (row ?? document.getElementById('main'))?.focus({ preventScroll: true });
       return;
     }
     // From the palette: a frame later, once the palette has closed and put focus back.
@@ -106,10 +133,7 @@ function useGlobalCommands(report: (error: unknown) => void): void {
       ? () => void getApi().setDesktopSettings({ theme: effectiveTheme(theme, osDark) === 'dark' ? 'light' : 'dark' }).catch(report)
       : undefined,
     'auto.pause': paused !== undefined ? () => void getApi().setAutoApprovalPaused({ paused: !paused }).catch(report) : undefined,
-    'editor.leave': ({ target }) => {
-      if (!(target instanceof HTMLElement) || !isTypingTarget(target)) return false;
-      target.blur();
-    },
+    'editor.leave': ({ target }) => leave(target),
   });
 }
 

@@ -8,7 +8,7 @@
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { create } from 'zustand';
-import { ariaKeyShortcuts, commandById, formatBinding, isMacPlatform, type CommandId, type Scope } from './shortcuts';
+import { ariaKeyShortcuts, commandById, commandTakes, formatBinding, isMacPlatform, type CommandId, type KeyPlace, type Scope } from './shortcuts';
 
 /** What a handler learns about the key press (nothing when run from the palette). */
 export interface CommandContext {
@@ -26,6 +26,8 @@ export type Handlers = Partial<Record<CommandId, CommandHandler | undefined>>;
 
 interface Registration {
   scope: Scope;
+  /** The item a review's handlers act on (their keys work only inside its review). */
+  owner?: string;
   ids: CommandId[];
   handlers: { current: Handlers };
 }
@@ -50,9 +52,10 @@ export const IS_MAC: boolean =
 /**
  * Registers `handlers` for `scope` while the calling component is mounted (and `enabled`). The
  * latest handlers are used (they may close over fresh state every render); the set of commands
- * offered changes when the keys of `handlers` (with a defined value) change.
+ * offered changes when the keys of `handlers` (with a defined value) change. A review registers
+ * with `owner`, its item's id: its keys then act only while focus is inside that item's review.
  */
-export function useShortcuts(scope: Scope, handlers: Handlers, enabled = true): void {
+export function useShortcuts(scope: Scope, handlers: Handlers, enabled = true, owner?: string): void {
   const ref = useRef(handlers);
   useLayoutEffect(() => {
     ref.current = handlers;
@@ -61,14 +64,14 @@ export function useShortcuts(scope: Scope, handlers: Handlers, enabled = true): 
   const idsKey = ids.join(' ');
   useEffect(() => {
     if (!enabled) return;
-    const reg: Registration = { scope, ids: idsKey ? (idsKey.split(' ') as CommandId[]) : [], handlers: ref };
+    const reg: Registration = { scope, owner, ids: idsKey ? (idsKey.split(' ') as CommandId[]) : [], handlers: ref };
     registrations.push(reg);
     changed();
     return () => {
       registrations.splice(registrations.indexOf(reg), 1);
       changed();
     };
-  }, [scope, idsKey, enabled]);
+  }, [scope, idsKey, enabled, owner]);
 }
 
 /** The scopes with a mounted registration (always including `global` once the app runs). */
@@ -76,10 +79,14 @@ export function activeScopes(): Set<Scope> {
   return new Set(registrations.map((r) => r.scope));
 }
 
-/** The handler of `id` that runs now (the latest registration wins), or undefined. */
-export function handlerFor(id: CommandId): CommandHandler | undefined {
+/**
+ * The handler of `id` that runs now (the latest registration wins), or undefined. For a key press,
+ * `place` (where focus is) keeps only the registrations that may take it there (`commandTakes`).
+ */
+export function handlerFor(id: CommandId, place?: KeyPlace): CommandHandler | undefined {
   for (let i = registrations.length - 1; i >= 0; i--) {
     const r = registrations[i]!;
+    if (place && !commandTakes(id, r.scope, r.owner, place)) continue;
     if (r.ids.includes(id)) {
       const h = r.handlers.current[id];
       if (h) return h;

@@ -26,6 +26,29 @@ export function focusLater(selector: string): void {
   if (!focus()) requestAnimationFrame(() => void focus());
 }
 
+/** How long {@link focusReview} waits for a review to appear (its item may still be loading), in ms. */
+const REVIEW_WAIT_MS = 3000;
+
+/**
+ * Focuses the review area of `itemId` (where its keys work) once it is on screen — at once, or
+ * when its item has loaded; gives up after {@link REVIEW_WAIT_MS} or when focus moved meanwhile.
+ */
+export function focusReview(itemId: string): void {
+  const selector = `[data-review-item="${CSS.escape(itemId)}"]`;
+  const start = performance.now();
+  const from = document.activeElement;
+  const attempt = () => {
+    const area = document.querySelector<HTMLElement>(selector);
+    if (area) {
+      delete area.dataset.rescued; // put there on purpose: its keys work
+      return area.focus({ preventScroll: true });
+    }
+    if (document.activeElement !== from || performance.now() - start > REVIEW_WAIT_MS) return;
+    requestAnimationFrame(attempt);
+  };
+  attempt();
+}
+
 /** Clicks the enabled button `[data-testid=testId]` inside `rootSelector`; false when there is none. */
 export function clickButton(rootSelector: string, testId: string): boolean {
   const button = document.querySelector<HTMLButtonElement>(`${rootSelector} [data-testid="${testId}"]`);
@@ -122,8 +145,9 @@ export function openResponseFullScreen(item: SamplingItemView): boolean {
 }
 
 /**
- * `j`/`k` (and ↓/↑ in the list): select the next or previous queue entry. When focus was in the
- * list it follows the selection, so the arrows keep working; the row is scrolled into view.
+ * The queue list's keys (they act only while focus is in the list): `j`/`k` and ↓/↑ select the
+ * next or previous entry, focus following the selection (the row is scrolled into view); Enter
+ * opens the focused row's review and moves focus into it, where the review's keys work.
  */
 export function useQueueShortcuts(ids: readonly string[], selectedId: string | null, select: (id: string) => void): void {
   const step = (delta: number) => (ctx: CommandContext) => {
@@ -137,5 +161,11 @@ export function useQueueShortcuts(ids: readonly string[], selectedId: string | n
       if (inList) row?.focus();
     });
   };
-  useShortcuts('queue', { 'queue.next': step(1), 'queue.prev': step(-1) });
+  const open = ({ target }: CommandContext) => {
+    const id = target?.closest('[data-testid="queue-item"]')?.getAttribute('data-item-id') ?? selectedId;
+    if (!id) return false;
+    if (id !== selectedId) select(id);
+    focusReview(id);
+  };
+  useShortcuts('queue', { 'queue.next': step(1), 'queue.prev': step(-1), 'queue.openReview': open });
 }

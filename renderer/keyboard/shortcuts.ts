@@ -13,7 +13,11 @@
  * `KeyboardEvent.key` name in lower case (`enter`, `escape`, `arrowdown`, …).
  */
 
-/** Where a command applies. `global` is always active; the others while their screen is shown. */
+/**
+ * Where a command applies. `global` is always active; `queue` (the list's keys) only while focus
+ * is in the queue list; a review's scopes (`queue-request`, `queue-response`, `elicitation`) only
+ * while focus is inside the review of the item whose handlers are registered ({@link scopeTakes}).
+ */
 export const SCOPES = ['global', 'queue', 'queue-request', 'queue-response', 'elicitation'] as const;
 /** See {@link SCOPES}. */
 export type Scope = (typeof SCOPES)[number];
@@ -54,6 +58,7 @@ export const COMMANDS = [
   { id: 'editor.leave', scope: 'global', keys: ['escape'], notInPalette: true },
   { id: 'queue.next', scope: 'queue', keys: ['j'], listKeys: ['arrowdown'] },
   { id: 'queue.prev', scope: 'queue', keys: ['k'], listKeys: ['arrowup'] },
+  { id: 'queue.openReview', scope: 'queue', keys: ['enter'] },
   { id: 'request.approve', scope: 'queue-request', keys: ['a', 'mod+enter'] },
   { id: 'request.reject', scope: 'queue-request', keys: ['r'] },
   { id: 'request.rejectWithReason', scope: 'queue-request', keys: ['shift+r'] },
@@ -158,6 +163,51 @@ export function chordMatches(chord: Chord, ev: KeyLike, mac: boolean): boolean {
 export function firesWhileTyping(chords: readonly Chord[]): boolean {
   const first = chords[0];
   return !!first && chords.length === 1 && (first.mod || first.ctrl || first.meta || first.alt || first.key === 'escape');
+}
+
+/** Where a key was pressed, as the dispatcher reads it from the focused element. */
+export interface KeyPlace {
+  /** Focus is in the queue list. */
+  inList: boolean;
+  /** The item whose review area (`data-review-item`) holds focus, or null. */
+  review: string | null;
+  /**
+   * Focus is on the review area itself because it fell there (the control that had it went away),
+   * not because the person put it there: the review's keys that decide wait for a deliberate move.
+   */
+  rescued?: boolean;
+}
+
+/** The commands that decide about an item: approve, reject, regenerate, answer. */
+export const DECIDING: ReadonlySet<CommandId> = new Set<CommandId>([
+  'request.approve',
+  'request.reject',
+  'response.approve',
+  'response.reject',
+  'response.regenerate',
+  'elicitation.accept',
+  'elicitation.decline',
+  'elicitation.cancel',
+]);
+
+/**
+ * Whether command `id`, registered for `scope` by the review of `owner`, may take a key pressed at
+ * `place`: {@link scopeTakes}, and a deciding command never where focus merely fell.
+ */
+export function commandTakes(id: CommandId, scope: Scope, owner: string | undefined, place: KeyPlace): boolean {
+  return scopeTakes(scope, owner, place) && !(place.rescued && DECIDING.has(id));
+}
+
+/**
+ * Whether a handler registered for `scope` (by the review of item `owner`, for a review's scopes)
+ * may take a key pressed at `place`: global ones anywhere; the list's keys only while focus is in
+ * the queue list; a review's keys only while focus is inside that item's review. A key typed
+ * after focus fell to the page, or in another item's review, decides nothing.
+ */
+export function scopeTakes(scope: Scope, owner: string | undefined, place: KeyPlace): boolean {
+  if (scope === 'global') return true;
+  if (scope === 'queue') return place.inList;
+  return owner !== undefined && place.review === owner;
 }
 
 /** The parts of a focused element {@link isTypingTarget} reads (a real element fits). */

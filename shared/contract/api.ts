@@ -39,6 +39,12 @@ export { API_METHODS, type ApiMethod };
 const id = z.string().min(1).max(200);
 const reason = z.string().max(2000).optional();
 const ModelRefSchema = z.object({ providerId: id, modelId: z.string().min(1).max(500) });
+/**
+ * The version of an item the person saw (`contentVersion` of its view: hex SHA-256 of the RFC 8785
+ * canonical JSON of what was under review). A decision names it; main refuses a decision about any
+ * other version with `invalid_state` ("not the version you saw"), and History records it.
+ */
+const version = z.string().regex(/^[0-9a-f]{64}$/);
 /** References to payloads sent by reference (shared/contract/media-refs.ts), as the media methods take them. */
 const mediaRefs = z.array(z.string().min(1).max(2000)).min(1).max(1000);
 
@@ -57,30 +63,38 @@ export const apiRequests = {
       .object({ serverId: id, name: z.string().min(1).max(500), arguments: z.record(z.string(), z.unknown()).default({}) })
       .strict(),
   },
-  /** Approve a sampling request, with the person's edits; generation starts (or manual writing). */
+  /**
+   * Approve a sampling request, with the person's edits; generation starts (or manual writing).
+   * `version`: the request the person saw (its `contentVersion`); another one is refused.
+   */
   approveRequest: {
-    input: z.object({ itemId: id, params: CreateMessageParamsSchema, model: ModelRefSchema }).strict(),
+    input: z.object({ itemId: id, version, params: CreateMessageParamsSchema, model: ModelRefSchema }).strict(),
   },
-  /** Reject a sampling request: the server gets -1 "User rejected sampling request". */
-  rejectRequest: { input: z.object({ itemId: id, reason }).strict() },
+  /** Reject a sampling request: the server gets -1 "User rejected sampling request". `version` as for approveRequest. */
+  rejectRequest: { input: z.object({ itemId: id, version, reason }).strict() },
   /** Stop a running generation; the item returns to request review. */
   cancelGeneration: { input: z.object({ itemId: id }).strict() },
-  /** Generate again from the approved request (response review → generating). */
-  regenerate: { input: z.object({ itemId: id }).strict() },
-  /** Approve the (possibly edited) response: it is recorded, then delivered to the server. */
-  approveResponse: { input: z.object({ itemId: id, result: CreateMessageResultSchema }).strict() },
-  /** Reject the response: the server gets -1. */
-  rejectResponse: { input: z.object({ itemId: id, reason }).strict() },
+  /** Generate again from the approved request (response review → generating). `version`: the response the person saw. */
+  regenerate: { input: z.object({ itemId: id, version }).strict() },
+  /**
+   * Approve the (possibly edited) response: it is recorded, then delivered to the server.
+   * `version`: the response the person saw (its `contentVersion`); another one is refused.
+   */
+  approveResponse: { input: z.object({ itemId: id, version, result: CreateMessageResultSchema }).strict() },
+  /** Reject the response: the server gets -1. `version` as for approveResponse. */
+  rejectResponse: { input: z.object({ itemId: id, version, reason }).strict() },
   /** Remove a finished item from the queue view (history keeps it). */
   dismissItem: { input: z.object({ itemId: id }).strict() },
   /**
    * Keep what the person typed on a sampling item (request / response edits) or an elicitation
    * (form values) and has not sent: on the item, and in history at once (shared/contract/drafts.ts). Each
-   * part given replaces the stored one. Accepted while the item waits and after it ended without
-   * delivering (a late save after the server stopped waiting); ignored once delivered.
-   * not_found for an unknown item.
+   * part given replaces the stored one. Accepted while the item waits and after it ended: what
+   * was typed in a review whose version (`version`: the item's `contentVersion` as that review
+   * showed it) is no longer the item's is kept apart as the draft's `late` part (never applied to
+   * the review that followed; kept even once delivered). An item main no longer holds (dismissed,
+   * pruned, or from before a restart) gets it in its History entry. not_found when neither has it.
    */
-  saveDraft: { input: z.object({ itemId: id, draft: DraftInputSchema }).strict() },
+  saveDraft: { input: z.object({ itemId: id, draft: DraftInputSchema, version: version.optional() }).strict() },
   /** Close and reconnect a server. */
   restartServer: { input: z.object({ serverId: id }).strict() },
   /** History list, newest first, filtered (shared/contract/history.ts HistoryFilterShape; `query` = full text). */
@@ -155,11 +169,15 @@ export const apiRequests = {
   setHistorySettings: { input: HistorySettingsSchema.partial().strict() },
   /** Re-open a past request as a new draft in the queue (no server waiting), e.g. to compare models. */
   reopenHistoryEntry: { input: z.object({ id }).strict() },
-  /** Answer an elicitation: accept (with form content, validated against its schema), decline, cancel. */
+  /**
+   * Answer an elicitation: accept (with form content, validated against its schema), decline,
+   * cancel. `version`: the question the person saw (its `contentVersion`); another one is refused.
+   */
   respondElicitation: {
     input: z
       .object({
         itemId: id,
+        version,
         action: z.enum(['accept', 'decline', 'cancel']),
         content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
       })

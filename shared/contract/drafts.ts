@@ -109,8 +109,14 @@ export const DraftInputSchema = z
 /** What the renderer saves for one item. */
 export type DraftInput = z.infer<typeof DraftInputSchema>;
 
-/** A draft as main keeps it: the parts saved so far and when the last one arrived (epoch ms). */
-export type ItemDraft = DraftInput & { savedAt: number };
+/**
+ * A draft as main keeps it: the parts saved so far and when the last one arrived (epoch ms).
+ * `late`: what was typed in a review after its item had moved on without it (another window
+ * decided, the response was regenerated, the answer went out, the review's version is no longer
+ * the item's): kept for the person and History, never applied to the review that followed; each
+ * part replaces the stored one, as for the draft itself.
+ */
+export type ItemDraft = DraftInput & { savedAt: number; late?: DraftInput & { savedAt: number } };
 
 /**
  * Why an item ended without the person's answer reaching its server while they may still have
@@ -129,16 +135,25 @@ export interface TypedText {
   /** The tool's name (addedToolCall). */
   name?: string;
   text: string;
+  /** Typed after the review it was typed in had ended (the draft's `late` part). */
+  late?: boolean;
 }
 
 /**
  * Everything a draft holds that a person typed, in reading order: edited request texts, the system
  * prompt when it differs from `baseSystemPrompt`, response texts, tool call inputs, then form
- * fields (lists joined with ", ", flags as "true"/"false"). Empty texts are left out.
+ * fields (lists joined with ", ", flags as "true"/"false"); then the same of its `late` part,
+ * marked `late`. Empty texts are left out.
  * @param baseSystemPrompt the system prompt the review started from ('' when none)
  */
-export function typedTexts(draft: DraftInput | undefined, baseSystemPrompt = ''): TypedText[] {
+export function typedTexts(draft: (DraftInput & { late?: DraftInput }) | undefined, baseSystemPrompt = ''): TypedText[] {
   if (!draft) return [];
+  const late = draft.late ? partTexts(draft.late, baseSystemPrompt).map((t) => ({ ...t, late: true })) : [];
+  return [...partTexts(draft, baseSystemPrompt), ...late];
+}
+
+/** The typed texts of one draft's parts, in reading order (see {@link typedTexts}). */
+function partTexts(draft: DraftInput, baseSystemPrompt: string): TypedText[] {
   const out: TypedText[] = [];
   const add = (t: TypedText) => {
     if (t.text.trim() !== '') out.push(t);

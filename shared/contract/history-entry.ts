@@ -73,6 +73,17 @@ export interface HistoryEvent {
   detail?: string;
   /** `detail` as a message code, for the person's language (absent in older entries and for data such as a typed reason). */
   detailUi?: UiText;
+  /**
+   * On a person's decision: the version of the item they decided about (the `contentVersion` they
+   * saw, main/requests/version.ts), so an auditor can tell what was on screen.
+   */
+  version?: string;
+  /**
+   * On a person's approval or answer: the hex SHA-256 of the RFC 8785 canonical JSON of exactly
+   * what it let out — the request sent to the model (the entry's `sent`), the response delivered
+   * (`delivered`), the elicitation answer (`answer`) — recomputable from the entry.
+   */
+  sha256?: string;
 }
 
 /** `{ detail, detailUi }` of a {@link HistoryEvent} from a message code. */

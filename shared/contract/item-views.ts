@@ -110,6 +110,15 @@ export interface SamplingItemView {
   outcome?: { at: number; message: string; ui?: UiText; code?: number; stopped?: StopCause };
   /** What the person typed and has not sent (shared/contract/drafts.ts); kept when the item ends undelivered. */
   draft?: ItemDraft;
+  /**
+   * The version of what the person reviews now (main/requests/version.ts: hex SHA-256 of the RFC
+   * 8785 canonical JSON): in request review the request as it would be sent unedited (`sent`, else
+   * `original`), in response review the response as it would be delivered unedited
+   * (`response.draft`). A decision names it (shared/contract/api.ts) and main refuses one about any
+   * other version. Absent where no person decides (generating, ended, auto-approved) and while a
+   * big payload's version is being computed (moments).
+   */
+  contentVersion?: string;
   /** Set when an auto-approve rule decided instead of the person (shown as an indicator). */
   auto?: { rule: RuleRef; action: 'approve_request' | 'approve_all' };
   /** What the policy said about this request: notes for the review ("auto-approval paused", …) and the cost estimate. */
@@ -147,6 +156,11 @@ export interface ElicitationItemView {
   outcome?: { at: number; message: string; ui?: UiText; stopped?: StopCause };
   /** What the person typed in the form and has not sent (`form`); kept when the item ends undelivered. */
   draft?: ItemDraft;
+  /**
+   * The version of the question the person answers (hex SHA-256 of `params` in RFC 8785 canonical
+   * JSON): `respondElicitation` names it. Absent once it ended.
+   */
+  contentVersion?: string;
 }
 
 /** Any item of the queue, whole: a sampling request or an elicitation (tell them apart by `kind`). */

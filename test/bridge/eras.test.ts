@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedFixture } from '../fixtures/launch.js';
 import { peerCommand, startPeerServer, type PeerKind } from '../fixtures/peer-servers.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { seenVersion, startHarness, type Harness } from '../support/console-harness.js';
 import { connectHost, HOST_INFO, newElicitation, newItem, ROOT, textOf, type FakeHost } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -64,9 +64,9 @@ describe.each([
     seen.add(item.id);
     expect(item.via?.host).toBe(HOST_INFO.name);
     expect(item.association.calls.map((c) => c.name)).toContain(tool);
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text }, model: 'manual', stopReason: 'endTurn' } });
     return call;
   }
 
@@ -133,7 +133,7 @@ describe('a host on 2026-07-28 in front of a push-style elicitation (fastmcp ctx
   it('is called on a 2025-11-25 session, where it can ask; the console answers it', async () => {
     const call = host.client.callTool({ name: 'push_elicit_form', arguments: {} });
     const item = await newElicitation(h, 'fast', 30_000);
-    await h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Ada', age: 36 } });
+    await h.service.respondElicitation({ itemId: item.id, version: await seenVersion(h, item.id), action: 'accept', content: { name: 'Ada', age: 36 } });
     expect(textOf(await call)).toBe('user answered: accept {"age": 36, "name": "Ada"} | protocol 2025-11-25');
   }, 60_000);
 });

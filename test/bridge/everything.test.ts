@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverEverythingEntry } from '../../main/config.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, seenVersion } from '../support/console-harness.js';
 import { connectHost, HOST_INFO, newElicitation, newItem, tempUserData, textOf, type FakeHost } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -84,9 +84,9 @@ describe('bridge <name> to server-everything', () => {
     const item = await newItem(h, 'everything');
     expect(item.via).toEqual({ host: HOST_INFO.name, version: HOST_INFO.version });
     expect(JSON.stringify(item.original.messages)).toContain('bridged hello');
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'answered by a person' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'answered by a person' }, model: 'manual', stopReason: 'endTurn' } });
     expect(textOf(await call)).toContain('answered by a person');
     const entry = await h.service.getHistoryEntry({ id: item.id });
     expect(entry).toMatchObject({ serverId: 'everything', status: 'delivered', via: { host: HOST_INFO.name } });
@@ -96,7 +96,7 @@ describe('bridge <name> to server-everything', () => {
     const seen = new Set((await h.service.getState({})).items.map((i) => i.id));
     const call = host.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'please reject', maxTokens: 16 } });
     const item = await newItem(h, 'everything', seen);
-    await h.service.rejectRequest({ itemId: item.id, reason: 'not today' });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'not today' });
     const result = await call.then(
       (r) => textOf(r),
       (err: unknown) => String(err),
@@ -143,7 +143,7 @@ describe('bridge: elicitation and roots go to the host that declares them, else 
     const item = await newElicitation(h, 'everything');
     expect(item.via?.host).toBe(HOST_INFO.name);
     expect(item.association.calls[0]).toMatchObject({ kind: 'tools/call', name: 'trigger-elicitation-request' });
-    await h.service.respondElicitation({ itemId: item.id, action: 'decline' });
+    await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'decline' });
     expect(textOf(await call)).toMatch(/decline/i);
   });
 
@@ -180,7 +180,7 @@ describe('bridge: elicitation and roots go to the host that declares them, else 
       const seen = new Set((await h.state()).items.map((i) => i.id));
       const call = byDefault.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } });
       const item = await newItem(h, 'everything', seen);
-      await h.service.rejectRequest({ itemId: item.id });
+      await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
       await call.catch(() => undefined);
       expect(answered).toEqual(['chosen']);
     } finally {

@@ -15,7 +15,7 @@ import { bridgeHttpToken, createBridgeHttpServing, type BridgeHttpServing } from
 import { bridgeHttpTokenPath } from '../../main/bridge/paths.js';
 import { silentLogger } from '../../main/ports.js';
 import { startSamplingServer } from '../fixtures/sampling-server.js';
-import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
+import { everythingStdio, startHarness, type Harness, seenVersion } from '../support/console-harness.js';
 import { HOST_INFO, newItem, textOf } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -102,9 +102,9 @@ describe('bridged server-everything on loopback Streamable HTTP', () => {
     const item = await newItem(s.h, 'everything');
     expect(item.via).toEqual({ host: HOST_INFO.name, version: HOST_INFO.version });
     expect(JSON.stringify(item.original.messages)).toContain('hello over http');
-    await s.h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await s.h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await s.h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await s.h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'answered over http' }, model: 'manual', stopReason: 'endTurn' } });
+    await s.h.service.approveResponse({ itemId: item.id, version: await seenVersion(s.h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'answered over http' }, model: 'manual', stopReason: 'endTurn' } });
     expect(textOf(await call)).toContain('answered over http');
   }, 30_000);
 
@@ -182,9 +182,9 @@ describe('a 2026-07-28 host on loopback Streamable HTTP (per request)', () => {
     const item = await newItem(s.h, 'fixture');
     expect(item.era).toBe('modern');
     expect(item.via?.host).toBe(HOST_INFO.name);
-    await s.h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await s.h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await s.h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await s.h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'modern answer' }, model: 'manual', stopReason: 'endTurn' } });
+    await s.h.service.approveResponse({ itemId: item.id, version: await seenVersion(s.h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'modern answer' }, model: 'manual', stopReason: 'endTurn' } });
     const report = JSON.parse(textOf(await call)) as Record<string, unknown>;
     expect(report).toMatchObject({ era: 'modern', result: { content: { text: 'modern answer' } } });
   }, 30_000);

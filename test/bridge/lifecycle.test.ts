@@ -47,7 +47,7 @@ describe('bridge without a console', () => {
     h = await startHarness({ dir });
     const again = host.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'after restart', maxTokens: 8 } });
     const item = await newItem(h, 'everything');
-    await h.service.rejectRequest({ itemId: item.id });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
     await again;
   }, 90_000);
 });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSamplingServer } from '../fixtures/sampling-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, seenVersion } from '../support/console-harness.js';
 import { connectHost, HOST_INFO, newItem, textOf, type FakeHost } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -39,9 +39,9 @@ describe('bridge, 2026-07-28 input rounds (sampling fixture, modern era)', () =>
     expect(item.era).toBe('modern');
     expect(item.via?.host).toBe(HOST_INFO.name);
     expect(item.association).toMatchObject({ exact: true, calls: [{ kind: 'tools/call', name: 'ask-text' }] });
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'modern answer' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'modern answer' }, model: 'manual', stopReason: 'endTurn' } });
     const report = JSON.parse(textOf(await call)) as { era: string; result?: { content: { text: string } }; requestStateVerified?: boolean };
     expect(report).toMatchObject({ era: 'modern', requestStateVerified: true, result: { content: { text: 'modern answer' } } });
   });
@@ -50,7 +50,7 @@ describe('bridge, 2026-07-28 input rounds (sampling fixture, modern era)', () =>
     const seen = new Set((await h.service.getState({})).items.map((i) => i.id));
     const call = host.client.callTool({ name: 'ask-text', arguments: { prompt: 'reject me' } });
     const item = await newItem(h, 'fixture', seen);
-    await h.service.rejectRequest({ itemId: item.id });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
     await expect(call).rejects.toMatchObject({ code: -1 });
   });
 });

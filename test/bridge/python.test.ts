@@ -18,7 +18,7 @@ import path from 'node:path';
 import { serverEverythingEntry } from '../../main/config.js';
 import { peerCommand } from '../fixtures/peer-servers.js';
 import { pythonForTests } from '../support/python.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { startHarness, type Harness, seenVersion } from '../support/console-harness.js';
 import { BRIDGE_CLI, connectHost, HOST_INFO, newItem, ROOT, textOf, type FakeHost } from './support.js';
 
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -48,9 +48,9 @@ describe('bridge to a Python mcp server', () => {
     const item = await newItem(h, 'py');
     expect(item.via?.host).toBe(HOST_INFO.name);
     expect(item.association).toMatchObject({ exact: true, calls: [{ kind: 'tools/call', name: 'push_sample_text' }] });
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'a pythonic answer' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'a pythonic answer' }, model: 'manual', stopReason: 'endTurn' } });
     expect(textOf(await call)).toContain('a pythonic answer');
   });
 
@@ -79,9 +79,9 @@ describe('bridge to a fastmcp server (guard-style sampling, 2026-07-28 input rou
     const call = host.client.callTool({ name: 'guard_sample_text', arguments: {} });
     const item = await newItem(h, 'fast', new Set(), 30_000);
     expect(item.via?.host).toBe(HOST_INFO.name);
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'answered for fastmcp' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'answered for fastmcp' }, model: 'manual', stopReason: 'endTurn' } });
     expect(textOf(await call)).toContain('answered for fastmcp');
   }, 60_000);
 });
@@ -107,16 +107,17 @@ describe('a host played by the Python mcp client, in front of the bridge', () =>
     const item = await newItem(h, 'everything', new Set(), 30_000);
     expect(item.via?.host).toBeTruthy();
     expect(JSON.stringify(item.original.messages)).toContain('from a Python host');
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'edited by the person' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'edited by the person' }, model: 'manual', stopReason: 'endTurn' } });
     const out = await approved;
     expect(out.tools).toEqual(expect.arrayContaining(['echo', 'trigger-sampling-request']));
     expect(out.text).toContain('edited by the person');
 
     const seen = new Set((await h.state()).items.map((i) => i.id));
     const rejected = run('trigger-sampling-request', { prompt: 'reject me', maxTokens: 20 });
-    await h.service.rejectRequest({ itemId: (await newItem(h, 'everything', seen, 30_000)).id });
+    const toReject = await newItem(h, 'everything', seen, 30_000);
+    await h.service.rejectRequest({ itemId: toReject.id, version: toReject.contentVersion! });
     const out2 = await rejected;
     expect(JSON.stringify(out2)).toMatch(/-1|reject/i);
   }, 90_000);

@@ -35,7 +35,7 @@ describe('bridge: a URL elicitation the console showed, completed by the server'
     const call = host.client.callTool({ name: 'url-then-complete', arguments: { url: 'https://auth.example.com/sign-in', elicitationId: 'bridged-1' } });
     const item = await newElicitation(h, 'elicit');
     expect(item.params).toMatchObject({ mode: 'url', elicitationId: 'bridged-1' });
-    await h.service.respondElicitation({ itemId: item.id, action: 'accept' });
+    await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept' });
     expect(textOf(await call)).toContain('accept');
     const state = await h.waitFor((s) => s.elicitations.find((e) => e.id === item.id)?.status === 'completed', 'the item marked completed');
     expect(state.elicitations.find((e) => e.id === item.id)!.outcome?.message).toMatch(/reported the URL flow complete/);

@@ -78,7 +78,7 @@ describe('desktop life in createConsole', () => {
     expect(t.rec.focused).toBe(1);
     await t.waitFor((st) => st.attention?.focus?.itemId === item.id, 'the focus request');
 
-    await t.service.rejectRequest({ itemId: item.id });
+    await t.service.rejectRequest({ itemId: item.id, version: (await t.service.getItem({ id: item.id })).item.contentVersion! });
     await t.waitFor((st) => st.attention?.count === 0, 'nothing waiting after the rejection');
     expect(t.rec.badges.at(-1)).toBe(0);
     expect(t.rec.shown).toHaveLength(1);

@@ -96,8 +96,8 @@ describe('elicitation queue', () => {
     const t = setup();
     const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
     expect(t.last()).toMatchObject({ status: 'awaiting_input', association: { exact: true }, secretWarning: false });
-    expect(() => t.queue.respond(t.last().id, 'accept', { name: 'A' })).toThrow(/email is required.*name must be at least 2 characters/);
-    t.queue.respond(t.last().id, 'accept', { name: 'Ada', email: 'ada@example.com' });
+    expect(() => t.queue.respond(t.last().id, t.last().contentVersion!, 'accept', { name: 'A' })).toThrow(/email is required.*name must be at least 2 characters/);
+    t.queue.respond(t.last().id, t.last().contentVersion!, 'accept', { name: 'Ada', email: 'ada@example.com' });
     await expect(answer).resolves.toEqual({ action: 'accept', content: { name: 'Ada', email: 'ada@example.com', ratio: 0.5, subscribe: true } });
     expect(t.saved.at(-1)).toMatchObject({ kind: 'elicitation', status: 'accepted', decidedBy: 'person', answer: { action: 'accept' } });
   });
@@ -105,9 +105,9 @@ describe('elicitation queue', () => {
   it.each(['decline', 'cancel'] as const)('%s: answered with that action and no content', async (action) => {
     const t = setup();
     const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: form, signal: new AbortController().signal });
-    t.queue.respond(t.last().id, action);
+    t.queue.respond(t.last().id, t.last().contentVersion!, action);
     await expect(answer).resolves.toEqual({ action });
-    expect(() => t.queue.respond(t.last().id, 'accept', {})).toThrow(/already ended/);
+    expect(() => t.queue.respond(t.last().id, t.last().contentVersion!, 'accept', {})).toThrow(/already ended/);
   });
 
   it('a withdrawn request (server cancelled) leaves the queue with a reason', async () => {
@@ -128,7 +128,7 @@ describe('elicitation queue', () => {
   it('URL mode: accept means the person opens the URL; completion is noted', async () => {
     const t = setup();
     const answer = t.queue.handle({ kind: 'elicitation', serverId: 's', era: 'legacy', params: { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: 'e1' }, signal: new AbortController().signal });
-    t.queue.respond(t.last().id, 'accept');
+    t.queue.respond(t.last().id, t.last().contentVersion!, 'accept');
     await expect(answer).resolves.toEqual({ action: 'accept' });
     t.queue.complete('s', 'e1');
     expect(t.last()).toMatchObject({ status: 'completed' });
@@ -139,7 +139,7 @@ describe('elicitation queue', () => {
     t.queue.fromUrlError('s', 'legacy', [{ url: 'https://example.com/consent', message: 'Consent first', elicitationId: 'e2' }, { bogus: true }], { callId: 'c9', kind: 'tools/call', name: 'x' });
     expect(t.hub.snapshot().items.filter((i) => i.kind === 'elicitation')).toHaveLength(1);
     expect(t.last()).toMatchObject({ source: 'error', params: { mode: 'url', url: 'https://example.com/consent' }, association: { exact: true } });
-    t.queue.respond(t.last().id, 'accept');
+    t.queue.respond(t.last().id, t.last().contentVersion!, 'accept');
     expect(t.last()).toMatchObject({ status: 'accepted' });
     expect(t.queue.dismiss(t.last().id)).toBe(true);
   });

@@ -11,7 +11,7 @@ import type { CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import type { Script } from '../fixtures/wire-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { seenVersion, startHarness, type Harness } from '../support/console-harness.js';
 
 /** The provider's time limits in the matrix (short, so a cell takes about a second at most). */
 export const LIMITS: ProviderTimeouts = { firstByteMs: 600, idleMs: 600, totalMs: 1500 };
@@ -148,16 +148,16 @@ export async function failureShown(h: Harness, item: SamplingItemView, fault: Fa
  * a response to review).
  */
 export async function reviewThroughFailure(h: Harness, item: SamplingItemView, fault: Fault, decision: Decision): Promise<void> {
-  await h.service.approveRequest({ itemId: item.id, params: item.original, model: { providerId: 'loopback', modelId: item.model.modelId } });
+  await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: item.original, model: { providerId: 'loopback', modelId: item.model.modelId } });
   const failed = await failureShown(h, item, fault);
-  if (decision === 'reject') return h.service.rejectRequest({ itemId: item.id });
+  if (decision === 'reject') return h.service.rejectRequest({ itemId: item.id, version: await seenVersion(h, item.id) });
   const model = decision === 'write' ? { providerId: 'manual', modelId: 'manual' } : { providerId: 'loopback', modelId: MODELS.find((m) => m !== failed.model.modelId)! };
-  await h.service.approveRequest({ itemId: item.id, params: failed.sent ?? failed.original, model });
+  await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: failed.sent ?? failed.original, model });
   const s = await h.waitFor((st) => ['awaiting_response_review', 'delivered'].includes(st.items.find((i) => i.id === item.id)?.status ?? ''), `the response of ${item.id} to review`);
   if (s.items.find((i) => i.id === item.id)!.status === 'delivered') return;
   const draft = s.items.find((i) => i.id === item.id)!.response!.draft;
   const result: CreateMessageResult = decision === 'write' ? { role: 'assistant', content: { type: 'text', text: WRITTEN }, model: 'manual', stopReason: 'endTurn' } : draft;
-  await h.service.approveResponse({ itemId: item.id, result });
+  await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result });
 }
 
 /** The text a caller receives after `decision` (undefined: a rejection). */

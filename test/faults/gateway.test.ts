@@ -18,6 +18,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerText, approveAllFor, arm, decisionFor, endedEntry, expectHistory, expectNothingWaiting, FAULTS, reviewThroughFailure, seenItems, startFaultEnv, waitingItem, type Decision, type Fault, type FaultEnv } from './faults.js';
+import { seenVersion } from '../support/console-harness.js';
 
 /** An endpoint of the matrix: Chat Completions, Responses, embeddings (OpenAI's error shape) or Messages. */
 type Api = 'openai' | 'responses' | 'embeddings' | 'anthropic';
@@ -209,7 +210,7 @@ describe('keep-alives while a person reviews', () => {
     let text = '';
     while (text.split(ping).length - 1 < 2) text += decoder.decode((await reader.read()).value);
     const item = await waitingItem(h, 'gateway:reviewed', seen);
-    await h.service.rejectRequest({ itemId: item.id });
+    await h.service.rejectRequest({ itemId: item.id, version: await seenVersion(h, item.id) });
     for (let r = await reader.read(); !r.done; r = await reader.read()) text += decoder.decode(r.value);
     expect(text).toContain('permission_error');
     expect(text).toContain('rejected by the reviewer');

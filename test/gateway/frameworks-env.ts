@@ -14,7 +14,7 @@ import { startAnthropicServer, type AnthropicServer } from '../fixtures/anthropi
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startOpenAIServer, type OpenAIServer } from '../fixtures/openai-server.js';
 import type { Script } from '../fixtures/wire-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { seenVersion, startHarness, type Harness } from '../support/console-harness.js';
 
 /** The three fakes and the console. */
 export interface FrameworkEnv {
@@ -94,12 +94,12 @@ export async function reviewedRun<T>(env: FrameworkEnv, run: () => Promise<T>, f
       if (item.status === 'awaiting_request_review') {
         handled.add(key);
         items.push(item);
-        await env.h.service.approveRequest({ itemId: item.id, params: item.original, model: item.model });
+        await env.h.service.approveRequest({ itemId: item.id, version: await seenVersion(env.h, item.id), params: item.original, model: item.model });
       } else if (item.status === 'awaiting_response_review') {
         handled.add(key);
         const draft = item.response!.draft;
         const calls = (Array.isArray(draft.content) ? draft.content : [draft.content]).some((b) => b.type === 'tool_use');
-        await env.h.service.approveResponse({ itemId: item.id, result: calls ? draft : { ...draft, content: { type: 'text', text: finalText } } });
+        await env.h.service.approveResponse({ itemId: item.id, version: await seenVersion(env.h, item.id), result: calls ? draft : { ...draft, content: { type: 'text', text: finalText } } });
       }
     }
     await new Promise((r) => setTimeout(r, 20));

@@ -20,7 +20,7 @@ import type { SamplingItemView } from '../../shared/contract/state.js';
 import { startAnthropicServer, type AnthropicServer } from '../fixtures/anthropic-server.js';
 import { fixtureVector } from '../fixtures/openai-compatible-server.js';
 import { startOpenAIServer, type OpenAIServer } from '../fixtures/openai-server.js';
-import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
+import { seenVersion, startHarness, type Harness, type WholeState } from '../support/console-harness.js';
 
 let oa: OpenAIServer;
 let claude: AnthropicServer;
@@ -39,10 +39,10 @@ async function nextCall(): Promise<SamplingItemView> {
 
 /** Approves the request as it is, then the response with its text replaced by `text`. */
 async function approveWithText(item: SamplingItemView, text: string): Promise<void> {
-  await h.service.approveRequest({ itemId: item.id, params: item.original, model: item.model });
+  await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: item.original, model: item.model });
   const s = await h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'the response to review');
   const draft = s.items.find((i) => i.id === item.id)!.response!.draft;
-  await h.service.approveResponse({ itemId: item.id, result: { ...draft, content: { type: 'text', text } } });
+  await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { ...draft, content: { type: 'text', text } } });
 }
 
 const weather = { type: 'function' as const, name: 'weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }, strict: true };
@@ -192,7 +192,7 @@ describe('embeddings', () => {
     expect(item.original.messages.map((m) => m.content)).toEqual([[{ type: 'text', text: 'first text' }], [{ type: 'text', text: 'second text' }]]);
     expect(item.model).toMatchObject({ providerId: 'oa', modelId: 'text-embedding-3-small' });
     const edited = { ...item.original, messages: [item.original.messages[0]!, { role: 'user' as const, content: [{ type: 'text' as const, text: 'second text, redacted' }] }] };
-    await h.service.approveRequest({ itemId: item.id, params: edited, model: item.model });
+    await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: edited, model: item.model });
     const out = await answer;
     expect(out.data.map((d) => d.embedding.map((x) => Math.round(x * 100) / 100))).toEqual([fixtureVector('first text'), fixtureVector('second text, redacted')].map((v) => v.map((x) => Math.round(x * 100) / 100)));
     expect(oa.requests.at(-1)).toMatchObject({ path: '/v1/embeddings', body: { input: ['first text', 'second text, redacted'] } });

@@ -13,7 +13,7 @@ import type { RulesFile } from '../../shared/contract/rules.js';
 import type { SamplingItemView } from '../../shared/contract/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startOpenAIServer, type OpenAIServer } from '../fixtures/openai-server.js';
-import { startHarness, type Harness } from '../support/console-harness.js';
+import { seenVersion, startHarness, type Harness } from '../support/console-harness.js';
 import { pythonForTests } from '../support/python.js';
 
 const CLIENT = new URL('../fixtures/python/gateway_client.py', import.meta.url).pathname;
@@ -39,10 +39,10 @@ async function waiting(serverId: string): Promise<SamplingItemView> {
 /** The person approves the next call of `serverId` and edits its answer to `text`. */
 async function reviewWithEdit(serverId: string, text: string): Promise<SamplingItemView> {
   const item = await waiting(serverId);
-  await h.service.approveRequest({ itemId: item.id, params: item.original, model: item.model });
+  await h.service.approveRequest({ itemId: item.id, version: await seenVersion(h, item.id), params: item.original, model: item.model });
   const s = await h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'the response');
   const draft = s.items.find((i) => i.id === item.id)!.response!.draft;
-  await h.service.approveResponse({ itemId: item.id, result: { ...draft, content: { type: 'text', text } } });
+  await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { ...draft, content: { type: 'text', text } } });
   return item;
 }
 

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RulesFile } from '../../shared/contract/rules.js';
 import type { SamplingItemView } from '../../shared/contract/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
-import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState, seenVersion } from '../support/console-harness.js';
 
 const FIXTURE = new URL('../fixtures/gateway-caller-server.ts', import.meta.url).pathname;
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -43,11 +43,11 @@ async function nextCall(serverId = 'gateway:script'): Promise<SamplingItemView> 
 
 /** Approves the request as it is (or `params`), waits for the response and approves it (or `edit` of it). */
 async function approveBoth(item: SamplingItemView, opts: { params?: SamplingItemView['original']; text?: string } = {}): Promise<void> {
-  await h.service.approveRequest({ itemId: item.id, params: opts.params ?? item.original, model: MODEL });
+  await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: opts.params ?? item.original, model: MODEL });
   const s = await h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'the response to review');
   const draft = s.items.find((i) => i.id === item.id)!.response!.draft;
   const result = opts.text === undefined ? draft : { ...draft, content: { type: 'text' as const, text: opts.text } };
-  await h.service.approveResponse({ itemId: item.id, result });
+  await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result });
 }
 
 beforeAll(async () => {
@@ -112,16 +112,17 @@ describe('a person reviews each call', () => {
 
   it('a rejection is a 403 the SDKs raise as PermissionDeniedError "rejected by the reviewer"', async () => {
     const openaiAnswer = openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'no' }] });
-    await h.service.rejectRequest({ itemId: (await nextCall()).id });
+    const first = await nextCall();
+    await h.service.rejectRequest({ itemId: first.id, version: first.contentVersion! });
     const err = await openaiAnswer.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.PermissionDeniedError);
     expect((err as Error).message).toContain('rejected by the reviewer');
 
     const anthropicAnswer = anthropic().messages.create({ model: 'claude-test-model', max_tokens: 50, messages: [{ role: 'user', content: 'no' }] });
     const item = await nextCall();
-    await h.service.approveRequest({ itemId: item.id, params: item.original, model: MODEL });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MODEL });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'the response');
-    await h.service.rejectResponse({ itemId: item.id });
+    await h.service.rejectResponse({ itemId: item.id, version: await seenVersion(h, item.id) });
     const err2 = await anthropicAnswer.catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(Anthropic.PermissionDeniedError);
     expect((err2 as Error).message).toContain('rejected by the reviewer');
@@ -221,7 +222,7 @@ describe('a server launched with providerGateway', () => {
     const haiku = await callTool('haiku', { topic: 'rain' });
     const rejected = await nextCall('caller');
     expect(rejected.gateway).toMatchObject({ api: 'anthropic' });
-    await h.service.rejectRequest({ itemId: rejected.id });
+    await h.service.rejectRequest({ itemId: rejected.id, version: rejected.contentVersion! });
     expect(textOf(await haiku.done())).toMatch(/^403 .*rejected by the reviewer/);
   }, 60_000);
 });

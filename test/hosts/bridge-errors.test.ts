@@ -48,7 +48,7 @@ describe('errors across contextBridge', () => {
     };
     const api = fromElectronBridge(bridge as ConsoleApi);
     await expect(api.listHistory({})).resolves.toEqual({ method: 'listHistory' });
-    await expect(api.rejectRequest({ itemId: 'a' })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_state', message: 'already decided' });
+    await expect(api.rejectRequest({ itemId: 'a', version: 'a'.repeat(64) })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_state', message: 'already decided' });
     const got: unknown[] = [];
     api.onEvent((e) => got.push(e));
     listeners[0]!({ type: 'patch', patch: { version: 1 } });

@@ -55,7 +55,7 @@ describe('ws client against the real web host', () => {
     });
     const { host } = await setup(fake);
     const c = client(host);
-    await expect(c.api.rejectRequest({ itemId: 'i1' })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_state', message: 'already decided' });
+    await expect(c.api.rejectRequest({ itemId: 'i1', version: 'a'.repeat(64) })).rejects.toMatchObject({ name: 'ApiError', code: 'invalid_state', message: 'already decided' });
     const bad = c.api.dismissItem({ itemId: '' });
     await expect(bad).rejects.toBeInstanceOf(ApiError);
     await expect(bad).rejects.toMatchObject({ code: 'invalid_input' });

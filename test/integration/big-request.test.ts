@@ -60,16 +60,17 @@ describe('a 24 MB request does not hold up other servers', () => {
     const smallCall = await h.service.callTool({ serverId: 'small', name: 'flood', arguments: { count: 1 } });
     const small = await waitFor('the small request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'small' && i.status === 'awaiting_request_review'));
     expect((await wholeState(h)).items.some((i) => i.serverId === 'big')).toBe(false);
-    await h.service.rejectRequest({ itemId: small.id });
+    await h.service.rejectRequest({ itemId: small.id, version: small.contentVersion! });
     const smallDone = await waitFor('the small server to get its answer', async () => (await wholeState(h)).calls.find((c) => c.id === smallCall.callId && c.status !== 'running'));
     expect(JSON.stringify(smallDone.result)).toContain('\\"-1\\":1'); // "User rejected sampling request"
     expect((await wholeState(h)).items.some((i) => i.serverId === 'big')).toBe(false); // still being processed
 
     writeFileSync(path.join(held, 'release'), '');
-    const big = await waitFor('the big request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review'));
+    // In the queue, and its version computed (a request this big is hashed in slices after it is queued).
+    const big = await waitFor('the big request in the queue', async () => (await wholeState(h)).items.find((i) => i.serverId === 'big' && i.status === 'awaiting_request_review' && i.contentVersion !== undefined));
     const text = (big.original.messages[0]!.content as Array<{ type: string; text?: string }>)[0]!.text!;
     expect(text.length).toBe(24 * MB);
-    await h.service.rejectRequest({ itemId: big.id });
+    await h.service.rejectRequest({ itemId: big.id, version: big.contentVersion! });
     await waitFor('the big call to end', async () => (await wholeState(h)).calls.find((c) => c.id === bigCall.callId && c.status !== 'running'));
 
     // History keeps the whole text, written once to a file beside the database, not into the row.

@@ -147,8 +147,14 @@ describe('drafts through a console restart', () => {
         const entry = await afterCrash.service.getHistoryEntry({ id: item.id });
         expect(entry).toMatchObject({ status: 'interrupted', notDelivered: { cause: 'console_stopped', draft: true } });
         expect(entry?.draft?.response?.draft.texts['0:0']).toBe('Typed just before closing the console');
+        // The window kept its review open and the person typed on: the new console holds no such
+        // item, and what was typed reaches the old item's History entry.
+        const later = 'Typed just before closing the console, and on while it restarted';
+        await afterCrash.service.saveDraft({ itemId: item.id, draft: writing(later) });
+        expect(await afterCrash.service.getHistoryEntry({ id: item.id })).toMatchObject({ status: 'interrupted', notDelivered: { draft: true }, draft: { response: { draft: { texts: { '0:0': later } } } } });
+        await expect(afterCrash.service.saveDraft({ itemId: 'never-was', draft: writing('x') })).rejects.toMatchObject({ code: 'not_found' });
         const { itemId } = await afterCrash.service.reopenHistoryEntry({ id: item.id });
-        expect((await wholeState(afterCrash)).items.find((i) => i.id === itemId)?.draft?.response?.draft.texts['0:0']).toBe('Typed just before closing the console');
+        expect((await wholeState(afterCrash)).items.find((i) => i.id === itemId)?.draft?.response?.draft.texts['0:0']).toBe(later);
       } finally {
         await afterCrash.dispose();
       }

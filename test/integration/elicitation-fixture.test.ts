@@ -78,7 +78,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     const running = (await env.h.state()).calls.find((c) => c.id === callId)!;
     expect(running.samplingItemIds).toContain(item.id);
 
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Ada', age: 36, colour: 'g' } });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content: { name: 'Ada', age: 36, colour: 'g' } });
     const { call: done, report } = await finished(callId);
     expect(done.status).toBe('succeeded');
     expect(report).toMatchObject({ era: 'modern', requestStateVerified: true, valid: true, answers: { profile: { action: 'accept', content: { name: 'Ada', age: 36, colour: 'g', newsletter: true } } } });
@@ -89,7 +89,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
   it.each(['decline', 'cancel'] as const)('form %s: an ordinary answer on MRTR — the retry carries it and the tool result says so', async (action) => {
     const callId = await call('ask-form');
     const item = await itemOf(callId);
-    await env.h.service.respondElicitation({ itemId: item.id, action });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action });
     const { call: done, report } = await finished(callId);
     expect(done.status).toBe('succeeded');
     expect(report).toMatchObject({ requestStateVerified: true, answers: { profile: { action } } });
@@ -109,14 +109,14 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
       [{ name: 'Ada', age: 1.5 }, /age must be a whole number/],
       [{ name: 'Ada', shoeSize: '42' }, /shoeSize was not asked for/],
     ] as const) {
-      await expect(env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(why) });
+      await expect(env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content })).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringMatching(why) });
     }
     const state = await env.h.state();
     expect(state.elicitations!.find((e) => e.id === item.id)!.status).toBe('awaiting_input');
     expect(state.calls.find((c) => c.id === callId)!.status).toBe('running');
     expect((await serverLog()).filter((e) => e.tool === 'ask-form' && e.event === 'retry')).toHaveLength(0);
 
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Grace' } });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content: { name: 'Grace' } });
     expect((await finished(callId)).report).toMatchObject({ valid: true, answers: { profile: { action: 'accept', content: { name: 'Grace', newsletter: true } } } });
     expect((await serverLog()).filter((e) => e.tool === 'ask-form' && e.event === 'retry')).toHaveLength(1);
   });
@@ -126,11 +126,12 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     const first = await call('ask-url', { url });
     const item = await itemOf(first);
     expect(item).toMatchObject({ era: 'modern', source: 'request', params: { mode: 'url', url }, secretWarning: false, association: { exact: true } });
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept' });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept' });
     expect((await finished(first)).report).toMatchObject({ requestStateVerified: true, answers: { consent: { action: 'accept' } } });
 
     const second = await call('ask-url', { url });
-    await env.h.service.respondElicitation({ itemId: (await itemOf(second)).id, action: 'decline' });
+    const declined = await itemOf(second);
+    await env.h.service.respondElicitation({ itemId: declined.id, version: declined.contentVersion!, action: 'decline' });
     expect((await finished(second)).report).toMatchObject({ answers: { consent: { action: 'decline' } } });
   });
 
@@ -157,7 +158,7 @@ describe.each(['stdio', 'http'] as const)('MRTR elicitation and roots (2026-07-2
     await env.h.service.setServerRoots({ serverId: SERVER, folders: [root] });
     const callId = await call('ask-form-and-roots');
     const item = await itemOf(callId);
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Ada' } });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content: { name: 'Ada' } });
     const { report } = await finished(callId);
     expect(report).toMatchObject({ answers: { profile: { action: 'accept', content: { name: 'Ada' } }, roots: { roots: [{ uri: pathToFileURL(root).href }] } } });
     await env.h.service.setServerRoots({ serverId: SERVER, folders: [] });
@@ -186,7 +187,7 @@ describe.each(['stdio', 'http'] as const)('the same fixture on the 2025 era (pus
     const callId = await call('ask-form');
     const item = await itemOf(callId);
     expect(item).toMatchObject({ era: 'legacy', association: { calls: [{ callId }] } });
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { name: 'Ada' } });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content: { name: 'Ada' } });
     expect((await finished(callId)).report).toMatchObject({ era: 'legacy', valid: true, answers: { profile: { action: 'accept', content: { name: 'Ada', newsletter: true } } } });
   });
 
@@ -195,7 +196,7 @@ describe.each(['stdio', 'http'] as const)('the same fixture on the 2025 era (pus
     const callId = await call('url-then-complete', { url: 'https://auth.example.com/sign-in', elicitationId });
     const item = await itemOf(callId);
     expect(item.params).toMatchObject({ mode: 'url', elicitationId });
-    await env.h.service.respondElicitation({ itemId: item.id, action: 'accept' });
+    await env.h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept' });
     expect((await finished(callId)).report).toMatchObject({ answers: { consent: { action: 'accept' } } });
     const state = await env.h.waitFor((s) => s.elicitations?.find((e) => e.id === item.id)?.status === 'completed', 'the item marked completed');
     expect(state.elicitations!.find((e) => e.id === item.id)!.outcome?.message).toMatch(/reported the URL flow complete/);

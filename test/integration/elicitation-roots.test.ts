@@ -76,7 +76,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       expect(item).toMatchObject({ source: 'request', era: 'legacy', association: { exact: true } });
       expect(item.association.calls[0]?.name).toBe('trigger-elicitation-request');
       await h.service.respondElicitation({
-        itemId: item.id,
+        itemId: item.id, version: item.contentVersion!,
         action: 'accept',
         content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com', birthdate: '1815-12-10', integer: 7 },
       });
@@ -97,11 +97,11 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
 
     it('form accept with invalid content is refused and nothing is sent; decline then reaches the server', async () => {
       const { callId, item } = await callAndWaitForItem('trigger-elicitation-request');
-      await expect(h.service.respondElicitation({ itemId: item.id, action: 'accept', content: { email: 'not-an-address' } })).rejects.toThrow(/name is required/);
+      await expect(h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept', content: { email: 'not-an-address' } })).rejects.toThrow(/name is required/);
       let state = await h.state();
       expect(state.elicitations!.find((e) => e.id === item.id)!.status).toBe('awaiting_input');
       expect(state.calls.find((c) => c.id === callId)!.status).toBe('running');
-      await h.service.respondElicitation({ itemId: item.id, action: 'decline' });
+      await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'decline' });
       const { text } = await resultText(callId);
       expect(text).toContain('User declined to provide the requested information');
       state = await h.state();
@@ -110,7 +110,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
 
     it('form cancel reaches the server as cancel', async () => {
       const { callId, item } = await callAndWaitForItem('trigger-elicitation-request');
-      await h.service.respondElicitation({ itemId: item.id, action: 'cancel' });
+      await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'cancel' });
       const { text } = await resultText(callId);
       expect(text).toContain('User cancelled the elicitation dialog');
       expect(text).toContain('"action": "cancel"');
@@ -121,7 +121,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       const { callId, item } = await callAndWaitForItem('trigger-url-elicitation', { url, elicitationId: `elic-${transport}` });
       expect(item.params).toMatchObject({ mode: 'url', url, elicitationId: `elic-${transport}`, message: 'Please open the link to complete this action.' });
       expect(item.secretWarning).toBe(false);
-      await h.service.respondElicitation({ itemId: item.id, action: 'accept' });
+      await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept' });
       const { text } = await resultText(callId);
       expect(text).toContain('User completed the URL elicitation flow');
       expect(text).toContain(`Elicitation ID: elic-${transport}`);
@@ -129,7 +129,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
 
     it('URL mode (request path): decline reaches the server', async () => {
       const { callId, item } = await callAndWaitForItem('trigger-url-elicitation', { url: 'https://example.com/no', elicitationId: 'elic-no' });
-      await h.service.respondElicitation({ itemId: item.id, action: 'decline' });
+      await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'decline' });
       expect((await resultText(callId)).text).toContain('User declined to open the URL (Elicitation ID: elic-no)');
     }, 30_000);
 
@@ -143,7 +143,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       const state = await h.waitFor((s) => (s.elicitations ?? []).some(fromError), 'the URL item from -32042');
       const item = state.elicitations!.find(fromError)!;
       expect(item.params.mode === 'url' && item.params.url).toBe('https://modelcontextprotocol.io');
-      await h.service.respondElicitation({ itemId: item.id, action: 'accept' });
+      await h.service.respondElicitation({ itemId: item.id, version: item.contentVersion!, action: 'accept' });
       expect((await h.state()).elicitations!.find((e) => e.id === item.id)!.status).toBe('accepted');
 
       // server-everything recognises the retry of the same call (same arguments) and goes on by the
@@ -154,7 +154,7 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (transpor
       expect(rerun).toMatchObject({ serverId: 'everything', kind: 'tools/call', name: 'trigger-url-elicitation', arguments: args, rerunOf: callId });
       const next = await itemOf(again);
       expect(next).toMatchObject({ source: 'request', params: { mode: 'url', url: args.url } });
-      await h.service.respondElicitation({ itemId: next.id, action: 'accept' });
+      await h.service.respondElicitation({ itemId: next.id, version: next.contentVersion!, action: 'accept' });
       const second = await resultText(again);
       expect(second.status).toBe('succeeded');
       expect(second.text).toContain('User completed the URL elicitation flow');

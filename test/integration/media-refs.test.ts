@@ -73,7 +73,7 @@ describe('media by reference', () => {
       wire.push(JSON.stringify(e)); // as it crosses the boundary
       if (e.type === 'patch') for (const c of e.patch.details ?? []) if (c.id === whole.id) open = applyItemChange(open, c);
     });
-    await h.service.approveRequest({ itemId: whole.id, params, model: { providerId: 'manual', modelId: 'manual' } });
+    await h.service.approveRequest({ itemId: whole.id, version: whole.contentVersion!, params, model: { providerId: 'manual', modelId: 'manual' } });
     const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.sent !== undefined && i.status === 'awaiting_response_review'), 'the approval');
     for (let i = 0; i < 100 && (open as SamplingItemView).status !== 'awaiting_response_review'; i++) await new Promise((r) => setTimeout(r, 20)); // its patches going out
     off();
@@ -93,7 +93,8 @@ describe('media by reference', () => {
 
   it('a tool_result embedding a 1 MB binary resource: getItem sends its blob by reference, the approval sends it whole', async () => {
     await h.service.callTool({ serverId: 'q', name: 'attachment', arguments: { blobBytes: 1_000_000 } });
-    const holds = (i: SamplingItemView) => i.status === 'awaiting_request_review' && JSON.stringify(i.original.messages[2]).includes(ATTACHMENT_URI);
+    // Waits for its version too: a request this big is hashed in slices after it is queued.
+    const holds = (i: SamplingItemView) => i.status === 'awaiting_request_review' && i.contentVersion !== undefined && JSON.stringify(i.original.messages[2]).includes(ATTACHMENT_URI);
     const whole = (await h.waitFor((s) => s.items.some(holds), 'the attachment request', 30_000)).items.find(holds)!;
     const blob = (whole.original.messages[2]!.content as unknown as Array<{ content: Array<{ resource: { blob: string } }> }>)[0]!.content[0]!.resource.blob;
 
@@ -106,7 +107,7 @@ describe('media by reference', () => {
     const { media: payloads } = await h.service.getItemMedia({ id: whole.id, refs });
     const filled = fillMedia(item as SamplingItemView, new Map(payloads.map((p) => [p.ref, p.data])));
     expect(filled).toEqual(whole);
-    await h.service.approveRequest({ itemId: whole.id, params: filled.original, model: { providerId: 'manual', modelId: 'manual' } });
+    await h.service.approveRequest({ itemId: whole.id, version: whole.contentVersion!, params: filled.original, model: { providerId: 'manual', modelId: 'manual' } });
     const approved = await h.waitFor((s) => s.items.some((i) => i.id === whole.id && i.status === 'awaiting_response_review'), 'the approval');
     expect((approved.items.find((i) => i.id === whole.id) as SamplingItemView).sent).toEqual(whole.original);
   }, 60_000);

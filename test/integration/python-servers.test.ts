@@ -26,7 +26,7 @@ import type { CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { CallView, ElicitationItemView, SamplingItemView } from '../../shared/contract/state.js';
 import type { StartedFixture } from '../fixtures/launch.js';
 import { PEER_TOOLS, startPeerServer, type PeerKind } from '../fixtures/peer-servers.js';
-import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState, seenVersion } from '../support/console-harness.js';
 
 const SERVER = 'peer';
 const MANUAL = { providerId: 'manual', modelId: 'manual' } as const;
@@ -116,16 +116,16 @@ describe.each([
       handled.sampling.push(sampling);
       const { result, text } = personalAnswer(sampling, tool, ++counter);
       if (text) handled.written.push(text);
-      await h.service.approveRequest({ itemId: sampling.id, params: sampling.original, model: MANUAL });
+      await h.service.approveRequest({ itemId: sampling.id, version: sampling.contentVersion!, params: sampling.original, model: MANUAL });
       await h.waitFor((st) => st.items.find((i) => i.id === sampling.id)?.status === 'awaiting_response_review', `item ${sampling.id} ready for the response`);
-      await h.service.approveResponse({ itemId: sampling.id, result });
+      await h.service.approveResponse({ itemId: sampling.id, version: await seenVersion(h, sampling.id), result });
       return true;
     }
     const elicitation = (s.elicitations ?? []).find((e) => mine(callId)(e) && e.status === 'awaiting_input' && e.source === 'request' && !handled.elicitations.some((x) => x.id === e.id));
     if (elicitation) {
       handled.elicitations.push(elicitation);
       const form = (elicitation.params.mode ?? 'form') === 'form';
-      await h.service.respondElicitation({ itemId: elicitation.id, action: 'accept', ...(form && { content: CALLER }) });
+      await h.service.respondElicitation({ itemId: elicitation.id, version: elicitation.contentVersion!, action: 'accept', ...(form && { content: CALLER }) });
       return true;
     }
     return false;

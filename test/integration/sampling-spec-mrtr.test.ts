@@ -58,7 +58,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the 2026-07-28 era (MRTR)
     await serverLog(h, true); // start from an empty log
     const callId = await call(h, 'ask-text', { prompt: 'Please decline this.' });
     const item = await itemOf(h, callId);
-    await h.service.rejectRequest({ itemId: item.id, reason: 'not this one' });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'not this one' });
     const { call: done } = await finished(h, callId);
     expect(done.status).toBe('declined');
     expect(done.error?.message).toMatch(/declined/i);

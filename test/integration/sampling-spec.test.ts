@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentBlocks } from '../../shared/contract/sampling.js';
 import { FIXTURE_PNG_B64, FIXTURE_WAV_B64, INVALID_SHAPES, SHAPE_RULES, type InvalidShape } from '../fixtures/sampling-server.js';
+import { seenVersion } from '../support/console-harness.js';
 import {
   answerManually,
   approveManual,
@@ -146,7 +147,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const item = await itemOf(h, callId);
     expect(item.original.tools?.map((t) => t.name)).toEqual(['get_weather', 'get_time']);
     expect(item.original.toolChoice).toEqual({ mode: 'auto' });
-    await h.service.rejectRequest({ itemId: item.id, reason: 'not now' });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'not now' });
     expectServerError((await finished(h, callId)).report, -1, /User rejected sampling request/);
   });
 
@@ -190,7 +191,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const callId = await call(h, 'tool-loop', { rounds: 2, parallel: true });
     for (const round of [1, 2]) {
       const item = await itemOf(h, callId, round);
-      await h.service.approveRequest({ itemId: item.id, params: item.original, model: { providerId: 'loopback', modelId: 'loop-1' } });
+      await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: { providerId: 'loopback', modelId: 'loop-1' } });
       const reviewed = await itemIn(h, item.id, ['awaiting_response_review']);
       if (round === 1) {
         expect(reviewed.response?.generated).toMatchObject({
@@ -198,7 +199,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
           content: [toolUse('call_w', 'get_weather', { city: 'Paris' }), toolUse('call_t', 'get_time', { zone: 'Asia/Tokyo' })],
         });
       }
-      await h.service.approveResponse({ itemId: item.id, result: reviewed.response!.draft });
+      await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: reviewed.response!.draft });
     }
     const { report } = await finished(h, callId);
     expect(report).toMatchObject({ rounds: 2, ended: 'answered' });
@@ -232,7 +233,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const item = await itemOf(h, callId);
     const ended = await itemIn(h, item.id, ['cancelled']);
     expect(ended.outcome?.message).toMatch(/cancel/i);
-    await expect(h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL })).rejects.toThrow(/Nothing was sent/);
+    await expect(h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL })).rejects.toThrow(/Nothing was sent/);
     expect((await finished(h, callId)).report.error).toBeDefined();
     expect(await h.service.getHistoryEntry({ id: item.id })).toMatchObject({ status: 'cancelled' });
   });
@@ -247,7 +248,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     expect(ended.outcome?.message).toMatch(/time/i);
     const entry = await h.service.getHistoryEntry({ id: item.id });
     expect(entry?.events.find((e) => e.kind === 'server_reason')?.detail).toMatch(/timed out/i);
-    await expect(h.service.approveRequest({ itemId: item.id, params: item.original, model: MANUAL })).rejects.toThrow(/Nothing was sent/);
+    await expect(h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: MANUAL })).rejects.toThrow(/Nothing was sent/);
     expect((await finished(h, callId)).report.error).toMatchObject({ message: expect.stringMatching(/time/i) });
   });
 
@@ -257,7 +258,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     const item = await itemOf(h, callId);
     await new Promise((r) => setTimeout(r, 1500)); // the person reads the request
     await approveManual(h, item);
-    await h.service.approveResponse({ itemId: item.id, result: textResult('done reviewing') });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: textResult('done reviewing') });
     const { report } = await finished(h, callId);
     expect(report.result).toMatchObject({ content: { text: 'done reviewing' } });
     const progress = report.progress as Array<{ progress: number; message?: string; at: number }>;
@@ -290,7 +291,7 @@ describe.each(['stdio', 'http'] as const)('sampling on the push era over %s', (t
     await h.service.restartServer({ serverId: 'fixture' });
     const ended = await itemIn(h, item.id, ['cancelled', 'failed']);
     expect(ended.outcome?.message).toMatch(/clos|disconnect|restart/i);
-    await expect(h.service.rejectRequest({ itemId: item.id })).rejects.toThrow(/Nothing was sent/);
+    await expect(h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! })).rejects.toThrow(/Nothing was sent/);
     expect(await h.service.getHistoryEntry({ id: item.id })).toMatchObject({ status: ended.status });
   });
 });

@@ -8,7 +8,7 @@ import type { CreateMessageParams, CreateMessageResult } from '../../shared/cont
 import type { CallView, HistoryEntry, SamplingItemView, SamplingStatus } from '../../shared/contract/state.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer, type FixtureEra, type StartedFixture } from '../fixtures/sampling-server.js';
-import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState, seenVersion } from '../support/console-harness.js';
 
 /** The fixture's key in mcp-servers.json. */
 export const SERVER = 'fixture';
@@ -107,14 +107,14 @@ export const textResult = (text: string): CreateMessageResult => ({ role: 'assis
 
 /** Approves the request unchanged (or with `params`) for the manual provider and waits for response review. */
 export async function approveManual(h: Harness, item: SamplingItemView, params?: CreateMessageParams): Promise<void> {
-  await h.service.approveRequest({ itemId: item.id, params: params ?? item.original, model: MANUAL });
+  await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: params ?? item.original, model: MANUAL });
   await itemIn(h, item.id, ['awaiting_response_review']);
 }
 
 /** Approves the request for the manual provider, then delivers `result`. */
 export async function answerManually(h: Harness, item: SamplingItemView, result: CreateMessageResult): Promise<void> {
   await approveManual(h, item);
-  await h.service.approveResponse({ itemId: item.id, result });
+  await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result });
 }
 
 /** The newest history entry of the fixture received at/after `since` whose call name contains `tool`. */

@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
-import { everythingStdio, startHarness, type Harness } from '../support/console-harness.js';
+import { everythingStdio, startHarness, type Harness, seenVersion } from '../support/console-harness.js';
 import { startEverythingHttp } from '../support/everything-http.js';
 
 type Transport = 'stdio' | 'http';
@@ -58,16 +58,16 @@ describe.each<Transport>(['stdio', 'http'])('server-everything over %s', (transp
     expect(item.association).toMatchObject({ exact: true, calls: [{ callId, kind: 'tools/call', name: 'trigger-sampling-request' }] });
     expect(item.original).toMatchObject({ systemPrompt: 'You are a helpful test server.', maxTokens: 64, temperature: 0.7 });
     expect(JSON.stringify(item.original.messages)).toContain('hello from the test');
-    await h.service.rejectRequest({ itemId: item.id });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
     await callResultText(h, callId);
   });
 
   it('approve with edits (manual provider): the server receives the edited response', async () => {
     const { callId, item } = await trigger(h, 'original prompt');
     const edited = { ...item.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'edited prompt' } }], systemPrompt: 'edited system' };
-    await h.service.approveRequest({ itemId: item.id, params: edited, model: { providerId: 'manual', modelId: 'manual' } });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: edited, model: { providerId: 'manual', modelId: 'manual' } });
     await h.waitFor((s) => s.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'response review');
-    await h.service.approveResponse({ itemId: item.id, result: { role: 'assistant', content: { type: 'text', text: 'written by a person' }, model: 'manual', stopReason: 'endTurn' } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { role: 'assistant', content: { type: 'text', text: 'written by a person' }, model: 'manual', stopReason: 'endTurn' } });
     const { call, text } = await callResultText(h, callId);
     expect(call.status).toBe('succeeded');
     expect(text).toContain('written by a person');
@@ -79,14 +79,14 @@ describe.each<Transport>(['stdio', 'http'])('server-everything over %s', (transp
     llm.script({ text: 'the model says hi', chunks: 3 });
     const { callId, item } = await trigger(h, 'ask the model');
     const edited = { ...item.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'edited for the model' } }], maxTokens: 32 };
-    await h.service.approveRequest({ itemId: item.id, params: edited, model: { providerId: 'loopback', modelId: 'loop-1' } });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: edited, model: { providerId: 'loopback', modelId: 'loop-1' } });
     const s = await h.waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'generated response');
     const reviewed = s.items.find((i) => i.id === item.id)!;
     expect(reviewed.response?.generated?.content).toMatchObject({ type: 'text', text: 'the model says hi' });
     const sentToLlm = JSON.stringify(llm.requests.at(-1));
     expect(sentToLlm).toContain('edited for the model');
     expect(sentToLlm).not.toContain('ask the model');
-    await h.service.approveResponse({ itemId: item.id, result: { ...reviewed.response!.draft, content: { type: 'text', text: 'the model says hi, edited' } } });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: { ...reviewed.response!.draft, content: { type: 'text', text: 'the model says hi, edited' } } });
     const { text } = await callResultText(h, callId);
     expect(text).toContain('the model says hi, edited');
     expect(text).toContain('"model": "loop-1"');
@@ -94,7 +94,7 @@ describe.each<Transport>(['stdio', 'http'])('server-everything over %s', (transp
 
   it('reject: the server receives error -1 and the call result shows it', async () => {
     const { callId, item } = await trigger(h, 'please reject me');
-    await h.service.rejectRequest({ itemId: item.id, reason: 'no' });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'no' });
     const { call, text } = await callResultText(h, callId);
     const shown = `${text} ${call.error?.message ?? ''}`;
     expect(shown).toMatch(/User rejected sampling request/);

@@ -75,16 +75,17 @@ describe('a full session never leaks the API key', () => {
     const item = s.items.find((i) => i.association.calls.some((c) => c.callId === callId))!;
 
     llm.script({ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } });
-    await api.approveRequest({ itemId: item.id, params: item.original, model: { providerId: 'loop', modelId: 'test-model' } });
+    await api.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: { providerId: 'loop', modelId: 'test-model' } });
     s = await waitFor((st) => !!st.items.find((i) => i.id === item.id)?.error, 'the failure');
     const failed = s.items.find((i) => i.id === item.id)!;
     expect(failed.status).toBe('awaiting_request_review');
     expect(failed.error?.message).toMatch(/401 Unauthorized — check the API key\. Server said: "Incorrect API key provided: \*\*\*\."/);
 
     llm.script({ text: 'Hi from the loopback model.' });
-    await api.approveRequest({ itemId: item.id, params: item.original, model: { providerId: 'loop', modelId: 'test-model' } });
+    await api.approveRequest({ itemId: item.id, version: item.contentVersion!, params: item.original, model: { providerId: 'loop', modelId: 'test-model' } });
     s = await waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'awaiting_response_review', 'the response');
-    await api.approveResponse({ itemId: item.id, result: s.items.find((i) => i.id === item.id)!.response!.draft });
+    const reviewed = s.items.find((i) => i.id === item.id)!;
+    await api.approveResponse({ itemId: item.id, version: reviewed.contentVersion!, result: reviewed.response!.draft });
     s = await waitFor((st) => st.items.find((i) => i.id === item.id)?.status === 'delivered', 'delivery');
     expect(llm.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
 

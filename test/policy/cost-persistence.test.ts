@@ -76,7 +76,7 @@ describe('cost: the condition, the record, the daily spend limit, and a restart'
     const item = s.items.find((i) => i.status === 'awaiting_request_review')!;
     expect(item.policy?.estimatedCostUsd).toBeGreaterThan(0.5);
     expect(item.policy?.estimatedCostUsd).toBeLessThan(0.52);
-    await h.service.rejectRequest({ itemId: item.id });
+    await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
     expect((await dear.report()).error?.code).toBe(-1);
 
     const page = await h.service.listHistory({ limit: 5, offset: 0 });

@@ -71,7 +71,7 @@ describe.each(['legacy', 'modern'] as const)('elicitation policy on the %s era',
     await h.service.saveRules({ rules: { version: 1, servers: { fx: { elicitation: { action: 'ask' } } } } as never });
     const { callId } = await h.service.callTool({ serverId: 'fx', name: 'ask-form', arguments: {} });
     const s = await h.waitFor((x) => waiting(x).length === 1, 'the elicitation to wait for the person');
-    await h.service.respondElicitation({ itemId: waiting(s)[0]!.id, action: 'cancel' });
+    await h.service.respondElicitation({ itemId: waiting(s)[0]!.id, version: waiting(s)[0]!.contentVersion!, action: 'cancel' });
     expect((await report(callId)).answers.profile).toEqual({ action: 'cancel' });
   }, 60_000);
 });

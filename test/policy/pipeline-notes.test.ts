@@ -55,7 +55,7 @@ describe('ask with notes and a changed request', () => {
       'rule "Redact" (v2) auto-redacted 1 item(s) before review',
     ]);
     // The person approves what the review shows: the redacted request is what the LLM gets.
-    await t.pipeline.approveRequest(item.id, redacted, { providerId: 'llm', modelId: 'm' });
+    await t.pipeline.approveRequest(item.id, item.contentVersion!, redacted, { providerId: 'llm', modelId: 'm' });
     await new Promise((r) => setTimeout(r, 10));
     expect(t.item()).toMatchObject({ status: 'awaiting_response_review', sent: redacted });
     expect(t.saved.at(-1)).toMatchObject({ decidedBy: 'person', edited: true, costUsd: (1000 * 3 + 10 * 15) / 1e6 });

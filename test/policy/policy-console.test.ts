@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RATE_LIMITED_CODE, type RulesFile } from '../../shared/contract/rules.js';
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from '../fixtures/openai-compatible-server.js';
 import { startSamplingServer } from '../fixtures/sampling-server.js';
-import { startHarness, type Harness, type WholeState } from '../support/console-harness.js';
+import { startHarness, type Harness, type WholeState, seenVersion } from '../support/console-harness.js';
 import { floodServerConfig } from './flood-server.js';
 
 const FLOOD = 1000;
@@ -66,8 +66,8 @@ describe('load: a flooding server is held to its limits while another stays resp
     expect(await h.service.getHistoryEntry({ id: refused[0]!.id })).toMatchObject({ decidedBy: 'console', errorDetail: { code: RATE_LIMITED_CODE, rule: 'limit.waiting' } });
 
     // The person answers what was queued; the server saw exactly one outcome per request.
-    for (const item of waiting(state, 'flood')) await h.service.rejectRequest({ itemId: item.id });
-    await h.service.rejectRequest({ itemId: waiting(state, 'calm')[0]!.id });
+    for (const item of waiting(state, 'flood')) await h.service.rejectRequest({ itemId: item.id, version: item.contentVersion! });
+    await h.service.rejectRequest({ itemId: waiting(state, 'calm')[0]!.id, version: waiting(state, 'calm')[0]!.contentVersion! });
     const report = reportOf(await flood.done());
     expect(report).toMatchObject({ results: 0, errors: { [String(RATE_LIMITED_CODE)]: FLOOD - WAITING, '-1': WAITING } });
     expect((report.messages as Record<string, string>)[String(RATE_LIMITED_CODE)]).toMatch(/^Rate limited: 25 requests from "flood" are already waiting/);
@@ -100,7 +100,7 @@ describe('limits on the 2026-07-28 era', () => {
     const page = await h.service.listHistory({ limit: 10, offset: 0 });
     const entry = await h.service.getHistoryEntry({ id: page.entries.find((e) => e.status === 'failed')!.id });
     expect(entry?.errorDetail).toMatchObject({ code: RATE_LIMITED_CODE, rule: 'limit.rpm' });
-    await h.service.rejectRequest({ itemId: waiting(st, 'modern')[0]!.id });
+    await h.service.rejectRequest({ itemId: waiting(st, 'modern')[0]!.id, version: waiting(st, 'modern')[0]!.contentVersion! });
     await first.done();
   }, 60_000);
 });
@@ -142,7 +142,7 @@ describe('auto-approval, pause and redaction', () => {
     const big = await call(h, 'srv', 'ask', { prompt: 'long one', maxTokens: 5000 });
     const withMail = await call(h, 'srv', 'ask', { prompt: 'write to jane@example.com' });
     const s = await h.waitFor((x) => waiting(x, 'srv').length === 2, 'both to wait for review');
-    for (const i of waiting(s, 'srv')) await h.service.rejectRequest({ itemId: i.id });
+    for (const i of waiting(s, 'srv')) await h.service.rejectRequest({ itemId: i.id, version: i.contentVersion! });
     await big.done();
     await withMail.done();
   }, 60_000);
@@ -152,7 +152,7 @@ describe('auto-approval, pause and redaction', () => {
     const paused = await call(h, 'srv', 'ask', { prompt: 'while paused' });
     const s = await h.waitFor((x) => waiting(x, 'srv').length === 1 && x.policy?.rules.paused === true, 'the request to wait');
     expect(waiting(s, 'srv')[0]!.auto).toBeUndefined();
-    await h.service.rejectRequest({ itemId: waiting(s, 'srv')[0]!.id });
+    await h.service.rejectRequest({ itemId: waiting(s, 'srv')[0]!.id, version: waiting(s, 'srv')[0]!.contentVersion! });
     await paused.done();
     await h.service.setAutoApprovalPaused({ paused: false });
     expect(reportOf(await (await call(h, 'srv', 'ask', { prompt: 'resumed' })).done())).toMatchObject({ result: {} });
@@ -184,9 +184,9 @@ describe('auto-approval, pause and redaction', () => {
     const item = waiting(s, 'srv')[0]!;
     await h.service.setKeepOriginal({ itemId: item.id, keep: true });
     const redacted = { ...item.original, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'mail [REDACTED:email]' } }] };
-    await h.service.approveRequest({ itemId: item.id, params: redacted, model: { providerId: 'llm', modelId: 'test-model' } });
+    await h.service.approveRequest({ itemId: item.id, version: item.contentVersion!, params: redacted, model: { providerId: 'llm', modelId: 'test-model' } });
     const r = await h.waitFor((x) => x.items.some((i) => i.id === item.id && i.status === 'awaiting_response_review'), 'the response');
-    await h.service.approveResponse({ itemId: item.id, result: r.items.find((i) => i.id === item.id)!.response!.draft });
+    await h.service.approveResponse({ itemId: item.id, version: await seenVersion(h, item.id), result: r.items.find((i) => i.id === item.id)!.response!.draft });
     await c.done();
     const entry = (await h.service.getHistoryEntry({ id: item.id }))!;
     expect(JSON.stringify(entry.original)).toContain('jane@example.com');

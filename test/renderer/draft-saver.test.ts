@@ -1,11 +1,14 @@
 /**
  * The renderer's draft saver (renderer/screens/queue/draft-saver.ts) on a fake clock: what a person
  * types reaches main within a second of the last keystroke, even while they keep typing, parts
- * merge, a flush sends at once, and a failed save is tried again unless the item is gone.
+ * merge, a flush sends at once, and a failed save is tried again unless the item is gone. Each save
+ * names the version of the review it was typed in; while main cannot take a save (the connection
+ * is down, the console restarts) it is tried again for as long as the page lives and waits in the
+ * page's storage, which the next page sends.
  */
 import { describe, expect, it } from 'vitest';
 import type { DraftInput } from '../../shared/contract/drafts.js';
-import { createDraftSaver, DRAFT_TIMING, type SaverClock } from '../../renderer/screens/queue/draft-saver.js';
+import { createDraftSaver, DRAFT_TIMING, storageDrafts, type SaverClock, type UnsavedDrafts } from '../../renderer/screens/queue/draft-saver.js';
 
 /** Lets pending promise callbacks run. */
 const settle = async () => {
@@ -42,9 +45,9 @@ function fakeClock(): SaverClock & { advance(ms: number): Promise<void> } {
 
 const typed = (text: string): DraftInput => ({ response: { draft: { texts: { '0:0': text }, editing: {} }, extras: { toolInputs: {}, added: [] } } });
 
-function setup(fail: (n: number) => Error | null = () => null) {
+function setup(fail: (n: number) => Error | null = () => null, kept?: UnsavedDrafts) {
   const clock = fakeClock();
-  const sent: Array<{ at: number; itemId: string; draft: DraftInput }> = [];
+  const sent: Array<{ at: number; itemId: string; draft: DraftInput; version?: string }> = [];
   let n = 0;
   const saver = createDraftSaver(
     async (input) => {
@@ -54,6 +57,7 @@ function setup(fail: (n: number) => Error | null = () => null) {
     },
     DRAFT_TIMING,
     clock,
+    kept,
   );
   return { clock, sent, saver };
 }
@@ -118,5 +122,76 @@ describe('draft saver', () => {
     await clock.advance(300);
     await clock.advance(10_000);
     expect(sent).toHaveLength(3);
+  });
+
+  it('names the version typed against; a part typed in another review goes out on its own, first', async () => {
+    const { clock, sent, saver } = setup();
+    saver.queue('a', typed('on the first response'), 'v1');
+    saver.queue('a', typed('on the regenerated one'), 'v2');
+    await clock.advance(300);
+    expect(sent.map((s) => [s.version, (s.draft.response!.draft.texts['0:0'])])).toEqual([
+      ['v1', 'on the first response'],
+      ['v2', 'on the regenerated one'],
+    ]);
+  });
+
+  it('while main cannot be reached the save is tried again as long as the page lives, and waits in storage until main took it', async () => {
+    const lost = Object.assign(new Error('connection lost'), { code: 'internal' });
+    const storage = new Map<string, string>();
+    const kept = storageDrafts({ getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) });
+    const { clock, sent, saver } = setup((n) => (n < 9 ? lost : null), kept);
+    saver.queue('a', typed('typed while the console restarts'), 'v1');
+    await clock.advance(300);
+    expect(kept.all()).toEqual([{ itemId: 'a', draft: typed('typed while the console restarts'), version: 'v1' }]);
+    await clock.advance(10 * DRAFT_TIMING.maxRetryMs);
+    expect(sent).toHaveLength(10); // nine failures, then taken
+    expect(kept.all()).toEqual([]);
+  });
+
+  it('a page sends what an earlier one left in storage; a refusal (not_found) drops it', async () => {
+    const storage = new Map<string, string>();
+    const kept = storageDrafts({ getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) });
+    kept.put('a|v1', { itemId: 'a', draft: typed('left by the last page'), version: 'v1', seq: 7 });
+    kept.remove('a|v1', 3); // an older save's answer does not remove a newer one
+    expect(kept.all()).toHaveLength(1);
+    const gone = Object.assign(new Error('no history entry'), { code: 'not_found' });
+    const { clock, sent, saver } = setup(() => gone, kept);
+    for (const left of kept.all()) saver.queue(left.itemId, left.draft, left.version);
+    await clock.advance(300);
+    expect(sent).toEqual([{ at: 300, itemId: 'a', draft: typed('left by the last page'), version: 'v1' }]);
+    expect(kept.all()).toEqual([]);
+  });
+
+  it('saves still in flight when the connection drops: the newest text (with every part) is what is tried again and kept, never an older one', async () => {
+    const clock = fakeClock();
+    const storage = new Map<string, string>();
+    const kept = storageDrafts({ getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v) });
+    const inFlight: Array<{ draft: DraftInput; fail(): void; ok(): void }> = [];
+    const saver = createDraftSaver(
+      (input) => new Promise((resolve, reject) => inFlight.push({ draft: input.draft, fail: () => reject(Object.assign(new Error('connection lost'), { code: 'internal' })), ok: () => resolve(undefined) })),
+      DRAFT_TIMING,
+      clock,
+      kept,
+    );
+    const request: DraftInput = { request: { draft: { texts: { '0:0': 'edited prompt' }, editing: {}, systemPrompt: '', maxTokens: '5', temperature: '', model: 'm' }, extras: { removedBlocks: {}, removedTools: {} } } };
+    saver.queue('a', request, 'v1');
+    await clock.advance(300); // sent; no answer yet (the socket is reconnecting)
+    saver.queue('a', typed('typed on'), 'v1');
+    await clock.advance(300);
+    saver.queue('a', typed('typed on and on'), 'v1');
+    await clock.advance(300);
+    expect(inFlight).toHaveLength(3);
+    for (const f of inFlight) f.fail(); // the socket closes: every pending save fails at once
+    await settle();
+    const newest = { ...request, ...typed('typed on and on') };
+    expect(kept.all()).toEqual([{ itemId: 'a', draft: newest, version: 'v1' }]);
+    await clock.advance(DRAFT_TIMING.retryMs);
+    expect(inFlight).toHaveLength(4); // one retry, of the newest
+    expect(inFlight[3]!.draft).toEqual(newest);
+    inFlight[3]!.ok();
+    await settle();
+    expect(kept.all()).toEqual([]);
+    await clock.advance(10 * DRAFT_TIMING.maxRetryMs);
+    expect(inFlight).toHaveLength(4);
   });
 });

@@ -21,6 +21,8 @@ import {
   parseBinding,
   parseChord,
   scopesOverlap,
+  commandTakes,
+  scopeTakes,
   SEQUENCE_TIMEOUT_MS,
   type Binding,
   type CommandDef,
@@ -143,6 +145,39 @@ describe('typing in a field', () => {
       const first = b.chords[0]!;
       if (!first.mod && !first.ctrl && !first.meta && !first.alt && first.key !== 'escape') expect(firesWhileTyping(b.chords), b.commandId).toBe(false);
     }
+  });
+});
+
+describe('where keys act', () => {
+  const page = { inList: false, review: null };
+  const list = { inList: true, review: null };
+  const reviewOf = (id: string) => ({ inList: false, review: id });
+
+  it("a review's keys act only while focus is inside that item's review", () => {
+    for (const scope of ['queue-request', 'queue-response', 'elicitation'] as const) {
+      expect(scopeTakes(scope, 'item-1', reviewOf('item-1'))).toBe(true);
+      expect(scopeTakes(scope, 'item-1', reviewOf('item-2'))).toBe(false); // another item's review
+      expect(scopeTakes(scope, 'item-1', page)).toBe(false); // focus fell to the page
+      expect(scopeTakes(scope, 'item-1', list)).toBe(false); // the list is not the review
+      expect(scopeTakes(scope, undefined, reviewOf('item-1'))).toBe(false); // a handler that names no item acts on none
+    }
+  });
+
+  it('where focus merely fell (its control went away), a review decides nothing; its other keys still work', () => {
+    const fell = { inList: false, review: 'item-1', rescued: true };
+    for (const id of ['request.approve', 'request.reject', 'response.approve', 'response.reject', 'response.regenerate', 'elicitation.accept', 'elicitation.decline', 'elicitation.cancel'] as const) {
+      expect(commandTakes(id, 'queue-response', 'item-1', fell)).toBe(false);
+      expect(commandTakes(id, 'queue-response', 'item-1', { ...fell, rescued: false })).toBe(true);
+    }
+    expect(commandTakes('response.focusEditor', 'queue-response', 'item-1', fell)).toBe(true);
+    expect(commandTakes('nav.history', 'global', undefined, fell)).toBe(true);
+  });
+
+  it("the list's keys act only while focus is in the list; global ones anywhere", () => {
+    expect(scopeTakes('queue', undefined, list)).toBe(true);
+    expect(scopeTakes('queue', undefined, page)).toBe(false);
+    expect(scopeTakes('queue', undefined, reviewOf('item-1'))).toBe(false);
+    for (const place of [page, list, reviewOf('item-1')]) expect(scopeTakes('global', undefined, place)).toBe(true);
   });
 });
 

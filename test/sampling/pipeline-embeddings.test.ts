@@ -94,10 +94,10 @@ describe('an embeddings call', () => {
     const t = setup({ kind: 'ask' }, [claude], { providerId: 'claude', modelId: 'claude-x' });
     const answer = t.pipeline.handle(embeddingsCall(() => undefined));
     const item = t.item();
-    await t.pipeline.approveRequest(item.id, item.original, item.model);
+    await t.pipeline.approveRequest(item.id, item.contentVersion!, item.original, item.model);
     for (let i = 0; i < 100 && !t.item().error; i++) await new Promise((r) => setTimeout(r, 5));
     expect(t.item()).toMatchObject({ status: 'awaiting_request_review', error: { failure: 'unsupported', message: expect.stringContaining('makes no embeddings') } });
-    t.pipeline.rejectRequest(item.id);
+    t.pipeline.rejectRequest(item.id, t.item().contentVersion!);
     await expect(answer).rejects.toMatchObject({ code: -1 });
   });
 });

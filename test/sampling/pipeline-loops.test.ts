@@ -32,8 +32,8 @@ function setup(maxToolRounds = 10, limits?: (serverId: string) => { maxMediaByte
   /** Approves the newest request unchanged with the manual provider and delivers `result`. */
   const answer = async (result: CreateMessageResult) => {
     const item = last();
-    await pipeline.approveRequest(item.id, item.original, { providerId: 'manual', modelId: 'manual' });
-    pipeline.approveResponse(item.id, result);
+    await pipeline.approveRequest(item.id, item.contentVersion!, item.original, { providerId: 'manual', modelId: 'manual' });
+    pipeline.approveResponse(item.id, hub.getItem(item.id)!.contentVersion!, result);
   };
   return { hub, pipeline, saved, last, answer };
 }

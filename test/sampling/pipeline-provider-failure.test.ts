@@ -102,12 +102,12 @@ describe('a provider failure with a person reviewing', () => {
       (r) => (settledWith = r),
       (e: unknown) => (settledWith = e),
     );
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'm' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'llm', modelId: 'm' });
     await waitUntil(() => t.item().status === 'awaiting_request_review' && t.item().error !== undefined);
     expect(t.item().error).toMatchObject({ failure: 'rate-limit', message: expect.stringContaining('429') });
     expect(t.saved.at(-1)!.events.map((e) => e.kind)).toContain('generation_failed');
     expect(settledWith).toBe('pending');
-    t.pipeline.rejectRequest(t.item().id);
+    t.pipeline.rejectRequest(t.item().id, t.item().contentVersion!);
     await answer;
     expect(settledWith).toMatchObject({ code: ErrorCodes.USER_REJECTED });
   });
@@ -117,6 +117,6 @@ describe('a provider failure with a person reviewing', () => {
     void t.pipeline.handle(sampling()).catch(() => undefined);
     await waitUntil(() => t.item().status === 'awaiting_request_review' && t.item().error !== undefined);
     expect(t.item().outcome).toBeUndefined();
-    t.pipeline.rejectRequest(t.item().id);
+    t.pipeline.rejectRequest(t.item().id, t.item().contentVersion!);
   });
 });

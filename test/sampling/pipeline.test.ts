@@ -79,7 +79,7 @@ describe('sampling pipeline', () => {
     const t = setup();
     const result = t.pipeline.handle(incoming());
     const edited = { ...params, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'Write a limerick' } }], maxTokens: 50 };
-    await t.pipeline.approveRequest(t.item().id, edited, { providerId: 'llm', modelId: 'model-b' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, edited, { providerId: 'llm', modelId: 'model-b' });
     await t.waitFor(() => t.item().status === 'awaiting_response_review');
     expect(t.llm.calls[0]!.params.messages[0]!.content).toEqual({ type: 'text', text: 'Write a limerick' });
     expect(t.llm.calls[0]!.params.maxTokens).toBe(50);
@@ -88,7 +88,7 @@ describe('sampling pipeline', () => {
     const final: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: 'edited answer' }, model: 'model-b', stopReason: 'endTurn' };
     let settledAfter = -1;
     void result.then(() => (settledAfter = t.order.length));
-    t.pipeline.approveResponse(t.item().id, final);
+    t.pipeline.approveResponse(t.item().id, t.item().contentVersion!, final);
     await expect(result).resolves.toEqual(final);
     expect(t.order[settledAfter - 1]).toBe('save:delivered');
     const entry = t.saved.at(-1)!;
@@ -100,7 +100,7 @@ describe('sampling pipeline', () => {
   it('reject answers the server with -1 "User rejected sampling request"', async () => {
     const t = setup();
     const result = t.pipeline.handle(incoming());
-    t.pipeline.rejectRequest(t.item().id, 'not today');
+    t.pipeline.rejectRequest(t.item().id, t.item().contentVersion!, 'not today');
     await expect(result).rejects.toMatchObject({ code: -1, message: expect.stringContaining('User rejected sampling request') });
     expect(t.item()).toMatchObject({ status: 'rejected', outcome: { code: -1 } });
     expect(t.saved.at(-1)).toMatchObject({ status: 'rejected', decidedBy: 'person' });
@@ -109,19 +109,19 @@ describe('sampling pipeline', () => {
   it('rejecting the response also answers -1', async () => {
     const t = setup();
     const result = t.pipeline.handle(incoming());
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'llm', modelId: 'model-a' });
     await t.waitFor(() => t.item().status === 'awaiting_response_review');
-    t.pipeline.rejectResponse(t.item().id);
+    t.pipeline.rejectResponse(t.item().id, t.item().contentVersion!);
     await expect(result).rejects.toMatchObject({ code: -1 });
   });
 
   it('manual provider: approval opens an empty response for the person to write; empty text is refused', async () => {
     const t = setup();
     const result = t.pipeline.handle(incoming());
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'manual', modelId: 'manual' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'manual', modelId: 'manual' });
     expect(t.item()).toMatchObject({ status: 'awaiting_response_review', response: { manual: true } });
-    expect(() => t.pipeline.approveResponse(t.item().id, { role: 'assistant', content: { type: 'text', text: '  ' }, model: 'manual' })).toThrow(/Write a response/);
-    t.pipeline.approveResponse(t.item().id, { role: 'assistant', content: { type: 'text', text: 'by hand' }, model: 'manual', stopReason: 'endTurn' });
+    expect(() => t.pipeline.approveResponse(t.item().id, t.item().contentVersion!, { role: 'assistant', content: { type: 'text', text: '  ' }, model: 'manual' })).toThrow(/Write a response/);
+    t.pipeline.approveResponse(t.item().id, t.item().contentVersion!, { role: 'assistant', content: { type: 'text', text: 'by hand' }, model: 'manual', stopReason: 'endTurn' });
     await expect(result).resolves.toMatchObject({ content: { text: 'by hand' } });
   });
 
@@ -131,12 +131,12 @@ describe('sampling pipeline', () => {
     t.llm.script(async () => {
       throw new ProviderError('llm: 401 Unauthorized — check the API key', 'auth', false, 401);
     });
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'llm', modelId: 'model-a' });
     await t.waitFor(() => t.item().status === 'awaiting_request_review');
     expect(t.item().error?.message).toContain('401');
     expect(t.item().error?.failure).toBe('auth'); // the kind the review's headline is worded from
     t.llm.script(async () => ({ text: 'second try' }));
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'llm', modelId: 'model-a' });
     await t.waitFor(() => t.item().status === 'awaiting_response_review');
     expect(t.item().error).toBeUndefined();
   });
@@ -145,7 +145,7 @@ describe('sampling pipeline', () => {
     const t = setup();
     void t.pipeline.handle(incoming());
     t.llm.script((input) => new Promise((_r, reject) => input.signal.addEventListener('abort', () => reject(new Error('aborted')))));
-    await t.pipeline.approveRequest(t.item().id, params, { providerId: 'llm', modelId: 'model-a' });
+    await t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'llm', modelId: 'model-a' });
     expect(t.item().status).toBe('generating');
     t.pipeline.cancelGeneration(t.item().id);
     await t.waitFor(() => t.item().status === 'awaiting_request_review');
@@ -160,7 +160,7 @@ describe('sampling pipeline', () => {
     result.catch(() => undefined);
     ac.abort(new Error('Request cancelled by server'));
     expect(t.item()).toMatchObject({ status: 'cancelled', outcome: { message: 'The server cancelled the request' } });
-    await expect(t.pipeline.approveRequest(t.item().id, params, { providerId: 'manual', modelId: 'manual' })).rejects.toThrow(/already ended.*Nothing was sent/);
+    await expect(t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, params, { providerId: 'manual', modelId: 'manual' })).rejects.toThrow(/already ended.*Nothing was sent/);
     expect(t.saved.at(-1)).toMatchObject({ status: 'cancelled', decidedBy: 'console' });
   });
 
@@ -191,7 +191,7 @@ describe('sampling pipeline', () => {
     const t = setup();
     void t.pipeline.handle(incoming());
     const bad = { ...params, maxTokens: -1 } as CreateMessageParams;
-    await expect(t.pipeline.approveRequest(t.item().id, bad, { providerId: 'manual', modelId: 'manual' })).rejects.toBeInstanceOf(ApiError);
+    await expect(t.pipeline.approveRequest(t.item().id, t.item().contentVersion!, bad, { providerId: 'manual', modelId: 'manual' })).rejects.toBeInstanceOf(ApiError);
     expect(t.item().status).toBe('awaiting_request_review');
   });
 

@@ -54,6 +54,15 @@ export async function startHarness(opts: { servers?: Record<string, unknown>; pr
   };
 }
 
+/**
+ * The `contentVersion` item `id` has now — what a person's review would show and a decision names
+ * (shared/contract/api.ts) — waiting for it while a big payload's is still being computed.
+ */
+export async function seenVersion(h: Pick<Harness, 'waitFor'>, id: string, timeoutMs?: number): Promise<string> {
+  const find = (s: WholeState) => [...s.items, ...s.elicitations].find((i) => i.id === id)?.contentVersion;
+  return find(await h.waitFor((s) => find(s) !== undefined, `the version of item ${id}`, timeoutMs))!;
+}
+
 /** A free loopback TCP port. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

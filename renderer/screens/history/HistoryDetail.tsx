@@ -215,7 +215,17 @@ function TimingsSection({ timings, generated }: { timings: HistoryEntry['timings
   );
 }
 
-/** The entry's events in order: time, kind and detail. */
+/** A decision's version or digest, shortened (the whole in its tooltip and the raw JSON). */
+function Digest({ text, full, testId }: { text: string; full: string; testId: string }) {
+  return (
+    <span className="muted small" title={full} data-testid={testId} data-full={full}>
+      {' · '}
+      <span className="mono">{text}…</span>
+    </span>
+  );
+}
+
+/** The entry's events in order: time, kind and detail; a person's decision with the version they saw and the digest of what it let out. */
 function EventsSection({ events }: { events: HistoryEntry['events'] }) {
   const { t } = useTranslation('history');
   const say = useSay();
@@ -226,6 +236,8 @@ function EventsSection({ events }: { events: HistoryEntry['events'] }) {
           <li key={i}>
             <span className="mono muted">{clockTime(e.at)}</span> <strong>{eventKind(t, e.kind)}</strong>
             {e.detailUi ? <span> — {say(e.detailUi)}</span> : e.detail && <span translate="no"> — {e.detail}</span>}
+            {e.version && <Digest text={t('detail.eventVersion', { version: e.version.slice(0, 12) })} full={e.version} testId="event-version" />}
+            {e.sha256 && <Digest text={t('detail.eventDigest', { sha: e.sha256.slice(0, 12) })} full={e.sha256} testId="event-sha256" />}
           </li>
         ))}
       </ol>
@@ -248,7 +260,8 @@ export function HistoryDetail({ id }: { id: string }) {
 
   const parsed = CreateMessageParamsSchema.safeParse(entry.original);
   const original = parsed.success ? parsed.data : undefined;
-  const undelivered = entry.status !== 'delivered' ? entry.draft : undefined;
+  // Delivered: only what was typed after the review it was typed in had ended (e.g. in another window) is left.
+  const undelivered = entry.status !== 'delivered' ? entry.draft : entry.draft?.late && { late: entry.draft.late };
   return (
     <div className="review" data-testid="history-detail">
       <EntryHeader entry={entry} />

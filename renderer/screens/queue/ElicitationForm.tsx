@@ -17,6 +17,7 @@ import { ElicitationField } from './ElicitationFields';
 import { buildAnswer, initialRawValues, type RawValue, type RawValues } from './ElicitationModel';
 import { flushDraft } from './autosave';
 import { useConsole } from '../../store';
+import { decideHere, useDecisionsOff } from './review-hold';
 
 /**
  * The form's values (what the person typed, else what main kept, else the schema's defaults), the
@@ -32,10 +33,14 @@ function useElicitationAnswer(item: ElicitationItemView, schema: ElicitFormParam
   const [errors, setErrors] = useState<Record<string, UiText>>({});
   const names = Object.keys(schema.properties);
 
+  // An answer names the version of the question shown here; main refuses it about any other.
+  const version = item.contentVersion;
+  const off = useDecisionsOff() || !version;
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
+    if (!version || off) return;
     flushDraft(item.id);
     if (action !== 'accept') {
-      await getApi().respondElicitation({ itemId: item.id, action });
+      await decideHere(item, () => getApi().respondElicitation({ itemId: item.id, version, action }));
       return;
     }
     const built = buildAnswer(schema, raw);
@@ -46,7 +51,7 @@ function useElicitationAnswer(item: ElicitationItemView, schema: ElicitFormParam
       return;
     }
     setErrors({});
-    await getApi().respondElicitation({ itemId: item.id, action: 'accept', content: built.content });
+    await decideHere(item, () => getApi().respondElicitation({ itemId: item.id, version, action: 'accept', content: built.content }));
   });
 
   const change = (name: string, value: RawValue) => {
@@ -59,11 +64,11 @@ function useElicitationAnswer(item: ElicitationItemView, schema: ElicitFormParam
       });
     }
   };
-  return { names, raw, errors, respond, change };
+  return { names, raw, errors, respond, change, off };
 }
 
 /** Cancel, Decline and Accept (the form's submit button), with their shortcuts; the error or how many fields need fixing. */
-function ElicitationActionBar({ respond, problem }: { respond: ActionState<['accept' | 'decline' | 'cancel']>; problem: string | null }) {
+function ElicitationActionBar({ respond, problem, off }: { respond: ActionState<['accept' | 'decline' | 'cancel']>; problem: string | null; off: boolean }) {
   const { t } = useTranslation('queue');
   const acceptHint = useShortcutHint('elicitation.accept');
   const declineHint = useShortcutHint('elicitation.decline');
@@ -71,13 +76,13 @@ function ElicitationActionBar({ respond, problem }: { respond: ActionState<['acc
   return (
     <footer className="action-bar">
       <ActionError error={problem ?? respond.error} />
-      <button type="button" data-testid="elicitation-cancel" disabled={respond.pending} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
+      <button type="button" data-testid="elicitation-cancel" disabled={respond.pending || off} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
         {t('elicitation.cancel')}
       </button>
-      <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending} onClick={() => void respond.run('decline')} {...withKeys(t('elicitation.declineTitle'), declineHint)}>
+      <button type="button" className="btn-danger" data-testid="elicitation-decline" disabled={respond.pending || off} onClick={() => void respond.run('decline')} {...withKeys(t('elicitation.declineTitle'), declineHint)}>
         {t('elicitation.decline')}
       </button>
-      <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending} {...acceptHint}>
+      <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending || off} {...acceptHint}>
         {t('elicitation.accept')}
       </button>
     </footer>
@@ -88,7 +93,7 @@ function ElicitationActionBar({ respond, problem }: { respond: ActionState<['acc
 export function ElicitationForm({ item, params }: { item: ElicitationItemView; params: ElicitFormParams }) {
   const { t } = useTranslation('queue');
   const schema = params.requestedSchema;
-  const { names, raw, errors, respond, change } = useElicitationAnswer(item, schema);
+  const { names, raw, errors, respond, change, off } = useElicitationAnswer(item, schema);
   const say = useSay();
   const required = new Set(schema.required ?? []);
   const open = Object.keys(errors).length;
@@ -124,7 +129,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
           </p>
         )}
       </Section>
-      <ElicitationActionBar respond={respond} problem={problem} />
+      <ElicitationActionBar respond={respond} problem={problem} off={off} />
     </form>
   );
 }

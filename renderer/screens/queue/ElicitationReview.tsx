@@ -84,7 +84,7 @@ function Finished({ item }: { item: ElicitationItemView }) {
         {item.outcome && <span className="muted">{t('header.at', { time: clockTime(item.outcome.at) })}</span>}
       </Banner>
       {item.outcome?.stopped && <NotDeliveredBanner cause={item.outcome.stopped} at={item.outcome.at} kept={item.draft?.form !== undefined} />}
-      {item.status !== 'accepted' && item.status !== 'completed' && <DraftTexts draft={item.draft} />}
+      <DraftTexts draft={item.status !== 'accepted' && item.status !== 'completed' ? item.draft : item.draft?.late && { late: item.draft.late }} />
       <Section title={t('elicitation.whatAnswered')}>
         <AnswerView item={item} />
       </Section>
@@ -103,7 +103,7 @@ export function ElicitationReview({ item }: { item: ElicitationItemView }) {
   const { t } = useTranslation('queue');
   const params = item.params;
   const waiting = item.status === 'awaiting_input';
-  useElicitationShortcuts(waiting);
+  useElicitationShortcuts(item.id, waiting);
   return (
     <ReviewFrame item={item} className="elicitation-review" testId="elicitation-review" data={{ 'data-mode': params.mode ?? 'form', 'data-status': item.status }}>
       <SecretWarning item={item} />

@@ -12,18 +12,23 @@ import { ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { useShortcutHint } from '../../keyboard/registry';
 import { describeUrl } from './ElicitationModel';
+import { decideHere, useDecisionsOff } from './review-hold';
 
 /** The answers without opening (Decline, Cancel) and Open in browser, which opens the URL (when it can be opened) and accepts. */
 function useUrlAnswer(item: ElicitationItemView, url: string, openable: boolean) {
+  // An answer names the version of the question shown here; main refuses it about any other.
+  const version = item.contentVersion;
+  const off = useDecisionsOff() || !version;
   const respond = useAction(async (action: 'accept' | 'decline' | 'cancel') => {
-    await getApi().respondElicitation({ itemId: item.id, action });
+    if (!version) return;
+    await decideHere(item, () => getApi().respondElicitation({ itemId: item.id, version, action }));
   });
   const open = useAction(async () => {
-    if (!openable) return;
+    if (!openable || !version) return;
     window.open(url, '_blank', 'noopener,noreferrer');
-    await getApi().respondElicitation({ itemId: item.id, action: 'accept' });
+    await decideHere(item, () => getApi().respondElicitation({ itemId: item.id, version, action: 'accept' }));
   });
-  return { respond, open, busy: respond.pending || open.pending };
+  return { respond, open, busy: respond.pending || open.pending || off };
 }
 
 /** The domain (marked when not HTTPS) and the full address. */

@@ -6,7 +6,7 @@
  * or a named token with no server nor client request behind it) and its request's facts.
  */
 import { useTranslation } from 'react-i18next';
-import type { ElicitationItemView, SamplingItemView } from '../../../shared/contract/state';
+import type { ElicitationItemView, ItemStatus, SamplingItemView } from '../../../shared/contract/state';
 import { Pill, StatusBadge } from '../../components/common';
 import { elicitationStatus } from './ElicitationModel';
 import { ConversationTimeline } from './ConversationTimeline';
@@ -41,14 +41,20 @@ function CallerFact({ item }: { item: SamplingItemView }) {
   );
 }
 
-/** Header of the selected item. */
-export function ItemHeader({ item, title }: { item: SamplingItemView; title: string }) {
+/** A held review's end, for its header: when (epoch ms) and the item's status now (absent: it left the queue). */
+export interface HeaderEnd {
+  at: number;
+  status?: ItemStatus;
+}
+
+/** Header of the selected item; `ended`: its review ended under the person (the clock stops, the badge says how it is now). */
+export function ItemHeader({ item, title, ended }: { item: SamplingItemView; title: string; ended?: HeaderEnd }) {
   const { t } = useTranslation('queue');
   return (
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
         <h2>{title}</h2>
-        <StatusBadge status={item.status} />
+        <StatusBadge status={ended?.status ?? item.status} />
         <GatewayBadge gateway={item.gateway} />
         {item.round > 1 && (
           <span className="badge tone-info" data-testid="item-round">
@@ -60,7 +66,7 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
         <CallerFact item={item} />
         {!isTokenCall(item.gateway) && <AssociationFact item={item} />}
         <GatewayNotes gateway={item.gateway} />
-        <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!isTerminal(item)} />
+        <TimeFacts receivedAt={item.receivedAt} endedAt={ended?.at ?? item.outcome?.at ?? item.updatedAt} wait={item.serverWait} waiting={!ended && !isTerminal(item)} />
       </div>
       <PolicyNotes item={item} />
       <ConversationTimeline item={item} />
@@ -68,10 +74,10 @@ export function ItemHeader({ item, title }: { item: SamplingItemView; title: str
   );
 }
 
-/** Header of an elicitation: which server asks (via which host), for what, its status, the call it belongs to, times. */
-export function ElicitationHeader({ item }: { item: ElicitationItemView }) {
+/** Header of an elicitation: which server asks (via which host), for what, its status, the call it belongs to, times; `ended` as for {@link ItemHeader}. */
+export function ElicitationHeader({ item, ended }: { item: ElicitationItemView; ended?: HeaderEnd }) {
   const { t } = useTranslation('queue');
-  const look = elicitationStatus(item.status);
+  const look = elicitationStatus((ended?.status as ElicitationItemView['status'] | undefined) ?? item.status);
   return (
     <header className="item-header" data-testid="item-header">
       <div className="item-header-top">
@@ -88,7 +94,7 @@ export function ElicitationHeader({ item }: { item: ElicitationItemView }) {
           <AssociationFact item={item} />
           <EraFact era={item.era} />
         </span>
-        <TimeFacts receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={item.status === 'awaiting_input'} />
+        <TimeFacts receivedAt={item.receivedAt} endedAt={ended?.at ?? item.outcome?.at} wait={item.serverWait} waiting={!ended && item.status === 'awaiting_input'} />
       </div>
     </header>
   );

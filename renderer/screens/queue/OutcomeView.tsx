@@ -60,7 +60,7 @@ function OutcomeBanner({ item }: { item: SamplingItemView }) {
 }
 
 /** What the person typed when nothing was delivered, with "Re-open as draft" for a server's request. */
-function UndeliveredDraft({ item, undelivered }: { item: SamplingItemView; undelivered: SamplingItemView['draft'] }) {
+function UndeliveredDraft({ item, undelivered }: { item: SamplingItemView; undelivered: Parameters<typeof DraftTexts>[0]['draft'] }) {
   const { t } = useTranslation('queue');
   const openItem = useConsole((s) => s.openItem);
   const reopen = useAction(async () => openItem((await getApi().reopenHistoryEntry({ id: item.id })).itemId));
@@ -105,7 +105,8 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
   const dismiss = useDismiss(item);
   const outcome = item.outcome;
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
-  const undelivered = item.status !== 'delivered' ? item.draft : undefined;
+  // Delivered: only what was typed after the review it was typed in had ended (e.g. in another window) is left.
+  const undelivered = item.status !== 'delivered' ? item.draft : item.draft?.late && { late: item.draft.late };
   // "Sent to the model" only when a provider was asked: a hand-written response calls no model.
   const requestTitle = item.sentToModelAt !== undefined ? t('outcome.whatSent') : item.sent ? t('outcome.approvedNoModel') : t('outcome.neverSent');
   return (

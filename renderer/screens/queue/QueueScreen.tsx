@@ -1,14 +1,18 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ItemView, SamplingItemView } from '../../../shared/contract/state';
+import { waitsOnPerson } from '../../../shared/contract/status';
 import { Empty } from '../../components/common';
-import { needsPerson, useConsole, useItemDetail, useItems } from '../../store';
+import { needsPerson, useConsole, useItemDetail, useItems, type HeldReview } from '../../store';
 import { ElicitationReview } from './ElicitationReview';
 import { GeneratingView } from './GeneratingView';
+import { HeldBanner, OfflineBanner, useOfflineSince } from './HeldBanner';
 import { OutcomeView } from './OutcomeView';
 import { QueueList } from './QueueList';
 import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
+import { ReviewContext, useShownItem, type ReviewPlace } from './review-hold';
 import { useQueueShortcuts } from '../../keyboard/review-actions';
 
 /** The review (or outcome) screen of one sampling item (or provider call), by its status; each sits in the one ReviewFrame. */
@@ -26,11 +30,64 @@ export function Detail({ item }: { item: SamplingItemView }) {
 }
 
 /**
- * The review of a whole item of either kind: one frame (ReviewFrame: the item's header), the body
- * by kind and status; keyed by id and status so per-screen local state (reject reason) starts fresh.
+ * Keeps focus inside the review area `ref`: when the focused element inside it leaves the page
+ * (its screen changed after this window's own decision, an editor closed), focus goes to the area
+ * itself instead of falling to the page, where the next keys would be global shortcuts. Focus
+ * that fell there is marked `data-rescued`: the review's deciding keys wait until the person moves
+ * focus on purpose (a click, Tab, Esc from a field, Enter from the list).
  */
-export function ItemReview({ item }: { item: ItemView }) {
-  return item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />;
+function useKeepFocus(ref: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const area = ref.current;
+    if (!area) return;
+    let inside: Element | null = null; // what had focus inside the area, last
+    const onFocusIn = (e: FocusEvent) => {
+      inside = e.target === area ? null : (e.target as Element);
+      if (inside) delete area.dataset.rescued; // moved on purpose
+    };
+    const onPointerDown = () => delete area.dataset.rescued;
+    // A focused element that leaves the page fires no event: watch the area's content instead.
+    const observer = new MutationObserver(() => {
+      const fell = document.activeElement === null || document.activeElement === document.body;
+      if (!inside || inside.isConnected || !fell) return;
+      inside = null;
+      area.dataset.rescued = 'true';
+      area.focus({ preventScroll: true });
+    });
+    observer.observe(area, { childList: true, subtree: true });
+    area.addEventListener('focusin', onFocusIn);
+    area.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      observer.disconnect();
+      area.removeEventListener('focusin', onFocusIn);
+      area.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [ref]);
+}
+
+/**
+ * The review of a whole item of either kind, in its review area (`data-review-item`: the keys of
+ * a review act only while focus is inside it): one frame (ReviewFrame: the item's header), the
+ * body by kind and status, keyed by id and status so per-screen local state (reject reason) starts
+ * fresh. A review that ended under the person (`held`) is the item as it was shown, under a
+ * banner saying what happened; while the console cannot be reached a banner says so.
+ */
+export function ItemReview({ item, held }: { item: ItemView; held?: HeldReview }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const offlineSince = useOfflineSince();
+  const waiting = waitsOnPerson(item.status);
+  const offline = offlineSince !== null && waiting && !held;
+  const place = useMemo<ReviewPlace>(() => ({ itemId: item.id, held: !!held, offline }), [item.id, held, offline]);
+  useKeepFocus(ref);
+  return (
+    <ReviewContext.Provider value={place}>
+      <div className="review-area" data-review-item={item.id} data-held={held ? 'true' : undefined} tabIndex={-1} ref={ref} data-testid="review-area">
+        {held && <HeldBanner held={held} />}
+        {offline && <OfflineBanner since={offlineSince} />}
+        {item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />}
+      </div>
+    </ReviewContext.Provider>
+  );
 }
 
 /** The Queue screen. */
@@ -41,7 +98,7 @@ export function QueueScreen() {
   const selectItem = useConsole((s) => s.selectItem);
   useQueueShortcuts(items.map((i) => i.id), selectedId, selectItem);
   const listed = items.some((i) => i.id === selectedId);
-  const selected = useItemDetail(listed ? selectedId : null);
+  const { item: selected, held } = useShownItem(selectedId, useItemDetail(listed ? selectedId : null));
   const waiting = items.filter(needsPerson).length;
   return (
     <div className="split" data-testid="queue-screen">
@@ -56,9 +113,9 @@ export function QueueScreen() {
           <QueueList items={items} selectedId={selectedId} onSelect={selectItem} />
         )}
       </div>
-      <div className="split-detail" data-testid="queue-detail">
+      <div className="split-detail" data-testid="queue-detail" tabIndex={-1}>
         {selected ? (
-          <ItemReview item={selected} />
+          <ItemReview item={selected} held={held} />
         ) : listed ? null : (
           <Empty>{items.length ? t('screen.selectOne') : t('screen.nothingToReview')}</Empty>
         )}

@@ -23,6 +23,7 @@ import { PromptToolNotice } from '../providers/PromptToolNotice';
 import { ManualToolCalls, ResponseBlocks } from './ToolCallEditors';
 import { useResponseShortcuts } from '../../keyboard/review-shortcuts';
 import { ProviderFailure } from '../../components/ProviderFailure';
+import { decideHere, useDecisionsOff } from './review-hold';
 
 /** The item's response draft and other edits (tool inputs, added tool calls), and their setters. */
 function useResponseEdits(item: SamplingItemView) {
@@ -47,15 +48,27 @@ type ResponseEdits = ReturnType<typeof useResponseEdits>;
 function useResponseActions(item: SamplingItemView, built: BuiltResult) {
   const [reason, setReason] = useState('');
   const response = item.response;
+  // A decision names the version of the response shown here; main refuses it about any other.
+  const version = item.contentVersion;
+  const off = useDecisionsOff() || !version;
   const approve = useAction(async () => {
-    if (!built.ok) return;
+    if (!built.ok || !version) return;
     flushDraft(item.id);
-    await getApi().approveResponse({ itemId: item.id, result: await withItemMedia(item.id, built.result) });
+    const result = await withItemMedia(item.id, built.result);
+    await decideHere(item, () => getApi().approveResponse({ itemId: item.id, version, result }));
   });
   // Main gets the latest typed text before the action (requests arrive in order).
-  const reject = useAction(() => (flushDraft(item.id), getApi().rejectResponse({ itemId: item.id, reason: reason.trim() || undefined })));
-  const regenerate = useAction(() => (flushDraft(item.id), getApi().regenerate({ itemId: item.id })));
-  const busy = approve.pending || reject.pending || regenerate.pending;
+  const reject = useAction(async () => {
+    if (!version) return;
+    flushDraft(item.id);
+    await decideHere(item, () => getApi().rejectResponse({ itemId: item.id, version, reason: reason.trim() || undefined }));
+  });
+  const regenerate = useAction(async () => {
+    if (!version) return;
+    flushDraft(item.id);
+    await decideHere(item, () => getApi().regenerate({ itemId: item.id, version }));
+  });
+  const busy = approve.pending || reject.pending || regenerate.pending || off;
   const keys = useResponseShortcuts(item, {
     approve: () => void approve.run(),
     reject: () => void reject.run(),

@@ -2,16 +2,20 @@
  * Saves what the person types to main as they type (docs/history.md, "Drafts"): every change of an item's
  * edits in the store's one per-item `drafts` (store.ts: a request's or response's texts and
  * extras, an elicitation's form values) goes to `saveDraft` through a debounced saver (draft-saver.ts:
- * within a second of the last keystroke). When an item leaves its review (the server stopped
- * waiting, the call ended) the stores drop its drafts; what was still queued is sent at once, and
- * main keeps it on the ended item and in history. Queued drafts are also sent when the page closes.
+ * within a second of the last keystroke), naming the version of the review it was typed in. A
+ * review that ended under the person is held (review-hold.ts) and its edits go on being saved:
+ * main keeps them on the ended item, or apart when the item moved on, or in History when the
+ * queue no longer has the item. When an item leaves its review otherwise the store drops its
+ * drafts and what was still queued is sent at once. Queued drafts are also sent when the page
+ * closes, and every save waits in the page's storage (localStorage) until main took it: the
+ * next page sends what this one could not (the console was down, or restarted).
  */
 import type { ConsoleApi } from '../../../shared/contract/api';
 import type { DraftInput } from '../../../shared/contract/drafts';
-import type { SamplingItemView } from '../../../shared/contract/state';
+import type { ItemView, SamplingItemView } from '../../../shared/contract/state';
 import { cachedItem, useConsole, type ItemEdits } from '../../store';
 import { initialRequestDraft, initialResponseDraft } from './drafts';
-import { createDraftSaver, type DraftSaver } from './draft-saver';
+import { createDraftSaver, storageDrafts, type DraftSaver } from './draft-saver';
 import { NO_REQUEST_EXTRAS, NO_RESPONSE_EXTRAS } from './edits';
 
 let saver: DraftSaver | null = null;
@@ -24,9 +28,14 @@ export function flushDraft(itemId: string): void {
   saver?.flush(itemId);
 }
 
-/** The whole sampling item `itemId` when the window has it open (a draft is made on an open item). */
+/** The item `itemId` as its review shows it: a held review's snapshot, else the whole item the window has open. */
+function shownItem(itemId: string): ItemView | undefined {
+  return useConsole.getState().held[itemId]?.item ?? cachedItem(itemId);
+}
+
+/** The whole sampling item `itemId` as its review shows it (a draft is made on an open item). */
 function samplingItem(itemId: string): SamplingItemView | undefined {
-  const item = cachedItem(itemId);
+  const item = shownItem(itemId);
   return item && item.kind !== 'elicitation' ? item : undefined;
 }
 
@@ -55,11 +64,14 @@ function formPart(edits: ItemEdits | undefined): DraftInput | null {
 }
 
 /**
- * Starts saving drafts through `api.saveDraft`; returns a function that stops (and sends what is queued).
- * Call once per page, next to `startMirror`.
+ * Starts saving drafts through `api.saveDraft`, first sending what an earlier page left in
+ * `storage`; returns a function that stops (and sends what is queued). Call once per page, next
+ * to `startMirror`.
  */
-export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => void {
-  const own = createDraftSaver((input) => api.saveDraft(input));
+export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>, storage: Pick<Storage, 'getItem' | 'setItem'> | undefined = safeLocalStorage()): () => void {
+  const kept = storageDrafts(storage);
+  const own = createDraftSaver((input) => api.saveDraft(input), undefined, undefined, kept);
+  for (const left of kept.all()) own.queue(left.itemId, left.draft, left.version);
   saver = own;
   let before = useConsole.getState().drafts;
   const check = () => {
@@ -75,7 +87,7 @@ export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => vo
       ] as const) {
         if (keys.every((k) => was?.[k] === now?.[k])) continue;
         const part = pick(now, id);
-        if (part) own.queue(id, part);
+        if (part) own.queue(id, part, shownItem(id)?.contentVersion);
         else own.flush(id); // dropped: the item left its review; send what it still had queued now
       }
     }
@@ -90,4 +102,13 @@ export function startDraftAutosave(api: Pick<ConsoleApi, 'saveDraft'>): () => vo
     own.flushAll();
     if (saver === own) saver = null;
   };
+}
+
+/** The page's localStorage, or undefined where it cannot be reached (disabled, sandboxed). */
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
 }

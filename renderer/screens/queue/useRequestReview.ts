@@ -13,6 +13,7 @@ import { buildRequest, initialRequestDraft, requestEdited } from './drafts';
 import { NO_REQUEST_EXTRAS, withEdit, type RequestExtras } from './edits';
 import { flushDraft } from './autosave';
 import { useRequestShortcuts } from '../../keyboard/review-shortcuts';
+import { decideHere, useDecisionsOff } from './review-hold';
 
 /** The request review's state and actions. */
 export interface RequestReviewState {
@@ -33,6 +34,7 @@ export interface RequestReviewState {
   edited: boolean;
   approve: ActionState<[]>;
   reject: ActionState<[]>;
+  /** An action is running, or none may run: the review is held, offline, or its version is not known yet. */
   busy: boolean;
   keys: ReturnType<typeof useRequestShortcuts>;
 }
@@ -56,21 +58,26 @@ export function useRequestReview(item: SamplingItemView): RequestReviewState {
   const built = useMemo(() => buildRequest(item, settled, extras), [item, settled, extras]);
   const edited = useMemo(() => requestEdited(item, settled, extras, built), [item, settled, extras, built]);
 
+  // A decision names the version of the request shown here; main refuses it about any other.
+  const version = item.contentVersion;
+  const off = useDecisionsOff() || !version;
   const approve = useAction(async () => {
     const mine = useConsole.getState().drafts[item.id];
     const latest = buildRequest(item, mine?.request ?? item.draft?.request?.draft ?? initial, mine?.requestExtras ?? item.draft?.request?.extras ?? NO_REQUEST_EXTRAS);
-    if (!latest.ok) return;
+    if (!latest.ok || !version) return;
     flushDraft(item.id);
-    await getApi().approveRequest({ itemId: item.id, params: await withItemMedia(item.id, latest.params), model: latest.model });
+    const params = await withItemMedia(item.id, latest.params);
+    await decideHere(item, () => getApi().approveRequest({ itemId: item.id, version, params, model: latest.model }));
   });
   const reject = useAction(async () => {
+    if (!version) return;
     flushDraft(item.id);
-    await getApi().rejectRequest({ itemId: item.id, reason: reason.trim() || undefined });
+    await decideHere(item, () => getApi().rejectRequest({ itemId: item.id, version, reason: reason.trim() || undefined }));
   });
 
   const setText = (key: string, text: string | undefined) => update({ texts: withEdit(draft.texts, key, text) });
   const toggle = (key: string) => update({ editing: { ...draft.editing, [key]: !draft.editing[key] } });
-  const busy = approve.pending || reject.pending;
+  const busy = approve.pending || reject.pending || off;
   const keys = useRequestShortcuts(item, { approve: () => void approve.run(), reject: () => void reject.run(), canApprove: built.ok, busy });
   return { draft, extras, update, updateExtras, setText, toggle, reason, setReason, built, edited, approve, reject, busy, keys };
 }
