@@ -170,6 +170,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
     reviewSince: receivedAt,
     reviewMs: 0,
     generationMs: 0,
+    providerMs: 0,
     requestEdited: false,
     responseEdited: false,
   };

@@ -118,6 +118,8 @@ class SqliteHistoryStore implements HistoryStore {
   /** Entries `saveSoon` has not committed yet, by id: the latest state, in first-save order. */
   private readonly pending = new Map<string, HistoryEntry>();
   private flushQueued = false;
+  /** The commit every `durable()` of the current event-loop turn waits for, while one is scheduled. */
+  private turnCommit: Promise<void> | undefined;
   /** Why the last commit of pending entries failed, until `durable` reports it. */
   private failure: unknown;
 
@@ -222,7 +224,21 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   durable(): Promise<void> {
-    if (!this.closed) this.flushPending();
+    if (this.closed || this.pending.size === 0) return this.syncCommitted();
+    // Every durable() of this turn of the event loop shares one commit (then one fsync): a
+    // transaction per answered request was the largest part of a request's history cost.
+    this.turnCommit ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.turnCommit = undefined;
+        if (!this.closed) this.flushPending();
+        resolve();
+      }),
+    );
+    return this.turnCommit.then(() => this.syncCommitted());
+  }
+
+  /** Resolves once every commit made so far is synced; rejects with a failed `saveSoon` commit first. */
+  private syncCommitted(): Promise<void> {
     const failure = this.failure;
     this.failure = undefined;
     return failure === undefined ? this.group.durable() : Promise.reject(failure);
