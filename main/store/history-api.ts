@@ -73,10 +73,10 @@ export interface HistoryStore {
   /**
    * Resolves once every commit made before the call is on stable storage: one fsync of the
    * write-ahead log on libuv's thread pool (not the event loop), shared by every caller waiting
-   * at the time (group commit). Entries `saveSoon` still holds are committed first — in one
-   * transaction at the end of the current turn of the event loop (`setImmediate`), shared by
-   * every `durable()` of that turn. Resolves at once when nothing is pending, for `:memory:`, and
-   * after `close` (closing checkpoints and syncs the database).
+   * at the time (group commit). Entries `saveSoon` still holds are committed first, in one
+   * transaction shared by every `durable()` of this turn of the event loop (`setImmediate`) and
+   * of the time a running fsync takes. Resolves at once when nothing is pending, for `:memory:`,
+   * and after `close` (closing checkpoints and syncs the database).
    * @throws (rejects) the fsync's error (e.g. EIO), or the error of a `saveSoon` commit that
    *   failed since the last call; the next call tries again.
    */

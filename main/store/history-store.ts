@@ -118,8 +118,8 @@ class SqliteHistoryStore implements HistoryStore {
   /** Entries `saveSoon` has not committed yet, by id: the latest state, in first-save order. */
   private readonly pending = new Map<string, HistoryEntry>();
   private flushQueued = false;
-  /** The commit every `durable()` of the current event-loop turn waits for, while one is scheduled. */
-  private turnCommit: Promise<void> | undefined;
+  /** The commit every `durable()` asked since the last one waits for: at the end of this turn of the event loop, after the running fsync. */
+  private nextCommit: Promise<void> | undefined;
   /** Why the last commit of pending entries failed, until `durable` reports it. */
   private failure: unknown;
 
@@ -225,16 +225,17 @@ class SqliteHistoryStore implements HistoryStore {
 
   durable(): Promise<void> {
     if (this.closed || this.pending.size === 0) return this.syncCommitted();
-    // Every durable() of this turn of the event loop shares one commit (then one fsync): a
-    // transaction per answered request was the largest part of a request's history cost.
-    this.turnCommit ??= new Promise<void>((resolve) =>
-      setImmediate(() => {
-        this.turnCommit = undefined;
+    // One transaction, then one fsync, for every durable() asked in this turn of the event loop
+    // or while the previous fsync ran (group commit): a transaction and an fsync per answered
+    // request were the largest part of its history cost under load.
+    this.nextCommit ??= this.group
+      .idle()
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.nextCommit = undefined;
         if (!this.closed) this.flushPending();
-        resolve();
-      }),
-    );
-    return this.turnCommit.then(() => this.syncCommitted());
+      });
+    return this.nextCommit.then(() => this.syncCommitted());
   }
 
   /** Resolves once every commit made so far is synced; rejects with a failed `saveSoon` commit first. */

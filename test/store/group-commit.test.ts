@@ -3,6 +3,7 @@
  * commit made meanwhile, awaited through `durable()`), and the save path that leaves the FTS row
  * alone while an unfinished entry's searchable text stays the same.
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BACKGROUND_SYNC_MS, createGroupSync } from '../../main/store/group-sync.js';
@@ -73,6 +74,22 @@ describe('group sync', () => {
     await expect(retry).resolves.toBeUndefined();
   });
 
+  it('idle() resolves at once with no round running, else once the running round ends', async () => {
+    const m = manualSync();
+    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+    await g.idle();
+    g.committed();
+    const synced = g.durable();
+    let idle = false;
+    const waiting = g.idle().then(() => (idle = true));
+    await tick();
+    expect(idle).toBe(false);
+    m.calls[0]!.done();
+    await synced;
+    await waiting;
+    expect(idle).toBe(true);
+  });
+
   it('resolves every waiter on close and never syncs an in-memory database', async () => {
     const m = manualSync();
     const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
@@ -123,6 +140,29 @@ describe('history store: durable() and the unchanged-text save path', () => {
     await expect(store.durable()).resolves.toBeUndefined();
     store.close();
     await expect(store.durable()).resolves.toBeUndefined();
+  });
+
+  it('durable() asked by many answers of one turn commits their entries in one transaction', async () => {
+    const wal = join(tmp.dir, 'history.db-wal');
+    const walSize = () => statSync(wal).size;
+    store.save(minimalEntry('first', 1000)); // the WAL exists
+    await store.durable();
+    const start = walSize();
+    const together: Promise<void>[] = [];
+    for (let i = 0; i < 8; i++) {
+      store.saveSoon(minimalEntry(`t${i}`, 2000 + i));
+      together.push(store.durable());
+    }
+    await Promise.all(together);
+    const oneCommit = walSize() - start;
+    for (let i = 0; i < 8; i++) {
+      store.saveSoon(minimalEntry(`s${i}`, 3000 + i));
+      await store.durable();
+    }
+    const eightCommits = walSize() - start - oneCommit;
+    expect(store.list({ limit: 20, offset: 0 }).total).toBe(17);
+    // Each commit appends the pages it changed to the WAL: one commit of eight entries appends far fewer.
+    expect(oneCommit * 3).toBeLessThan(eightCommits);
   });
 
   it('keeps an unfinished entry searchable across saves with the same text, and re-indexes changed text', () => {
