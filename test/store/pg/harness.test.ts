@@ -1,0 +1,41 @@
+/** The PostgreSQL test harness itself: a throw-away cluster starts, restarts, survives a SIGKILL and goes away. */
+import { existsSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { adminQuery, startPostgres, testDatabase, type PostgresCluster } from '../../support/postgres.js';
+
+describe('PostgreSQL test harness', () => {
+  let own: PostgresCluster | undefined;
+  afterAll(async () => own?.destroy());
+
+  it('gives each caller a fresh database in the shared cluster, with unaccent available', async () => {
+    const a = await testDatabase();
+    const b = await testDatabase();
+    try {
+      expect(a.url).not.toBe(b.url);
+      await adminQuery(a.url, 'CREATE EXTENSION IF NOT EXISTS unaccent');
+      expect((await adminQuery(a.url, "SELECT unaccent('Crème Brûlée') AS t")).rows[0].t).toBe('Creme Brulee');
+      await adminQuery(a.url, 'CREATE TABLE only_here (x int)');
+      await expect(adminQuery(b.url, 'SELECT * FROM only_here')).rejects.toThrow(/does not exist/);
+    } finally {
+      await a.drop();
+      await b.drop();
+    }
+  });
+
+  it('starts a cluster of its own that can be restarted, killed and started again, keeping its data', async () => {
+    own = await startPostgres();
+    await adminQuery(own.url(), 'CREATE TABLE kept (x int)');
+    await adminQuery(own.url(), 'INSERT INTO kept VALUES (1)');
+    await own.restart();
+    expect((await adminQuery(own.url(), 'SELECT count(*)::int AS n FROM kept')).rows[0].n).toBe(1);
+    await adminQuery(own.url(), 'INSERT INTO kept VALUES (2)');
+    await own.kill();
+    await expect(adminQuery(own.url(), 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
+    await own.start();
+    expect((await adminQuery(own.url(), 'SELECT count(*)::int AS n FROM kept')).rows[0].n).toBe(2); // committed before the kill
+    const dir = own.dataDir;
+    await own.destroy();
+    expect(existsSync(dir)).toBe(false);
+    own = undefined;
+  }, 120_000);
+});
