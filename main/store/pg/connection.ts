@@ -42,8 +42,6 @@ export interface Connection {
   query<R>(text: string, params?: Params): Promise<R[]>;
   /** Runs `fn` inside one transaction on one connection (BEGIN … COMMIT, ROLLBACK when it throws). @throws as {@link Connection.query} */
   transaction<T>(fn: (query: <R>(text: string, params?: Params) => Promise<R[]>) => Promise<T>): Promise<T>;
-  /** One connection for a while (e.g. the migration tool); release it with `release()`. @throws as {@link Connection.query} */
-  client(): Promise<pg.PoolClient>;
   /** False from a connection error until the reconnect probe succeeds. */
   available(): boolean;
   /** Runs `fn` whenever the database becomes available again after being unavailable. */
@@ -81,6 +79,24 @@ export function describeTarget(connection: string | pg.PoolConfig): string {
     return `${url.hostname}:${url.port || 5432}${url.pathname}`;
   } catch {
     return 'the configured PostgreSQL database';
+  }
+}
+
+/**
+ * One connection outside the pool, without the pool's time limit on queries (a migration may run
+ * long), for the caller to `end()`.
+ * @throws HistoryUnavailableError when the database cannot be reached
+ */
+export async function connectOnce(opts: ConnectionOptions): Promise<pg.Client> {
+  const base = typeof opts.connection === 'string' ? { connectionString: opts.connection } : opts.connection;
+  const client = new pg.Client({ ...base, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000, application_name: 'mcp-approval-console', types });
+  client.on('error', () => undefined); // a connection lost mid-migration fails the migration's query
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw isConnectionError(err) ? new HistoryUnavailableError(`The history database (${describeTarget(opts.connection)}) cannot be reached: ${(err as Error).message}`, { cause: err }) : err;
   }
 }
 
@@ -157,7 +173,6 @@ export function createConnection(opts: ConnectionOptions): Connection {
   };
   return {
     query,
-    client,
     async transaction(fn) {
       const c = await client();
       let broken: unknown;

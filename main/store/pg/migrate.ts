@@ -35,19 +35,20 @@ export function knownMigrations(dir = MIGRATIONS_DIR): string[] {
 }
 
 /**
- * Brings the database up to date on `client` (a connection it may hold for a while) and returns
+ * Brings the database up to date on `client` (a connection of its own: a migration may hold it for
+ * a while) and returns
  * the names of the migrations applied now (empty when none was pending).
  * `target` names the database in errors (never with a password).
  * @throws HistorySchemaTooNewError when the database has migrations this code does not know
  *   (nothing is changed); the server's error when a migration fails (none of this call's is kept)
  */
-export async function migrate(client: pg.PoolClient, target: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(client: pg.Client, target: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const known = knownMigrations(dir);
   const applied = await appliedMigrations(client);
   const unknown = applied.filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new HistorySchemaTooNewError(target, applied.length, known.length);
   const ran = await runner({
-    dbClient: client as unknown as pg.Client,
+    dbClient: client,
     dir,
     migrationsTable: MIGRATIONS_TABLE,
     direction: 'up',
@@ -61,7 +62,7 @@ export async function migrate(client: pg.PoolClient, target: string, dir = MIGRA
 }
 
 /** Names of the migrations recorded in the database (empty when it was never migrated). */
-async function appliedMigrations(client: pg.PoolClient): Promise<string[]> {
+async function appliedMigrations(client: pg.Client): Promise<string[]> {
   const table = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [MIGRATIONS_TABLE]);
   if (table.rows[0]?.t == null) return [];
   return (await client.query<{ name: string }>(`SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY run_on, id`)).rows.map((r) => r.name);

@@ -23,7 +23,7 @@ import { INTERRUPTED_DETAIL, type PrunePolicy } from '../maintenance.js';
 import { BIG_TEXT_CHARS, bigStrings, inflateMedia, type TextRef } from '../media.js';
 import { rowToEntry, rowToListItem, type EntryRow, type ListRow } from '../rows.js';
 import type { UsageRow } from '../usage.js';
-import { createConnection, describeTarget, type Connection, type ConnectionOptions } from './connection.js';
+import { connectOnce, createConnection, describeTarget, type Connection, type ConnectionOptions } from './connection.js';
 import { migrate } from './migrate.js';
 import * as q from './queries.js';
 import { toTsQuery } from './search.js';
@@ -57,19 +57,13 @@ export interface PgHistoryOptions extends ConnectionOptions {
  *   when it was migrated by a newer console; the server's error when a migration fails
  */
 export async function openPgHistoryStore(opts: PgHistoryOptions): Promise<HistoryStore> {
-  const conn = createConnection(opts);
+  const client = await connectOnce(opts);
   try {
-    const client = await conn.client();
-    try {
-      await migrate(client, describeTarget(opts.connection));
-    } finally {
-      client.release();
-    }
-  } catch (err) {
-    await conn.close();
-    throw err;
+    await migrate(client, describeTarget(opts.connection));
+  } finally {
+    await client.end();
   }
-  const store = new PgHistoryStore(conn, opts);
+  const store = new PgHistoryStore(createConnection(opts), opts);
   void store.collectUnlinked();
   return store;
 }
@@ -183,11 +177,9 @@ class PgHistoryStore implements HistoryStore {
   async deleteSessions(conversationIds: readonly string[]): Promise<number> {
     await this.current();
     if (conversationIds.length === 0) return 0;
-    return this.conn.transaction(async (query) => {
-      const [row] = await query<{ n: number }>('WITH d AS (DELETE FROM history WHERE conversation_id = ANY($1::text[]) RETURNING 1) SELECT count(*) AS n FROM d', [conversationIds]);
-      await query(COLLECT_SQL, [null, this.graceMs]);
-      return row!.n;
-    });
+    const [row] = await this.conn.query<{ n: number }>('WITH d AS (DELETE FROM history WHERE conversation_id = ANY($1::text[]) RETURNING 1) SELECT count(*) AS n FROM d', [conversationIds]);
+    await this.collectUnlinked();
+    return row!.n;
   }
 
   async pruneCandidates(policy: PrunePolicy): Promise<string[]> {

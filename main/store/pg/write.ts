@@ -140,12 +140,13 @@ export const BLOB_SQL =
 /**
  * Removes payloads no entry links to that were last touched more than $2 ms ago; $1: only those
  * hashes (null: all). A writer linking one touches it first, in the same transaction, so a payload
- * about to be linked is never removed (the delete re-checks `touched_at` on a row it had to wait for).
+ * about to be linked is never removed; rows another transaction holds are skipped (left for the
+ * next run), so collecting never waits on a writer nor deadlocks with another instance's collector.
  */
 export const COLLECT_SQL =
-  "DELETE FROM blobs AS b WHERE b.touched_at < now() - $2::float8 * interval '1 millisecond' " +
-  'AND ($1::text[] IS NULL OR b.sha256 = ANY($1::text[])) ' +
-  'AND NOT EXISTS (SELECT 1 FROM history_blobs AS l WHERE l.sha256 = b.sha256)';
+  'DELETE FROM blobs WHERE sha256 IN (SELECT b.sha256 FROM blobs AS b ' +
+  "WHERE b.touched_at < now() - $2::float8 * interval '1 millisecond' AND ($1::text[] IS NULL OR b.sha256 = ANY($1::text[])) " +
+  'AND NOT EXISTS (SELECT 1 FROM history_blobs AS l WHERE l.sha256 = b.sha256) FOR UPDATE SKIP LOCKED)';
 
 /** How a payload's string is kept in `blobs.data` (see migrations/0001_history.sql). */
 export type BlobEncoding = 'base64' | 'utf8' | 'json';

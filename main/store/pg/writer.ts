@@ -140,11 +140,13 @@ export class Writer {
     clearTimeout(this.soon);
     this.soon = undefined;
     this.running = true;
-    void this.drain().finally(() => {
-      this.running = false;
-      this.settle();
-      if (this.pending.size > 0 && this.deps.conn.available()) this.kick(); // queued during the last settle
-    });
+    void this.drain()
+      .catch((err: unknown) => void (this.failure ??= err)) // not expected: every step catches its own
+      .finally(() => {
+        this.running = false;
+        this.settle();
+        if (this.pending.size > 0 && this.deps.conn.available()) this.kick(); // queued during the last settle
+      });
   }
 
   private async drain(): Promise<void> {

@@ -13,10 +13,11 @@ import { HISTORY_TABLES } from './tables.js';
 let database: ReturnType<typeof testDatabase> | undefined;
 afterAll(async () => (await database)?.drop());
 
-/** A fresh PostgreSQL store: this file's database (migrated by the first open), emptied. */
+/** A fresh PostgreSQL store: this file's database (migrated once), emptied before the store opens. */
 async function openPgUnderTest(): Promise<StoreUnderTest> {
-  database ??= testDatabase();
+  database ??= testDatabase().then(async (db) => (await (await openPgHistoryStore({ connection: db.url })).close(), db));
   const { url } = await database;
+  await adminQuery(url, `TRUNCATE ${HISTORY_TABLES} RESTART IDENTITY`);
   const opened: HistoryStore[] = [];
   const open = async () => {
     const s = await openPgHistoryStore({ connection: url, maxConnections: 4, blobGraceMs: 0 });
@@ -24,7 +25,6 @@ async function openPgUnderTest(): Promise<StoreUnderTest> {
     return s;
   };
   const first = await open();
-  await adminQuery(url, `TRUNCATE ${HISTORY_TABLES} RESTART IDENTITY`);
   const t: StoreUnderTest = {
     store: first,
     another: open,

@@ -20,6 +20,7 @@ import { HISTORY_TABLES } from './tables.js';
 let db: Awaited<ReturnType<typeof testDatabase>>;
 beforeAll(async () => {
   db = await testDatabase();
+  await (await openPgHistoryStore({ connection: db.url })).close(); // migrated
 });
 afterAll(async () => db?.drop());
 
@@ -44,8 +45,8 @@ describe('PostgreSQL history: migrations', () => {
 describe('PostgreSQL history: what is stored', () => {
   let store: HistoryStore;
   beforeEach(async () => {
-    store = await openPgHistoryStore({ connection: db.url, blobGraceMs: 0 });
     await sql(`TRUNCATE ${HISTORY_TABLES} RESTART IDENTITY`);
+    store = await openPgHistoryStore({ connection: db.url, blobGraceMs: 0 });
   });
   afterEach(async () => store.close());
 
