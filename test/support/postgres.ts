@@ -11,7 +11,8 @@
  * One shared cluster serves a whole vitest run: the global setup (postgres-global-setup.ts)
  * starts it the first time a test file asks ({@link testDatabase}), and stops it at the end; each
  * test file (or test) takes fresh databases in it. A test that restarts or kills PostgreSQL starts
- * a cluster of its own with {@link startPostgres}.
+ * a cluster of its own with {@link startPostgres}. A run interrupted before its teardown leaves no
+ * PostgreSQL behind: a watchdog process stops the cluster once the process that started it is gone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -171,17 +172,41 @@ export async function startPostgres(): Promise<PostgresCluster> {
       running = false;
     },
     async destroy() {
+      watchdog.kill();
       await stop().catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
     },
   };
+  const watchdog = startWatchdog(binaries, dataDir, root, user);
   try {
     await start();
   } catch (err) {
+    watchdog.kill();
     rmSync(root, { recursive: true, force: true });
     throw err;
   }
   return cluster;
+}
+
+/**
+ * A detached process that stops the cluster and removes its folder if this process dies without
+ * doing it (a test run interrupted): no PostgreSQL is left running. `kill()` it on a clean stop.
+ */
+function startWatchdog(binaries: PostgresBinaries, dataDir: string, root: string, user: ReturnType<typeof runAs>): { kill(): void } {
+  const script = `
+    const { spawnSync } = require('node:child_process');
+    const { rmSync } = require('node:fs');
+    const [parent, pgCtl, dataDir, root, user] = process.argv.slice(1);
+    const ids = user ? JSON.parse(user) : {};
+    setInterval(() => {
+      try { process.kill(Number(parent), 0); return; } catch {}
+      spawnSync(pgCtl, ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { ...ids, stdio: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+      process.exit(0);
+    }, 1000);`;
+  const child = spawn(process.execPath, ['-e', script, String(process.pid), join(binaries.bin, 'pg_ctl'), dataDir, root, user ? JSON.stringify(user) : ''], { detached: true, stdio: 'ignore' });
+  child.unref();
+  return { kill: () => void child.kill() };
 }
 
 /** Whether process `pid` exists (a zombie counts until it is reaped). */

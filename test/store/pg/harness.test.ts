@@ -1,5 +1,11 @@
-/** The PostgreSQL test harness itself: a throw-away cluster starts, restarts, survives a SIGKILL and goes away. */
+/**
+ * The PostgreSQL test harness itself: a throw-away cluster starts, restarts, survives a SIGKILL and
+ * goes away — also when the process that started it dies without stopping it.
+ */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminQuery, startPostgres, testDatabase, type PostgresCluster } from '../../support/postgres.js';
 
@@ -37,5 +43,23 @@ describe('PostgreSQL test harness', () => {
     await own.destroy();
     expect(existsSync(dir)).toBe(false);
     own = undefined;
+  }, 120_000);
+
+  it('leaves no PostgreSQL running when the process that started it is killed', async () => {
+    const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+    const script = "import { startPostgres } from './test/support/postgres.ts'; const c = await startPostgres(); console.log(JSON.stringify({ url: c.url(), dir: c.dataDir })); setInterval(() => {}, 60_000);";
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = await new Promise<{ url: string; dir: string }>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out) as { url: string; dir: string });
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code} before the cluster started`)));
+    });
+    await expect(adminQuery(started.url, 'SELECT 1')).resolves.toBeDefined();
+    child.kill('SIGKILL');
+    await expect.poll(() => existsSync(started.dir), { timeout: 30_000, interval: 250 }).toBe(false);
+    await expect(adminQuery(started.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
   }, 120_000);
 });
