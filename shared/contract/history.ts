@@ -71,8 +71,8 @@ export interface HistoryListPage {
   total: number;
   /**
    * Set when a full-text search matched more entries than the store counts (a team's PostgreSQL
-   * history stops counting a search at 10,000, so a common word over millions of entries stays
-   * fast): `total` is then a lower bound ("10,000+"), and pages past it can still be asked for.
+   * history stops counting a search at 1,000, so a common word over millions of entries stays
+   * fast): `total` is then a lower bound ("1,000+"), and pages past it can still be asked for.
    * The desktop's SQLite history always counts exactly.
    */
   totalCapped?: true;

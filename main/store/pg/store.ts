@@ -34,7 +34,7 @@ import { BLOB_SQL, COLLECT_SQL, LINK_SQL, TOUCH_SQL, UPSERT_SQL, blobString, med
 export const BLOB_GRACE_MS = 10 * 60_000;
 
 /** Most matches a full-text search counts: past it, the list says "at least" (`totalCapped`). */
-export const SEARCH_COUNT_CAP = 10_000;
+export const SEARCH_COUNT_CAP = 1_000;
 
 /** Big texts remembered as stored (the ones of the requests being handled). */
 const KNOWN_TEXTS = 16;
