@@ -6,7 +6,8 @@
 import type { SecretStore } from './secrets/secret-store.js';
 import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
-import type { WorkerSpec } from './offload/offload.js';
+import type { Offload, WorkerSpec } from './offload/offload.js';
+import type { HistoryStore } from './store/history-api.js';
 
 /** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
 export interface Logger {
@@ -84,6 +85,13 @@ export interface ConsolePorts {
    * `null`: no worker; big payloads are then handled on the main thread.
    */
   offloadWorker?: WorkerSpec | null;
+  /**
+   * Opens the history store (main/store/history-api.ts) the console uses, e.g. a team's
+   * PostgreSQL (`postgresHistory` in main/store/pg/store.ts). Absent: SQLite, `history.db` in
+   * `userDataDir` (the desktop's). The console closes it at shutdown.
+   * @throws (rejects) when it cannot be opened; the console then does not start
+   */
+  openHistory?(opts: { offload: Offload; logger: Logger }): Promise<HistoryStore>;
   /**
    * The page's address with its token (`http://127.0.0.1:PORT/?token=…`) once the web host serves
    * it; told only to the command line's `status` over the owner-only bridge channel. Absent in the
