@@ -64,7 +64,7 @@ export async function openPgHistoryStore(opts: PgHistoryOptions): Promise<Histor
     await client.end();
   }
   const store = new PgHistoryStore(createConnection(opts), opts);
-  void store.collectUnlinked();
+  store.startCollecting();
   return store;
 }
 
@@ -86,6 +86,8 @@ class PgHistoryStore implements HistoryStore {
   /** Payloads this store stored or touched, by hash, with when (epoch ms). */
   private readonly blobs = new Map<string, number>();
   private closed = false;
+  /** The start-up collection of unlinked payloads (running in the background). */
+  private startup: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly conn: Connection,
@@ -121,6 +123,8 @@ class PgHistoryStore implements HistoryStore {
 
   async prepareEntry(entry: HistoryEntry): Promise<void> {
     this.assertOpen();
+    // A payload stored while the start-up collection runs could look unlinked to it (with a short grace).
+    await this.startup;
     for (const text of bigStrings(entry)) {
       if (this.texts.has(text)) continue;
       const ref = await textRefOf(text);
@@ -269,6 +273,11 @@ class PgHistoryStore implements HistoryStore {
     await this.writer.close();
     this.closed = true;
     await this.conn.close();
+  }
+
+  /** Starts the start-up collection in the background (payloads stored later wait for it: {@link prepareEntry}). */
+  startCollecting(): void {
+    this.startup = this.collectUnlinked();
   }
 
   /** Removes payloads no entry links to, past the grace period; failures are logged (the next run retries). */
