@@ -50,26 +50,26 @@ export async function openTeamDatabase(opts: TeamDatabaseOptions): Promise<TeamD
   }
   const conn = createConnection({ connection: opts.url, ...(opts.logger && { logger: opts.logger }) });
   const first = randomUUID();
-  let lease: InstanceLease | undefined;
-  const notifier = await startTeamNotifier({ connection: opts.url, instanceId: () => lease?.id() ?? first, query: (text, params) => conn.query(text, params), ...(opts.logger && { logger: opts.logger }) }).catch(async (err: unknown) => {
+  const current: { lease?: InstanceLease } = {}; // the notifier names the lease's id now (it changes after a lost lease)
+  const notifier = await startTeamNotifier({ connection: opts.url, instanceId: () => current.lease?.id() ?? first, query: (text, params) => conn.query(text, params), ...(opts.logger && { logger: opts.logger }) }).catch(async (err: unknown) => {
     await conn.close();
     throw err;
   });
-  lease = await startInstanceLease({ db: conn, id: first, notifier, ...(opts.address && { address: opts.address }), ...(opts.timings && { timings: opts.timings }), ...(opts.logger && { logger: opts.logger }) }).catch(async (err: unknown) => {
+  const lease = await startInstanceLease({ db: conn, id: first, notifier, ...(opts.address && { address: opts.address }), ...(opts.timings && { timings: opts.timings }), ...(opts.logger && { logger: opts.logger }) }).catch(async (err: unknown) => {
     await notifier.close();
     await conn.close();
     throw err;
   });
-  const held = lease;
+  current.lease = lease;
   let closing: Promise<void> | undefined;
   return {
     target,
     conn,
     notifier,
-    lease: held,
+    lease,
     close: () =>
       (closing ??= (async () => {
-        await held.stop();
+        await lease.stop();
         await notifier.close();
         await conn.close();
       })()),
