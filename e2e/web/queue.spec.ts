@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import type { SamplingItemView } from '../../shared/contract/state.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../support/fixture-state.js';
+import { said, ui } from '../../shared/contract/ui-text.js';
 import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const select = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
@@ -213,6 +214,22 @@ test('finished items show their outcome, what was sent and delivered, and can be
   await expect.poll(() => recorded(page, 'dismissItem')).toEqual([{ itemId: 'item-delivered' }]);
   // Selection moves to the next item so the person can keep going.
   await expect(page.locator('[data-item-id="item-rejected"]')).toHaveAttribute('aria-current', 'true');
+});
+
+test("a provider failure with nobody reviewing: the outcome names the failure's kind, as the review does", async ({ page, appUrl, fixture }) => {
+  const failed = item(fixture.state, 'item-failed');
+  Object.assign(failed, {
+    sent: failed.original,
+    sentToModelAt: Date.now() - 61_000,
+    error: { message: 'OpenRouter: HTTP 429 Too Many Requests (rate limited, retry after 20 s)', at: Date.now() - 60_000, failure: 'rate-limit' },
+    outcome: { at: Date.now() - 60_000, ...said(ui('outcome.providerFailed', { why: 'The LLM provider failed: HTTP 429 Too Many Requests' })), code: -32603 },
+  });
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-failed');
+  const banner = page.getByTestId('outcome-banner');
+  await expect(banner.getByTestId('provider-failure')).toHaveText('The provider is rate-limiting: wait a moment, then retry.');
+  await expect(banner).toContainText('The provider failed with nobody reviewing; the caller got the error: The LLM provider failed: HTTP 429 Too Many Requests');
+  await shot(page, 'queue-outcome-provider-failed');
 });
 
 test('the mirror applies patches, ignores stale ones and replaces on snapshot', async ({ page, appUrl, fixture }) => {
