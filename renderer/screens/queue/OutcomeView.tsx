@@ -9,7 +9,7 @@ import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { ParamsView } from '../../components/ParamsView';
-import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { ActionBar, ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
 import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { FailureHeadline, ProviderFailure } from '../../components/ProviderFailure';
 import { clockTime } from '../../format';
@@ -134,12 +134,12 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
       </Section>
       {delivered && <DeliveredSection item={item} delivered={delivered} />}
       <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} />
-      <footer className="action-bar">
+      <ActionBar>
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
           {t('actions.dismiss')}
         </button>
-      </footer>
+      </ActionBar>
     </ReviewFrame>
   );
 }
