@@ -54,6 +54,12 @@ test('the only request waiting opens by itself, says so, and takes no deciding k
   await area(page, 'item-request').getByTestId('item-header').click();
   await page.keyboard.press('a');
   await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  // Once the person decided the phase it was opened in, the review is theirs: the note goes.
+  const it = fixture.state.items.find((i) => i.id === 'item-request')!;
+  const writing: SamplingItemView = { ...it, status: 'awaiting_response_review', sent: it.original, response: { manual: true, draft: { role: 'assistant', content: { type: 'text', text: '' }, model: 'manual', stopReason: 'endTurn' }, generatedAt: Date.now() } };
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 1, items: { upsert: [writing], remove: [] } } });
+  await expect(area(page, 'item-request').getByTestId('response-review')).toBeVisible();
+  await expect(note(page)).toHaveCount(0);
 });
 
 test('in Chinese: the note says the same', async ({ page, appUrl, fixture }) => {

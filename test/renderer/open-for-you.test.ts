@@ -16,13 +16,13 @@ const items: Listed[] = [
 
 describe('reviewToOpen', () => {
   it('opens the first waiting item when nothing is shown, saying whether it is the only one', () => {
-    expect(reviewToOpen(items, null, 'nothing-shown')).toEqual({ itemId: 'b', why: 'first', waiting: 3 });
-    expect(reviewToOpen([items[0]!, items[1]!, items[2]!], 'gone', 'nothing-shown')).toEqual({ itemId: 'b', why: 'only', waiting: 1 });
+    expect(reviewToOpen(items, null, 'nothing-shown')).toEqual({ itemId: 'b', status: 'awaiting_request_review', why: 'first', waiting: 3 });
+    expect(reviewToOpen([items[0]!, items[1]!, items[2]!], 'gone', 'nothing-shown')).toEqual({ itemId: 'b', status: 'awaiting_request_review', why: 'only', waiting: 1 });
   });
 
   it('after a decision, opens the next waiting item below, else the first above', () => {
-    expect(reviewToOpen(items, 'c', 'decided')).toEqual({ itemId: 'd', why: 'next', waiting: 3 });
-    expect(reviewToOpen([...items, { id: 'f', status: 'rejected' }], 'f', 'decided')).toEqual({ itemId: 'b', why: 'next', waiting: 3 });
+    expect(reviewToOpen(items, 'c', 'decided')).toEqual({ itemId: 'd', status: 'awaiting_input', why: 'next', waiting: 3 });
+    expect(reviewToOpen([...items, { id: 'f', status: 'rejected' }], 'f', 'decided')).toEqual({ itemId: 'b', status: 'awaiting_request_review', why: 'next', waiting: 3 });
   });
 
   it('opens nothing when nothing waits, or at no such moment', () => {

@@ -72,7 +72,7 @@ export function useOpenForYou(items: readonly ItemSummary[], selectedId: string 
       if (pending.current?.itemId === target.itemId) pending.current = null;
       // Meanwhile the person chose another item, or began typing; or it stopped waiting.
       if (useConsole.getState().selectedItemId !== from || !waitsOnPerson(item.status) || personBusy()) return;
-      openForYou(target);
+      openForYou({ ...target, status: item.status });
     });
     if (!done) pending.current = { itemId: target.itemId, cancel };
   }, [items, selectedId, listed, held, nowId, nowStatus, openForYou]);
@@ -83,7 +83,7 @@ export function useOpenForYou(items: readonly ItemSummary[], selectedId: string 
     },
     [],
   );
-  return opened && opened.itemId === selectedId && nowStatus && waitsOnPerson(nowStatus) ? opened : null;
+  return opened && opened.itemId === selectedId && nowStatus === opened.status ? opened : null;
 }
 
 /** "Opened for you: the next request waiting. Its keys work once you click in it…" */

@@ -13,6 +13,8 @@ export type OpenReason = 'only' | 'first' | 'next';
 /** A review the Queue opened for the person. */
 export interface OpenedForYou {
   itemId: string;
+  /** Its status when opened: once it moves on (the person decided that phase), the review is theirs. */
+  status: ItemStatus;
   why: OpenReason;
   /** How many items waited on the person then (the one opened included). */
   waiting: number;
@@ -41,10 +43,11 @@ export function reviewToOpen(items: readonly Listed[], selectedId: string | null
   const waiting = items.filter((i) => waitsOnPerson(i.status) && i.id !== selectedId);
   const first = waiting[0];
   if (!first) return null;
-  if (moment === 'nothing-shown') return { itemId: first.id, why: waiting.length === 1 ? 'only' : 'first', waiting: waiting.length };
+  if (moment === 'nothing-shown') return { itemId: first.id, status: first.status, why: waiting.length === 1 ? 'only' : 'first', waiting: waiting.length };
   const at = items.findIndex((i) => i.id === selectedId);
   const below = at === -1 ? undefined : items.slice(at + 1).find((i) => waitsOnPerson(i.status));
-  return { itemId: (below ?? first).id, why: 'next', waiting: waiting.length };
+  const next = below ?? first;
+  return { itemId: next.id, status: next.status, why: 'next', waiting: waiting.length };
 }
 
 /** The item a review showed, live (not held), as the Queue last saw it. */
