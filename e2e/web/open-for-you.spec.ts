@@ -42,7 +42,7 @@ test('the only request waiting opens by itself, says so, and takes no deciding k
   await openConsole(page, appUrl, fixture);
   await expect(area(page, 'item-request').getByTestId('request-review')).toBeVisible();
   await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
-  await expect(note(page)).toHaveText('Opened for you: the only request waiting. Its keys (A, R…) work once you click in it, or press Enter on it in the list.');
+  await expect(note(page)).toHaveText('Opened for you: the only request waiting. Its keys work once you click in it, or press Enter on it in the list.');
   await shot(page, 'open-for-you-only');
   // Focus is not in it: its keys decide nothing.
   await page.keyboard.press('a');
@@ -66,7 +66,7 @@ test('in Chinese: the note says the same', async ({ page, appUrl, fixture }) => 
   onlyWaiting(fixture, ['item-request', 'item-response']);
   await openWithDesktop(page, appUrl, { ...fixture, state: withDesktop(fixture.state, { language: 'zh-CN' }) });
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  await expect(note(page)).toHaveText('已为你打开：2 个待处理请求中的第一个。点击其中，或在列表中选中它后按 Enter，即可使用它的快捷键（A、R…）。');
+  await expect(note(page)).toHaveText('已为你打开：2 个待处理请求中的第一个。点击其中，或在列表中选中它后按 Enter，即可使用它的快捷键。');
   await shot(page, 'open-for-you-first-zh');
 });
 
