@@ -8,6 +8,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    globalSetup: ['test/support/python-global-setup.ts'],
+    globalSetup: ['test/support/python-global-setup.ts', 'test/support/postgres-global-setup.ts'],
   },
 });

@@ -52,6 +52,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     linkItem: (callIds, itemId) => servers?.calls.linkItem(callIds, itemId),
     serverConfig: (serverId) => servers?.feature.config(serverId),
   });
+  await req.policy.ready; // today's totals from history, before any request can arrive
   // The provider gateway listens before servers start, so a `providerGateway` server is launched with its address.
   const gateway = await startGatewaySide(f, req, { serverConfig: (id) => servers?.feature.config(id), serverIds: () => servers?.feature.views().map((v) => v.id) ?? [] });
   const srv = await createServerSide(
@@ -224,11 +225,11 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
   return {
     listHistory: async (input) => history.list(input),
     getHistoryEntry: async ({ id, media }) => {
-      const entry = history.get(id);
+      const entry = await history.get(id);
       return entry && media === 'by-ref' ? elideMedia(entry).value : entry;
     },
     getHistoryMedia: async ({ id, refs }) => {
-      const entry = history.get(id);
+      const entry = await history.get(id);
       if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id }));
       return { media: payloadsFor(entry, refs) };
     },
@@ -262,7 +263,7 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   srv.processes.sync(new Map()); // closed cleanly: nothing left behind
   f.hub.flush();
   disposeHistoryService();
-  f.history.close();
+  await f.history.close();
   await f.offload.close();
   f.folderLock.release();
 }

@@ -36,6 +36,13 @@ function time<T>(fn: () => T): { ms: number; value: T } {
   return { ms: performance.now() - t, value };
 }
 
+/** {@link time} for a read: until its promise settles. */
+async function timeRead<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
 function seed(store: HistoryStore): { entries: number; ms: number; ids: string[] } {
   const corpus = historyCorpus(7);
   const ids: string[] = [];
@@ -79,14 +86,14 @@ async function saveFigures(store: HistoryStore): Promise<Figure[]> {
 }
 
 /** A search page for each of {@link QUERIES} (p95 each), then p50 and p95 over all of them. */
-function searchFigures(store: HistoryStore): Figure[] {
+async function searchFigures(store: HistoryStore): Promise<Figure[]> {
   const figures: Figure[] = [];
   const all: number[] = [];
   for (const q of QUERIES) {
     const samples: number[] = [];
     let found = 0;
     for (let i = 0; i < SEARCH_RUNS; i++) {
-      const { ms, value } = time(() => store.list({ query: q.query, ...q.filter, limit: 50, offset: 0 }));
+      const { ms, value } = await timeRead(() => store.list({ query: q.query, ...q.filter, limit: 50, offset: 0 }));
       samples.push(ms);
       found = value.total;
     }
@@ -99,24 +106,24 @@ function searchFigures(store: HistoryStore): Figure[] {
 }
 
 /** The worst of five unfiltered list pages, from the first to deep offsets. */
-function pageFigure(store: HistoryStore): Figure {
+async function pageFigure(store: HistoryStore): Promise<Figure> {
   const pageSamples: number[] = [];
-  for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push(time(() => store.list({ limit: 50, offset })).ms);
+  for (const offset of [0, 50, 5_000, 70_000, 130_000]) pageSamples.push((await timeRead(() => store.list({ limit: 50, offset }))).ms);
   return { id: 'p4.list_page_max_ms', name: 'list page, no filter, worst of 5 offsets', value: Math.max(...pageSamples), unit: 'ms', note: 'offsets 0…130,000' };
 }
 
 /** Opening entries drawn from `ids`: the entry alone, and the entry plus its session's timeline. */
-function detailFigures(store: HistoryStore, ids: string[]): Figure[] {
+async function detailFigures(store: HistoryStore, ids: string[]): Promise<Figure[]> {
   const pick = rng(3);
   const gets: number[] = [];
   const details: number[] = [];
   for (let i = 0; i < DETAIL_RUNS; i++) {
     const id = ids[Math.floor(pick() * ids.length)]!;
-    const got = time(() => store.get(id));
+    const got = await timeRead(() => store.get(id));
     if (!got.value) throw new Error(`entry ${id} is missing`);
     gets.push(got.ms);
     const conv = got.value.conversationId;
-    details.push(got.ms + time(() => store.list({ conversationId: conv, limit: 50, offset: 0 })).ms);
+    details.push(got.ms + (await timeRead(() => store.list({ conversationId: conv, limit: 50, offset: 0 }))).ms);
   }
   return [
     { id: 'p4.get_p50_ms', name: 'get entry p50', value: percentile(gets, 50), unit: 'ms' },
@@ -135,27 +142,27 @@ const scenario: Scenario = {
     let store = openHistoryStore(path);
     try {
       const seeded = seed(store);
-      const total = store.list({ limit: 0, offset: 0 }).total;
+      const total = (await store.list({ limit: 0, offset: 0 })).total;
       if (total !== seeded.entries) throw new Error(`seeded ${seeded.entries} entries but the store counts ${total}`);
       // Re-open, as a person would after a restart: statistics from `optimize`, cold statement cache.
-      store.close();
+      await store.close();
       store = openHistoryStore(path);
       const figures: Figure[] = [
         { id: 'p4.insert_per_s', name: 'insert throughput', value: (seeded.entries / seeded.ms) * 1000, unit: 'entries/s', note: `${seeded.entries.toLocaleString('en-US')} entries, ${BATCH} per transaction` },
       ];
       figures.push(...(await saveFigures(store)));
-      figures.push(...searchFigures(store));
-      figures.push(pageFigure(store));
-      figures.push(...detailFigures(store, seeded.ids));
+      figures.push(...(await searchFigures(store)));
+      figures.push(await pageFigure(store));
+      figures.push(...(await detailFigures(store, seeded.ids)));
 
-      const statsMs = time(() => store.stats({})).ms;
+      const statsMs = (await timeRead(() => store.stats({}))).ms;
       figures.push({ id: 'p4.counters_ms', name: 'per-server counters, all time', value: statsMs, unit: 'ms' });
-      store.close();
+      await store.close();
       const size = statSync(path).size + (statSafe(`${path}-wal`) ?? 0);
       figures.push({ id: 'p4.db_mb', name: 'database size', value: size / 2 ** 20, unit: 'MB' });
       return figures;
     } finally {
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     }
   },

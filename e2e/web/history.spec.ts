@@ -26,7 +26,7 @@ test.beforeAll(async () => {
   try {
     store.saveMany(buildLiveHistory(Date.now(), FILLER));
   } finally {
-    store.close();
+    await store.close();
   }
 });
 test.afterAll(async () => host?.stop());

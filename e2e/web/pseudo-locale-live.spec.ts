@@ -83,7 +83,7 @@ async function liveData(url: string): Promise<string[]> {
     logs: logs.map((l) => ({ protocol: l.protocol, stderr: l.stderr })),
     calls: state.calls.map((c) => ({ name: c.name, kind: c.kind, arguments: c.arguments, argumentsJson: JSON.stringify(c.arguments), result: c.result, serverSaid: c.error?.message })),
     items: items.map((i) => ('original' in i ? { serverId: i.serverId, original: i.original, sent: i.sent, response: i.response, association: i.association } : { serverId: i.serverId })),
-    history: entries.map((e) => ({ serverId: e.serverId, callName: e.callName, callArgs: e.callArgs, preview: e.preview, original: e.original, sent: e.sent, generated: e.generated, delivered: e.delivered, model: e.model })),
+    history: entries.map((e) => ({ serverId: e.serverId, callName: e.callName, callArgs: e.callArgs, preview: e.preview, original: e.original, sent: e.sent, generated: e.generated, delivered: e.delivered, model: e.model, hashes: e.events.map((ev) => [ev.version, ev.sha256]) })),
     paths: [
       ...[state.settings.serversConfigPath, state.settings.providersConfigPath, state.settings.historyPath, state.desktop?.path, state.policy?.path],
       ...[state.settings.userDataDir, ...[SECRETS_FILE, SECRET_KEY_FILE].map((f) => path.join(state.settings.userDataDir, f))],

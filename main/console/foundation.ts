@@ -67,8 +67,8 @@ export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   const providerRegistry = await openProviderRegistry({ path: join(dir, PROVIDERS_CONFIG_FILE), env, secrets, onChange: (v, s) => publishProviders(v, s) });
   // Big payloads (a 25 MB request) are parsed, validated, scanned and written on a worker thread.
   const offload = createOffload(ports.offloadWorker === undefined ? sourceWorkerSpec() : (ports.offloadWorker ?? undefined), logger);
-  const history = openHistoryStore(join(dir, HISTORY_FILE), { offload });
-  history.markInterrupted(now()); // requests a crash or quit left unfinished
+  const history = ports.openHistory ? await ports.openHistory({ offload, logger }) : openHistoryStore(join(dir, HISTORY_FILE), { offload });
+  await history.markInterrupted(now()); // requests a crash or quit left unfinished
   const roots = openRootsStore(dir);
   const hub = createStateHub(initialState(ports, servers, providerRegistry, secrets));
   publishProviders = (views, settings) => {

@@ -19,8 +19,39 @@ import { readResponsesId } from './wire/ids.js';
 import { answerItems, responseBody, type AnswerItem } from './wire/responses.js';
 import type { EarlierLookup, GatewayReply, WireError } from './wire/types.js';
 
-/** A History entry by id (null: none). */
+/** A History entry by id (null: none), at hand: the entries a call names, read beforehand ({@link prefetchEntries}). */
 export type EntryOf = (id: string) => HistoryEntry | null;
+
+/** A History entry by id, read from the store (null: none). */
+export type ReadEntry = (id: string) => Promise<HistoryEntry | null>;
+
+/**
+ * The Responses ids a call's body names: its `previous_response_id` and the ids of its
+ * `item_reference` input items (a body not in the API's shape names none; the codec says why).
+ */
+export function namedResponseIds(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return [];
+  const { previous_response_id: previous, input } = body as { previous_response_id?: unknown; input?: unknown };
+  const ids = typeof previous === 'string' ? [previous] : [];
+  if (Array.isArray(input)) {
+    for (const item of input) {
+      const { type, id } = (item ?? {}) as { type?: unknown; id?: unknown };
+      if (type === 'item_reference' && typeof id === 'string') ids.push(id);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Reads the History entries the Responses ids `ids` name (ids the console never gave are skipped),
+ * so the codec can look them up synchronously while it translates the call.
+ * @throws (rejects) what the store's read throws (e.g. History unavailable)
+ */
+export async function prefetchEntries(read: ReadEntry, ids: readonly string[]): Promise<EntryOf> {
+  const itemIds = [...new Set(ids.map(readResponsesId).flatMap((ref) => (ref.kind === 'unknown' ? [] : [ref.itemId])))];
+  const entries = new Map(await Promise.all(itemIds.map(async (itemId) => [itemId, await read(itemId)] as const)));
+  return (itemId) => entries.get(itemId) ?? null;
+}
 
 const notFound = (message: string, param?: string): WireError => ({ status: 404, kind: 'not_found', message, ...(param && { param }) });
 

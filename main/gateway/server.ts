@@ -29,7 +29,7 @@ import { handleEmbeddings } from './embeddings.js';
 import { modelBody, modelsBody, type GatewayModel } from './models.js';
 import { startOverhead } from './overhead.js';
 import { sendError, sendJson } from './respond.js';
-import { earlierAnswers, storedResponse, type EntryOf } from './responses-history.js';
+import { earlierAnswers, namedResponseIds, prefetchEntries, storedResponse, type ReadEntry } from './responses-history.js';
 import { route, SERVED_ENDPOINTS, type Endpoint } from './routes.js';
 import type { GatewayTokens, TokenHolder } from './tokens.js';
 import { anthropicCodec, openAiCodec, responsesCodec, type WireCodec } from './wire/index.js';
@@ -50,7 +50,7 @@ export interface GatewayServerDeps {
   /** Whether any provider makes embeddings (else an embeddings call is refused at once). */
   makesEmbeddings(): boolean;
   /** A History entry by id: the Responses API's `previous_response_id`, `item_reference` and `GET /responses/{id}`. */
-  historyEntry: EntryOf;
+  historyEntry: ReadEntry;
   logger: Logger;
   now: () => number;
   /** ms without a write after which a streamed call gets a keep-alive; default GATEWAY_KEEPALIVE_MS (call.ts). */
@@ -130,7 +130,7 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
     if (!deps.makesEmbeddings()) return sendError(res, 'openai', { status: 400, kind: 'invalid_request', message: "none of the console's providers makes embeddings (add an OpenAI, OpenAI-compatible or Google provider)", param: 'model' });
     return handleEmbeddings(ctx, call);
   }
-  const earlier = endpoint.endpoint === 'responses' ? { earlier: earlierAnswers(deps.historyEntry, holder.serverId) } : {};
+  const earlier = endpoint.endpoint === 'responses' ? { earlier: earlierAnswers(await prefetchEntries(deps.historyEntry, namedResponseIds(body.json)), holder.serverId) } : {};
   await handleCall(ctx, { ...call, codec: CODECS[endpoint.endpoint], ...earlier });
 }
 
@@ -166,8 +166,8 @@ function answerModels(deps: GatewayServerDeps, res: ServerResponse, endpoint: Ex
 }
 
 /** `GET /openai/v1/responses/{id}`: the response rebuilt from History, or its 404. */
-function answerStored(deps: GatewayServerDeps, res: ServerResponse, id: string, holder: TokenHolder): void {
-  const stored = storedResponse(deps.historyEntry, holder.serverId, id);
+async function answerStored(deps: GatewayServerDeps, res: ServerResponse, id: string, holder: TokenHolder): Promise<void> {
+  const stored = storedResponse(await prefetchEntries(deps.historyEntry, [id]), holder.serverId, id);
   if ('error' in stored) return sendError(res, 'openai', stored.error);
   sendJson(res, stored.body);
 }

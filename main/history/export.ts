@@ -89,15 +89,19 @@ export function parseJsonl(text: string): HistorySession[] {
  * @throws ApiError `invalid_input` when more than MAX_EXPORT_SESSIONS sessions are selected or the
  *   format is unknown; `not_found` when nothing is selected.
  */
-export function exportHistory(store: HistoryStore, req: ExportRequest, now: number): ExportedFile {
+export async function exportHistory(store: HistoryStore, req: ExportRequest, now: number): Promise<ExportedFile> {
   if (!EXPORT_FORMATS.includes(req.format)) throw new ApiError('invalid_input', `unknown export format ${String(req.format)}`);
   const selection = req.ids !== undefined ? { ids: req.ids } : { filter: req.filter ?? {} };
-  const ids = store.sessions(selection, MAX_EXPORT_SESSIONS + 1);
+  const ids = await store.sessions(selection, MAX_EXPORT_SESSIONS + 1);
   if (ids.length > MAX_EXPORT_SESSIONS) {
     throw new ApiError('invalid_input', ui('error.exportTooMany', { max: MAX_EXPORT_SESSIONS.toLocaleString('en-US') }));
   }
   if (ids.length === 0) throw new ApiError('not_found', ui('error.exportNone'));
-  const sessions = ids.map((c) => toSession(store.conversation(c))).filter((s) => s.requests.length > 0);
+  const sessions: HistorySession[] = [];
+  for (const c of ids) {
+    const session = toSession(await store.conversation(c));
+    if (session.requests.length > 0) sessions.push(session);
+  }
   const entries = sessions.reduce((n, s) => n + s.requests.length, 0);
   const header: ReportHeader = {
     title: 'MCP Approval Console — history report',

@@ -25,11 +25,13 @@ export function entryWithDraft(entry: HistoryEntry, input: DraftInput, now: numb
 }
 
 /**
- * Keeps `input` in the History entry `itemId` (committed when it returns).
- * @throws ApiError not_found when History has no such entry either
+ * Keeps `input` in the History entry `itemId` (committed when it resolves).
+ * @throws (rejects) ApiError not_found when History has no such entry either; the store's error
+ *   when it cannot be read or written
  */
-export function keepDraftInHistory(store: Pick<HistoryStore, 'get' | 'save'>, itemId: string, input: DraftInput, now: number): void {
-  const entry = store.get(itemId);
+export async function keepDraftInHistory(store: Pick<HistoryStore, 'get' | 'save' | 'durable'>, itemId: string, input: DraftInput, now: number): Promise<void> {
+  const entry = await store.get(itemId);
   if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id: itemId }));
   store.save(entryWithDraft(entry, input, now));
+  await store.durable();
 }

@@ -51,13 +51,13 @@ export function createRetention(deps: RetentionDeps): Retention {
   const pruneOnce = async (): Promise<number> => {
     const { retentionDays, retentionSessions } = deps.settings();
     if (retentionDays === null && retentionSessions === null) return 0;
-    const candidates = deps.store.pruneCandidates({
+    const candidates = await deps.store.pruneCandidates({
       olderThan: retentionDays === null ? undefined : deps.now() - retentionDays * DAY_MS,
       keepSessions: retentionSessions ?? undefined,
     });
     let deleted = 0;
     for (let i = 0; i < candidates.length && !stopped; i += BATCH) {
-      deleted += deps.store.deleteSessions(candidates.slice(i, i + BATCH));
+      deleted += await deps.store.deleteSessions(candidates.slice(i, i + BATCH));
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return deleted;

@@ -66,8 +66,8 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
     historyFacets: async () => store.facets(),
     exportHistory: async (input) => exportHistory(store, input, deps.now()),
     deleteHistory: async ({ ids }) => {
-      const sessions = store.sessions({ ids }, ids.length);
-      return { deleted: store.deleteSessions(sessions), sessions: sessions.length };
+      const sessions = await store.sessions({ ids }, ids.length);
+      return { deleted: await store.deleteSessions(sessions), sessions: sessions.length };
     },
     getHistorySettings: async () => ({ ...settings }),
     setHistorySettings: async (input) => {
@@ -86,7 +86,7 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
       return { settings: { ...settings }, pruned };
     },
     reopenHistoryEntry: async ({ id }) => {
-      const entry = store.get(id);
+      const entry = await store.get(id);
       if (!entry) throw new ApiError('not_found', ui('error.noHistoryEntry', { id }));
       return { itemId: deps.reopenDraft(entry) };
     },

@@ -39,9 +39,10 @@ export interface PolicyDeps {
   priceOf?: (model: ModelRef) => ModelPrice | undefined;
   /**
    * History's token usage since a time (epoch ms), read once at start so today's (UTC) token and
-   * spend totals survive a restart. Absent: the totals start at zero.
+   * spend totals survive a restart (a store's read resolves later: {@link PolicyService.ready}).
+   * Absent: the totals start at zero.
    */
-  usageSince?: (from: number) => UsageRow[];
+  usageSince?: (from: number) => UsageRow[] | Promise<UsageRow[]>;
   /** Watch the rules file for hand edits (default true). */
   watch?: boolean;
   /** Where big texts are scanned (main/offload); absent: inline, when first needed. */
@@ -56,6 +57,12 @@ const SCAN_OFFLOAD_CHARS = BIG_PAYLOAD / 16;
 /** The policy service: the pipeline seam, the elicitation hook, the history filter, and the API methods it serves. */
 export interface PolicyService {
   policy: SamplingPolicy;
+  /**
+   * Resolves once today's totals are seeded from history (at once when `usageSince` answered
+   * synchronously or is absent); never rejects (a failed read is logged, the totals start at zero).
+   * Await it before requests can arrive.
+   */
+  ready: Promise<void>;
   /** The elicitation queue's `decide` hook: `decline` when the server's elicitation policy says so, else `ask`. */
   decideElicitation(serverId: string): ElicitationDecision;
   /**
@@ -111,7 +118,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     // The store calls onChange only from its watcher and `reload`, never while it opens.
     store: openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(st), watch: deps.watch }),
   };
-  seedToday(st);
+  const ready = seedToday(st);
   deps.hub.set('policy', policyView(st));
 
   const policy: SamplingPolicy = {
@@ -125,6 +132,7 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
 
   return {
     policy,
+    ready,
     decideElicitation: (serverId) => decideElicitation(st, serverId),
     historySink: (inner) => scrubbingSink(scrub, inner),
     saveRules(rules) {
@@ -166,15 +174,27 @@ function optionsOf(st: PolicyState, file: RulesFile): DetectOptions {
   return st.options.detect;
 }
 
-/** Starts today's (UTC) totals from history when `usageSince` is given; a failure to read it is logged and the totals start at zero. */
-function seedToday(st: PolicyState): void {
+/**
+ * Starts today's (UTC) totals from history when `usageSince` is given: at once when it answers
+ * synchronously, else once its promise resolves (the returned promise). A failure to read it is
+ * logged and the totals start at zero.
+ */
+function seedToday(st: PolicyState): Promise<void> {
   const { deps } = st;
-  if (!deps.usageSince) return;
+  if (!deps.usageSince) return Promise.resolve();
   const start = deps.now();
+  const failed = (err: unknown) => deps.logger.warn("could not read today's usage from history; daily totals start at zero", { error: String(err) });
+  const seed = (rows: UsageRow[]) => st.limiter.seed(utcDayOf(start), dayUsageOf(rows, deps.priceOf));
   try {
-    st.limiter.seed(utcDayOf(start), dayUsageOf(deps.usageSince(utcDayStart(start)), deps.priceOf));
+    const rows = deps.usageSince(utcDayStart(start));
+    if (!(rows instanceof Promise)) return Promise.resolve(seed(rows));
+    return rows.then((r) => {
+      seed(r);
+      publish(st); // the counters shown start from today's totals
+    }, failed);
   } catch (err) {
-    deps.logger.warn("could not read today's usage from history; daily totals start at zero", { error: String(err) });
+    failed(err);
+    return Promise.resolve();
   }
 }
 

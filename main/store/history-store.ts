@@ -30,7 +30,8 @@ import type { Offload } from '../offload/offload.js';
 import { createBigTexts, type BigTexts } from './big-texts.js';
 import { inflateMedia } from './media.js';
 import { countSql, listSql, sessionsSql, whereOf, type WhereClause } from './query.js';
-import { MAX_EPOCH_MS, SQL, rowToEntry, rowToListItem, type EntryRow, type ListRow } from './rows.js';
+import { SQL, rowToEntry, rowToListItem, type EntryRow, type ListRow } from './rows.js';
+import { checkCount, checkEntry } from './checks.js';
 import { writeEntry, type IndexedText } from './write.js';
 import { usageSince, type UsageRow } from './usage.js';
 import { BUSY_TIMEOUT_MS, SAVE_SOON_WINDOW_MS, type HistoryListOptions, type HistoryStore, type SessionSelection } from './history-api.js';
@@ -254,7 +255,7 @@ class SqliteHistoryStore implements HistoryStore {
     this.group.committed();
   }
 
-  list(opts: HistoryListOptions): HistoryListPage {
+  async list(opts: HistoryListOptions): Promise<HistoryListPage> {
     this.assertCurrent();
     checkCount('limit', opts.limit);
     checkCount('offset', opts.offset);
@@ -266,18 +267,23 @@ class SqliteHistoryStore implements HistoryStore {
     };
   }
 
-  get(id: string): HistoryEntry | null {
+  async get(id: string): Promise<HistoryEntry | null> {
+    return this.getNow(id);
+  }
+
+  /** {@link HistoryStore.get}, synchronously. */
+  private getNow(id: string): HistoryEntry | null {
     this.assertCurrent();
     const row = this.prepare(SQL.get).get({ id }) as EntryRow | undefined;
     return row === undefined ? null : this.toEntry(row);
   }
 
-  conversation(conversationId: string): HistoryEntry[] {
+  async conversation(conversationId: string): Promise<HistoryEntry[]> {
     this.assertCurrent();
     return (this.prepare(SQL.conversation).all({ conversationId }) as EntryRow[]).map((r) => this.toEntry(r));
   }
 
-  sessions(selection: SessionSelection, max: number): string[] {
+  async sessions(selection: SessionSelection, max: number): Promise<string[]> {
     this.assertCurrent();
     checkCount('max', max);
     let where: WhereClause;
@@ -289,7 +295,7 @@ class SqliteHistoryStore implements HistoryStore {
     return (this.prepare(sessionsSql(where)).all({ ...where.params, max }) as { c: string }[]).map((r) => r.c);
   }
 
-  deleteSessions(conversationIds: readonly string[]): number {
+  async deleteSessions(conversationIds: readonly string[]): Promise<number> {
     this.assertCurrent();
     if (conversationIds.length === 0) return 0;
     const deleted = this.deleteTxn(conversationIds);
@@ -298,16 +304,16 @@ class SqliteHistoryStore implements HistoryStore {
     return deleted;
   }
 
-  pruneCandidates(policy: maintenance.PrunePolicy): string[] {
+  async pruneCandidates(policy: maintenance.PrunePolicy): Promise<string[]> {
     this.assertCurrent();
     return maintenance.pruneCandidates(this.prepare, policy);
   }
 
-  markInterrupted(now: number): number {
+  async markInterrupted(now: number): Promise<number> {
     this.assertCurrent();
     const ids = maintenance.unfinishedIds(this.prepare);
     for (const id of ids) {
-      const entry = this.get(id);
+      const entry = this.getNow(id);
       if (entry === null) continue;
       this.save({
         ...entry,
@@ -321,22 +327,27 @@ class SqliteHistoryStore implements HistoryStore {
     return ids.length;
   }
 
-  stats(range: { from?: number; to?: number }): HistoryStats {
+  async stats(range: { from?: number; to?: number }): Promise<HistoryStats> {
     this.assertCurrent();
     return maintenance.stats(this.prepare, range);
   }
 
-  facets(): HistoryFacets {
+  async facets(): Promise<HistoryFacets> {
     this.assertCurrent();
     return maintenance.facets(this.prepare);
   }
 
-  usageSince(from: number): UsageRow[] {
+  async usageSince(from: number): Promise<UsageRow[]> {
     this.assertCurrent();
     return usageSince(this.prepare, from);
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** {@link HistoryStore.close}, synchronously: done when it returns. */
+  private closeNow(): void {
     if (this.closed) return;
     this.flushPending(); // a failure here has nobody left to tell: the console answered every server first
     this.closed = true;
@@ -371,30 +382,4 @@ class SqliteHistoryStore implements HistoryStore {
     this.assertOpen();
     this.flushPending();
   }
-}
-
-/** Rejects entries that would violate the schema with a readable message instead of a SQL error. */
-function checkEntry(entry: HistoryEntry): void {
-  const strings = ['id', 'conversationId', 'serverId', 'status'] as const;
-  for (const key of strings) {
-    if (typeof entry[key] !== 'string' || entry[key] === '') {
-      throw new TypeError(`history entry: ${key} must be a non-empty string`);
-    }
-  }
-  if (typeof entry.preview !== 'string') throw new TypeError('history entry: preview must be a string');
-  if (!(entry.receivedAt >= 0 && entry.receivedAt <= MAX_EPOCH_MS)) {
-    throw new TypeError(`history entry: receivedAt must be epoch ms in 0..${MAX_EPOCH_MS}`);
-  }
-  if (entry.endedAt !== undefined && !Number.isFinite(entry.endedAt)) {
-    throw new TypeError('history entry: endedAt must be epoch ms');
-  }
-  if (typeof entry.edited !== 'boolean') throw new TypeError('history entry: edited must be a boolean');
-  if (typeof entry.timings !== 'object' || entry.timings === null) {
-    throw new TypeError('history entry: timings must be an object');
-  }
-  if (!Array.isArray(entry.events)) throw new TypeError('history entry: events must be an array');
-}
-
-function checkCount(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be an integer ≥ 0, got ${value}`);
 }

@@ -67,7 +67,15 @@ export interface HistoryListItem extends HistorySummary {
 /** A page of the history list, newest first; `total` counts every entry matching the filter. */
 export interface HistoryListPage {
   entries: HistoryListItem[];
+  /** Entries matching the filter; with `totalCapped`, at least this many. */
   total: number;
+  /**
+   * Set when a full-text search matched more entries than the store counts (a team's PostgreSQL
+   * history stops counting a search at 1,000, so a common word over millions of entries stays
+   * fast): `total` is then a lower bound ("1,000+"), and pages past it can still be asked for.
+   * The desktop's SQLite history always counts exactly.
+   */
+  totalCapped?: true;
 }
 
 /** Counters of one server for a period. */

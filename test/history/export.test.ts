@@ -26,12 +26,12 @@ function seed(): { a: HistoryEntry[]; b: HistoryEntry[] } {
 beforeEach(() => {
   store = openHistoryStore(':memory:');
 });
-afterEach(() => store.close());
+afterEach(async () => store.close());
 
 describe('JSONL export', () => {
-  it('round-trips: export → parse gives the same sessions, entries exactly as stored', () => {
+  it('round-trips: export → parse gives the same sessions, entries exactly as stored', async () => {
     const { a, b } = seed();
-    const file = exportHistory(store, { format: 'jsonl' }, NOW);
+    const file = await exportHistory(store, { format: 'jsonl' }, NOW);
     expect(file).toMatchObject({ filename: 'mcp-history-2026-11-20T14-03-27Z.jsonl', mimeType: 'application/x-ndjson; charset=utf-8', sessions: 2, entries: 3 });
     const lines = file.content.split('\n');
     expect(lines).toHaveLength(3); // two sessions, then the final newline
@@ -46,27 +46,27 @@ describe('JSONL export', () => {
     const other = openHistoryStore(':memory:');
     try {
       other.saveMany(sessions.flatMap((s) => s.requests));
-      expect(exportHistory(other, { format: 'jsonl' }, NOW).content).toBe(file.content);
+      expect((await exportHistory(other, { format: 'jsonl' }, NOW)).content).toBe(file.content);
     } finally {
-      other.close();
+      await other.close();
     }
   });
 
-  it('exports the whole sessions of selected entries, or of a filter', () => {
+  it('exports the whole sessions of selected entries, or of a filter', async () => {
     seed();
-    const bySelection = parseJsonl(exportHistory(store, { ids: ['a2'], format: 'jsonl' }, NOW).content);
+    const bySelection = parseJsonl((await exportHistory(store, { ids: ['a2'], format: 'jsonl' }, NOW)).content);
     expect(bySelection.map((s) => [s.conversationId, s.requests.map((e) => e.id)])).toEqual([['conv-a', ['a1', 'a2']]]);
-    const byFilter = parseJsonl(exportHistory(store, { filter: { status: ['rejected'] }, format: 'jsonl' }, NOW).content);
+    const byFilter = parseJsonl((await exportHistory(store, { filter: { status: ['rejected'] }, format: 'jsonl' }, NOW)).content);
     expect(byFilter.map((s) => s.conversationId)).toEqual(['conv-b']);
-    expect(() => exportHistory(store, { filter: { serverId: 'nobody' }, format: 'jsonl' }, NOW)).toThrow(ApiError);
+    await expect(exportHistory(store, { filter: { serverId: 'nobody' }, format: 'jsonl' }, NOW)).rejects.toThrow(ApiError);
   });
 
-  it('marks a session with an unfinished request as having no end', () => {
+  it('marks a session with an unfinished request as having no end', async () => {
     expect(toSession([minimalEntry('x', 5)]).endedAt).toBeUndefined();
     expect(() => toSession([])).toThrow(RangeError);
   });
 
-  it('refuses lines that are not sessions, naming the line', () => {
+  it('refuses lines that are not sessions, naming the line', async () => {
     const good = toJsonl([toSession([minimalEntry('x', 5)])]);
     expect(parseJsonl(`\n${good}\n`)).toHaveLength(1);
     expect(() => parseJsonl(`${good}{"format":"other"}\n`)).toThrow(/line 2: not a history session/);
@@ -93,9 +93,9 @@ describe('readable reports', () => {
     });
   }
 
-  it('HTML: escapes every server-supplied text; no markup from a server survives, no script can run', () => {
+  it('HTML: escapes every server-supplied text; no markup from a server survives, no script can run', async () => {
     store.save(hostileEntry());
-    const { content, mimeType } = exportHistory(store, { format: 'html' }, NOW);
+    const { content, mimeType } = await exportHistory(store, { format: 'html' }, NOW);
     expect(mimeType).toBe('text/html; charset=utf-8');
     expect(content).toMatch(/^<!doctype html>/);
     expect(content).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
@@ -110,10 +110,10 @@ describe('readable reports', () => {
     expect([...tags].sort()).toEqual(['article', 'body', 'h1', 'h2', 'h3', 'h4', 'head', 'html', 'meta', 'p', 'pre', 'section', 'style', 'table', 'td', 'th', 'title', 'tr']);
   });
 
-  it('Markdown: texts in fences longer than any backtick run, inline values escaped', () => {
+  it('Markdown: texts in fences longer than any backtick run, inline values escaped', async () => {
     const e = hostileEntry();
     store.save({ ...e, generated: { role: 'assistant', content: { type: 'text', text: 'code:\n```js\nalert(1)\n```' }, model: 'm' } });
-    const { content, filename } = exportHistory(store, { format: 'markdown' }, NOW);
+    const { content, filename } = await exportHistory(store, { format: 'markdown' }, NOW);
     expect(filename).toMatch(/\.md$/);
     expect(content).toContain('````text\ncode:\n```js\nalert(1)\n```\n````');
     expect(content).toContain('\\<script\\>alert\\(1\\)\\</script\\>');
@@ -122,9 +122,9 @@ describe('readable reports', () => {
     expect(content).toContain('### Request 1 of 1 — delivered');
   });
 
-  it('says what was asked, sent, generated and delivered, with sizes for media', () => {
+  it('says what was asked, sent, generated and delivered, with sizes for media', async () => {
     seed();
-    const md = exportHistory(store, { ids: ['a1'], format: 'markdown' }, NOW).content;
+    const md = (await exportHistory(store, { ids: ['a1'], format: 'markdown' }, NOW)).content;
     expect(md).toContain('#### Request as asked by the server');
     expect(md).toContain('#### Request as sent to the LLM \\(edited\\)');
     expect(md).toContain('#### Response as generated');
@@ -133,7 +133,7 @@ describe('readable reports', () => {
     expect(md).toContain('| Tokens | 42 in · 7 out |');
   });
 
-  it('escape helpers', () => {
+  it('escape helpers', async () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
     expect(escapeMarkdownInline('*a* <b>\nc')).toBe('\\*a\\* \\<b\\> c');
   });

@@ -25,15 +25,15 @@ function seed(): void {
     { ...minimalEntry('open', NOW - 90 * DAY_MS), status: 'awaiting_request_review' },
   ]);
 }
-const ids = () => store.list({ limit: 50, offset: 0 }).entries.map((e) => e.id);
+const ids = async () => (await store.list({ limit: 50, offset: 0 })).entries.map((e) => e.id);
 
 beforeEach(() => {
   tmp = tempDir();
   store = openHistoryStore(join(tmp.dir, 'history.db'));
   seed();
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   tmp.cleanup();
 });
 
@@ -64,21 +64,21 @@ describe('retention', () => {
 
   it('keeps everything without limits', async () => {
     expect(await retention(DEFAULT_HISTORY_SETTINGS).run()).toBe(0);
-    expect(ids()).toHaveLength(5);
+    expect(await ids()).toHaveLength(5);
   });
 
   it('prunes sessions older than N days, never an open one', async () => {
     const pruned = vi.fn();
     expect(await retention({ retentionDays: 10, retentionSessions: null }, pruned).run()).toBe(2);
-    expect(ids()).toEqual(['d1', 'd5', 'open']);
+    expect(await ids()).toEqual(['d1', 'd5', 'open']);
     expect(pruned).toHaveBeenCalledWith(2);
   });
 
   it('keeps the newest N sessions, and both limits together', async () => {
     expect(await retention({ retentionDays: null, retentionSessions: 3 }).run()).toBe(1);
-    expect(ids()).toEqual(['d1', 'd5', 'd20', 'open']);
+    expect(await ids()).toEqual(['d1', 'd5', 'd20', 'open']);
     expect(await retention({ retentionDays: 3, retentionSessions: 2 }).run()).toBe(2);
-    expect(ids()).toEqual(['d1', 'open']);
+    expect(await ids()).toEqual(['d1', 'open']);
   });
 
   it('prunes many sessions in batches without blocking, and again on the hourly timer', async () => {
@@ -92,7 +92,7 @@ describe('retention', () => {
       r.start();
       settings.retentionDays = 30;
       vi.advanceTimersByTime(1_000);
-      await vi.waitFor(() => expect(ids()).toEqual(['d1', 'd5', 'd20', 'open']));
+      await vi.waitFor(async () => expect(await ids()).toEqual(['d1', 'd5', 'd20', 'open']));
       r.stop();
     } finally {
       vi.useRealTimers();
@@ -103,9 +103,9 @@ describe('retention', () => {
     const r = retention({ retentionDays: 1, retentionSessions: null });
     r.stop();
     expect(await r.run()).toBe(0);
-    expect(ids()).toHaveLength(5);
+    expect(await ids()).toHaveLength(5);
     const closed = openHistoryStore(':memory:');
-    closed.close();
+    await closed.close();
     const broken = createRetention({ store: closed, settings: () => ({ retentionDays: 1, retentionSessions: null }), now: () => NOW, logger: silentLogger });
     expect(await broken.run()).toBe(0);
   });
@@ -134,7 +134,7 @@ describe('history service', () => {
     expect(await service.methods.getHistorySettings({})).toEqual(DEFAULT_HISTORY_SETTINGS);
     const result = await service.methods.setHistorySettings({ retentionSessions: 2 });
     expect(result).toEqual({ settings: { retentionDays: null, retentionSessions: 2 }, pruned: 2 });
-    expect(ids()).toEqual(['d1', 'd5', 'open']);
+    expect(await ids()).toEqual(['d1', 'd5', 'open']);
     expect(loadHistorySettings(tmp.dir).settings).toEqual({ retentionDays: null, retentionSessions: 2 });
     expect(await service.methods.getHistorySettings({})).toEqual({ retentionDays: null, retentionSessions: 2 });
   });
@@ -142,7 +142,7 @@ describe('history service', () => {
   it('deletes whole sessions of the given entries', async () => {
     store.save({ ...fullEntry('d1-next', NOW - DAY_MS + 1), conversationId: 'conv-d1' });
     expect(await service.methods.deleteHistory({ ids: ['d1', 'nope'] })).toEqual({ deleted: 2, sessions: 1 });
-    expect(ids()).toEqual(['d5', 'd20', 'd60', 'open']);
+    expect(await ids()).toEqual(['d5', 'd20', 'd60', 'open']);
   });
 
   it('re-opens a past request through the pipeline, or says it is unknown', async () => {

@@ -24,12 +24,12 @@ import { approveManual, call, ensureReady, finished, itemIn, itemOf, serverLog, 
 const writing = (text: string): DraftInput => ({ response: { draft: { texts: { '0:0': text }, editing: {} }, extras: { toolInputs: {}, added: [] } } });
 
 /** What history.db holds for `id`, read through a connection of its own (what a restart would find). */
-function onDisk(dir: string, id: string) {
+async function onDisk(dir: string, id: string) {
   const store = openHistoryStore(join(dir, 'history.db'));
   try {
-    return store.get(id);
+    return await store.get(id);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -54,7 +54,7 @@ describe('drafts through the server giving up', () => {
     const text = 'My careful answer, typed over several minutes';
     await h.service.saveDraft({ itemId: item.id, draft: writing(text) });
     // Committed when saveDraft returns: another connection (a restarted console) reads it.
-    expect(onDisk(h.dir, item.id)?.draft?.response?.draft.texts['0:0']).toBe(text);
+    expect((await onDisk(h.dir, item.id))?.draft?.response?.draft.texts['0:0']).toBe(text);
 
     const ended = await itemIn(h, item.id, ['timed_out', 'cancelled'], 15_000);
     expect(ended.outcome).toMatchObject({ stopped: 'server_stopped_waiting' });
@@ -71,7 +71,7 @@ describe('drafts through the server giving up', () => {
 
     // A save that was still on its way when the server gave up is kept too.
     await h.service.saveDraft({ itemId: item.id, draft: writing(`${text}, and one last line`) });
-    expect(onDisk(h.dir, item.id)?.draft?.response?.draft.texts['0:0']).toBe(`${text}, and one last line`);
+    expect((await onDisk(h.dir, item.id))?.draft?.response?.draft.texts['0:0']).toBe(`${text}, and one last line`);
 
     const { itemId } = await h.service.reopenHistoryEntry({ id: item.id });
     const reopened = (await h.state()).items.find((i) => i.id === itemId)!;
@@ -94,7 +94,7 @@ describe('drafts through the server giving up', () => {
     const ended = await itemIn(h, item.id, ['cancelled'], 15_000);
     expect(ended.outcome?.stopped).toBe('server_stopped_waiting');
     expect(ended.draft?.request?.draft.texts['0:0']).toBe('A sharper question, rewritten by hand');
-    const entry = onDisk(h.dir, item.id);
+    const entry = await onDisk(h.dir, item.id);
     expect(entry).toMatchObject({ status: 'cancelled', notDelivered: { cause: 'server_stopped_waiting', draft: true } });
     expect(entry?.draft?.request?.draft.texts['0:0']).toBe('A sharper question, rewritten by hand');
   }, 30_000);
@@ -109,7 +109,7 @@ describe('drafts through the server giving up', () => {
     await h.service.restartServer({ serverId: SERVER });
     const ended = await itemIn(h, item.id, ['cancelled', 'timed_out'], 15_000);
     expect(ended.outcome?.stopped).toMatch(/server_stopped_waiting|call_ended/);
-    expect(onDisk(h.dir, item.id)?.draft?.response?.draft.texts['0:0']).toBe('Half an answer');
+    expect((await onDisk(h.dir, item.id))?.draft?.response?.draft.texts['0:0']).toBe('Half an answer');
   }, 30_000);
 
   it('the tool call ends while its request still waits (no cancel sent): the item leaves "awaiting review" at once and says why', async () => {
@@ -194,7 +194,7 @@ describe('elicitation form drafts', () => {
     const mine = (e: ElicitationItemView) => e.association.calls.some((c) => c.callId === callId);
     const item = (await h.waitFor((s) => (s.elicitations ?? []).some(mine), 'the form')).elicitations!.find(mine)!;
     await h.service.saveDraft({ itemId: item.id, draft: { form: { name: 'Ada Lovelace', age: '36', newsletter: false } } });
-    expect(onDisk(h.dir, item.id)?.draft?.form).toEqual({ name: 'Ada Lovelace', age: '36', newsletter: false });
+    expect((await onDisk(h.dir, item.id))?.draft?.form).toEqual({ name: 'Ada Lovelace', age: '36', newsletter: false });
     await h.service.restartServer({ serverId: 'forms' });
     const ended = (await h.waitFor((s) => s.elicitations?.find((e) => e.id === item.id)?.status === 'withdrawn', 'the form withdrawn')).elicitations!.find((e) => e.id === item.id)!;
     expect(ended.outcome?.stopped).toMatch(/server_stopped_waiting|call_ended/);

@@ -23,11 +23,11 @@ describe('history: big texts live in files beside the database', () => {
     await store.prepareEntry(entry);
     store.save(entry);
     store.save({ ...entry, status: 'rejected', endedAt: 2000 });
-    expect(textOf(store.get('big'))).toBe(big);
+    expect(textOf(await store.get('big'))).toBe(big);
     const files = readdirSync(join(dir, TEXTS_DIR));
     expect(files).toHaveLength(1);
     if (process.platform !== 'win32') expect(statSync(join(dir, TEXTS_DIR, files[0]!)).mode & 0o077).toBe(0);
-    store.close();
+    await store.close();
     const raw = new Database(path);
     const row = raw.prepare('SELECT length(original_json) AS n FROM history_data').get() as { n: number };
     raw.close();
@@ -36,9 +36,9 @@ describe('history: big texts live in files beside the database', () => {
     // An entry saved without prepare keeps its text in the row, as before.
     const again = openHistoryStore(path);
     again.save(minimalEntry('inline', 3000, big));
-    expect(textOf(again.get('inline'))).toBe(big);
+    expect(textOf(await again.get('inline'))).toBe(big);
     expect(readdirSync(join(dir, TEXTS_DIR))).toHaveLength(1);
-    again.close();
+    await again.close();
   });
 
   it('deleting the session removes the file (once older than the grace period); a missing file reads as a note, not a crash', async () => {
@@ -51,11 +51,11 @@ describe('history: big texts live in files beside the database', () => {
     store.save(entry);
     const [file] = readdirSync(join(dir, TEXTS_DIR));
     const filePath = join(dir, TEXTS_DIR, file!);
-    store.deleteSessions(['gone']);
+    await store.deleteSessions(['gone']);
     expect(existsSync(filePath)).toBe(true); // younger than 10 minutes: an entry may be about to use it
     const hourAgo = new Date(Date.now() - 3600_000);
     utimesSync(filePath, hourAgo, hourAgo);
-    store.deleteSessions(['nothing-else']);
+    await store.deleteSessions(['nothing-else']);
     expect(existsSync(filePath)).toBe(false);
 
     const kept = { ...minimalEntry('kept', 2000, big), status: 'rejected' as const, endedAt: 2500 };
@@ -64,7 +64,7 @@ describe('history: big texts live in files beside the database', () => {
     const [again] = readdirSync(join(dir, TEXTS_DIR));
     const { unlinkSync } = await import('node:fs');
     unlinkSync(join(dir, TEXTS_DIR, again!));
-    expect(textOf(store.get('kept'))).toMatch(/^\[This text was kept in .*history-texts.*, which cannot be read/);
-    store.close();
+    expect(textOf(await store.get('kept'))).toMatch(/^\[This text was kept in .*history-texts.*, which cannot be read/);
+    await store.close();
   });
 });

@@ -59,10 +59,10 @@ it('an entry is on disk once save returns, even if the process is SIGKILLed at o
 
   const store = openHistoryStore(dbPath);
   try {
-    expect(store.get('req-1')).toStrictEqual(delivered);
-    expect(store.get('req-2')).toStrictEqual(other);
-    expect(store.list({ query: 'marzipan', limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['req-1']);
+    expect(await store.get('req-1')).toStrictEqual(delivered);
+    expect(await store.get('req-2')).toStrictEqual(other);
+    expect((await store.list({ query: 'marzipan', limit: 10, offset: 0 })).entries.map((e) => e.id)).toEqual(['req-1']);
   } finally {
-    store.close();
+    await store.close();
   }
 }, 60_000);

@@ -45,14 +45,14 @@ function versionRows(): { version: number; applied_at: number; description: stri
 }
 
 describe('schema_version', () => {
-  it('numbers migrations 1, 2, 3, … with the last as the latest version', () => {
+  it('numbers migrations 1, 2, 3, … with the last as the latest version', async () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_m, i) => i + 1));
     expect(LATEST_SCHEMA_VERSION).toBe(MIGRATIONS.length);
   });
 
-  it('records every applied migration when a new database is created', () => {
+  it('records every applied migration when a new database is created', async () => {
     const before = Date.now();
-    openHistoryStore(dbPath).close();
+    await openHistoryStore(dbPath).close();
     const rows = versionRows();
     expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     for (const r of rows) {
@@ -61,23 +61,23 @@ describe('schema_version', () => {
     }
   });
 
-  it('re-opening is idempotent: nothing re-applied, data kept', () => {
+  it('re-opening is idempotent: nothing re-applied, data kept', async () => {
     const store = openHistoryStore(dbPath);
     store.save(fullEntry('a'));
-    store.close();
+    await store.close();
     const rows = versionRows();
-    for (let i = 0; i < 3; i++) openHistoryStore(dbPath).close();
+    for (let i = 0; i < 3; i++) await openHistoryStore(dbPath).close();
     expect(versionRows()).toEqual(rows);
     const again = openHistoryStore(dbPath);
     try {
-      expect(again.get('a')).toStrictEqual(fullEntry('a'));
-      expect(again.list({ limit: 10, offset: 0 }).total).toBe(1);
+      expect(await again.get('a')).toStrictEqual(fullEntry('a'));
+      expect((await again.list({ limit: 10, offset: 0 })).total).toBe(1);
     } finally {
-      again.close();
+      await again.close();
     }
   });
 
-  it('refuses a database from a newer schema with a clear error and leaves it untouched', () => {
+  it('refuses a database from a newer schema with a clear error and leaves it untouched', async () => {
     // Built on a raw connection (rollback journal, not WAL) so we can tell whether open touched it.
     const future = LATEST_SCHEMA_VERSION + 1;
     withDb((db) => {
@@ -106,7 +106,7 @@ describe('schema_version', () => {
     });
   });
 
-  it('migrate() also refuses a newer database inside its transaction (two processes racing)', () => {
+  it('migrate() also refuses a newer database inside its transaction (two processes racing)', async () => {
     withDb((db) => {
       migrate(db, dbPath);
       db.prepare('INSERT INTO schema_version (version, applied_at, description) VALUES (?, ?, ?)').run(LATEST_SCHEMA_VERSION + 5, 1, 'x');
@@ -115,7 +115,7 @@ describe('schema_version', () => {
     });
   });
 
-  it('rolls back every migration of an open when one fails', () => {
+  it('rolls back every migration of an open when one fails', async () => {
     withDb((db) => {
       const broken = [
         ...MIGRATIONS,
@@ -132,14 +132,14 @@ describe('schema_version', () => {
     });
   });
 
-  it('refuses a file that is not a database without changing it', () => {
+  it('refuses a file that is not a database without changing it', async () => {
     const junk = 'this is not a sqlite file, '.repeat(200);
     writeFileSync(dbPath, junk);
     expect(() => openHistoryStore(dbPath)).toThrow(/not a database/i);
     expect(readFileSync(dbPath, 'utf8')).toBe(junk);
   });
 
-  it('rejects a migration list with gaps', () => {
+  it('rejects a migration list with gaps', async () => {
     withDb((db) => {
       expect(() => migrate(db, dbPath, [{ version: 2, description: 'gap', up: () => {} }])).toThrow(/expected 1/);
     });
@@ -147,7 +147,7 @@ describe('schema_version', () => {
 });
 
 describe('upgrade from version 3', () => {
-  it('elicitation entries get their own statuses back (from their ending event, else the reverse mapping); sampling entries are untouched', () => {
+  it('elicitation entries get their own statuses back (from their ending event, else the reverse mapping); sampling entries are untouched', async () => {
     const elicitation = (id: string, status: HistoryEntry['status'], ending?: string): HistoryEntry =>
       ({ ...minimalEntry(id, 1_000), kind: 'elicitation', status, events: [{ at: 1_000, kind: 'received' }, ...(ending ? [{ at: 2_000, kind: ending }] : [])] }) as HistoryEntry;
     const rows = [
@@ -166,7 +166,7 @@ describe('upgrade from version 3', () => {
     });
     const store = openHistoryStore(dbPath);
     try {
-      const status = Object.fromEntries(store.list({ limit: 20, offset: 0 }).entries.map((e) => [e.id, e.status]));
+      const status = Object.fromEntries((await store.list({ limit: 20, offset: 0 })).entries.map((e) => [e.id, e.status]));
       expect(status).toEqual({
         'cancelled-by-person': 'cancelled',
         declined: 'declined',
@@ -176,9 +176,9 @@ describe('upgrade from version 3', () => {
         crashed: 'interrupted',
         sampling: 'rejected',
       });
-      expect(store.list({ status: ['declined'], limit: 20, offset: 0 }).entries.map((e) => e.id)).toEqual(['declined']);
+      expect((await store.list({ status: ['declined'], limit: 20, offset: 0 })).entries.map((e) => e.id)).toEqual(['declined']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
@@ -208,7 +208,7 @@ function writeV1Data(db: Db): void {
 }
 
 describe('upgrade from version 1', () => {
-  it('a database left by version 1 opens with the current code, data intact and searchable', () => {
+  it('a database left by version 1 opens with the current code, data intact and searchable', async () => {
     withDb((db) => {
       migrate(db, dbPath, MIGRATIONS.filter((m) => m.version <= 1));
       expect(readSchemaVersion(db)).toBe(1);
@@ -217,16 +217,16 @@ describe('upgrade from version 1', () => {
 
     const store = openHistoryStore(dbPath); // applies migrations 2..LATEST, if any
     try {
-      expect(store.get('v1-entry')).toStrictEqual(fullEntry('v1-entry', 1_700_000_000_000));
-      const page = store.list({ limit: 10, offset: 0 });
+      expect(await store.get('v1-entry')).toStrictEqual(fullEntry('v1-entry', 1_700_000_000_000));
+      const page = await store.list({ limit: 10, offset: 0 });
       expect(page.total).toBe(1);
       expect(page.entries[0]).toMatchObject({ id: 'v1-entry', status: 'delivered', edited: true });
-      expect(store.list({ query: 'marzipan', limit: 10, offset: 0 }).total).toBe(1);
+      expect((await store.list({ query: 'marzipan', limit: 10, offset: 0 })).total).toBe(1);
       // The upgraded database takes new writes next to the old rows.
       store.save(fullEntry('new', 1_800_000_000_000));
-      expect(store.list({ limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['new', 'v1-entry']);
+      expect((await store.list({ limit: 10, offset: 0 })).entries.map((e) => e.id)).toEqual(['new', 'v1-entry']);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(versionRows().map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
@@ -252,7 +252,7 @@ function writeV1Row(db: Db, entry: HistoryEntry, fts: { prompt: string; response
 }
 
 describe('upgrade from version 1: many rows', () => {
-  it('keeps every row, orders them by receivedAt whatever order v1 saved them in, moves media out and rebuilds the index', () => {
+  it('keeps every row, orders them by receivedAt whatever order v1 saved them in, moves media out and rebuilds the index', async () => {
     const image = Buffer.alloc(20_000, 9).toString('base64');
     const withImage: HistoryEntry = {
       ...minimalEntry('img', 3_000, 'describe the lighthouse'),
@@ -270,18 +270,18 @@ describe('upgrade from version 1: many rows', () => {
 
     const store = openHistoryStore(dbPath);
     try {
-      expect(store.list({ limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['later', 'img', 'raw']);
-      expect(store.get('img')).toStrictEqual(withImage);
-      expect(store.get('raw')).toStrictEqual(raw);
-      expect(store.get('later')).toStrictEqual(later);
-      expect(store.list({ query: 'lighthouse', limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['img']);
-      expect(store.list({ query: 'otters', limit: 10, offset: 0 }).entries.map((e) => e.id)).toEqual(['later']);
-      expect(store.list({ conversationId: 'img', limit: 10, offset: 0 }).entries.map((e) => [e.id, e.sessionIndex, e.sessionSize, e.mediaBytes])).toEqual([
+      expect((await store.list({ limit: 10, offset: 0 })).entries.map((e) => e.id)).toEqual(['later', 'img', 'raw']);
+      expect(await store.get('img')).toStrictEqual(withImage);
+      expect(await store.get('raw')).toStrictEqual(raw);
+      expect(await store.get('later')).toStrictEqual(later);
+      expect((await store.list({ query: 'lighthouse', limit: 10, offset: 0 })).entries.map((e) => e.id)).toEqual(['img']);
+      expect((await store.list({ query: 'otters', limit: 10, offset: 0 })).entries.map((e) => e.id)).toEqual(['later']);
+      expect((await store.list({ conversationId: 'img', limit: 10, offset: 0 })).entries.map((e) => [e.id, e.sessionIndex, e.sessionSize, e.mediaBytes])).toEqual([
         ['later', 2, 2, 0],
         ['img', 1, 2, 20_000],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
     withDb((db) => {
       const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
@@ -297,7 +297,7 @@ describe('upgrade from version 1: many rows', () => {
 
 
 describe('upgrade from version 2', () => {
-  it('moves kind and the deciding rule from extra_json to columns, so lists show them and filter by rule', () => {
+  it('moves kind and the deciding rule from extra_json to columns, so lists show them and filter by rule', async () => {
     const ruled: HistoryEntry = {
       ...fullEntry('ruled', 1_000),
       kind: 'sampling',
@@ -315,11 +315,11 @@ describe('upgrade from version 2', () => {
     });
     const store = openHistoryStore(dbPath);
     try {
-      expect(store.get('ruled')).toStrictEqual(ruled);
-      expect(store.get('plain')).toStrictEqual(plain);
-      expect(store.list({ rule: 'r-1', limit: 10, offset: 0 }).entries).toMatchObject([{ id: 'ruled', kind: 'sampling', rule: ruled.rule }]);
+      expect(await store.get('ruled')).toStrictEqual(ruled);
+      expect(await store.get('plain')).toStrictEqual(plain);
+      expect((await store.list({ rule: 'r-1', limit: 10, offset: 0 })).entries).toMatchObject([{ id: 'ruled', kind: 'sampling', rule: ruled.rule }]);
     } finally {
-      store.close();
+      await store.close();
     }
     withDb((db) => {
       expect(db.prepare(`SELECT extra_json FROM history_data JOIN history USING (seq) WHERE id = 'ruled'`).raw().get()).toEqual(['{"association":{"exact":true}}']);
