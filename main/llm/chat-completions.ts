@@ -350,7 +350,9 @@ function outputOf(st: StreamState, input: GenerateInput, ctx: ErrorContext): Gen
  */
 export function createDirectGenerate(endpoint: ChatCompletionsEndpoint): DirectGenerate {
   const url = new URL(`${apiRoot(endpoint.baseURL)}/chat/completions`);
-  const agent = new (url.protocol === 'https:' ? https.Agent : http.Agent)({ keepAlive: true });
+  // Proxy variables are honoured when Node is told to (as its fetch does, which the SDK uses).
+  const proxy = process.env.NODE_USE_ENV_PROXY === '1' || process.execArgv.includes('--use-env-proxy') ? { proxyEnv: process.env } : {};
+  const agent = new (url.protocol === 'https:' ? https.Agent : http.Agent)({ keepAlive: true, ...proxy });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),

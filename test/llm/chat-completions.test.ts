@@ -2,6 +2,8 @@
 // generate-stream.ts): for each request shape it sends, the same body reaches the provider and the
 // same output or failure comes back; the shapes it leaves to the SDK are named.
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 import { createDirectGenerate, sendsDirect } from '../../main/llm/chat-completions.js';
@@ -136,5 +138,42 @@ describe('what the direct call leaves to the AI SDK', () => {
     { name: 'a tool result holding an image', params: { maxTokens: 5, messages: [{ role: 'user' as const, content: { type: 'tool_result' as const, toolUseId: 'c', content: [{ type: 'image' as const, data: 'iVBO', mimeType: 'image/png' }] } }] } },
   ])('$name', ({ params }) => {
     expect(sendsDirect(params)).toBe(false);
+  });
+});
+
+describe('proxy variables', () => {
+  const saved = { NODE_USE_ENV_PROXY: process.env.NODE_USE_ENV_PROXY, HTTP_PROXY: process.env.HTTP_PROXY, NO_PROXY: process.env.NO_PROXY };
+  let proxy: http.Server;
+  const proxied: string[] = [];
+  beforeAll(async () => {
+    // A forward proxy: takes the absolute URL a proxied request names and sends it on to the fake provider.
+    proxy = http.createServer((req, res) => {
+      proxied.push(req.url ?? '');
+      const target = new URL(new URL(req.url ?? '/').pathname, server.baseURL);
+      const onward = http.request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(onward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    proxy.close();
+  });
+
+  it('with NODE_USE_ENV_PROXY=1 the direct call goes through HTTP_PROXY, as the SDK’s fetch does', async () => {
+    process.env.NODE_USE_ENV_PROXY = '1';
+    process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    delete process.env.NO_PROXY;
+    const input = { params: hello, modelId: 'test-model', signal: new AbortController().signal, onText: () => undefined };
+    // The provider's host exists only for the proxy.
+    const out = await createDirectGenerate({ baseURL: 'http://provider.invalid/v1', apiKey: API_KEY, timeouts: TIMEOUTS })(input, ctx);
+    expect(out.finishReason).toBe('stop');
+    expect(proxied).toEqual(['http://provider.invalid/v1/chat/completions']);
   });
 });
