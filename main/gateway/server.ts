@@ -27,6 +27,7 @@ import { handleCall, type CallContext } from './call.js';
 import { countTokens } from './count-tokens.js';
 import { handleEmbeddings } from './embeddings.js';
 import { modelBody, modelsBody, type GatewayModel } from './models.js';
+import { startOverhead } from './overhead.js';
 import { sendError, sendJson } from './respond.js';
 import { earlierAnswers, namedResponseIds, prefetchEntries, storedResponse, type ReadEntry } from './responses-history.js';
 import { route, SERVED_ENDPOINTS, type Endpoint } from './routes.js';
@@ -82,6 +83,7 @@ const CODECS: Record<Extract<Endpoint, { kind: 'call' }>['endpoint'], WireCodec>
  */
 export async function startGatewayServer(deps: GatewayServerDeps, port: number): Promise<GatewayServer> {
   const server = createServer((req, res) => {
+    startOverhead(res);
     void serve(deps, req, res, bound.port).catch((err: unknown) => {
       deps.logger.error('gateway call failed', { error: String(err) });
       if (!res.headersSent) sendError(res, 'openai', { status: 500, kind: 'api_error', message: 'internal error in the console' });

@@ -114,7 +114,9 @@ async function prepareBig(core: PipelineCore, rec: SamplingRecord): Promise<void
 
 /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision carried out. */
 function queueServerRequest(core: PipelineCore, request: Reviewed, rec: SamplingRecord, action: QueuedDecision): void {
-  admit(core, rec);
+  // A rule's decision saves the record's next state before this code returns (generating, or
+  // ended): saving the queued state first would only be overwritten unwritten.
+  admit(core, rec, action.kind === 'ask');
   if (request.progress) {
     core.progressOf.set(rec.item.id, request.progress);
     request.progress(PROGRESS_MESSAGES.awaiting_request_review!);
@@ -170,6 +172,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
     reviewSince: receivedAt,
     reviewMs: 0,
     generationMs: 0,
+    providerMs: 0,
     requestEdited: false,
     responseEdited: false,
   };
@@ -181,11 +184,11 @@ function receivedDetail(params: CreateMessageParams, round: number) {
   return ui(count === 1 ? 'event.receivedOne' : 'event.receivedMany', { count, maxTokens: params.maxTokens, round });
 }
 
-/** Puts a record in the queue and records it in history. */
-function admit(core: PipelineCore, rec: SamplingRecord): SamplingRecord {
+/** Puts a record in the queue and (unless `save` is false: the caller saves its next state at once) records it in history. */
+function admit(core: PipelineCore, rec: SamplingRecord, saveNow = true): SamplingRecord {
   core.records.set(rec.item.id, rec);
   core.deps.hub.upsertItem(rec.item);
-  save(core, rec);
+  if (saveNow) save(core, rec);
   core.deps.onQueued?.(rec.item);
   return rec;
 }

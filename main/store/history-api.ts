@@ -104,9 +104,10 @@ export interface HistoryStore {
   /**
    * Resolves once every write made before the call is committed and on stable storage. SQLite:
    * one fsync of the write-ahead log on libuv's thread pool (not the event loop), shared by every
-   * caller waiting at the time (group commit). PostgreSQL: the server has committed it (its own
-   * WAL flush). Entries `saveSoon` still holds are committed first. Resolves at once when nothing
-   * is pending, for `:memory:`, and after `close`.
+   * caller waiting at the time (group commit); entries `saveSoon` still holds are committed first,
+   * in one transaction shared by every `durable()` of this turn of the event loop (`setImmediate`)
+   * and of the time a running fsync takes. PostgreSQL: the server has committed it (its own WAL
+   * flush). Resolves at once when nothing is pending, for `:memory:`, and after `close`.
    * @throws (rejects) the sync's error (e.g. EIO), or the error of a write that failed since the
    *   last call ({@link HistoryUnavailableError} while the database cannot be reached); the next
    *   call tries again.
