@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { ServerCounters } from '../../shared/contract/rules.js';
 import { limitHit, refusalOf, utcDayOf, type LimitRule, type Today } from '../policy/limits.js';
 import type { SharedAdmission, SharedAdmitResult, SharedLimits } from '../policy/shared-limits.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import { isConnectionError, type Connection } from '../store/pg/connection.js';
 import type { TeamDatabase } from './database.js';
 

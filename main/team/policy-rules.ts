@@ -20,7 +20,7 @@ import { bumpVersions, emptyRulesFile, RulesFileSchema, type RulesFile } from '.
 import { ui } from '../../shared/contract/ui-text.js';
 import type { RuleBookChange, RuleBookSaveOptions, RuleBookStore } from '../policy/rule-book.js';
 import { parseRulesText, rulesChangedError, rulesFileSpec } from '../policy/rules-store.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { Params } from '../store/pg/connection.js';
 import { describeIgnored, keepIgnored, parseUserFile, shapeLike } from '../user-file.js';
 import type { TeamDatabase } from './database.js';
