@@ -90,7 +90,7 @@ describe('a team of two consoles on one database', () => {
     const waitingOn = (s: WholeState) => s.items.filter((i) => i.status === 'awaiting_request_review');
     const refusedIn = async (c: Instance) => (await c.service.listHistory({ limit: 100, offset: 0 })).entries.filter((e) => e.status === 'failed').length; // one History for both
     const until = Date.now() + 30_000;
-    let states: WholeState[] = [];
+    let states: WholeState[];
     for (;;) {
       states = await Promise.all([wholeState(a), wholeState(b)]);
       const waiting = states.reduce((n, s) => n + waitingOn(s).length, 0);
