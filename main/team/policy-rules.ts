@@ -165,7 +165,8 @@ async function change(st: BookState, how: RuleBookChange, next: (latest: RulesFi
   for (let attempt = 1; ; attempt++) {
     try {
       const stored = await st.opts.db.conn.transaction((q) => insertNext(st, q, how, next, baseRevision));
-      take(st, stored, true);
+      // A newer revision read meanwhile (another instance saved after this one) stays in force.
+      if (stored.revision > st.revision) take(st, stored, true);
       return st.rules;
     } catch (err) {
       if ((err as { code?: unknown }).code !== UNIQUE_VIOLATION) throw err;
