@@ -238,10 +238,10 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
     testProvider: (input) => providerRegistry.test(input),
     listProviderModels: async (input) => ({ models: await providerRegistry.listModels(input) }),
     saveModelSettings: (input) => providerRegistry.saveModelSettings(input),
-    saveRules: async ({ rules }) => void policy.saveRules(rules),
+    saveRules: async ({ rules, baseRevision }) => void (await policy.saveRules(rules, baseRevision)),
     setAutoApprovalPaused: async ({ paused }) => policy.setPaused(paused),
     exportRules: async () => policy.exportRules(),
-    importRules: async ({ text }) => ({ rules: Object.values(policy.importRules(text).servers).reduce((n, s) => n + s.rules.length, 0) }),
+    importRules: async ({ text }) => ({ rules: Object.values((await policy.importRules(text)).servers).reduce((n, s) => n + s.rules.length, 0) }),
     setKeepOriginal: async ({ itemId, keep }) => policy.setKeepOriginal(itemId, keep),
   };
 }
@@ -257,7 +257,7 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();
   await bridges.close();
-  req.policy.close();
+  await req.policy.close();
   const pids = [...srv.connections.values(), ...srv.eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
   await closeWithin(Promise.all([srv.eraSessions.closeAll(), srv.feature.dispose()]), pids);
   srv.processes.sync(new Map()); // closed cleanly: nothing left behind

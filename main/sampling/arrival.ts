@@ -21,6 +21,7 @@ import type { Accepted } from './intake.js';
 import { embeddingModelFor } from './embeddings.js';
 import { toHistoryEntry, type SamplingRecord } from './record.js';
 import { applyPolicy, type QueuedDecision } from './steps.js';
+import type { PolicyAction } from './types.js';
 import { markReviewVersion } from './versions.js';
 
 /** What a new record is made of. */
@@ -77,14 +78,18 @@ function begin(core: PipelineCore, request: Reviewed, checked: Accepted, big: bo
   const what = { ...(itemId && { id: itemId }), serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
   const rec = newRecord(core, what, settle);
   if (request.kind === 'provider_call' && request.port) rec.port = request.port;
-  const decideAndQueue = () => {
-    const action = consultPolicy(core, rec);
+  const queueOrRefuse = (action: PolicyAction) => {
     if (action.kind === 'refuse') {
       core.intake.recordRefusal(request.serverId, request.params, { code: action.code, message: action.message, rule: action.rule }, 'rate_limited');
       throw protocolError(action.code, action.message);
     }
     queueServerRequest(core, request, rec, action);
     return answer;
+  };
+  const decideAndQueue = () => {
+    const action = consultPolicy(core, rec);
+    // Limits shared with other consoles (a team's database) answer later; the desktop's at once.
+    return action instanceof Promise ? action.then(queueOrRefuse) : queueOrRefuse(action);
   };
   if (!big) return decideAndQueue();
   return prepareBig(core, rec)

@@ -166,9 +166,10 @@ export interface SamplingPolicy {
   prepare?(serverId: string, params: CreateMessageParams): Promise<void>;
   /**
    * The one decision about a server's request (limits, rules, budgets), asked once after intake
-   * accepted it and before it is queued (a big request: after `prepare`).
+   * accepted it and before it is queued (a big request: after `prepare`). A promise when the limits
+   * are shared with other consoles (a team's database); a rejection ends the request with that error.
    */
-  decide(facts: PolicyFacts): PolicyAction;
+  decide(facts: PolicyFacts): PolicyAction | Promise<PolicyAction>;
   /** Told when a request ends (for token and spend budgets). */
   settled?(serverId: string, item: SamplingItemView): void;
   /** USD a generation cost (usage at the model's price), recorded in history; undefined when unknown. */

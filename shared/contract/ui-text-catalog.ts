@@ -235,6 +235,7 @@ export const UI_TEXTS = {
   'error.signInFailed': "Sign-in to \"{{server}}\" failed: {{why}}",
   'error.nothingImported': "Nothing was imported: {{problems}}",
   'error.rulesNotSaved': "Rules not saved: {{path}}: {{why}}",
+  'error.rulesChanged': "The rule book was changed elsewhere while you edited it (it is now at revision {{revision}}), so nothing was saved. The screen shows the newer rules: check them, then save again.",
   'error.userFileProblem': "{{label}} has a problem, so nothing was changed and the file was left as it is: {{problems}}. Fix the file (or remove it), then try again.",
   'error.userFileNotSaved': "{{label}} not saved: {{path}}: {{why}}",
   'error.fileUnreadable': "{{file}} cannot be read: {{why}}",
