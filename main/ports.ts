@@ -8,23 +8,9 @@ import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
 import type { Offload, WorkerSpec } from './offload/offload.js';
 import type { HistoryStore } from './store/history-api.js';
+import type { Logger } from './logger.js';
 
-/** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
-export interface Logger {
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
-}
-
-/** A logger that drops everything. */
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
-
-/** A logger that writes one JSON line per entry to stderr. */
-export const stderrLogger: Logger = {
-  info: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'info', message, ...data })}\n`),
-  warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...data })}\n`),
-  error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...data })}\n`),
-};
+export { silentLogger, stderrLogger, type Logger } from './logger.js';
 
 /** What launches the bridge on this machine: an absolute executable and the arguments before `bridge`. */
 export interface BridgeLauncher {
@@ -92,6 +78,12 @@ export interface ConsolePorts {
    * @throws (rejects) when it cannot be opened; the console then does not start
    */
   openHistory?(opts: { offload: Offload; logger: Logger }): Promise<HistoryStore>;
+  /**
+   * The team's database when this console is one instance of a team server (`serve --database`):
+   * what the instances share lives there (main/team/database.ts). Absent: the desktop's files.
+   * The host opens and closes it.
+   */
+  team?: import('./team/database.js').TeamDatabase;
   /**
    * The page's address with its token (`http://127.0.0.1:PORT/?token=…`) once the web host serves
    * it; told only to the command line's `status` over the owner-only bridge channel. Absent in the
