@@ -7,7 +7,7 @@
  *     (each also with --console <url> [--token <token>]: a team server reviews)
  *   bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]
  *   status [--json] | stop [--timeout <s>] | open [--print] | doctor [--json]
- *   serve [--database <url>] [--listen <host:port>] [--public-url <url>] [--tls-cert <f> --tls-key <f> | --behind-tls-proxy [--trusted-proxy <a>…]]
+ *   serve [--database <url>] [--host <address>] [--port <n>] [--public-url <url>] [--tls-cert <f> --tls-key <f> | --behind-tls-proxy [--trusted-proxy <a>…]]
  *
  * Everything after `bridge`'s `--` is the server's own command line, untouched (`bridge -- node
  * server.js --help` passes `--help` to the server). Exit codes: {@link EXIT}. The commands'
@@ -24,7 +24,7 @@ import { runBridgeTarget, runRoute } from '../bridge/command.js';
 import { openCommand, statusCommand, stopCommand, type ConsoleCommandContext } from './console-commands.js';
 import { doctorCommand, type DoctorContext } from './doctor.js';
 import { EXIT } from './exit-codes.js';
-import { DEFAULT_SERVE_PORT, ListenRefusal, planListening, type ListenPlan } from '../web/listen-policy.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, ListenRefusal, planListening, type ListenPlan } from '../web/listen-policy.js';
 
 export { EXIT } from './exit-codes.js';
 
@@ -222,10 +222,10 @@ Environment: MCP_CONSOLE_DATABASE_URL (--database), MCP_CONSOLE_ADMIN_TOKEN, MCP
 
 Examples:
   $ MCP_CONSOLE_DATABASE_URL=postgres://console@db/console ${COMMAND_NAME} serve
-  $ ${COMMAND_NAME} serve --listen 0.0.0.0:8443 --public-url https://console.example.com --tls-cert cert.pem --tls-key key.pem
-  $ ${COMMAND_NAME} serve --listen 127.0.0.1:8081 --behind-tls-proxy --public-url https://console.example.com --data-dir /var/lib/console-a
+  $ ${COMMAND_NAME} serve --host 0.0.0.0 --port 8443 --public-url https://console.example.com --tls-cert cert.pem --tls-key key.pem
+  $ ${COMMAND_NAME} serve --port 8081 --behind-tls-proxy --public-url https://console.example.com --data-dir /var/lib/console-a
 
-Reference: docs/team.md`;
+Reference: docs/team-server.md`;
 
 /** Adds `serve`; `result` receives the exit code. */
 function addServe(program: Command, ctx: CliContext, result: { code: number }): void {
@@ -233,7 +233,8 @@ function addServe(program: Command, ctx: CliContext, result: { code: number }): 
     .summary("run a team's console on PostgreSQL: web UI, provider gateway and bridges on one address")
     .description("Run one instance of a team's console (headless) on a PostgreSQL database, serving the web UI, the provider gateway and developers' bridges on one address.")
     .option('--database <url>', 'the team database, postgres://… (default: MCP_CONSOLE_DATABASE_URL)')
-    .option('--listen <address>', `host:port to listen on (default 127.0.0.1:${DEFAULT_SERVE_PORT}; [::]:8443 for IPv6)`)
+    .option('--host <address>', `the address to listen on (default ${DEFAULT_SERVE_HOST}, this machine only; 0.0.0.0 or :: for every interface)`)
+    .option('--port <n>', `the port to listen on (default ${DEFAULT_SERVE_PORT}; 0: any free port)`)
     .option('--public-url <url>', 'the address people and programs use, https://… (needed beyond loopback and behind a proxy)')
     .option('--tls-cert <file>', 'serve TLS with this certificate chain (PEM)')
     .option('--tls-key <file>', "the certificate's private key (PEM)")
@@ -241,14 +242,15 @@ function addServe(program: Command, ctx: CliContext, result: { code: number }): 
     .option('--trusted-proxy <address>', 'with --behind-tls-proxy: an address or CIDR range the proxy connects from (repeatable; default 127.0.0.1 and ::1)', (value: string, list: string[] = []) => [...list, value])
     .option('--data-dir <path>', "this instance's data folder (default: MCP_CONSOLE_USER_DATA, else the per-user default)")
     .addHelpText('after', SERVE_HELP)
-    .action(async (opts: { database?: string; listen?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindTlsProxy?: boolean; trustedProxy?: string[]; dataDir?: string }, cmd: Command) => {
+    .action(async (opts: { database?: string; host?: string; port?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindTlsProxy?: boolean; trustedProxy?: string[]; dataDir?: string }, cmd: Command) => {
       const databaseUrl = opts.database ?? ctx.env.MCP_CONSOLE_DATABASE_URL;
       if (!databaseUrl) usageError(cmd, 'serve needs the team database: --database postgres://… or MCP_CONSOLE_DATABASE_URL');
       if (!/^postgres(?:ql)?:\/\//.test(databaseUrl)) usageError(cmd, 'the database must be a postgres:// URL');
       let plan: ListenPlan;
       try {
         plan = planListening({
-          ...(opts.listen !== undefined && { listen: opts.listen }),
+          ...(opts.host !== undefined && { host: opts.host }),
+          ...(opts.port !== undefined && { port: opts.port }),
           ...(opts.publicUrl !== undefined && { publicUrl: opts.publicUrl }),
           ...(opts.tlsCert !== undefined && { tlsCert: path.resolve(ctx.cwd, opts.tlsCert) }),
           ...(opts.tlsKey !== undefined && { tlsKey: path.resolve(ctx.cwd, opts.tlsKey) }),

@@ -1,5 +1,5 @@
 /**
- * Where and how a team server listens (`serve --listen …`), decided before anything starts:
+ * Where and how a team server listens (`serve --host … --port …`), decided before anything starts:
  * loopback stays the default; an address other machines can reach needs TLS, either from
  * certificate files (`--tls-cert`, `--tls-key`) or from a reverse proxy in front
  * (`--behind-tls-proxy`: plain HTTP, accepted only from the proxy's addresses, `--trusted-proxy`,
@@ -7,15 +7,17 @@
  */
 import { BlockList, isIP } from 'node:net';
 
-/** Port a team server listens on when `--listen` names none. */
+/** Port a team server listens on when `--port` names none. */
 export const DEFAULT_SERVE_PORT = 47620;
 /** Addresses a TLS proxy is trusted from by default: this machine. */
 export const DEFAULT_TRUSTED_PROXIES: readonly string[] = ['127.0.0.1', '::1'];
 
 /** The listening options as given (command line). */
 export interface ServeListenOptions {
-  /** `host:port`, `[v6]:port`, `host` or `port`; default `127.0.0.1:47620`. */
-  listen?: string;
+  /** `--host`: an address or host name (IPv6 with or without brackets); default 127.0.0.1. */
+  host?: string;
+  /** `--port`: 0 (any free port) to 65535; default {@link DEFAULT_SERVE_PORT}. */
+  port?: string;
   tlsCert?: string;
   tlsKey?: string;
   behindTlsProxy?: boolean;
@@ -58,25 +60,21 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
-/** `host` and `port` of `--listen` (see {@link ServeListenOptions.listen}). @throws ListenRefusal for a malformed value */
-export function parseListen(value: string): { host: string; port: number } {
-  const v = value.trim();
-  let host: string;
-  let portText: string | undefined;
-  if (/^\d+$/.test(v)) [host, portText] = ['127.0.0.1', v];
-  else if (v.startsWith('[')) {
-    const close = v.indexOf(']');
-    if (close < 0 || (close + 1 < v.length && v[close + 1] !== ':')) throw new ListenRefusal(`--listen ${JSON.stringify(value)}: write an IPv6 address as [::]:8080`);
-    host = v.slice(1, close);
-    portText = close + 1 < v.length ? v.slice(close + 2) : undefined;
-  } else {
-    const colon = v.lastIndexOf(':');
-    if (colon >= 0 && v.indexOf(':') !== colon) throw new ListenRefusal(`--listen ${JSON.stringify(value)}: write an IPv6 address as [${v}]:8080`);
-    [host, portText] = colon >= 0 ? [v.slice(0, colon), v.slice(colon + 1)] : [v, undefined];
-  }
-  if (!host) throw new ListenRefusal(`--listen ${JSON.stringify(value)}: no address (e.g. 0.0.0.0:8080)`);
-  const port = portText === undefined ? DEFAULT_SERVE_PORT : Number(portText);
-  if (portText !== undefined && (!/^\d+$/.test(portText) || port > 65_535)) throw new ListenRefusal(`--listen ${JSON.stringify(value)}: the port must be 0 to 65535`);
+/** Host a team server listens on when `--host` names none: this machine only. */
+export const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+/**
+ * `--host` and `--port`, checked: an address or host name (an IPv6 address with or without
+ * brackets), a port of 0 (any free one) to 65535.
+ * @throws ListenRefusal for an empty host, a host with a port in it, or a port that is not 0 to 65535
+ */
+export function parseHostPort(hostText: string = DEFAULT_SERVE_HOST, portText: string = String(DEFAULT_SERVE_PORT)): { host: string; port: number } {
+  const trimmed = hostText.trim();
+  const host = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  if (!host || /[\s/[\]]/.test(host)) throw new ListenRefusal(`--host ${JSON.stringify(hostText)}: give an address or host name, e.g. 0.0.0.0 or ::`);
+  if (!isIP(host) && host.includes(':')) throw new ListenRefusal(`--host ${JSON.stringify(hostText)}: give the port with --port`);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText.trim()) || port > 65_535) throw new ListenRefusal(`--port ${JSON.stringify(portText)}: the port must be 0 to 65535`);
   return { host, port };
 }
 
@@ -116,7 +114,7 @@ function trustedProxies(list: readonly string[]): string[] {
  *   missing where it is needed (beyond loopback, behind a proxy) or malformed
  */
 export function planListening(opts: ServeListenOptions): ListenPlan {
-  const { host, port } = parseListen(opts.listen ?? `127.0.0.1:${DEFAULT_SERVE_PORT}`);
+  const { host, port } = parseHostPort(opts.host, opts.port);
   const loopback = isLoopbackHost(host);
   if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new ListenRefusal('--tls-cert and --tls-key go together (the certificate chain and its private key, PEM files)');
   const tls = opts.tlsCert !== undefined && opts.tlsKey !== undefined ? { certFile: opts.tlsCert, keyFile: opts.tlsKey } : undefined;
@@ -124,7 +122,7 @@ export function planListening(opts: ServeListenOptions): ListenPlan {
   if (opts.trustedProxies?.length && !opts.behindTlsProxy) throw new ListenRefusal('--trusted-proxy goes with --behind-tls-proxy');
   if (!loopback && !tls && !opts.behindTlsProxy) {
     throw new ListenRefusal(
-      `refusing to listen on ${host}:${port} without TLS: other machines would send the admin token and every prompt in the clear. Give --tls-cert and --tls-key, or put a TLS proxy in front and give --behind-tls-proxy (and --trusted-proxy when it runs on another machine)`,
+      `refusing to listen on ${isIP(host) === 6 ? `[${host}]` : host}:${port} without TLS: other machines would send the admin token and every prompt in the clear. Give --tls-cert and --tls-key, or put a TLS proxy in front and give --behind-tls-proxy (and --trusted-proxy when it runs on another machine)`,
     );
   }
   const needsPublic = !loopback || opts.behindTlsProxy === true;

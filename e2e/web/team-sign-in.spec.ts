@@ -1,5 +1,6 @@
 /**
- * A person opens a team server (`mcp-approval-console serve`, loopback, on a real PostgreSQL):
+ * A person opens a team server (`mcp-approval-console serve`, loopback, on a real PostgreSQL named
+ * by MCP_CONSOLE_DATABASE_URL):
  * the page asks for the team's admin token; a wrong one is refused with a clear message; the
  * right one opens the console, whose Queue is live over the signed-in connection.
  */
@@ -21,9 +22,9 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   cluster = await startPostgres();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mcp-serve-e2e-'));
-  child = spawn(process.execPath, ['--import', 'tsx', 'app/bridge/cli.ts', 'serve', '--database', cluster.url(), '--listen', '127.0.0.1:0', '--data-dir', dataDir], {
+  child = spawn(process.execPath, ['--import', 'tsx', 'app/bridge/cli.ts', 'serve', '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
-    env: { ...process.env, MCP_CONSOLE_ADMIN_TOKEN: ADMIN_TOKEN, MCP_CONSOLE_SECRET_PASSPHRASE: 'e2e-passphrase' },
+    env: { ...process.env, MCP_CONSOLE_DATABASE_URL: cluster.url(), MCP_CONSOLE_ADMIN_TOKEN: ADMIN_TOKEN, MCP_CONSOLE_SECRET_PASSPHRASE: 'e2e-passphrase' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

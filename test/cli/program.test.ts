@@ -77,10 +77,10 @@ describe('help and version', () => {
 
   it('serve --help says what it serves, how beyond loopback, and the environment', async () => {
     const { out } = await cli('serve', '--help');
-    for (const option of ['--database <url>', '--listen <address>', '--public-url <url>', '--tls-cert <file>', '--tls-key <file>', '--behind-tls-proxy', '--trusted-proxy <address>', '--data-dir <path>']) expect(out).toContain(option);
+    for (const option of ['--database <url>', '--host <address>', '--port <n>', '--public-url <url>', '--tls-cert <file>', '--tls-key <file>', '--behind-tls-proxy', '--trusted-proxy <address>', '--data-dir <path>']) expect(out).toContain(option);
     expect(out).toContain('MCP_CONSOLE_DATABASE_URL');
     expect(out).toContain('MCP_CONSOLE_ADMIN_TOKEN');
-    expect(out).toContain('docs/team.md');
+    expect(out).toContain('docs/team-server.md');
   });
 
   it.each([['--version'], ['-V']])('%s prints the version', async (flag) => {
@@ -113,8 +113,8 @@ describe('usage errors: stderr, exit 2, nothing run', () => {
     [['bridge', '--token', 't', 'github'], /--token goes with --console/],
     [['serve'], /serve needs the team database: --database postgres:\/\/… or MCP_CONSOLE_DATABASE_URL/],
     [['serve', '--database', 'mysql://db/x'], /must be a postgres:\/\/ URL/],
-    [['serve', '--database', 'postgres://db/x', '--listen', '0.0.0.0:8080'], /refusing to listen on 0\.0\.0\.0:8080 without TLS/],
-    [['serve', '--database', 'postgres://db/x', '--listen', '0.0.0.0:8080', '--behind-tls-proxy'], /--public-url is needed/],
+    [['serve', '--database', 'postgres://db/x', '--host', '0.0.0.0', '--port', '8080'], /refusing to listen on 0\.0\.0\.0:8080 without TLS/],
+    [['serve', '--database', 'postgres://db/x', '--host', '0.0.0.0', '--port', '8080', '--behind-tls-proxy'], /--public-url is needed/],
     [['serve', '--database', 'postgres://db/x', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
     [['serve', '--database', 'postgres://db/x', '--trusted-proxy', '10.0.0.1'], /--trusted-proxy goes with --behind-tls-proxy/],
   ])('%j', async (argv, message) => {
@@ -124,6 +124,17 @@ describe('usage errors: stderr, exit 2, nothing run', () => {
     expect(err).toMatch(message);
     expect(ran.bridges).toEqual([]);
     expect(ran.routes).toEqual([]);
+  });
+});
+
+describe('serve', () => {
+  it('takes the team database from MCP_CONSOLE_DATABASE_URL when --database is not given, and checks it the same way', async () => {
+    env = { MCP_CONSOLE_DATABASE_URL: 'mysql://db/x' };
+    expect((await cli('serve')).err).toMatch(/must be a postgres:\/\/ URL/);
+    env = { MCP_CONSOLE_DATABASE_URL: 'postgres://db/x' };
+    const { code, err } = await cli('serve', '--host', '10.0.0.5', '--port', '8443');
+    expect(code).toBe(EXIT.usage);
+    expect(err).toMatch(/refusing to listen on 10\.0\.0\.5:8443 without TLS/); // the database was taken; the address refused
   });
 });
 

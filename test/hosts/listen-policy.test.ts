@@ -3,22 +3,29 @@
  * behind a TLS proxy (with the public address people open); each refusal says what to do.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SERVE_PORT, isLoopbackHost, ListenRefusal, parseListen, planListening, proxyMatcher } from '../../app/web/listen-policy.js';
+import { DEFAULT_SERVE_PORT, isLoopbackHost, ListenRefusal, parseHostPort, planListening, proxyMatcher } from '../../app/web/listen-policy.js';
 
-describe('--listen', () => {
+describe('--host and --port', () => {
   it.each([
-    ['0.0.0.0:8080', { host: '0.0.0.0', port: 8080 }],
-    ['127.0.0.1:0', { host: '127.0.0.1', port: 0 }],
-    ['[::]:8443', { host: '::', port: 8443 }],
-    ['[::1]', { host: '::1', port: DEFAULT_SERVE_PORT }],
-    ['console.internal', { host: 'console.internal', port: DEFAULT_SERVE_PORT }],
-    ['9000', { host: '127.0.0.1', port: 9000 }],
-  ])('%s', (value, expected) => {
-    expect(parseListen(value)).toEqual(expected);
+    [['0.0.0.0', '8080'], { host: '0.0.0.0', port: 8080 }],
+    [['127.0.0.1', '0'], { host: '127.0.0.1', port: 0 }],
+    [['::', '8443'], { host: '::', port: 8443 }],
+    [['[::1]', undefined], { host: '::1', port: DEFAULT_SERVE_PORT }],
+    [['console.internal', undefined], { host: 'console.internal', port: DEFAULT_SERVE_PORT }],
+    [[undefined, '9000'], { host: '127.0.0.1', port: 9000 }],
+  ] as const)('%j', ([host, port], expected) => {
+    expect(parseHostPort(host, port)).toEqual(expected);
   });
 
-  it.each(['::1:80', ':80', '0.0.0.0:http', '0.0.0.0:70000', '[::1', '[::1]x'])('refuses %s', (value) => {
-    expect(() => parseListen(value)).toThrow(ListenRefusal);
+  it.each([
+    ['0.0.0.0:80', undefined],
+    ['', undefined],
+    ['[::1', undefined],
+    ['0.0.0.0', 'http'],
+    ['0.0.0.0', '70000'],
+    ['0.0.0.0', '-1'],
+  ] as const)('refuses %j %j', (host, port) => {
+    expect(() => parseHostPort(host, port)).toThrow(ListenRefusal);
   });
 
   it('knows loopback', () => {
@@ -33,28 +40,29 @@ describe('planListening', () => {
   });
 
   it('refuses an address other machines reach without TLS or a TLS proxy, saying what to give', () => {
-    for (const listen of ['0.0.0.0:8080', '[::]:8080', '10.1.2.3:80']) {
-      expect(() => planListening({ listen, publicUrl: 'https://c.example.com' })).toThrow(/without TLS: .*--tls-cert and --tls-key.*--behind-tls-proxy/);
+    for (const host of ['0.0.0.0', '::', '10.1.2.3']) {
+      expect(() => planListening({ host, port: '8080', publicUrl: 'https://c.example.com' })).toThrow(/without TLS: .*--tls-cert and --tls-key.*--behind-tls-proxy/);
     }
+    expect(() => planListening({ host: '::', port: '8080' })).toThrow(/refusing to listen on \[::\]:8080 without TLS/);
   });
 
   it('takes TLS from certificate files beyond loopback, with the public address (https)', () => {
-    expect(planListening({ listen: '0.0.0.0:8443', tlsCert: '/c.pem', tlsKey: '/k.pem', publicUrl: 'https://console.example.com/' })).toEqual({
+    expect(planListening({ host: '0.0.0.0', port: '8443', tlsCert: '/c.pem', tlsKey: '/k.pem', publicUrl: 'https://console.example.com/' })).toEqual({
       host: '0.0.0.0',
       port: 8443,
       loopback: false,
       tls: { certFile: '/c.pem', keyFile: '/k.pem' },
       publicUrl: 'https://console.example.com',
     });
-    expect(() => planListening({ listen: '0.0.0.0:8443', tlsCert: '/c.pem' })).toThrow(/go together/);
-    expect(() => planListening({ listen: '0.0.0.0:8443', tlsCert: '/c.pem', tlsKey: '/k.pem' })).toThrow(/--public-url is needed/);
-    expect(() => planListening({ listen: '0.0.0.0:8443', tlsCert: '/c.pem', tlsKey: '/k.pem', publicUrl: 'http://console.example.com' })).toThrow(/must be https/);
+    expect(() => planListening({ host: '0.0.0.0', port: '8443', tlsCert: '/c.pem' })).toThrow(/go together/);
+    expect(() => planListening({ host: '0.0.0.0', port: '8443', tlsCert: '/c.pem', tlsKey: '/k.pem' })).toThrow(/--public-url is needed/);
+    expect(() => planListening({ host: '0.0.0.0', port: '8443', tlsCert: '/c.pem', tlsKey: '/k.pem', publicUrl: 'http://console.example.com' })).toThrow(/must be https/);
   });
 
   it('behind a TLS proxy: plain HTTP from loopback proxies by default, or the ranges given', () => {
-    expect(planListening({ listen: '127.0.0.1:8081', behindTlsProxy: true, publicUrl: 'https://console.example.com' })).toMatchObject({ loopback: true, proxy: { trusted: ['127.0.0.1', '::1'] }, publicUrl: 'https://console.example.com' });
-    expect(planListening({ listen: '0.0.0.0:8081', behindTlsProxy: true, trustedProxies: ['10.0.0.0/8', 'fd00::/8', '192.168.1.5'], publicUrl: 'https://c.example.com' }).proxy).toEqual({ trusted: ['10.0.0.0/8', 'fd00::/8', '192.168.1.5'] });
-    expect(() => planListening({ listen: '127.0.0.1:8081', behindTlsProxy: true })).toThrow(/--public-url is needed/);
+    expect(planListening({ port: '8081', behindTlsProxy: true, publicUrl: 'https://console.example.com' })).toMatchObject({ loopback: true, proxy: { trusted: ['127.0.0.1', '::1'] }, publicUrl: 'https://console.example.com' });
+    expect(planListening({ host: '0.0.0.0', port: '8081', behindTlsProxy: true, trustedProxies: ['10.0.0.0/8', 'fd00::/8', '192.168.1.5'], publicUrl: 'https://c.example.com' }).proxy).toEqual({ trusted: ['10.0.0.0/8', 'fd00::/8', '192.168.1.5'] });
+    expect(() => planListening({ port: '8081', behindTlsProxy: true })).toThrow(/--public-url is needed/);
     expect(() => planListening({ behindTlsProxy: true, trustedProxies: ['proxy.internal'], publicUrl: 'https://c.example.com' })).toThrow(/--trusted-proxy "proxy.internal"/);
     expect(() => planListening({ behindTlsProxy: true, trustedProxies: ['10.0.0.0/33'], publicUrl: 'https://c.example.com' })).toThrow(/--trusted-proxy/);
     expect(() => planListening({ trustedProxies: ['10.0.0.1'] })).toThrow(/goes with --behind-tls-proxy/);

@@ -74,7 +74,7 @@ describe('team server listener', () => {
     return t;
   };
   /** A host on the test database, loopback by default. */
-  const start = async (plan: ListenPlan = planListening({ listen: '127.0.0.1:0' }), more: Partial<TeamHostOptions> = {}) => {
+  const start = async (plan: ListenPlan = planListening({ port: '0' }), more: Partial<TeamHostOptions> = {}) => {
     const t = await team();
     const dir = makeStaticDir();
     cleanups.push(dir.cleanup);
@@ -178,7 +178,7 @@ describe('team server listener', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'mcp-tls-'));
     writeFileSync(path.join(folder, 'cert.pem'), pems.cert);
     writeFileSync(path.join(folder, 'key.pem'), pems.private);
-    const { host } = await start(planListening({ listen: '127.0.0.1:0', tlsCert: path.join(folder, 'cert.pem'), tlsKey: path.join(folder, 'key.pem') }));
+    const { host } = await start(planListening({ port: '0', tlsCert: path.join(folder, 'cert.pem'), tlsKey: path.join(folder, 'key.pem') }));
     expect(host.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const page = await request(`${host.url}/`, { ca: pems.cert });
     expect(page.status).toBe(200);
@@ -196,7 +196,7 @@ describe('team server listener', () => {
   });
 
   it('behind a TLS proxy: plain HTTP only from a trusted address and only with X-Forwarded-Proto: https', async () => {
-    const behind = await start(planListening({ listen: '127.0.0.1:0', behindTlsProxy: true, publicUrl: 'https://console.example.com' }));
+    const behind = await start(planListening({ port: '0', behindTlsProxy: true, publicUrl: 'https://console.example.com' }));
     const at = `http://127.0.0.1:${behind.host.port}`;
     expect(behind.host.url).toBe('https://console.example.com');
     expect((await request(`${at}/`)).status).toBe(403);
@@ -210,7 +210,7 @@ describe('team server listener', () => {
     expect(ws).toBeDefined();
     ws!.close();
     // A proxy elsewhere: this machine is not it.
-    const elsewhere = await start(planListening({ listen: '127.0.0.1:0', behindTlsProxy: true, trustedProxies: ['10.9.8.7'], publicUrl: 'https://console.example.com' }));
+    const elsewhere = await start(planListening({ port: '0', behindTlsProxy: true, trustedProxies: ['10.9.8.7'], publicUrl: 'https://console.example.com' }));
     const refused = await request(`http://127.0.0.1:${elsewhere.host.port}/`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatch(/only from the TLS proxy/);

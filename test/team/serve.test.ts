@@ -39,7 +39,7 @@ function freePort(): Promise<number> {
 /** One `serve` instance in a child process, once it says where it serves. */
 async function serve(opts: { databaseUrl: string; port: number; staticDir: string; tls: { cert: string; key: string } }): Promise<{ child: ChildProcess; url: string; output(): string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-serve-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--database', opts.databaseUrl, '--listen', `127.0.0.1:${opts.port}`, '--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key, '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--database', opts.databaseUrl, '--port', String(opts.port), '--tls-cert', opts.tls.cert, '--tls-key', opts.tls.key, '--data-dir', dataDir], {
     cwd: ROOT,
     env: { ...process.env, MCP_CONSOLE_ADMIN_TOKEN: ADMIN_TOKEN, MCP_CONSOLE_STATIC_DIR: opts.staticDir, MCP_CONSOLE_SECRET_PASSPHRASE: 'test-passphrase' },
     stdio: ['ignore', 'pipe', 'pipe'],
