@@ -38,7 +38,14 @@ function startConsole(): void {
 if (window.api) startConsole();
 else {
   void sessionGate(fetch as unknown as FetchLike).then((gate) => {
-    if (gate === 'console') return startConsole();
+    if (gate === 'console') {
+      startConsole();
+      // A team server closes the connection of a session that ended (signed out elsewhere, the admin token replaced, expired): sign in again.
+      getConnection().onStatus((status) => {
+        if (status === 'reconnecting') void sessionGate(fetch as unknown as FetchLike).then((again) => again === 'sign-in' && window.location.reload());
+      });
+      return;
+    }
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <SignIn />

@@ -2,7 +2,8 @@
  * A person opens a team server (`mcp-approval-console serve`, loopback, on a real PostgreSQL named
  * by MCP_CONSOLE_DATABASE_URL):
  * the page asks for the team's admin token; a wrong one is refused with a clear message; the
- * right one opens the console, whose Queue is live over the signed-in connection.
+ * right one opens the console, whose Queue is live over the signed-in connection; once the session
+ * ends, the page asks for the token again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -53,7 +54,7 @@ test.afterAll(async () => {
   await cluster?.destroy();
 });
 
-test('the team server asks for the admin token, refuses a wrong one, and opens the console with the right one', async ({ page }) => {
+test('the team server asks for the admin token, refuses a wrong one, opens the console with the right one, and asks again once the session ends', async ({ page }) => {
   test.setTimeout(60_000);
   await page.goto(url);
   const form = page.getByTestId('team-sign-in');
@@ -68,4 +69,9 @@ test('the team server asks for the admin token, refuses a wrong one, and opens t
   await expect(page.getByTestId('connecting')).toBeHidden({ timeout: 20_000 });
   await expect(page.getByTestId('connection-error')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('team-console.png') });
+
+  // The session ends elsewhere (signed out from another tab): the page asks for the token again.
+  const status = await page.evaluate(async () => (await fetch('/auth/sign-out', { method: 'POST' })).status);
+  expect(status).toBe(204);
+  await expect(page.getByTestId('team-sign-in')).toBeVisible({ timeout: 20_000 });
 });
