@@ -9,11 +9,13 @@
  *   from a page of the public origin only; connections whose session ends are closed (4401);
  * - `/openai/…`, `/anthropic/…`: the provider gateway (a gateway token per call);
  * - `/bridge` (WebSocket): developers' bridges (`bridge --console <url>`), a token each, no web pages;
- * - `/healthz`: 200 while this instance reaches the team's database, else 503 (for load balancers).
+ * - `/healthz` (GET, HEAD): 200 while this instance reaches the team's database, else 503, for load
+ *   balancers — answered before the TLS-proxy check, since their health checks come without
+ *   `X-Forwarded-Proto` and not always from the proxy's address.
  *
  * TLS: served from certificate files, or (`--behind-tls-proxy`) plain HTTP taken only from the
- * proxy's addresses and only with `X-Forwarded-Proto: https`: everything else is refused (403)
- * before routing. Where and how it listens is decided by listen-policy.ts.
+ * proxy's addresses and only with `X-Forwarded-Proto: https`: everything else but the health check
+ * is refused (403) before routing. Where and how it listens is decided by listen-policy.ts.
  */
 import { readFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -163,12 +165,16 @@ function doorRefusal(st: HostState, req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-/** One HTTP request: the door, then health, the gateway, the sign-in, or the renderer's files. */
+/** One HTTP request: health, then the door, then the gateway, the sign-in, or the renderer's files. */
 async function handleHttp(st: HostState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  // Load balancers check health over plain HTTP, without X-Forwarded-Proto and maybe from elsewhere; it says only "ok" or not.
+  if (path === HEALTH_PATH && (req.method === 'GET' || req.method === 'HEAD')) {
+    const up = st.opts.healthy?.() !== false;
+    return plain(res, up ? 200 : 503, up ? 'ok' : 'database unreachable', st.headers);
+  }
   const refusal = doorRefusal(st, req);
   if (refusal) return plain(res, 403, refusal, st.headers);
-  const path = (req.url ?? '/').split('?')[0] ?? '/';
-  if (path === HEALTH_PATH) return plain(res, st.opts.healthy?.() === false ? 503 : 200, st.opts.healthy?.() === false ? 'database unreachable' : 'ok', st.headers);
   if (path === '/openai' || path.startsWith('/openai/') || path === '/anthropic' || path.startsWith('/anthropic/')) {
     if (st.opts.gateway) return st.opts.gateway(req, res);
     return plain(res, 404, 'Not Found', st.headers);

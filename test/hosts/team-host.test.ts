@@ -214,6 +214,10 @@ describe('team server listener', () => {
     const refused = await request(`http://127.0.0.1:${elsewhere.host.port}/`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatch(/only from the TLS proxy/);
+    // Load balancers' health checks come without X-Forwarded-Proto (Caddy's, nginx's) and maybe from elsewhere: health answers them.
+    expect(await request(`${at}/healthz`)).toMatchObject({ status: 200, body: 'ok' });
+    expect(await request(`http://127.0.0.1:${elsewhere.host.port}/healthz`)).toMatchObject({ status: 200, body: 'ok' });
+    expect((await request(`${at}/healthz`, { method: 'POST' })).status).toBe(403);
   });
 
   it("the bridges' door: a token, no web page; the gateway's paths go to the gateway; health says whether the database is reached", async () => {
