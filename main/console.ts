@@ -6,12 +6,15 @@
  * Hosts (app/electron, app/web) and tests call this; the same core runs under every host (like
  * MCP Inspector v2's environment split).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebSocket } from 'ws';
 import type { ConsoleEvent, ConsoleService } from '../shared/contract/api.js';
 import { ApiError } from '../shared/contract/api.js';
 import type { ItemView } from '../shared/contract/state.js';
 import { ui } from '../shared/contract/ui-text.js';
 import { elideMedia, payloadsFor } from '../shared/domain/media-refs.js';
 import { createDesktopLife } from './attention/desktop-life.js';
+import type { RemoteCaller } from './bridge/listener.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
 import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
@@ -27,9 +30,24 @@ import type { StateHub } from './state-hub.js';
 
 export { HISTORY_FILE } from './console/foundation.js';
 
+/**
+ * What a team server's own listener serves besides the UI (app/web/team-host.ts): the provider
+ * gateway's endpoints, who a token names, and bridges connected from other machines.
+ */
+export interface RemoteDoors {
+  /** The gateway's endpoints (requests from web pages refused; a gateway token per call). */
+  gateway(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Who a named gateway token belongs to (a developer's bridge shows one), else undefined. @throws (rejects) HistoryUnavailableError while the team's database cannot be reached */
+  caller(token: string): Promise<RemoteCaller | undefined>;
+  /** Takes a bridge connected over a WebSocket whose token was checked (closed at once when this console does not listen for bridges). */
+  bridge(socket: WebSocket, caller: RemoteCaller): void;
+}
+
 /** A running console. `dispose` closes every server connection and the history database. */
 export interface ConsoleHandle {
   service: ConsoleService;
+  /** Present on a team server (`ports.team`): see {@link RemoteDoors}. */
+  remote?: RemoteDoors;
   /** Every queue item whole (both kinds, arrival order), as main holds it now: for tests and in-process tools. */
   items(): ItemView[];
   /** Resolves when every enabled server has finished its first connection attempt. */
@@ -86,12 +104,25 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
   return {
     service,
+    ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
     items: () => f.hub.items(),
     ready,
     async dispose() {
       desktop.dispose();
       await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose());
     },
+  };
+}
+
+/** A team server's {@link RemoteDoors}: the gateway side's endpoints and tokens, the bridge side's listener. Only named tokens are callers from elsewhere. */
+function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
+  return {
+    gateway: gateway.handle,
+    caller: async (token) => {
+      const holder = await gateway.holder(token);
+      return holder?.caller.kind === 'token' ? { name: holder.caller.name } : undefined;
+    },
+    bridge: (socket, caller) => (bridges.listener ? bridges.listener.acceptRemote(socket, caller) : socket.close(1013, 'this console does not take bridges now')),
   };
 }
 

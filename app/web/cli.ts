@@ -12,51 +12,18 @@
  * server waits on answered, every server closed; forced after 2 s), 1 when it cannot start, 2 on a
  * usage error.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { createConsole } from '../../main/console.js';
 import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
-import { createFileSecretStore } from '../../main/secrets/file-store.js';
 import { tolerateClosedOutput, writeQuietly } from '../output-pipes.js';
+import { bridgeLauncher, installRoot, rendererDir, webSecretStore } from './host-setup.js';
 import { parseWebCliOptions, WEB_USAGE } from './options.js';
 import { buildRenderer, rendererBuildOf } from './renderer-build.js';
 import { runWebConsole, type RunningWebConsole } from './run.js';
 
-/**
- * The built renderer (out/renderer), found from this file whether it runs from source
- * (app/web/cli.ts, under tsx) or as the prebuilt bundle `npm start` runs (out/web/cli.js);
- * `MCP_CONSOLE_STATIC_DIR` overrides it (tests and benchmarks that build elsewhere).
- */
-const staticDir =
-  process.env.MCP_CONSOLE_STATIC_DIR ||
-  fileURLToPath(new URL(/\/out\/web\/[^/]+$/.test(import.meta.url) ? '../renderer/' : '../../out/renderer/', import.meta.url));
-
-/** The installation's folder: two folders up from app/web/cli.ts and from out/web/cli.js alike. */
-const installRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from
- * MCP_CONSOLE_SECRET_PASSPHRASE when set (the variable is then removed from this process's
- * environment so no child process inherits it), else from a 0600 key file.
- */
-function webSecretStore(userDataDir: string) {
-  const passphrase = process.env.MCP_CONSOLE_SECRET_PASSPHRASE || undefined;
-  delete process.env.MCP_CONSOLE_SECRET_PASSPHRASE;
-  return createFileSecretStore({ dir: userDataDir, ...(passphrase ? { passphrase } : {}) });
-}
-
-/**
- * How an agent host launches this installation's sampling bridge ("Route through the console"):
- * this Node executable and the package's `mcp-approval-console` script, by absolute path (two
- * folders up from app/web/cli.ts and from out/web/cli.js alike). Absent when the script is not
- * there (routing is then refused with a clear error).
- */
-function bridgeLauncher(): { command: string; args: string[] } | undefined {
-  const script = fileURLToPath(new URL('../../scripts/mcp-approval-console.mjs', import.meta.url));
-  return existsSync(script) ? { command: process.execPath, args: [script] } : undefined;
-}
+/** The built renderer (out/renderer, or `MCP_CONSOLE_STATIC_DIR`). */
+const staticDir = rendererDir();
 
 async function main(): Promise<void> {
   tolerateClosedOutput();

@@ -202,6 +202,7 @@ export const UI_TEXTS = {
   'error.gatewayTokenName': "token name: {{why}}",
   'error.gatewayTokenTaken': "a gateway token named \"{{name}}\" already exists",
   'error.gatewayTokenLost': "the secret store no longer holds the gateway token \"{{name}}\"; revoke it and create a new one",
+  'error.gatewayTokenShownOnce': "a team server shows the gateway token \"{{name}}\" only once, when it is made; revoke it and create a new one",
   'notice.gatewayFile': "gateway.json: {{why}}",
   'notice.gatewayNotListening': "The provider gateway is not listening: {{why}}",
   'notice.gatewayPortTaken': "Port {{wanted}} is taken: the provider gateway listens on {{port}} for this run (servers launched with it get the right address)",
