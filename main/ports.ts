@@ -93,6 +93,14 @@ export interface ConsolePorts {
    */
   openHistory?(opts: { offload: Offload; logger: Logger }): Promise<HistoryStore>;
   /**
+   * The team database this console is an instance of (main/team/database.ts `openTeamDatabase`;
+   * `teamConsolePorts` in main/team/console-ports.ts opens it with the matching history): the queue
+   * is then shared with the team's other instances (main/team/queue.ts). Absent: a console of its
+   * own (the desktop). The console closes it last at shutdown (its lease then says it stopped,
+   * after its items were ended and recorded).
+   */
+  team?: import('./team/database.js').TeamDatabase;
+  /**
    * The page's address with its token (`http://127.0.0.1:PORT/?token=…`) once the web host serves
    * it; told only to the command line's `status` over the owner-only bridge channel. Absent in the
    * desktop app.

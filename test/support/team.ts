@@ -1,0 +1,63 @@
+/**
+ * Team instances for tests: real consoles (createConsole) opened as instances of the team on one
+ * PostgreSQL database (main/team/console-ports.ts), each with its own data folder and provider
+ * gateway, and helpers to call a gateway and wait on an instance's items.
+ */
+import type { LeaseOptions } from '../../main/team/instances.js';
+import { teamConsolePorts } from '../../main/team/console-ports.js';
+import type { ItemView, SamplingItemView } from '../../shared/contract/state.js';
+import { startHarness, type Harness } from './console-harness.js';
+
+/** Fast lease timings, in ms: an instance is found gone within about a second. */
+export const FAST_LEASE = { heartbeatMs: 100, leaseMs: 600, sweepMs: 100 };
+
+/** A console that is an instance of the team on `url`. */
+export interface TeamInstance extends Harness {
+  /** Its id on the team now. */
+  instanceId(): string;
+  /** Where its provider gateway listens (`http://127.0.0.1:PORT`). */
+  gatewayUrl: string;
+  /** A named gateway token made on it. */
+  token: string;
+}
+
+/** The providers.json of an OpenAI-compatible fake at `baseURL` serving `test-model`. */
+export function fakeProviders(baseURL: string): unknown {
+  return { providers: [{ id: 'llm', kind: 'openai-compatible', baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' };
+}
+
+/** Starts an instance of the team on `url` whose model provider is `providers` (providers.json). */
+export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings'] } = {}): Promise<TeamInstance> {
+  const ports = await teamConsolePorts({ url, ...(opts.timings && { timings: opts.timings }) });
+  const h = await startHarness({ servers: {}, providers, ...ports });
+  const gatewayUrl = (await h.state()).gateway?.url;
+  if (!gatewayUrl) throw new Error('the gateway is not listening');
+  const { token } = await h.service.createGatewayToken({ name: 'caller' });
+  return Object.assign(h, { instanceId: () => ports.team.lease.id(), gatewayUrl, token });
+}
+
+/** One Chat Completions call to an instance's gateway (not awaited: it waits on a person). */
+export function gatewayCall(on: Pick<TeamInstance, 'gatewayUrl' | 'token'>, content: unknown = 'hello team'): Promise<Response> {
+  return fetch(`${on.gatewayUrl}/openai/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${on.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'test-model', messages: [{ role: 'user', content }], max_tokens: 32 }),
+  });
+}
+
+/** Waits until `h` shows item `id` (whole) such that `pred` holds; returns it. */
+export async function itemOn(h: Harness, id: string, pred: (item: ItemView) => boolean, what: string, timeoutMs = 20_000): Promise<ItemView> {
+  const find = () => h.items().find((i) => i.id === id);
+  await h.waitFor(() => {
+    const item = find();
+    return item !== undefined && pred(item);
+  }, what, timeoutMs);
+  return find()!;
+}
+
+/** Waits until `h` holds a provider call awaiting request review with its version; returns it. */
+export async function waitingCall(h: Harness, timeoutMs = 20_000): Promise<SamplingItemView> {
+  const find = () => h.items().find((i): i is SamplingItemView => i.kind !== 'elicitation' && i.status === 'awaiting_request_review' && i.contentVersion !== undefined);
+  await h.waitFor(() => find() !== undefined, 'a call awaiting review', timeoutMs);
+  return find()!;
+}
