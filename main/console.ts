@@ -254,7 +254,7 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
  * Stops in order: every request a server waits on is answered (a clear error) before its
  * connection closes — a bridged server's through its bridge, a gateway caller's over HTTP;
  * on a team, the items' endings reach the shared queue; connections close within a bound;
- * the history service, then the database are closed last, then the team database.
+ * the history service, then the database are closed last (the host closes the team database after).
  */
 async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, team?: TeamSide): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
@@ -270,6 +270,6 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   disposeHistoryService();
   await f.history.close();
   await f.offload.close();
-  await team?.close(); // last: the lease says this instance stopped once what it held is recorded
+  team?.close();
   f.folderLock.release();
 }

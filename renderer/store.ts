@@ -11,6 +11,7 @@ import { create } from 'zustand';
 import type { FormDraft, RequestDraft, RequestExtras, ResponseDraft, ResponseExtras } from '../shared/contract/drafts.js';
 import type { DetailChange } from '../shared/contract/state-patch.js';
 import { waitsOnPerson } from '../shared/contract/status.js';
+import type { OpenedForYou } from './screens/queue/open-for-you.js';
 import {
   type CallView,
   type ConsoleState,
@@ -68,6 +69,11 @@ export interface ConsoleStore {
   status: MirrorStatus;
   screen: Screen;
   selectedItemId: string | null;
+  /**
+   * The review the Queue opened by itself (screens/queue/open-for-you.ts), while it is the one
+   * selected: the person did not choose it, so it says why it opened.
+   */
+  openedForYou: OpenedForYou | null;
   selectedServerId: string | null;
   selectedHistoryId: string | null;
   /**
@@ -88,6 +94,8 @@ export interface ConsoleStore {
   decided: Record<string, string>;
   setScreen(screen: Screen): void;
   selectItem(id: string | null): void;
+  /** Selects the item the Queue opened by itself (not the person's choice), saying why. */
+  openForYou(opened: OpenedForYou): void;
   /** Switches to the queue with `id` selected (e.g. from a call's sampling links). */
   openItem(id: string): void;
   selectServer(id: string | null): void;
@@ -110,6 +118,7 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   status: { kind: 'connecting' },
   screen: 'queue',
   selectedItemId: null,
+  openedForYou: null,
   selectedServerId: null,
   selectedHistoryId: null,
   details: {},
@@ -118,8 +127,9 @@ export const useConsole = create<ConsoleStore>()((set) => ({
   held: {},
   decided: {},
   setScreen: (screen) => set({ screen }),
-  selectItem: (selectedItemId) => set({ selectedItemId }),
-  openItem: (id) => set({ screen: 'queue', selectedItemId: id }),
+  selectItem: (selectedItemId) => set({ selectedItemId, openedForYou: null }),
+  openForYou: (openedForYou) => set({ selectedItemId: openedForYou.itemId, openedForYou }),
+  openItem: (id) => set({ screen: 'queue', selectedItemId: id, openedForYou: null }),
   selectServer: (selectedServerId) => set({ selectedServerId }),
   selectHistory: (selectedHistoryId) => set({ selectedHistoryId }),
   setRequestDraft: (itemId, request) => set((s) => ({ drafts: { ...s.drafts, [itemId]: { ...s.drafts[itemId], request } } })),

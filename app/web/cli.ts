@@ -77,6 +77,7 @@ async function main(): Promise<void> {
   }
   const aborter = new AbortController();
   const started: { running?: RunningWebConsole } = {};
+  let team: Awaited<ReturnType<typeof teamPorts>>;
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
@@ -88,17 +89,20 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 2000).unref();
     if (!started.running) return aborter.abort(); // still starting (building the renderer): the start ends, then the process
-    started.running.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exit(1);
-      },
-    );
+    started.running
+      .stop()
+      .then(() => team?.team.close()) // after the console: its lease says it stopped once what it held is recorded
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  const team = await teamPorts();
+  team = await teamPorts();
   // This installation's own renderer is built when missing; one elsewhere (MCP_CONSOLE_STATIC_DIR) is not.
   const build = process.env.MCP_CONSOLE_STATIC_DIR ? undefined : rendererBuildOf(installRoot);
   started.running = await runWebConsole({

@@ -25,9 +25,15 @@ async function openTourRequest(page: Page, reviewTestId: 'request-review' | 'res
   await expect(page.getByTestId(reviewTestId)).toBeVisible();
 }
 
-test('queue: the request a tool call made, under review (README)', async ({ page, appUrl }) => {
+/** Waits for the review the Queue opened by itself (the tour's request is the only one waiting). */
+async function openedForYou(page: Page): Promise<void> {
+  await expect(page.locator('[data-review-item="tour-request"]').getByTestId('request-review')).toBeVisible();
+  await expect(page.getByTestId('opened-for-you')).toBeVisible();
+}
+
+test('queue: the request a tool call made, under review, as the Queue opens it (README)', async ({ page, appUrl }) => {
   await open(page, appUrl, 'request');
-  await openTourRequest(page, 'request-review');
+  await openedForYou(page);
   await expect(page).toHaveScreenshot('queue-review.png');
 });
 
@@ -40,7 +46,7 @@ test('queue: the response under review', async ({ page, appUrl }) => {
 test('queue in Simplified Chinese (languages.md)', async ({ page, appUrl }) => {
   await open(page, appUrl, 'request', 'zh-CN');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-  await openTourRequest(page, 'request-review');
+  await openedForYou(page);
   await expect(page).toHaveScreenshot('queue-review-zh.png');
 });
 

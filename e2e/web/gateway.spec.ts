@@ -221,6 +221,28 @@ test('review header: the endpoint, the earlier response a call continues, an emb
   await expect(header.getByTestId('gateway-endpoint')).toHaveText('Chat Completions');
 });
 
+test('an embeddings call is reviewed as what it is: its texts, editable, and the model; nothing about tokens, temperature or a system prompt', async ({ page, appUrl, fixture }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  fixture.state.items = [...fixture.state.items, ...buildAgentGatewayItems(Date.now())];
+  await open(page, appUrl, fixture);
+  await row(page, 'gw-embeddings').click();
+  const review = page.getByTestId('request-review');
+  await expect(review.getByRole('heading', { name: 'Texts to embed (3)' })).toBeVisible();
+  await expect(review.getByTestId('message-1')).toContainText('Text 2');
+  await expect(review.getByTestId('message-1')).not.toContainText('User');
+  for (const field of ['system-prompt', 'max-tokens', 'temperature']) await expect(review.getByTestId(field)).toHaveCount(0);
+  await expect(review.getByTestId('model-select')).toBeVisible();
+  await expect(review.getByTestId('model-preferences-label')).toHaveText('Model asked for');
+  await shot(page, 'gateway-embeddings-review');
+  await review.getByTestId('message-edit-1-0').click();
+  await review.getByTestId('message-editor-1-0').fill('Refund requested for order 5522.');
+  await review.getByTestId('approve-request').click();
+  await expect.poll(() => recorded(page, 'approveRequest')).toHaveLength(1);
+  const [sent] = await recorded(page, 'approveRequest');
+  const original = fixture.state.items.find((i) => i.id === 'gw-embeddings')!.original;
+  expect(sent!.params).toEqual({ ...original, messages: original.messages.map((m, i) => (i === 1 ? { role: 'user', content: [{ type: 'text', text: 'Refund requested for order 5522.' }] } : m)) });
+});
+
 test('review and History: a provider call is worded for its caller, not for a server', async ({ page, appUrl, fixture }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await open(page, appUrl, fixture);

@@ -274,7 +274,9 @@ test('g-sequences switch screens; j/k and the arrows in the list move through th
   await press(page, 'Control+1');
   await current('queue');
 
-  await press(page, 'j', 'j', 'j');
+  // The Queue opened the first request waiting by itself; j moves on from it.
+  await expect(row(page, 'item-request')).toHaveAttribute('aria-current', 'true');
+  await press(page, 'j', 'j');
   await expect(row(page, 'item-generating')).toHaveAttribute('aria-current', 'true');
   // Tab into the list lands on a row; the arrows then move selection and focus together.
   await page.locator('[data-testid="queue-item"][aria-current="true"]').focus();
@@ -314,7 +316,8 @@ async function expectVisibleFocus(page: Page, stops: number): Promise<void> {
 
 test('focus is visible on every control reached with Tab (queue, servers, settings)', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
-  await press(page, 'g', 'q', 'j');
+  await press(page, 'g', 'q'); // onto the row of the request the Queue opened
+  await expect(row(page, 'item-request')).toBeFocused();
   await expect(page.getByTestId('request-review')).toBeVisible();
   await expectVisibleFocus(page, 45);
   await press(page, 'g', 's');

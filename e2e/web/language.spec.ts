@@ -118,9 +118,10 @@ test('language zh-CN: the queue with a sampling request under review, in Chinese
   await open(page, appUrl, fixture, 'zh-CN');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   const queue = page.getByTestId('queue-screen');
-  await expect(queue.getByRole('heading', { level: 2 })).toHaveText('队列');
+  await expect(queue.locator('.pane-title').getByRole('heading', { level: 2 })).toHaveText('队列');
   await expect(queue).toContainText(/(?<!\d)\d+ 个待处理 · 共 \d+ 个/);
-  await expect(page.getByTestId('queue-detail')).toContainText('选择一个请求进行审核。');
+  // The first request waiting opened by itself, and says so.
+  await expect(page.getByTestId('opened-for-you')).toContainText('已为你打开：');
   await expect(page.locator('[data-item-id="item-request"]')).toContainText('待审核请求');
 
   await page.locator('[data-item-id="item-request"]').click();

@@ -5,7 +5,8 @@
  * on it or around it), no text cut off with no "…" at all, no select whose chosen option does not
  * fit. Screenshots of each go to e2e/artifacts. Then, at the smallest size in both themes, the same
  * checks at every stop of the full walk (e2e/support/walk.ts): each review state, the editors, the
- * dialogs.
+ * dialogs. And no control of a review ends up under its sticky action bar when focus goes to it,
+ * in the Queue and in the inline review of the Servers screen.
  */
 import type { Page } from '@playwright/test';
 import type { FakeData } from '../support/fake-api.js';
@@ -163,6 +164,61 @@ for (const theme of ['light', 'dark'] as const) {
     await walkScreens(page, check, { historyEntries: 4 });
     await page.getByTestId('nav-queue').click();
     await walkDialogs(page, check);
+    expect(found).toEqual([]);
+  });
+}
+
+/**
+ * The controls of the review in `root` that end up hidden under a sticky bar when focus goes to
+ * them (Tab, a shortcut) from where they are at the window's lower edge, half in sight: each is put
+ * there by scrolling, focused as the keyboard does, then looked for at its middle and both ends.
+ */
+async function hiddenWhenFocused(page: Page, root: string): Promise<string[]> {
+  return page.evaluate((rootSelector) => {
+    const area = document.querySelector(rootSelector)!;
+    const sticky = (el: Element) => {
+      for (let a: Element | null = el; a; a = a.parentElement) if (getComputedStyle(a).position === 'sticky') return a;
+      return null;
+    };
+    const scroller = (el: Element) => {
+      for (let a = el.parentElement; a; a = a.parentElement) if (/(auto|scroll)/.test(getComputedStyle(a).overflowY) && a.scrollHeight > a.clientHeight) return a;
+      return document.scrollingElement!;
+    };
+    const controls = [...area.querySelectorAll<HTMLElement>('input, select, textarea, button, summary, a[href]')].filter((el) => el.getClientRects().length > 0 && !sticky(el));
+    const hidden: string[] = [];
+    for (const el of controls) {
+      const box = scroller(el);
+      const bottom = Math.min(box.getBoundingClientRect().bottom, window.innerHeight);
+      const r = el.getBoundingClientRect();
+      box.scrollTop += r.top - (bottom - r.height / 2);
+      el.focus();
+      const now = el.getBoundingClientRect();
+      const y = now.top + now.height / 2;
+      const covered = [now.left + 2, now.left + now.width / 2, now.right - 2].some((x) => {
+        const hit = document.elementFromPoint(x, y);
+        return !hit || !(el.contains(hit) || hit.contains(el));
+      });
+      if (covered) hidden.push(`${el.tagName.toLowerCase()}#${el.id || el.getAttribute('data-testid') || (el.textContent ?? '').trim().slice(0, 30)}`);
+    }
+    (document.activeElement as HTMLElement | null)?.blur();
+    return hidden;
+  }, root);
+}
+
+for (const [width, height] of [[1280, 800], [1024, 700]] as const) {
+  test(`layout ${width}×${height}: focus never puts a review's control under its sticky action bar`, async ({ page, appUrl, fixture }) => {
+    await page.setViewportSize({ width, height });
+    // The request under review is also the oldest of the running call: the Servers screen shows it inline.
+    fixture.state.items.find((i) => i.id === 'item-request')!.receivedAt = Date.now() - 3_600_000;
+    await open(page, appUrl, fixture, 'light');
+    await page.locator('[data-item-id="item-request"]').click();
+    await expect(page.getByTestId('request-review')).toBeVisible();
+    const found = (await hiddenWhenFocused(page, '[data-testid="queue-detail"] [data-review-item]')).map((c) => `queue: ${c}`);
+    await page.getByTestId('nav-servers').click();
+    await expect(page.getByTestId('inline-review').getByTestId('request-review')).toBeVisible();
+    found.push(...(await hiddenWhenFocused(page, '[data-testid="inline-review"] [data-review-item]')).map((c) => `servers: ${c}`));
+    await page.locator('#max-tokens').focus();
+    await shot(page, `${width}x${height}-inline-review-focus`);
     expect(found).toEqual([]);
   });
 }

@@ -121,7 +121,14 @@ test('the review shows the ranking with reasons, and a capability banner that of
   await open(page, appUrl, fixture);
   await page.locator('[data-testid="queue-item"][data-item-id="item-audio"]').click();
   const review = page.getByTestId('request-review');
-  await expect(review.getByTestId('model-select').locator('option:checked')).toHaveText('Anthropic — claude-sonnet-4-5 · 0 — cannot take this request');
+  await expect(review.getByTestId('model-select').locator('option:checked')).toHaveText('Anthropic — claude-sonnet-4-5 — cannot take this request');
+  // The ranking score is no number beside a name in the select (it read as a price or a count).
+  await expect(review.getByTestId('model-select').locator('option')).toHaveText([
+    'Gemini — gemini-2.5-flash',
+    'Ollama — llama3.2 — cannot take this request',
+    'Anthropic — claude-sonnet-4-5 — cannot take this request',
+    'Write the response myself',
+  ]);
   await expect(review.getByTestId('model-reason')).toContainText("hint 'claude-3-sonnet' matched 'claude-sonnet-4-5'");
   const banner = review.getByTestId('capability-banner');
   await expect(banner).toContainText('claude-sonnet-4-5 cannot take this request as it is');
@@ -129,7 +136,9 @@ test('the review shows the ranking with reasons, and a capability banner that of
   await expect(banner.getByTestId('capability-alternative')).toHaveText(['Gemini — gemini-2.5-flash']);
   await review.getByTestId('model-candidates').locator('summary').click();
   await expect(review.getByTestId('model-candidate')).toHaveCount(4);
-  await expect(review.getByTestId('model-candidate').first()).toContainText("51.1 Gemini — gemini-2.5-flash — hint 'claude-3-sonnet' matched only");
+  // In the ranking, the score says what it is.
+  await expect(review.getByTestId('model-candidate').first()).toContainText("Gemini — gemini-2.5-flash score 51.1 of 100 — hint 'claude-3-sonnet' matched only");
+  await expect(review.getByTestId('model-candidate').last()).toContainText('Write the response myself score 0 of 100');
   await banner.scrollIntoViewIfNeeded();
   await shot(page, 'providers-capability-banner');
 

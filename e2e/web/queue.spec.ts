@@ -5,6 +5,7 @@
 import type { Page } from '@playwright/test';
 import type { SamplingItemView } from '../../shared/contract/state.js';
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from '../support/fixture-state.js';
+import { said, ui } from '../../shared/contract/ui-text.js';
 import { emit, expect, failNext, openConsole, recorded, shot, test } from '../support/ui.js';
 
 const select = (page: Page, id: string) => page.locator(`[data-testid="queue-item"][data-item-id="${id}"]`).click();
@@ -215,6 +216,22 @@ test('finished items show their outcome, what was sent and delivered, and can be
   await expect(page.locator('[data-item-id="item-rejected"]')).toHaveAttribute('aria-current', 'true');
 });
 
+test("a provider failure with nobody reviewing: the outcome names the failure's kind, as the review does", async ({ page, appUrl, fixture }) => {
+  const failed = item(fixture.state, 'item-failed');
+  Object.assign(failed, {
+    sent: failed.original,
+    sentToModelAt: Date.now() - 61_000,
+    error: { message: 'OpenRouter: HTTP 429 Too Many Requests (rate limited, retry after 20 s)', at: Date.now() - 60_000, failure: 'rate-limit' },
+    outcome: { at: Date.now() - 60_000, ...said(ui('outcome.providerFailed', { why: 'The LLM provider failed: HTTP 429 Too Many Requests' })), code: -32603 },
+  });
+  await openConsole(page, appUrl, fixture);
+  await select(page, 'item-failed');
+  const banner = page.getByTestId('outcome-banner');
+  await expect(banner.getByTestId('provider-failure')).toHaveText('The provider is rate-limiting: wait a moment, then retry.');
+  await expect(banner).toContainText('The provider failed with nobody reviewing; the caller got the error: The LLM provider failed: HTTP 429 Too Many Requests');
+  await shot(page, 'queue-outcome-provider-failed');
+});
+
 test('the mirror applies patches, ignores stale ones and replaces on snapshot', async ({ page, appUrl, fixture }) => {
   await openConsole(page, appUrl, fixture);
   const fresh: SamplingItemView = { ...item(fixture.state, 'item-request'), id: 'item-new', receivedAt: Date.now(), updatedAt: Date.now() };
@@ -267,6 +284,10 @@ test('the warm-up (fonts, helpers, a sample review rendered off the page) runs w
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  // Nothing waits at first, so no review opens by itself: what is fetched and offered is the warm-up's.
+  const waiting = item(fixture.state, 'item-request');
+  fixture.state.items = fixture.state.items.filter((i) => !['awaiting_request_review', 'awaiting_response_review', 'generating'].includes(i.status));
+  fixture.state.elicitations = [];
   await openConsole(page, appUrl, fixture);
   await expect(page.locator('html[data-warmed-up="true"]')).toHaveCount(1, { timeout: 20_000 });
   expect(errors).toEqual([]);
@@ -280,7 +301,7 @@ test('the warm-up (fonts, helpers, a sample review rendered off the page) runs w
   await expect(page.getByTestId('palette-option').first()).toBeVisible();
   await expect(page.getByTestId('palette-option').filter({ hasText: 'Approve the request' })).toHaveCount(0);
   await page.keyboard.press('Escape');
-  await select(page, 'item-request');
+  await emit(page, { type: 'patch', patch: { version: fixture.state.version + 1, items: { upsert: [waiting], remove: [] } } });
   await expect(page.getByTestId('request-review')).toBeVisible();
   await page.keyboard.press('Control+k');
   await expect(page.getByTestId('palette-option').filter({ hasText: 'Approve the request' })).not.toHaveCount(0);

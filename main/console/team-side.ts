@@ -30,8 +30,8 @@ export interface TeamSide {
   start(req: RequestSide, local: TeamMethods): Promise<TeamMethods>;
   /** Before the history closes at shutdown: what this instance held is written, decisions stop. */
   drain(): Promise<void>;
-  /** Last at shutdown: stops following the team and closes the team database (its lease says it stopped). */
-  close(): Promise<void>;
+  /** Last at shutdown: stops following the team (the host closes the team database afterwards: its lease then says it stopped). */
+  close(): void;
 }
 
 /** Creates the team side over the foundation (before the request side: it gives it its hub). */
@@ -68,9 +68,8 @@ export function createTeamSide(f: Foundation, team: TeamDatabase): TeamSide {
       decisions?.close();
       failover?.close();
     },
-    async close() {
+    close() {
       queue.close();
-      await team.close();
     },
   };
 }

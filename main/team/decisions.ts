@@ -25,7 +25,7 @@
 import { apiRequests, ApiError, type ApiErrorCode, type ApiParsedInput, type ConsoleService } from '../../shared/contract/api.js';
 import { ui, type UiText, type UiTextCode } from '../../shared/contract/ui-text.js';
 import { keepDraftInHistory } from '../history/kept-drafts.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { HistoryStore } from '../store/history-api.js';
 import { isConnectionError } from '../store/pg/connection.js';
 import type { TeamDatabase } from './database.js';

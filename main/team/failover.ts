@@ -18,7 +18,7 @@
  */
 import { TERMINAL_STATUSES } from '../../shared/contract/state.js';
 import { ui } from '../../shared/contract/ui-text.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { HistoryStore } from '../store/history-api.js';
 import { isConnectionError } from '../store/pg/connection.js';
 import type { TeamDatabase } from './database.js';

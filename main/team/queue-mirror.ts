@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import type { ItemView } from '../../shared/contract/state.js';
 import { waitsOnPerson } from '../../shared/contract/status.js';
 import { elideMedia } from '../../shared/domain/media-refs.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { StateHub } from '../state-hub.js';
 import type { HistoryStore } from '../store/history-api.js';
 import { isConnectionError } from '../store/pg/connection.js';

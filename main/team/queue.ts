@@ -13,7 +13,7 @@
 import type { ApiResults } from '../../shared/contract/api.js';
 import type { MediaPayload } from '../../shared/contract/media-refs.js';
 import { mediaRefsIn, parseMediaRef } from '../../shared/domain/media-refs.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { StateHub } from '../state-hub.js';
 import type { HistoryStore } from '../store/history-api.js';
 import { isConnectionError } from '../store/pg/connection.js';

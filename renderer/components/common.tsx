@@ -1,5 +1,5 @@
 /** Small presentational building blocks shared by the screens. */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STATUS_TONE, type ItemStatus } from '../../shared/contract/status';
 import { prettyJson, statusLabel } from '../format';
@@ -94,5 +94,46 @@ export function ActionError({ error }: { error: string | null }) {
     <p className="action-error" role="alert">
       {error}
     </p>
+  );
+}
+
+/** The nearest ancestor of `el` that scrolls vertically, or null. */
+function scrollAreaOf(el: HTMLElement): HTMLElement | null {
+  for (let a = el.parentElement; a; a = a.parentElement) if (/(auto|scroll)/.test(getComputedStyle(a).overflowY)) return a;
+  return null;
+}
+
+/** Room kept between a sticky bar and what focus scrolls to, in px. */
+const BAR_MARGIN_PX = 8;
+
+/**
+ * The sticky bar at the bottom of a review or editor (`.action-bar`): its buttons stay in sight
+ * while the pane scrolls. Its scroll area's `scroll-padding-bottom` follows the bar's height while
+ * it is mounted, so a control that focus goes to (Tab, a shortcut) is scrolled above the bar, never
+ * left under it.
+ */
+export function ActionBar({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = ref.current;
+    const area = bar && scrollAreaOf(bar);
+    if (!bar || !area) return;
+    let set = '';
+    const fit = () => {
+      set = `${bar.offsetHeight + BAR_MARGIN_PX}px`;
+      area.style.scrollPaddingBottom = set;
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      if (area.style.scrollPaddingBottom === set) area.style.scrollPaddingBottom = '';
+    };
+  }, []);
+  return (
+    <footer className="action-bar" ref={ref}>
+      {children}
+    </footer>
   );
 }

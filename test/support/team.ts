@@ -3,6 +3,7 @@
  * PostgreSQL database (main/team/console-ports.ts), each with its own data folder and provider
  * gateway, and helpers to call a gateway and wait on an instance's items.
  */
+import type { TeamDatabase } from '../../main/team/database.js';
 import type { LeaseOptions } from '../../main/team/instances.js';
 import { teamConsolePorts } from '../../main/team/console-ports.js';
 import type { ItemView, SamplingItemView } from '../../shared/contract/state.js';
@@ -13,6 +14,8 @@ export const FAST_LEASE = { heartbeatMs: 100, leaseMs: 600, sweepMs: 100 };
 
 /** A console that is an instance of the team on `url`. */
 export interface TeamInstance extends Harness {
+  /** Its hold on the team database (closed by `dispose`, after the console). */
+  team: TeamDatabase;
   /** Its id on the team now. */
   instanceId(): string;
   /** Where its provider gateway listens (`http://127.0.0.1:PORT`). */
@@ -33,7 +36,12 @@ export async function startTeamInstance(url: string, providers: unknown, opts: {
   const gatewayUrl = (await h.state()).gateway?.url;
   if (!gatewayUrl) throw new Error('the gateway is not listening');
   const { token } = await h.service.createGatewayToken({ name: 'caller' });
-  return Object.assign(h, { instanceId: () => ports.team.lease.id(), gatewayUrl, token });
+  const disposeConsole = h.dispose;
+  const dispose = async () => {
+    await disposeConsole();
+    await ports.team.close(); // the host's part: after the console, as the web host does
+  };
+  return Object.assign(h, { dispose, team: ports.team, instanceId: () => ports.team.lease.id(), gatewayUrl, token });
 }
 
 /** One Chat Completions call to an instance's gateway (not awaited: it waits on a person). */

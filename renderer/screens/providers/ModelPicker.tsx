@@ -1,9 +1,10 @@
 /**
  * The model picker of the request review ("the review screen shows the choice with the
  * reason and a picker of the ranked candidates"): {@link ModelPicker} is the select of the ranked
- * candidates (best first, with score; ones that cannot take the request marked) and the reason
- * for the choice; {@link ModelPickerDetails} the whole ranking with every candidate's reason and
- * the capability banner for the picked model. Without a ranking (an item from before ranking
+ * candidates (best first; ones that cannot take the request marked) and the reason for the
+ * choice; {@link ModelPickerDetails} the whole ranking with every candidate's score (labelled as
+ * one: a bare number beside a model's name reads as a price or a count) and reason, and the
+ * capability banner for the picked model. Without a ranking (an item from before ranking
  * existed) the select lists every configured model.
  */
 import { useTranslation } from 'react-i18next';
@@ -34,7 +35,7 @@ function Ranking({ candidates, providers, picked }: { candidates: ModelCandidate
       <ol className="candidate-list">
         {candidates.map((c) => (
           <li key={`${c.providerId}/${c.modelId}`} className={same(picked, c) ? 'is-chosen' : undefined} data-testid="model-candidate">
-            <span className="score">{c.score}</span> <span className="strong">{optionLabel(t, providers, c)}</span>
+            <span className="strong">{optionLabel(t, providers, c)}</span> <span className="score">{t('picker.score', { score: c.score })}</span>
             {c.issues && <span className="badge tone-warn">{t('picker.cannotTakeIt')}</span>}
             <span className="muted"> — {say(c.reasonUi, c.reason)}</span>
           </li>
@@ -88,7 +89,7 @@ function ModelOptions({ providers, choice, ranked }: { providers: ProviderView[]
         <optgroup label={t('picker.ranked')}>
           {ranked.map((c) => (
             <option key={modelValue(c)} value={modelValue(c)}>
-              {t(c.issues ? 'picker.rankedOptionCannot' : 'picker.rankedOption', { label: optionLabel(t, providers, c), score: c.score })}
+              {c.issues ? t('picker.rankedOptionCannot', { label: optionLabel(t, providers, c) }) : optionLabel(t, providers, c)}
             </option>
           ))}
         </optgroup>
@@ -137,7 +138,7 @@ function ChoiceReason({ choice, changed, pickedCandidate }: { choice: ModelChoic
   );
 }
 
-/** The model <select> (ranked candidates first, with score) and the reason for the choice. */
+/** The model <select> (ranked candidates first, best first) and the reason for the choice. */
 export function ModelPicker({
   providers,
   choice,

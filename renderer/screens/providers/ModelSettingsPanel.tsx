@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_FAMILY_RULES, type FamilyRule, type ModelSettings, type ServerModelSettings } from '../../../shared/contract/providers';
 import type { ModelRef, ProviderView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
-import { ActionError, Section } from '../../components/common';
+import { ActionBar, ActionError, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { modelValue, parseModelValue } from '../queue/drafts';
 import './providers.css';
@@ -193,13 +193,13 @@ export function ModelSettingsPanel({ settings, providers, serverIds }: { setting
           <ServerModels key={id} id={id} settings={servers[id] ?? {}} models={models} providers={providers} onChange={(next) => setServer(id, next)} />
         ))}
       </Section>
-      <footer className="action-bar">
+      <ActionBar>
         <ActionError error={save.error} />
         {saved && <span className="small">{t('settings.saved')}</span>}
         <button type="button" className="btn-primary" data-testid="model-settings-save" disabled={save.pending} onClick={() => void save.run()}>
           {t('settings.save')}
         </button>
-      </footer>
+      </ActionBar>
     </div>
   );
 }

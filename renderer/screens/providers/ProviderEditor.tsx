@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PROVIDER_TIMEOUTS, type FamilyRule } from '../../../shared/contract/providers';
 import type { ProviderView } from '../../../shared/contract/state';
-import { ActionError, Banner, Section } from '../../components/common';
+import { ActionBar, ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { ModelFactsTable } from './ModelFactsTable';
 import { draftProblems, LIMIT_NAMES, type ProviderDraft } from './provider-draft';
@@ -300,7 +300,7 @@ function EditorActionBar({ view, editor }: { view?: ProviderView; editor: Provid
   const { t } = useTranslation('providers');
   const { save, remove, busy, confirmRemove } = editor;
   return (
-    <footer className="action-bar">
+    <ActionBar>
       <ActionError error={save.error ?? remove.error} />
       {editor.saved && (
         <span className="small" data-testid="provider-saved">
@@ -321,7 +321,7 @@ function EditorActionBar({ view, editor }: { view?: ProviderView; editor: Provid
       <button type="button" className="btn-primary" data-testid="provider-save" disabled={busy || editor.problems.length > 0} onClick={() => void save.run()}>
         {view ? t('editor.save') : t('editor.addProvider')}
       </button>
-    </footer>
+    </ActionBar>
   );
 }
 

@@ -10,7 +10,7 @@ import type { ElicitationItemView } from '../../../shared/contract/state';
 import type { UiText } from '../../../shared/contract/ui-text';
 import { useSay } from '../../i18n/say';
 import { getApi } from '../../api';
-import { ActionError, Section } from '../../components/common';
+import { ActionBar, ActionError, Section } from '../../components/common';
 import { useAction, type ActionState } from '../../hooks';
 import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
@@ -74,7 +74,7 @@ function ElicitationActionBar({ respond, problem, off }: { respond: ActionState<
   const declineHint = useShortcutHint('elicitation.decline');
   const cancelHint = useShortcutHint('elicitation.cancel');
   return (
-    <footer className="action-bar">
+    <ActionBar>
       <ActionError error={problem ?? respond.error} />
       <button type="button" data-testid="elicitation-cancel" disabled={respond.pending || off} onClick={() => void respond.run('cancel')} {...withKeys(t('elicitation.cancelTitle'), cancelHint)}>
         {t('elicitation.cancel')}
@@ -85,7 +85,7 @@ function ElicitationActionBar({ respond, problem, off }: { respond: ActionState<
       <button type="submit" className="btn-primary" data-testid="elicitation-accept" disabled={respond.pending || off} {...acceptHint}>
         {t('elicitation.accept')}
       </button>
-    </footer>
+    </ActionBar>
   );
 }
 

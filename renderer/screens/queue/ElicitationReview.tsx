@@ -7,7 +7,7 @@
 import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
-import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { ActionBar, ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
 import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
@@ -88,12 +88,12 @@ function Finished({ item }: { item: ElicitationItemView }) {
       <Section title={t('elicitation.whatAnswered')}>
         <AnswerView item={item} />
       </Section>
-      <footer className="action-bar">
+      <ActionBar>
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
           {t('actions.dismiss')}
         </button>
-      </footer>
+      </ActionBar>
     </>
   );
 }

@@ -8,7 +8,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitUrlParams } from '../../../shared/contract/elicitation';
 import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
-import { ActionError, Banner, Section } from '../../components/common';
+import { ActionBar, ActionError, Banner, Section } from '../../components/common';
 import { useAction } from '../../hooks';
 import { useShortcutHint } from '../../keyboard/registry';
 import { describeUrl } from './ElicitationModel';
@@ -66,7 +66,7 @@ function UrlActionBar({ answer, fromError, openable }: { answer: ReturnType<type
   const cancelHint = useShortcutHint('elicitation.cancel');
   const { respond, open, busy } = answer;
   return (
-    <footer className="action-bar">
+    <ActionBar>
       <ActionError error={open.error ?? respond.error} />
       {!fromError && (
         <button type="button" data-testid="elicitation-cancel" disabled={busy} onClick={() => void respond.run('cancel')} {...cancelHint}>
@@ -79,7 +79,7 @@ function UrlActionBar({ answer, fromError, openable }: { answer: ReturnType<type
       <button type="button" className="btn-primary" data-testid="elicitation-accept" disabled={busy || !openable} onClick={() => void open.run()} {...acceptHint}>
         {t('elicitation.openInBrowser')}
       </button>
-    </footer>
+    </ActionBar>
   );
 }
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
-import { ActionError, Facts, RawJson } from '../../components/common';
+import { ActionBar, ActionError, Facts, RawJson } from '../../components/common';
 import { duration } from '../../format';
 import { useAction, useNow } from '../../hooks';
 import { ReviewFrame } from './ReviewFrame';
@@ -34,12 +34,12 @@ export function GeneratingView({ item }: { item: SamplingItemView }) {
         <span className="caret" aria-hidden="true" />
       </pre>
       {item.sent && <RawJson value={item.sent} label={t('response.rawApproved')} />}
-      <footer className="action-bar">
+      <ActionBar>
         <ActionError error={cancel.error} />
         <button type="button" className="btn-danger" data-testid="cancel-generation" disabled={cancel.pending} onClick={() => void cancel.run()}>
           {t('actions.cancel')}
         </button>
-      </footer>
+      </ActionBar>
     </ReviewFrame>
   );
 }

@@ -9,8 +9,9 @@ import type { SamplingItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
 import { ReadOnlyBlocks } from '../../components/Blocks';
 import { ParamsView } from '../../components/ParamsView';
-import { ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
+import { ActionBar, ActionError, Banner, Facts, RawJson, Section } from '../../components/common';
 import { DraftTexts, NotDeliveredBanner } from '../../components/DraftTexts';
+import { FailureHeadline, ProviderFailure } from '../../components/ProviderFailure';
 import { clockTime } from '../../format';
 import { useAction } from '../../hooks';
 import { useConsole, useItems } from '../../store';
@@ -41,7 +42,10 @@ function useDismiss(item: SamplingItemView) {
   });
 }
 
-/** The banner saying how the item ended (in the person's language), with the error code sent and when. */
+/**
+ * The banner saying how the item ended (in the person's language), with the error code sent and
+ * when; a provider failure leads with the headline of its kind, as in the review.
+ */
 function OutcomeBanner({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const say = useSay();
@@ -50,6 +54,7 @@ function OutcomeBanner({ item }: { item: SamplingItemView }) {
   const outcome = item.outcome;
   return (
     <Banner tone={look.tone} title={look.title} testId="outcome-banner">
+      {item.status === 'failed' && item.error?.failure && <FailureHeadline failure={item.error.failure} />}
       {outcome && say(outcome.ui, outcome.message)}
       {outcome?.code !== undefined && (
         <span data-testid="outcome-code">{t('outcome.errorSent', { code: outcome.code })}</span>
@@ -113,7 +118,11 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
     <ReviewFrame item={item} title={t('outcome.title')} testId="outcome-view">
       <OutcomeBanner item={item} />
       {outcome?.stopped && <NotDeliveredBanner cause={outcome.stopped} at={outcome.at} kept={undelivered !== undefined} />}
-      {item.error && item.status !== 'failed' && <Banner tone="error" title={t('outcome.lastError')}>{item.error.message}</Banner>}
+      {item.error && item.status !== 'failed' && (
+        <Banner tone="error" title={t('outcome.lastError')}>
+          <ProviderFailure failure={item.error.failure} detail={item.error.message} />
+        </Banner>
+      )}
       <UndeliveredDraft item={item} undelivered={undelivered} />
       <Section title={requestTitle}>
         <ParamsView params={item.sent ?? item.original} />
@@ -125,12 +134,12 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
       </Section>
       {delivered && <DeliveredSection item={item} delivered={delivered} />}
       <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} />
-      <footer className="action-bar">
+      <ActionBar>
         <ActionError error={dismiss.error} />
         <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
           {t('actions.dismiss')}
         </button>
-      </footer>
+      </ActionBar>
     </ReviewFrame>
   );
 }

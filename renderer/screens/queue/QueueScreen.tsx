@@ -1,5 +1,5 @@
 /** The Queue screen: the list of sampling items and the review screen of the selected one. */
-import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ItemView, SamplingItemView } from '../../../shared/contract/state';
 import { waitsOnPerson } from '../../../shared/contract/status';
@@ -8,6 +8,7 @@ import { needsPerson, useConsole, useItemDetail, useItems, type HeldReview } fro
 import { ElicitationReview } from './ElicitationReview';
 import { GeneratingView } from './GeneratingView';
 import { HeldBanner, OfflineBanner, useOfflineSince } from './HeldBanner';
+import { OpenedNote, useOpenForYou } from './OpenedForYou';
 import { OutcomeView } from './OutcomeView';
 import { QueueList } from './QueueList';
 import { RequestReview } from './RequestReview';
@@ -34,9 +35,18 @@ export function Detail({ item }: { item: SamplingItemView }) {
  * (its screen changed after this window's own decision, an editor closed), focus goes to the area
  * itself instead of falling to the page, where the next keys would be global shortcuts. Focus
  * that fell there is marked `data-rescued`: the review's deciding keys wait until the person moves
- * focus on purpose (a click, Tab, Esc from a field, Enter from the list).
+ * focus on purpose (a click, Tab, Esc from a field, Enter from the list). So is focus left on the
+ * area when it shows another item (`itemId`: the Queue opened the next one by itself): it was put
+ * there for the review before.
  */
-function useKeepFocus(ref: RefObject<HTMLElement | null>): void {
+function useKeepFocus(ref: RefObject<HTMLElement | null>, itemId: string): void {
+  const shownId = useRef(itemId);
+  useLayoutEffect(() => {
+    if (shownId.current === itemId) return;
+    shownId.current = itemId;
+    const area = ref.current;
+    if (area && document.activeElement === area) area.dataset.rescued = 'true';
+  }, [ref, itemId]);
   useEffect(() => {
     const area = ref.current;
     if (!area) return;
@@ -70,18 +80,20 @@ function useKeepFocus(ref: RefObject<HTMLElement | null>): void {
  * a review act only while focus is inside it): one frame (ReviewFrame: the item's header), the
  * body by kind and status, keyed by id and status so per-screen local state (reject reason) starts
  * fresh. A review that ended under the person (`held`) is the item as it was shown, under a
- * banner saying what happened; while the console cannot be reached a banner says so.
+ * banner saying what happened; while the console cannot be reached a banner says so. `note` goes
+ * above it all (the Queue's "opened for you").
  */
-export function ItemReview({ item, held }: { item: ItemView; held?: HeldReview }) {
+export function ItemReview({ item, held, note }: { item: ItemView; held?: HeldReview; note?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const offlineSince = useOfflineSince();
   const waiting = waitsOnPerson(item.status);
   const offline = offlineSince !== null && waiting && !held;
   const place = useMemo<ReviewPlace>(() => ({ itemId: item.id, held: !!held, offline }), [item.id, held, offline]);
-  useKeepFocus(ref);
+  useKeepFocus(ref, item.id);
   return (
     <ReviewContext.Provider value={place}>
       <div className="review-area" data-review-item={item.id} data-held={held ? 'true' : undefined} tabIndex={-1} ref={ref} data-testid="review-area">
+        {note}
         {held && <HeldBanner held={held} />}
         {offline && <OfflineBanner since={offlineSince} />}
         {item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />}
@@ -90,7 +102,7 @@ export function ItemReview({ item, held }: { item: ItemView; held?: HeldReview }
   );
 }
 
-/** The Queue screen. */
+/** The Queue screen: the list, and the review of the item selected (or opened for the person: OpenedForYou.tsx). */
 export function QueueScreen() {
   const { t } = useTranslation('queue');
   const items = useItems();
@@ -99,6 +111,7 @@ export function QueueScreen() {
   useQueueShortcuts(items.map((i) => i.id), selectedId, selectItem);
   const listed = items.some((i) => i.id === selectedId);
   const { item: selected, held } = useShownItem(selectedId, useItemDetail(listed ? selectedId : null));
+  const opened = useOpenForYou(items, selectedId, selected, !!held);
   const waiting = items.filter(needsPerson).length;
   return (
     <div className="split" data-testid="queue-screen">
@@ -115,7 +128,7 @@ export function QueueScreen() {
       </div>
       <div className="split-detail" data-testid="queue-detail" tabIndex={-1}>
         {selected ? (
-          <ItemReview item={selected} held={held} />
+          <ItemReview item={selected} held={held} note={opened && <OpenedNote opened={opened} />} />
         ) : listed ? null : (
           <Empty>{items.length ? t('screen.selectOne') : t('screen.nothingToReview')}</Empty>
         )}

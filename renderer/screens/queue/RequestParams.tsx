@@ -1,7 +1,7 @@
 /**
  * The editable parameters of a request under review: system prompt, max tokens, temperature and
  * the model (with the console's reason and the server's read-only model preferences), plus the
- * parameters that are passed on unchanged.
+ * parameters that are passed on unchanged. An embeddings call has only its model.
  */
 import { useTranslation } from 'react-i18next';
 import type { CreateMessageParams, ModelPreferences } from '../../../shared/contract/sampling';
@@ -136,7 +136,7 @@ function LimitsFields({ draft, onChange }: { draft: RequestDraft; onChange: (pat
   );
 }
 
-/** System prompt, limits and model of the request draft. */
+/** System prompt, limits and model of the request draft (`embeddings`: the model alone, nothing else applies). */
 export function RequestParams({
   params,
   draft,
@@ -146,6 +146,7 @@ export function RequestParams({
   candidates,
   serverId,
   providerCall = false,
+  embeddings = false,
 }: {
   params: CreateMessageParams;
   draft: RequestDraft;
@@ -158,13 +159,15 @@ export function RequestParams({
   serverId?: string;
   /** A provider call through the gateway: its caller, not a server, sent the request. */
   providerCall?: boolean;
+  /** An embeddings call: no system prompt, token limit or temperature means anything for it. */
+  embeddings?: boolean;
 }) {
   const { t } = useTranslation('queue');
   return (
     <div className="request-params">
-      <SystemPromptField params={params} draft={draft} onChange={onChange} providerCall={providerCall} />
-      <div className="params-grid">
-        <LimitsFields draft={draft} onChange={onChange} />
+      {!embeddings && <SystemPromptField params={params} draft={draft} onChange={onChange} providerCall={providerCall} />}
+      <div className={embeddings ? 'params-grid params-grid-model' : 'params-grid'}>
+        {!embeddings && <LimitsFields draft={draft} onChange={onChange} />}
         <ModelPicker
           providers={providers}
           choice={choice}

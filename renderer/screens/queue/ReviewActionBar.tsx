@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ActionError, Banner } from '../../components/common';
+import { ActionBar, ActionError, Banner } from '../../components/common';
 import type { HintProps, ReasonProps } from '../../keyboard/review-shortcuts';
 
 /** What a review passes to its action bar. */
@@ -34,7 +34,7 @@ export function ReviewActionBar(props: ReviewActionBarProps) {
   const { t } = useTranslation('queue');
   const { stage, keys, busy } = props;
   return (
-    <footer className="action-bar">
+    <ActionBar>
       <ActionError error={props.error} />
       <input
         className="reason-input"
@@ -52,7 +52,7 @@ export function ReviewActionBar(props: ReviewActionBarProps) {
       <button type="button" className="btn-primary" data-testid={`approve-${stage}`} {...keys.approve} disabled={busy || !props.canApprove} onClick={props.onApprove}>
         {props.approveLabel}
       </button>
-    </footer>
+    </ActionBar>
   );
 }
 

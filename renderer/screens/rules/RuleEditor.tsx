@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RuleInput } from '../../../shared/contract/rules';
 import type { ModelRef, ProviderView } from '../../../shared/contract/state';
+import { ActionBar } from '../../components/common';
 import { PatternProblem, usePatternProblem } from './PatternProblem';
 import { ACTIONS, modelKey, toForm, toRule, type RuleForm } from './rule-form';
 
@@ -274,14 +275,14 @@ export function RuleEditor({
           {t('editor.invalid', { path: built.path || t('editor.rulePath'), message: builtProblem ?? built.message })}
         </p>
       )}
-      <footer className="action-bar">
+      <ActionBar>
         <button type="button" onClick={onCancel}>
           {t('editor.cancel')}
         </button>
         <button type="submit" className="btn-primary" data-testid="rule-save" disabled={!built.ok || saving}>
           {t('editor.save')}
         </button>
-      </footer>
+      </ActionBar>
     </form>
   );
 }
