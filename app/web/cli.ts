@@ -76,8 +76,7 @@ async function main(): Promise<void> {
     return;
   }
   const aborter = new AbortController();
-  const started: { running?: RunningWebConsole } = {};
-  let team: Awaited<ReturnType<typeof teamPorts>>;
+  const started: { running?: RunningWebConsole; team?: Awaited<ReturnType<typeof teamPorts>> } = {};
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
@@ -91,7 +90,7 @@ async function main(): Promise<void> {
     if (!started.running) return aborter.abort(); // still starting (building the renderer): the start ends, then the process
     started.running
       .stop()
-      .then(() => team?.team.close()) // after the console: its lease says it stopped once what it held is recorded
+      .then(() => started.team?.team.close()) // after the console: its lease says it stopped once what it held is recorded
       .then(
         () => process.exit(0),
         (err: unknown) => {
@@ -102,7 +101,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
-  team = await teamPorts();
+  const team = (started.team = await teamPorts());
   // This installation's own renderer is built when missing; one elsewhere (MCP_CONSOLE_STATIC_DIR) is not.
   const build = process.env.MCP_CONSOLE_STATIC_DIR ? undefined : rendererBuildOf(installRoot);
   started.running = await runWebConsole({
