@@ -55,6 +55,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     linkItem: (callIds, itemId) => servers?.calls.linkItem(callIds, itemId),
     serverConfig: (serverId) => servers?.feature.config(serverId),
   });
+  if (team) req.requests = team.guard(req.requests); // refused at once while the team database cannot be reached
   await req.policy.ready; // today's totals from history, before any request can arrive
   // The provider gateway listens before servers start, so a `providerGateway` server is launched with its address.
   const gateway = await startGatewaySide(f, req, { serverConfig: (id) => servers?.feature.config(id), serverIds: () => servers?.feature.views().map((v) => v.id) ?? [] });

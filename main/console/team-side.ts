@@ -11,6 +11,8 @@ import { createTeamDecisions, DECISION_METHODS, type DecisionMethod, type LocalM
 import type { TeamDatabase } from '../team/database.js';
 import { startFailover, type Failover } from '../team/failover.js';
 import { createTeamQueue, type TeamQueue } from '../team/queue.js';
+import type { ServerRequestRouter } from '../requests/router.js';
+import { HistoryUnavailableError } from '../store/history-api.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide } from './request-side.js';
 
@@ -23,6 +25,12 @@ export interface TeamSide {
   queue: TeamQueue;
   /** The foundation the request side is to use: the same, with the shared queue's hub. */
   foundation: Foundation;
+  /**
+   * The request side's door, refusing a request at once (rejects HistoryUnavailableError: HTTP 503
+   * from the gateway, JSON-RPC -32603 to a server) while the team database cannot be reached: it
+   * could neither be shared with the team nor recorded. `roots/list` still passes.
+   */
+  guard(requests: ServerRequestRouter): ServerRequestRouter;
   /**
    * Starts the decisions and the survivor's duties over the request side; `local` are the
    * console's own methods (acting here). Returns the methods to serve instead.
@@ -43,6 +51,12 @@ export function createTeamSide(f: Foundation, team: TeamDatabase): TeamSide {
     team,
     queue,
     foundation: { ...f, hub: queue.mirror.hub },
+    guard: (requests) => ({
+      receive(request) {
+        if (request.kind === 'roots' || team.conn.available()) return requests.receive(request);
+        return Promise.reject(new HistoryUnavailableError(`The team database (${team.target}) cannot be reached; try again in a moment`));
+      },
+    }),
     async start(req, local) {
       decisions = createTeamDecisions({ team, queue, local: local as LocalMethods, history: f.history, logger: f.logger, now: f.now });
       failover = startFailover({

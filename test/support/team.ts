@@ -3,6 +3,7 @@
  * PostgreSQL database (main/team/console-ports.ts), each with its own data folder and provider
  * gateway, and helpers to call a gateway and wait on an instance's items.
  */
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { TeamDatabase } from '../../main/team/database.js';
 import type { LeaseOptions } from '../../main/team/instances.js';
 import { teamConsolePorts } from '../../main/team/console-ports.js';
@@ -44,10 +45,11 @@ export async function startTeamInstance(url: string, providers: unknown, opts: {
   return Object.assign(h, { dispose, team: ports.team, instanceId: () => ports.team.lease.id(), gatewayUrl, token });
 }
 
-/** One Chat Completions call to an instance's gateway (not awaited: it waits on a person). */
-export function gatewayCall(on: Pick<TeamInstance, 'gatewayUrl' | 'token'>, content: unknown = 'hello team'): Promise<Response> {
+/** One Chat Completions call to an instance's gateway (not awaited: it waits on a person); `signal` aborts it. */
+export function gatewayCall(on: Pick<TeamInstance, 'gatewayUrl' | 'token'>, content: unknown = 'hello team', signal?: AbortSignal): Promise<Response> {
   return fetch(`${on.gatewayUrl}/openai/v1/chat/completions`, {
     method: 'POST',
+    ...(signal && { signal }),
     headers: { authorization: `Bearer ${on.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'test-model', messages: [{ role: 'user', content }], max_tokens: 32 }),
   });
@@ -68,4 +70,61 @@ export async function waitingCall(h: Harness, timeoutMs = 20_000): Promise<Sampl
   const find = () => h.items().find((i): i is SamplingItemView => i.kind !== 'elicitation' && i.status === 'awaiting_request_review' && i.contentVersion !== undefined);
   await h.waitFor(() => find() !== undefined, 'a call awaiting review', timeoutMs);
   return find()!;
+}
+
+/** The item id a Chat Completions answer names (`chatcmpl-<hex>`: main/gateway/wire/ids.ts). */
+export function itemIdOfReply(replyId: string): string {
+  const hex = replyId.slice('chatcmpl-'.length);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A TCP proxy in front of PostgreSQL: one instance's way to the database, which a test cuts (a network partition). */
+export interface DatabaseLink {
+  /** `url` with its host and port replaced by the proxy's. */
+  url: string;
+  /** Cuts every connection, and every new one at once, until `restore`. */
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link DatabaseLink} to the database at `url` (a `postgres://` URL on a TCP port). */
+export async function databaseLink(url: string): Promise<DatabaseLink> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    cut() {
+      cut = true;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    restore() {
+      cut = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
