@@ -4,7 +4,7 @@
  * which turns on the compile cache, with this file loaded as a chunk). Environment:
  * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random),
  * `MCP_CONSOLE_DATABASE_URL` (a `postgres://` URL: this console is then an instance of the team on
- * that database, its queue and History shared: docs/team.md; removed from the environment so no
+ * that database, its queue and History shared: docs/team-queue.md; removed from the environment so no
  * server it runs inherits it). Options: `--port N`,
  * `--help` (app/web/options.ts).
  * When this installation's renderer is not built (right after `npm install`), it is built first

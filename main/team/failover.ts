@@ -5,7 +5,7 @@
  * - its items in the shared queue end "the instance holding the caller stopped"
  *   (`outcome.instanceStopped`, `outcome.stopped` `instance_stopped`) and stay on every instance's
  *   queue, ended, held by nobody, until dismissed or {@link ORPHANS_KEPT_MS} later (a person in
- *   the middle of a review sees why it ended: docs/review.md);
+ *   the middle of a review sees why it ended: docs/team-queue.md);
  * - the decisions still waiting for it are refused (`error.holderStopped`), so the instances that
  *   took them answer their callers;
  * - its unfinished History entries (those it wrote last) are marked interrupted with that cause.
