@@ -26,7 +26,7 @@ const FANOUT_N = Number(process.env.BENCH_TEAM_FANOUT_N ?? 30);
 
 const HIGH = { requestsPerMinute: 100_000, maxWaiting: 100_000 };
 /** Every call of the token named `caller` approved, no limit in the way. */
-const AUTO = { version: 1, global: HIGH, servers: { 'gateway:caller': { limits: HIGH, rules: [{ id: 'all', name: 'all', when: {}, action: { kind: 'approve_all' } }] } } } as unknown as RulesFile;
+const AUTO = { version: 1, global: HIGH, servers: { 'gateway:caller': { limits: HIGH, rules: [{ id: 'team-all', name: 'all', when: {}, action: { kind: 'approve_all' } }] } } } as unknown as RulesFile;
 
 type Gateway = Pick<TeamInstance, 'gatewayUrl' | 'token'>;
 
