@@ -164,6 +164,8 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
   const waiters = new Map<number, Waiter>();
   /** Results applied but not yet written (a failed commit): written again without applying again. */
   const applied = new Map<number, Result>();
+  /** The latest insert of each item's rows under way. */
+  const inserting = new Map<string, Promise<unknown>>();
   let applying: Promise<void> | undefined;
   let again = false;
   let closed = false;
@@ -284,18 +286,24 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
       if (!place.local && place.holder === null) return orphan(method, input);
       const holder = place.local ? team.lease.id() : place.holder!;
       const phase = ONCE.has(method) ? place.phase : null;
+      const params = [itemId, holder, phase, method, JSON.stringify(input), team.lease.id(), TEAM_CHANNEL];
+      const insert = () =>
+        phase === null
+          ? team.conn.query<{ id: number }>(INSERT_SQL, params)
+          : team.conn.transaction(async (query) => {
+              await query(RETRY_SQL, [itemId, phase]);
+              return query<{ id: number }>(INSERT_SQL, params);
+            });
+      // One item's rows are inserted in the order the calls were made (a draft saved, then the approval), so its holder applies them in that order.
+      const mine = (inserting.get(itemId) ?? Promise.resolve()).catch(() => undefined).then(insert);
+      inserting.set(itemId, mine);
       let rows: Array<{ id: number }>;
       try {
-        const params = [itemId, holder, phase, method, JSON.stringify(input), team.lease.id(), TEAM_CHANNEL];
-        rows =
-          phase === null
-            ? await team.conn.query<{ id: number }>(INSERT_SQL, params)
-            : await team.conn.transaction(async (query) => {
-                await query(RETRY_SQL, [itemId, phase]);
-                return query<{ id: number }>(INSERT_SQL, params);
-              });
+        rows = await mine;
       } catch (err) {
         throw unavailable(err);
+      } finally {
+        if (inserting.get(itemId) === mine) inserting.delete(itemId);
       }
       if (rows.length === 0) throw refusal(method, 'error.decidedElsewhere');
       const result = wait(rows[0]!.id, method);

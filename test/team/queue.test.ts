@@ -106,6 +106,21 @@ describe('one queue across two instances', () => {
     expect((await answer).status).toBe(403);
   }, 60_000);
 
+  it('a draft saved on B and the approval right after it reach A in that order: nothing counts as typed after the review', async () => {
+    llm.script({ text: 'Model text.' });
+    const { answer, held, seen } = await callOnA();
+    await b.service.approveRequest({ itemId: held.id, version: seen.contentVersion!, params: seen.original, model: MODEL });
+    const review = (await itemOn(b, held.id, (i) => i.status === 'awaiting_response_review' && i.contentVersion !== undefined, 'the response on B')) as SamplingItemView;
+    const result = { ...review.response!.draft, content: { type: 'text' as const, text: 'Edited on B.' } };
+    const draft = { response: { draft: { texts: { '0:0': 'Edited on B.' }, editing: { '0:0': true } }, extras: { toolInputs: {}, added: [] } } };
+    // Not awaited in between, as a page saving on the approve click does.
+    await Promise.all([b.service.saveDraft({ itemId: held.id, draft, version: review.contentVersion! }), b.service.approveResponse({ itemId: held.id, version: review.contentVersion!, result })]);
+    expect((await answer).status).toBe(200);
+    const entry = await b.service.getHistoryEntry({ id: held.id });
+    expect(entry).toMatchObject({ status: 'delivered' });
+    expect(entry!.draft?.late).toBeUndefined();
+  }, 60_000);
+
   it("an image of a call held by A opens on B by reference, its payload from History", async () => {
     const image = Buffer.alloc(MEDIA_REF_MIN_CHARS, 7).toString('base64');
     const { answer, held } = await callOnA([
