@@ -20,6 +20,7 @@ import { openFoundation, type Foundation } from './console/foundation.js';
 import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
+import { createTeamSide, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import type { ServersMethods } from './servers/feature.js';
@@ -63,13 +64,16 @@ export interface ConsoleHandle {
  */
 export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle> {
   const f = await openFoundation(ports);
+  // On a team, the items the request side holds are shared through the team's queue.
+  const team = ports.team ? createTeamSide(f, ports.team) : undefined;
   // The request side reaches the servers only while it handles a request, when they exist.
   let servers: ServerSide | undefined = undefined;
-  const req = createRequestSide(f, {
+  const req = createRequestSide(team?.foundation ?? f, {
     inFlightCalls: (serverId) => servers?.calls.inFlight(serverId) ?? [],
     linkItem: (callIds, itemId) => servers?.calls.linkItem(callIds, itemId),
     serverConfig: (serverId) => servers?.feature.config(serverId),
   });
+  if (team) req.requests = team.guard(req.requests); // refused at once while the team database cannot be reached
   await req.policy.ready; // today's totals from history, before any request can arrive
   // The provider gateway listens before servers start, so a `providerGateway` server is launched with its address.
   const gateway = await startGatewaySide(f, req, { serverConfig: (id) => servers?.feature.config(id), serverIds: () => servers?.feature.views().map((v) => v.id) ?? [] });
@@ -101,7 +105,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       return at && { ...at, served: (name: string) => srv.feature.config(name) !== undefined };
     },
   });
-  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
+  const queue = queueMethods(f, req, srv);
+  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
   return {
     service,
     ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
@@ -109,7 +114,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     ready,
     async dispose() {
       desktop.dispose();
-      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose());
+      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose(), team);
     },
   };
 }
@@ -129,12 +134,12 @@ function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
 /** The methods the desktop life, the history service, the gateway and host routing implement. */
 type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>;
 
-/** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: MoreMethods, bridges: BridgeSide): ConsoleService {
+/** Every service method, bound to the parts that do the work (`queue`: the queue methods, a team's routed ones included). */
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue: QueueMethods, more: MoreMethods, bridges: BridgeSide): ConsoleService {
   const listeners = new Set<(event: ConsoleEvent) => void>();
   f.hub.subscribe((e) => listeners.forEach((l) => l(e)));
   return {
-    ...queueMethods(f, req, srv),
+    ...queue,
     ...serverMethods(f, srv, bridges),
     ...settingsMethods(f, req),
     ...more,
@@ -280,13 +285,14 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
 /**
  * Stops in order: every request a server waits on is answered (a clear error) before its
  * connection closes — a bridged server's through its bridge, a gateway caller's over HTTP;
- * connections close within a bound;
- * the history service, then the database are closed last.
+ * on a team, the items' endings reach the shared queue; connections close within a bound;
+ * the history service, then the database are closed last (the host closes the team database after).
  */
-async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void): Promise<void> {
+async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, team?: TeamSide): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();
+  await team?.drain(); // the team sees them ended
   await bridges.close();
   await req.policy.close();
   const pids = [...srv.connections.values(), ...srv.eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
@@ -296,5 +302,6 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   disposeHistoryService();
   await f.history.close();
   await f.offload.close();
+  team?.close();
   f.folderLock.release();
 }

@@ -73,7 +73,8 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
       userDataDir: opts.userDataDir,
       logger: opts.logger,
       team,
-      openHistory: postgresHistory(opts.databaseUrl),
+      // Entries name this instance, so a survivor ends exactly what it leaves if it dies.
+      openHistory: postgresHistory(opts.databaseUrl, { instanceId: () => team.lease.id() }),
       pageAddress: () => page.url,
     });
     const remote = handle.remote;

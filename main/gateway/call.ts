@@ -30,6 +30,7 @@ import type { TokenUsage } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type ProviderCallPort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
+import { HistoryUnavailableError } from '../store/history-api.js';
 import { addOutside, overheadComment } from './overhead.js';
 import { providerWireError } from './provider-failure.js';
 import { sendError, sendJson } from './respond.js';
@@ -113,7 +114,7 @@ function factsOf(call: GatewayCall, endpoint: GatewayEndpoint, holder: TokenHold
   };
 }
 
-/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`), in `codec`'s API. */
+/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`; 503 while History's database cannot be reached), in `codec`'s API. */
 export function wireErrorOf(err: unknown, codec: WireCodec): WireError {
   const code = err instanceof ProtocolError ? err.code : undefined;
   const message = err instanceof Error ? err.message : String(err);
@@ -121,6 +122,8 @@ export function wireErrorOf(err: unknown, codec: WireCodec): WireError {
   if (code === ErrorCodes.USER_REJECTED) return { status: 403, kind: 'permission', message: REJECTED_BY_REVIEWER };
   if (code === ErrorCodes.INVALID_PARAMS || code === ErrorCodes.LOOP_LIMIT) return { status: 400, kind: 'invalid_request', message };
   if (code === RATE_LIMITED_CODE || code === -32029) return { status: 429, kind: 'rate_limit', message };
+  // A team's database cannot be reached (restarting): the call can be tried again in a moment.
+  if (err instanceof HistoryUnavailableError) return { status: 503, kind: 'api_error', message, retryAfterSeconds: 1 };
   return { status: 500, kind: 'api_error', message };
 }
 

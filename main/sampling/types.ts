@@ -9,6 +9,7 @@ import type { PolicyNote } from '../../shared/contract/rules.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
 import type { ServerWait } from '../../shared/domain/wait.js';
 import type { UiText } from '../../shared/contract/ui-text.js';
+import type { StopCause } from '../../shared/contract/drafts.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingProviderCall, IncomingSampling } from '../requests/incoming.js';
 import type { Offload } from '../offload/offload.js';
@@ -113,8 +114,11 @@ export interface SamplingPipeline {
   approveResponse(itemId: string, seen: string, result: CreateMessageResult): void;
   rejectResponse(itemId: string, seen: string, reason?: string): void;
   dismiss(itemId: string): void;
-  /** Ends every open item (shutdown), `outcome.stopped` 'console_stopped'; drafts are kept. */
-  cancelAll(why: UiText): void;
+  /**
+   * Ends every open item (shutdown), `outcome.stopped` 'console_stopped' — or `cause` (a team
+   * instance that lost its lease: 'instance_stopped'), and only the items `only` picks; drafts are kept.
+   */
+  cancelAll(why: UiText, cause?: StopCause, only?: (itemId: string) => boolean): void;
 }
 
 

@@ -94,6 +94,7 @@ export const UI_TEXTS = {
   'outcome.providerFailed': 'The provider failed with nobody reviewing; the caller got the error: {{why}}',
   'outcome.cancelledMidStream': 'The person stopped the generation after part of it had reached the caller; the caller got an error',
   'outcome.shuttingDown': 'The console is shutting down',
+  'outcome.instanceStopped': 'The instance holding the caller stopped',
   'outcome.serverTimeout': 'The server stopped waiting (timeout)',
   'outcome.connectionClosed': 'The connection to the server closed',
   'outcome.serverCancelled': 'The server cancelled the request',
@@ -168,6 +169,7 @@ export const UI_TEXTS = {
   'event.receivedMany': '{{count}} messages, maxTokens {{maxTokens}}, round {{round}}',
   'event.urlRequired': 'URL elicitation required (-32042): {{url}}',
   'event.interrupted': 'The console stopped before this request finished',
+  'event.instanceStopped': 'The instance holding the caller stopped before this request finished',
 
   // Why an action the person asked for failed (ApiError).
   'error.noSamplingRequest': "no sampling request {{id}}",
@@ -182,6 +184,12 @@ export const UI_TEXTS = {
   'error.staleVersion': 'it is not the version you saw (it changed since, e.g. regenerated or decided in another window); look at it again',
   'error.versionPending': 'the console is still reading it; try again in a moment',
   'action.answerElicitation': 'answer this question',
+  'action.saveDraft': 'keep what you typed',
+  'action.dismissItem': 'dismiss this item',
+  'error.decidedElsewhere': 'another reviewer decided it at the same moment; look at it again',
+  'error.holderStopped': 'the instance holding its caller stopped',
+  'error.holderNoAnswer': 'the instance holding its caller did not answer in time; try again',
+  'error.teamUnavailable': 'the team database cannot be reached; try again in a moment',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",
