@@ -95,7 +95,7 @@ const scenario: Scenario = {
       started.push(a);
       await a.service.saveRules({ rules: AUTO });
       const one = await measure([a]);
-      const b = await startTeamInstance(url, providers);
+      const b = await startTeamInstance(url, providers, { token: a.token });
       started.push(b);
       await b.service.saveRules({ rules: AUTO });
       const two = await measure([a, b]);

@@ -30,13 +30,17 @@ export function fakeProviders(baseURL: string): unknown {
   return { providers: [{ id: 'llm', kind: 'openai-compatible', baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' };
 }
 
-/** Starts an instance of the team on `url` whose model provider is `providers` (providers.json). */
-export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings'] } = {}): Promise<TeamInstance> {
+/**
+ * Starts an instance of the team on `url` whose model provider is `providers` (providers.json).
+ * Gateway tokens belong to the team, valid on every instance: the first instance makes the named
+ * token `caller`; pass it as `opts.token` to the others.
+ */
+export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings']; token?: string } = {}): Promise<TeamInstance> {
   const ports = await teamConsolePorts({ url, ...(opts.timings && { timings: opts.timings }) });
   const h = await startHarness({ servers: {}, providers, ...ports });
   const gatewayUrl = (await h.state()).gateway?.url;
   if (!gatewayUrl) throw new Error('the gateway is not listening');
-  const { token } = await h.service.createGatewayToken({ name: 'caller' });
+  const token = opts.token ?? (await h.service.createGatewayToken({ name: 'caller' })).token;
   const disposeConsole = h.dispose;
   const dispose = async () => {
     await disposeConsole();

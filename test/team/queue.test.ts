@@ -27,7 +27,7 @@ describe('one queue across two instances', () => {
     db = await testDatabase();
     llm = await startOpenAICompatibleServer();
     a = await startTeamInstance(db.url, fakeProviders(llm.baseURL));
-    b = await startTeamInstance(db.url, fakeProviders(llm.baseURL));
+    b = await startTeamInstance(db.url, fakeProviders(llm.baseURL), { token: a.token });
   }, 60_000);
   afterEach(async () => {
     // Every call of a test is answered before the next one starts (a rejected one too).
