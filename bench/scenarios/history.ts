@@ -3,7 +3,7 @@
  * transactions of 1,000 entries, then measures what a person waits for: a full-text search page
  * (list + total, as the History screen asks) for several kinds of query, and opening a detail view
  * (the entry plus its session's timeline). Targets: search p95 ≤ 50 ms, detail ≤ 20 ms.
- * Also reports single-entry saves (one fsync each, as the pipeline saves) and the file size.
+ * Also reports single-entry saves (one transaction each, as the pipeline saves) and the file size.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
