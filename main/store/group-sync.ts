@@ -7,7 +7,7 @@
  * The store runs with `synchronous = NORMAL` (WAL mode): a commit is in the WAL file — the OS has
  * it, so it survives the process being killed at any moment — and nobody waits for the fsync: it
  * only shortens what a power cut or an OS crash could lose to the commits of the last {@link
- * BACKGROUND_SYNC_MS} (plus one fsync's time). An fsync flushes the file's inode whichever
+ * BACKGROUND_SYNC_MS} (plus at most two fsyncs' time). An fsync flushes the file's inode whichever
  * descriptor asks, so our own descriptor of `<db>-wal` syncs what SQLite wrote. It is opened at the first round and kept: SQLite deletes the WAL only
  * when the last connection closes (ours is open until `closed()`), and truncating keeps the file.
  * (Opening and closing it per round through fs/promises cost ~0.7 ms of event loop per round.)
@@ -143,6 +143,8 @@ interface SyncState {
   failure: unknown;
   readonly waiters: Waiter[];
   background: ReturnType<typeof setTimeout> | undefined;
+  /** The background timer fired while a round ran: the next round starts as soon as it ends. */
+  overdue: boolean;
   /** {@link backgroundDue} of this state, made once: what the background timer runs. */
   readonly onBackground: () => void;
 }
@@ -165,6 +167,7 @@ export function createGroupSync(dbPath: string | null, options: GroupSyncOptions
     failure: undefined,
     waiters: [],
     background: undefined,
+    overdue: false,
     onBackground: () => backgroundDue(st),
   };
   return {
@@ -196,8 +199,8 @@ function settle(st: SyncState, upTo: number, err?: unknown): void {
  * commit synced (a commit made meanwhile that nobody waits for is left to the next background
  * round: one fsync per {@link BACKGROUND_SYNC_MS} under steady load, not one after another).
  * A failed sync rejects every waiter (or, with none, is kept for {@link GroupSync.takeFailure})
- * and ends the round. A round that ends with commits unsynced (failed, or made while it ran after
- * their timer fired) arms the timer again.
+ * and ends the round. A round that ends with commits unsynced arms the timer again, or starts the
+ * next round at once when their timer already fired while it ran (a slow disk).
  */
 async function round(st: SyncState): Promise<void> {
   st.running = true;
@@ -220,7 +223,10 @@ async function round(st: SyncState): Promise<void> {
     } while (!st.isClosed && st.waiters.length > 0 && st.syncedCount < st.committedCount);
   } finally {
     st.running = false;
-    if (st.syncedCount < st.committedCount) arm(st);
+    if (st.overdue) {
+      st.overdue = false;
+      start(st);
+    } else if (st.syncedCount < st.committedCount) arm(st);
   }
 }
 
@@ -229,10 +235,11 @@ function start(st: SyncState): void {
   if (!st.running && !st.isClosed && st.syncedCount < st.committedCount) void round(st);
 }
 
-/** The background timer fired: forgets it and starts a round. */
+/** The background timer fired: forgets it and starts a round, or marks the running one's successor overdue. */
 function backgroundDue(st: SyncState): void {
   st.background = undefined;
-  start(st);
+  if (st.running) st.overdue = true;
+  else start(st);
 }
 
 /** {@link GroupSync.committed}: counts the commit and arms the background timer. */

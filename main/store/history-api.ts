@@ -107,7 +107,7 @@ export interface HistoryStore {
    * killed at any moment. SQLite: entries `saveSoon` still holds are committed to the write-ahead
    * log (written to the OS) in one transaction shared by every `durable()` of this turn of the
    * event loop (`setImmediate`); no fsync is awaited — the WAL is synced to stable storage in the
-   * background within `BACKGROUND_SYNC_MS` (100) ms plus one fsync's time (group-sync.ts), so a
+   * background within `BACKGROUND_SYNC_MS` (100) ms plus at most two fsyncs' time (group-sync.ts), so a
    * power cut or an OS crash can lose the records of that window; `close` syncs everything.
    * PostgreSQL: the server has committed it (its own WAL flush). Resolves at once when nothing is
    * pending, for `:memory:`, and after `close`.

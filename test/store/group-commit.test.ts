@@ -94,6 +94,25 @@ describe('group sync', () => {
     }
   });
 
+  it('a commit whose window ends while a slow fsync runs is synced as soon as that fsync ends', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const m = manualSync();
+      const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+      g.committed();
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      g.committed(); // while that fsync runs
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS); // its window ends; the disk is still busy
+      expect(m.calls).toHaveLength(1);
+      m.calls[0]!.done();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      expect(m.calls).toHaveLength(2); // at once, not one more window later
+      m.calls[1]!.done();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps a failed background round for takeFailure(), once, and tries again within BACKGROUND_SYNC_MS', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
