@@ -17,8 +17,8 @@ import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
 
 /**
- * Where history goes. `save` commits before it returns (so a crash right after loses at most the
- * fsync in flight); the answer to a server waits until the store says the commit is on disk
+ * Where history goes. `save` commits before it returns (it survives the console being killed);
+ * the answer to a server waits until the store says every save before it is committed
  * (`whenDurable` in main/store/history-store.ts, wired in main/console.ts).
  */
 export interface HistorySink {

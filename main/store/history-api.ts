@@ -61,8 +61,9 @@ export class HistoryUnavailableError extends Error {
  *
  * Writes are enqueue-style and return at once (`save`, `saveSoon`, `saveMany`); they are applied in
  * call order, every later read of the same store sees them, and {@link HistoryStore.durable} is the
- * barrier that resolves once everything written before it is committed and on stable storage. A
- * write that fails rejects the next `durable()`. Reads are `Promise`s. After `close`, every method
+ * barrier that resolves once everything written before it is committed (it survives the console
+ * being killed; SQLite syncs it to stable storage within `BACKGROUND_SYNC_MS`). A write that fails
+ * rejects the next `durable()`. Reads are `Promise`s. After `close`, every method
  * throws (writes) or rejects (reads) with an Error saying the store is closed.
  */
 export interface HistoryStore {
@@ -72,10 +73,10 @@ export interface HistoryStore {
    *
    * SQLite commits it before returning (it survives this process being killed at once) and throws
    * a failure to write it (SqliteError on I/O failure or SQLITE_BUSY after {@link
-   * BUSY_TIMEOUT_MS}); what a person typed is therefore on disk when their action returns. A store
+   * BUSY_TIMEOUT_MS}); what a person typed is therefore committed when their action returns. A store
    * on a server (PostgreSQL) sends it at once, behind the writes before it, and reports a failure
-   * through the next {@link HistoryStore.durable}. Either way it is on stable storage once
-   * `durable()` resolves.
+   * through the next {@link HistoryStore.durable}. Either way it is committed once `durable()`
+   * resolves.
    * @throws TypeError when the entry lacks a required field (SQLite also when a part cannot be
    *   JSON-encoded); Error when closed.
    */
@@ -88,8 +89,8 @@ export interface HistoryStore {
    * a rule passes through (received, generating, delivered) are one commit. Saving the same id
    * again before then commits only the latest state. Every read, `save`, `durable` and `close`
    * commits what is pending first, so readers always see it, and nothing reaches a server before
-   * its record is committed and synced (the console awaits `durable` before answering). A crash
-   * of this process loses at most a passing state of that window.
+   * its record is committed (the console awaits `durable` before answering). A crash of this
+   * process loses at most a passing state of that window.
    * A failed commit (I/O, a lost connection, an entry that cannot be JSON-encoded) is reported by
    * the next {@link HistoryStore.durable} (it rejects); the entries that could be written still are.
    * @throws TypeError when the entry lacks a required field; Error when closed.
@@ -104,15 +105,17 @@ export interface HistoryStore {
    */
   prepareEntry(entry: HistoryEntry): Promise<void>;
   /**
-   * Resolves once every write made before the call is committed and on stable storage. SQLite:
-   * one fsync of the write-ahead log on libuv's thread pool (not the event loop), shared by every
-   * caller waiting at the time (group commit); entries `saveSoon` still holds are committed first,
-   * in one transaction shared by every `durable()` of this turn of the event loop (`setImmediate`)
-   * and of the time a running fsync takes. PostgreSQL: the server has committed it (its own WAL
-   * flush). Resolves at once when nothing is pending, for `:memory:`, and after `close`.
-   * @throws (rejects) the sync's error (e.g. EIO), or the error of a write that failed since the
-   *   last call ({@link HistoryUnavailableError} while the database cannot be reached); the next
-   *   call tries again.
+   * Resolves once every write made before the call is committed: it survives the console being
+   * killed at any moment. SQLite: entries `saveSoon` still holds are committed to the write-ahead
+   * log (written to the OS) in one transaction shared by every `durable()` of this turn of the
+   * event loop (`setImmediate`); no fsync is awaited — the WAL is synced to stable storage in the
+   * background within `BACKGROUND_SYNC_MS` (100) ms plus at most two fsyncs' time (group-sync.ts), so a
+   * power cut or an OS crash can lose the records of that window; `close` syncs everything.
+   * PostgreSQL: the server has committed it (its own WAL flush). Resolves at once when nothing is
+   * pending, for `:memory:`, and after `close`.
+   * @throws (rejects) the error of a write that failed since the last call ({@link
+   *   HistoryUnavailableError} while the database cannot be reached), else SQLite's background
+   *   sync's error (e.g. EIO) since the last call; once each, the next call tries again.
    */
   durable(): Promise<void>;
   /**
@@ -174,9 +177,9 @@ export interface HistoryStore {
 /**
  * `answer` settled only once history is durable (see {@link HistoryStore.durable}): what a host
  * wraps around the pipeline's answer to a server, so the record of a delivered (or rejected)
- * request is on disk before the server receives anything. Settles like `answer`; a failed fsync
- * turns a result into that error (the server is told the request failed rather than receiving a
- * response history may have lost).
+ * request is committed (it survives the console being killed) before the server receives anything.
+ * Settles like `answer`; a failed commit or background sync turns a result into that error (the
+ * server is told the request failed rather than receiving a response history may have lost).
  */
 export async function whenDurable<T>(store: Pick<HistoryStore, 'durable'>, answer: Promise<T>): Promise<T> {
   let result: T;

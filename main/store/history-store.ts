@@ -9,10 +9,11 @@
  * Durability ("nothing is lost"): `save` is synchronous and its transaction is
  * committed when it returns (it survives a crash of this process at once); `saveSoon` commits
  * once the calling code has run (a passing state: within {@link SAVE_SOON_WINDOW_MS}), at once
- * when anything reads, and at the end of the turn in which `durable` is asked (after a running
- * fsync: one transaction for every caller meanwhile); {@link
- * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
- * it answers a server, so a delivered response's record is on disk before the server receives it.
+ * when anything reads, and at the end of the turn in which `durable` is asked (one transaction for
+ * every caller of that turn); {@link HistoryStore.durable} resolves once that commit is made. The
+ * console awaits that before it answers a server, so a delivered response's record is committed
+ * (it survives the console being killed) before the server receives it; the WAL is synced to
+ * stable storage in the background within {@link BACKGROUND_SYNC_MS} (group-sync.ts).
  * See {@link openHistoryStore} for the pragmas and why.
  *
  * The interface, its options and constants: `history-api.ts` (re-exported here). Schema and
@@ -38,12 +39,13 @@ import { usageSince, type UsageRow } from './usage.js';
 import { BUSY_TIMEOUT_MS, SAVE_SOON_WINDOW_MS, type HistoryListOptions, type HistoryStore, type SessionSelection } from './history-api.js';
 
 export { HistorySchemaTooNewError, LATEST_SCHEMA_VERSION } from './migrations.js';
+export { BACKGROUND_SYNC_MS } from './group-sync.js';
 export { INTERRUPTED_DETAIL, type PrunePolicy } from './maintenance.js';
 export type { UsageRow } from './usage.js';
 
 export { BUSY_TIMEOUT_MS, SAVE_SOON_WINDOW_MS, whenDurable, type HistoryListOptions, type HistoryStore, type SessionSelection } from './history-api.js';
 
-/** States committed at once by `saveSoon`: a person is looking at them (what they see is on disk). */
+/** States committed at once by `saveSoon`: a person is looking at them (what they see is committed). */
 const WAITING_ON_PERSON = new Set<string>(OPEN_STATUSES.filter((status) => status !== 'generating'));
 
 /**
@@ -55,31 +57,31 @@ const WAITING_ON_PERSON = new Set<string>(OPEN_STATUSES.filter((status) => statu
  *   waits for a lock instead of failing at once.
  * - `journal_mode = WAL`: readers never block the writer and a commit appends to the WAL.
  * - `synchronous = NORMAL`: in WAL mode a commit is written to the WAL (the OS has it, so it
- *   survives a crash of this process) and SQLite fsyncs only at checkpoints. The architecture
- *   promises that a delivered response's record exists before the server receives the response,
- *   and the server may survive a power cut we don't (it may be remote), so the store fsyncs the
- *   WAL itself after commits — asynchronously, on libuv's thread pool, one fsync for every commit
- *   made meanwhile (group-sync.ts) — and the console awaits {@link HistoryStore.durable} before
- *   answering a server. Before: `synchronous = FULL` on the terminal save, one fsync per request
- *   on the event loop, which `npm run bench` measured as the dominant cost of auto-approved
- *   traffic (every concurrent request waited behind every other's fsync). `fullfsync` keeps
+ *   survives a crash of this process) and SQLite fsyncs only at checkpoints. The console promises
+ *   that an answered call's record survives the console being killed at any moment, so it awaits
+ *   {@link HistoryStore.durable} (the commit) before answering a server; it does not wait for an
+ *   fsync, which cost half of the gateway's added time under load. The store fsyncs the WAL itself
+ *   in the background — on libuv's thread pool, one fsync for every commit of the last {@link
+ *   BACKGROUND_SYNC_MS} (group-sync.ts) — so a power cut or an OS crash loses at most the records
+ *   of that window; `close` syncs everything. `fullfsync` keeps
  *   SQLite's own checkpoint syncs reaching the platter on macOS (F_FULLFSYNC, as libuv's fsync
  *   does); other systems ignore it.
  * - `foreign_keys = ON` (entry → blob links cascade on delete).
  * - `cache_size = -32768`: up to 32 MB of page cache per connection (SQLite's default is 2 MB),
  *   allocated as used; at 100,000 entries the FTS and list pages of common searches stay cached.
  * `opts.offload`: where big texts are written to files (./big-texts.ts); absent: inline.
- * `opts.sync`: flushes the WAL file to stable storage (group-sync.ts; tests replace the fsync).
+ * `opts.sync`, `opts.syncAtClose`, `opts.syncFolder`: how the WAL file (and its folder) is flushed
+ * to stable storage in the background and at close (group-sync.ts; tests replace the fsync).
  * @throws HistorySchemaTooNewError when the file was written by a newer schema (file untouched);
  *   SqliteError when the file is not a database (SQLITE_NOTADB), cannot be opened, or stays locked.
  */
-export function openHistoryStore(path: string, opts: { offload?: Offload; sync?: GroupSyncOptions['sync'] } = {}): HistoryStore {
+export function openHistoryStore(path: string, opts: { offload?: Offload } & GroupSyncOptions = {}): HistoryStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db: Db = new Database(path);
   try {
     configure(db, path);
     migrate(db, path);
-    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path, opts.sync ? { sync: opts.sync } : {}), createBigTexts(path, opts.offload));
+    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path, opts), createBigTexts(path, opts.offload));
   } catch (err) {
     db.close();
     throw err;
@@ -121,7 +123,7 @@ class SqliteHistoryStore implements HistoryStore {
   /** Entries `saveSoon` has not committed yet, by id: the latest state, in first-save order. */
   private readonly pending = new Map<string, HistoryEntry>();
   private flushQueued = false;
-  /** The commit every `durable()` asked since the last one waits for: at the end of this turn of the event loop, after the running fsync. */
+  /** The commit every `durable()` asked since the last one waits for: at the end of this turn of the event loop. */
   private nextCommit: Promise<void> | undefined;
   /** Why the last commit of pending entries failed, until `durable` reports it. */
   private failure: unknown;
@@ -227,25 +229,22 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   durable(): Promise<void> {
-    if (this.closed || this.pending.size === 0) return this.syncCommitted();
-    // One transaction, then one fsync, for every durable() asked in this turn of the event loop
-    // or while the previous fsync ran (group commit): a transaction and an fsync per answered
-    // request were the largest part of its history cost under load.
-    this.nextCommit ??= this.group
-      .idle()
-      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => {
-        this.nextCommit = undefined;
-        if (!this.closed) this.flushPending();
-      });
-    return this.nextCommit.then(() => this.syncCommitted());
+    if (this.closed || this.pending.size === 0) return this.reportFailure();
+    // One transaction for every durable() asked in this turn of the event loop: a transaction
+    // per answered request was the largest part of its history cost under load. The fsync is not
+    // awaited: the committed WAL survives the console being killed; group-sync.ts syncs it soon.
+    this.nextCommit ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.nextCommit = undefined;
+      if (!this.closed) this.flushPending();
+    });
+    return this.nextCommit.then(() => this.reportFailure());
   }
 
-  /** Resolves once every commit made so far is synced; rejects with a failed `saveSoon` commit first. */
-  private syncCommitted(): Promise<void> {
-    const failure = this.failure;
+  /** Resolves, or rejects once with the error of a failed `saveSoon` commit, else of a failed background sync, since the last call. */
+  private reportFailure(): Promise<void> {
+    const failure = this.failure ?? this.group.takeFailure();
     this.failure = undefined;
-    return failure === undefined ? this.group.durable() : Promise.reject(failure);
+    return failure === undefined ? Promise.resolve() : Promise.reject(failure);
   }
 
   saveMany(entries: readonly HistoryEntry[]): void {
@@ -358,8 +357,8 @@ class SqliteHistoryStore implements HistoryStore {
     } catch {
       // e.g. SQLITE_BUSY: closing matters more than statistics
     }
-    this.db.close(); // checkpoints the WAL into the database and syncs it
-    this.group.closed();
+    this.db.close(); // the last connection checkpoints the WAL into the database and syncs it
+    this.group.closed(); // else the WAL is synced here
     this.indexed.clear();
   }
 

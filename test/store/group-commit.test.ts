@@ -1,6 +1,7 @@
 /**
- * The SQLite history store's group commit (group-sync.ts: one background fsync of the WAL for
- * every commit made meanwhile, awaited through `durable()`), and when `saveSoon` commits. What
+ * The SQLite history store's group commit: `durable()` resolves once the commit is in the WAL,
+ * never waiting for an fsync; group-sync.ts syncs the WAL in the background (one fsync for every
+ * commit of a window); and when `saveSoon` commits. What
  * every store does with `saveSoon` and `durable()`: test/store/contract/writes.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -43,16 +44,16 @@ function answered(id: string, at: number) {
 }
 
 describe('group sync', () => {
-  it('syncs when asked and shares the next round among every commit made meanwhile', async () => {
+  it('synced() starts a round at once and shares the next among every commit made meanwhile', async () => {
     const m = manualSync();
     const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
     g.committed();
     expect(m.calls).toHaveLength(0); // nobody waits: a background round comes later
-    const first = g.durable();
+    const first = g.synced();
     expect(m.calls.map((c) => c.file)).toEqual(['/data/history.db-wal']);
     g.committed(); // while the first fsync runs
     g.committed();
-    const second = g.durable();
+    const second = g.synced();
     let secondDone = false;
     void second.then(() => (secondDone = true));
     m.calls[0]!.done();
@@ -63,12 +64,12 @@ describe('group sync', () => {
     m.calls[1]!.done();
     await second;
     expect(m.calls).toHaveLength(2);
-    await g.durable(); // nothing pending: no new fsync
+    await g.synced(); // nothing pending: no new fsync
     expect(m.calls).toHaveLength(2);
   });
 
-  it('syncs an unawaited commit in the background within BACKGROUND_SYNC_MS', async () => {
-    vi.useFakeTimers();
+  it('syncs commits nobody waits for in the background within BACKGROUND_SYNC_MS: one fsync per window, not one after another', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       const m = manualSync();
       const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
@@ -78,61 +79,96 @@ describe('group sync', () => {
       expect(m.calls).toHaveLength(0);
       vi.advanceTimersByTime(1);
       expect(m.calls).toHaveLength(1); // one round for both
+      g.committed(); // while that fsync runs
+      m.calls[0]!.done();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      expect(m.calls).toHaveLength(1); // the later commit waits for its own window
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      expect(m.calls).toHaveLength(2);
+      m.calls[1]!.done();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      vi.advanceTimersByTime(10 * BACKGROUND_SYNC_MS);
+      expect(m.calls).toHaveLength(2); // everything synced: no more rounds
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it('rejects the waiters when the fsync fails, and the next durable() tries again', async () => {
+  it('a commit whose window ends while a slow fsync runs is synced as soon as that fsync ends', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const m = manualSync();
+      const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+      g.committed();
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      g.committed(); // while that fsync runs
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS); // its window ends; the disk is still busy
+      expect(m.calls).toHaveLength(1);
+      m.calls[0]!.done();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      expect(m.calls).toHaveLength(2); // at once, not one more window later
+      m.calls[1]!.done();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps a failed background round for takeFailure(), once, and tries again within BACKGROUND_SYNC_MS', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const m = manualSync();
+      const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
+      g.committed();
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      m.calls[0]!.done(new Error('EIO'));
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      expect((g.takeFailure() as Error).message).toBe('EIO');
+      expect(g.takeFailure()).toBeUndefined();
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      expect(m.calls).toHaveLength(2); // the same commit, again
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('rejects the waiters when the fsync fails, and the next synced() tries again', async () => {
     const m = manualSync();
     const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
     g.committed();
-    const failing = g.durable();
+    const failing = g.synced();
     m.calls[0]!.done(new Error('EIO'));
     await expect(failing).rejects.toThrow('EIO');
-    const retry = g.durable();
+    expect(g.takeFailure()).toBeUndefined(); // its waiter was told
+    const retry = g.synced();
     await tick();
     expect(m.calls).toHaveLength(2);
     m.calls[1]!.done();
     await expect(retry).resolves.toBeUndefined();
   });
 
-  it('idle() resolves at once with no round running, else once the running round ends', async () => {
+  it('closed() syncs what is unsynced at once and resolves every waiter; an in-memory database is never synced', async () => {
     const m = manualSync();
-    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
-    let idle = false;
-    void g.idle().then(() => (idle = true));
-    await Promise.resolve();
-    expect(idle).toBe(true);
+    const atClose: string[] = [];
+    const g = createGroupSync('/data/history.db', { sync: m.sync, syncAtClose: (file) => atClose.push(file), syncFolder: false });
     g.committed();
-    const synced = g.durable();
-    idle = false;
-    const waiting = g.idle().then(() => (idle = true));
-    await tick();
-    expect(idle).toBe(false); // the fsync still runs
-    g.committed(); // a commit meanwhile keeps the round going: one more fsync before it is idle
-    void g.durable();
-    m.calls[0]!.done();
-    await synced;
-    await tick();
-    expect(idle).toBe(false);
-    expect(m.calls).toHaveLength(2);
-    m.calls[1]!.done();
-    await waiting;
-    expect(idle).toBe(true);
-  });
-
-  it('resolves every waiter on close and never syncs an in-memory database', async () => {
-    const m = manualSync();
-    const g = createGroupSync('/data/history.db', { sync: m.sync, syncFolder: false });
-    g.committed();
-    const waiting = g.durable();
+    const waiting = g.synced();
+    g.committed(); // after the running round's count
     g.closed();
+    expect(atClose).toEqual(['/data/history.db-wal']);
     await expect(waiting).resolves.toBeUndefined();
-    const memory = createGroupSync(null, { sync: m.sync });
+    const clean = createGroupSync('/data/clean.db', { sync: m.sync, syncAtClose: (file) => atClose.push(file), syncFolder: false });
+    clean.committed();
+    const synced = clean.synced();
+    m.calls.at(-1)!.done();
+    await synced;
+    clean.closed();
+    expect(atClose).toHaveLength(1); // nothing left to sync
+    const memory = createGroupSync(null, { sync: m.sync, syncAtClose: (file) => atClose.push(file) });
     memory.committed();
-    await memory.durable();
-    expect(m.calls).toHaveLength(1);
+    await memory.synced();
+    memory.closed();
+    expect(m.calls).toHaveLength(2);
+    expect(atClose).toHaveLength(1);
   });
 });
 
@@ -182,52 +218,73 @@ describe('SQLite history store: durable() and when saveSoon commits', () => {
     store.save(minimalEntry('first', 1000)); // the WAL exists
     await store.durable();
     const before = walCommits(wal);
-    const answers: Promise<void>[] = [];
+    const answers: Promise<number>[] = [];
     for (let i = 0; i < 8; i++) {
       store.saveSoon(answered(`t${i}`, 2000 + i));
-      answers.push(store.durable());
+      answers.push(store.durable().then(() => walCommits(wal) - before));
     }
-    await Promise.all(answers);
+    expect(await Promise.all(answers)).toEqual(Array(8).fill(1)); // each resolved once the one transaction was in the WAL
     expect(walCommits(wal) - before).toBe(1);
     expect((await other.list({ limit: 20, offset: 0, status: ['delivered'] })).total).toBe(8);
   });
 
-  it('durable() asked while an fsync runs waits for it, then shares one transaction and one fsync with every other asked meanwhile', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] }); // the saveSoon window never commits on its own here
+  it('durable() resolves once the commit is in the WAL, without waiting for an fsync, and the WAL is synced in the background within BACKGROUND_SYNC_MS', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // the saveSoon window and the background round run only when the test says
     const m = manualSync();
-    const synced = openHistoryStore(join(tmp.dir, 'synced.db'), { sync: m.sync });
+    const synced = openHistoryStore(join(tmp.dir, 'synced.db'), { sync: m.sync, syncFolder: false });
     try {
       const wal = join(tmp.dir, 'synced.db-wal');
       synced.save(minimalEntry('a', 1000));
-      const first = synced.durable();
-      expect(m.calls).toHaveLength(1);
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      expect(m.calls.map((c) => c.file)).toEqual([wal]); // a background fsync runs
       const before = walCommits(wal);
       synced.saveSoon(answered('b', 2000));
-      const b = synced.durable();
-      await tick(); // a later turn, the fsync still running
       synced.saveSoon(answered('c', 3000));
-      const c = synced.durable();
-      let settled = 0;
-      for (const p of [b, c]) void p.then(() => settled++);
-      await tick();
-      await tick();
-      expect(walCommits(wal)).toBe(before); // nothing committed while the fsync runs
-      m.calls[0]!.done();
-      await first;
-      for (let i = 0; i < 5 && m.calls.length < 2; i++) await tick();
-      expect(walCommits(wal) - before).toBe(1); // b and c in one transaction
-      expect(m.calls).toHaveLength(2); // and one fsync for both
-      expect(settled).toBe(0); // neither answered before its fsync
-      m.calls[1]!.done();
-      await Promise.all([b, c]);
-      expect(m.calls).toHaveLength(2);
+      const committedWhenResolved: number[] = [];
+      const answers = [synced.durable(), synced.durable()].map((p) => p.then(() => committedWhenResolved.push(walCommits(wal) - before)));
+      expect(walCommits(wal)).toBe(before); // not committed yet: at the end of this turn
+      await Promise.all(answers);
+      expect(committedWhenResolved).toEqual([1, 1]); // both resolved with b and c in one transaction, never before it
       const reader = openHistoryStore(join(tmp.dir, 'synced.db'));
       expect((await reader.list({ limit: 10, offset: 0, status: ['delivered'] })).total).toBe(2);
       await reader.close();
+      expect(m.calls).toHaveLength(1); // the fsync still runs: the answers did not wait for it
+      m.calls[0]!.done();
+      for (let i = 0; i < 5; i++) await tick();
+      expect(m.calls).toHaveLength(1);
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      expect(m.calls).toHaveLength(2); // b and c's commit, synced in the background
+      m.calls[1]!.done();
     } finally {
       vi.useRealTimers();
       await synced.close();
     }
+  });
+
+  it('a failed background sync rejects the next durable() once; the record stays committed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const m = manualSync();
+    const synced = openHistoryStore(join(tmp.dir, 'synced.db'), { sync: m.sync, syncFolder: false });
+    try {
+      synced.save(answered('a', 1000));
+      vi.advanceTimersByTime(BACKGROUND_SYNC_MS);
+      m.calls[0]!.done(new Error('EIO'));
+      for (let i = 0; i < 5; i++) await tick();
+      await expect(synced.durable()).rejects.toThrow('EIO');
+      await expect(synced.durable()).resolves.toBeUndefined();
+      expect((await synced.get('a'))?.status).toBe('delivered');
+    } finally {
+      vi.useRealTimers();
+      await synced.close();
+    }
+  });
+
+  it('close() syncs the WAL of commits not yet synced', async () => {
+    const atClose: string[] = [];
+    const synced = openHistoryStore(join(tmp.dir, 'synced.db'), { sync: manualSync().sync, syncAtClose: (file) => atClose.push(file) });
+    synced.saveSoon(answered('a', 1000));
+    await synced.close();
+    expect(atClose).toEqual([join(tmp.dir, 'synced.db-wal')]);
   });
 
   it('a state that waits on a person: committed once the calling code has run, before a continuation queued after it', async () => {
