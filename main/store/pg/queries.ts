@@ -76,13 +76,40 @@ const NEWEST = 'ORDER BY h.received_at DESC, h.seq DESC';
 export function listSql(where: Where, limit: number, offset: number): string {
   const l = bind(where.params, limit);
   const o = bind(where.params, offset);
+  return pageRowsSql(`SELECT h.seq, h.received_at FROM history AS h WHERE ${where.sql} ${NEWEST} LIMIT ${l} OFFSET ${o}`);
+}
+
+/** The list rows of the entries `seqs` (a page chosen by {@link windowSql}), newest first; `$1` is the seq array. */
+export const LIST_BY_SEQ_SQL = pageRowsSql('SELECT h.seq, h.received_at FROM history AS h WHERE h.seq = ANY($1::bigint[])');
+
+/** List rows of the page `page` selects (`seq`, `received_at`), newest first. */
+function pageRowsSql(page: string): string {
   return (
-    `WITH page AS MATERIALIZED (SELECT h.seq, h.received_at FROM history AS h WHERE ${where.sql} ${NEWEST} LIMIT ${l} OFFSET ${o}) ` +
+    `WITH page AS MATERIALIZED (${page}) ` +
     `SELECT r.* FROM page CROSS JOIN LATERAL (SELECT ${NARROW}, d.preview, d.error, d.not_delivered_json, d.call_args, d.error_ui_json, ` +
     '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
     '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND (c.received_at, c.seq) <= (h.received_at, h.seq)) AS session_index ' +
     // OFFSET 0 keeps the subquery per page row (fetched by primary key), never joined to the whole table.
     'FROM history AS h JOIN history_data AS d ON d.seq = h.seq WHERE h.seq = page.seq OFFSET 0) AS r ORDER BY page.received_at DESC, page.seq DESC'
+  );
+}
+
+/**
+ * A search's look at the newest `window` entries that pass the other filters (`rest`), newest
+ * first: how many there were (`scanned`), how many match the words `tsquery` (`hits`), and the
+ * `seq`s of the first `want` matches, newest first. It walks the order index (or the server's, or
+ * the session's) and checks each row's tsvector: work bounded by the window whatever the words, and
+ * enough for a page and a capped count of a common word, which the GIN index would have to list in
+ * full. Appends tsquery, window and want.
+ */
+export function windowSql(rest: Where, tsquery: string, window: number, want: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const n = bind(rest.params, want);
+  return (
+    `SELECT count(*) AS scanned, count(*) FILTER (WHERE m.hit) AS hits, ` +
+    `coalesce((array_agg(m.seq ORDER BY m.received_at DESC, m.seq DESC) FILTER (WHERE m.hit))[1:${n}::int], '{}') AS seqs ` +
+    `FROM (SELECT h.seq, h.received_at, h.search @@ to_tsquery('history_search', ${t}) AS hit FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m`
   );
 }
 
