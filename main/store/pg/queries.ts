@@ -79,6 +79,22 @@ export function listSql(where: Where, limit: number, offset: number): string {
   return pageRowsSql(`SELECT h.seq, h.received_at FROM history AS h WHERE ${where.sql} ${NEWEST} LIMIT ${l} OFFSET ${o}`);
 }
 
+/**
+ * A page of list rows of a search from a walk of the newest `window` entries passing the other
+ * filters (`rest`), newest first: their tsvectors are checked in that order and the walk stops
+ * once the page is found (the filter keeps the walk's order). Appends tsquery, window, limit and offset.
+ */
+export function walkListSql(rest: Where, tsquery: string, window: number, limit: number, offset: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const l = bind(rest.params, limit);
+  const o = bind(rest.params, offset);
+  return pageRowsSql(
+    `SELECT m.seq, m.received_at FROM (SELECT h.seq, h.received_at, h.search FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m ` +
+      `WHERE m.search @@ to_tsquery('history_search', ${t}) LIMIT ${l} OFFSET ${o}`,
+  );
+}
+
 /** The list rows of the entries `seqs` (a page chosen by {@link windowSql}), newest first; `$1` is the seq array. */
 export const LIST_BY_SEQ_SQL = pageRowsSql('SELECT h.seq, h.received_at FROM history AS h WHERE h.seq = ANY($1::bigint[])');
 
@@ -110,6 +126,22 @@ export function windowSql(rest: Where, tsquery: string, window: number, want: nu
     `SELECT count(*) AS scanned, count(*) FILTER (WHERE m.hit) AS hits, ` +
     `coalesce((array_agg(m.seq ORDER BY m.received_at DESC, m.seq DESC) FILTER (WHERE m.hit))[1:${n}::int], '{}') AS seqs ` +
     `FROM (SELECT h.seq, h.received_at, h.search @@ to_tsquery('history_search', ${t}) AS hit FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m`
+  );
+}
+
+/**
+ * How many of the newest `window` entries passing the other filters (`rest`) match the words
+ * `tsquery`, counting at most `cap` + 1: walks the order index and stops at the cap, so a word in
+ * a tenth of the entries is counted from about ten times the cap rows, never from its whole GIN
+ * posting list. Appends tsquery, window and the limit.
+ */
+export function windowCountSql(rest: Where, tsquery: string, window: number, cap: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const n = bind(rest.params, cap + 1);
+  return (
+    `SELECT count(*) AS n FROM (SELECT 1 FROM (SELECT h.search FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m ` +
+    `WHERE m.search @@ to_tsquery('history_search', ${t}) LIMIT ${n}) AS c`
   );
 }
 

@@ -41,10 +41,13 @@ export const SEARCH_COUNT_CAP = 1_000;
 
 /**
  * Newest entries (passing a search's other filters) whose words a search checks one by one before
- * it asks the GIN index: a few ms of work; enough for a page of a word in 1 % of entries and a
- * capped count of one in a quarter of them.
+ * it asks the GIN index: a few ms of work; enough for a page of a word in 2.5 % of entries, and
+ * an estimate of how common the words are for the count.
  */
-export const SEARCH_WINDOW = 4_000;
+export const SEARCH_WINDOW = 2_000;
+
+/** Most entries a search's count walks, newest first, before it turns to the GIN index (see `search`). */
+const COUNT_WINDOW = 20_000;
 
 /** Big texts remembered as stored (the ones of the requests being handled). */
 const KNOWN_TEXTS = 16;
@@ -169,8 +172,11 @@ class PgHistoryStore implements HistoryStore {
    * A search page (`limit + offset` within the window): the newest {@link PgHistoryOptions.searchWindow}
    * entries passing the other filters are checked first (q.windowSql). When they hold the page it
    * is fetched by `seq`, else (the words are rare there) the GIN index finds the matches, sorted
-   * newest first; when they hold more than the count cap, or are all there is, the count is known,
-   * else the GIN index counts. Bounded work for common and rare words alike.
+   * newest first. When they hold more than the count cap, or are all there is, the count is known;
+   * when the words are common there, walking on counts up to the cap ({@link COUNT_WINDOW} rows at
+   * most); else, or when that walk ends short of the cap, the GIN index counts. The GIN index's
+   * work grows with how many entries hold the words, a walk's with how few do: each is used where
+   * it is cheap.
    */
   private async search(filter: HistoryFilter, words: string, limit: number, offset: number): Promise<HistoryListPage> {
     const rest = q.whereOf({ ...filter, query: undefined });
@@ -181,6 +187,12 @@ class PgHistoryStore implements HistoryStore {
     const page = async (): Promise<ListRow[]> => {
       if (limit === 0) return [];
       if (whole || w!.hits >= want) return this.conn.query<ListRow>(q.LIST_BY_SEQ_SQL, [w!.seqs.slice(offset, want).map(Number)]);
+      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * want) {
+        // Common enough that walking on finds the page well within COUNT_WINDOW rows.
+        const walked = q.whereOf({ ...filter, query: undefined });
+        const rows = await this.conn.query<ListRow>(q.walkListSql(walked, words, COUNT_WINDOW, limit, offset), walked.params);
+        if (rows.length === limit) return rows;
+      }
       const where = q.whereOf(filter);
       return this.conn.transaction(async (query) => {
         // Rare words: the GIN index lists the matches, then a sort (walking the order index would read most of the table).
@@ -191,7 +203,15 @@ class PgHistoryStore implements HistoryStore {
     };
     const total = async (): Promise<Pick<HistoryListPage, 'total' | 'totalCapped'>> => {
       if (w!.hits > this.countCap) return { total: this.countCap, totalCapped: true };
-      return whole ? { total: w!.hits } : this.count(filter);
+      if (whole) return { total: w!.hits };
+      // Common enough in the window that walking on reaches the cap well within COUNT_WINDOW rows:
+      // cheaper than listing the word's whole posting list from the GIN index.
+      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * (this.countCap + 1)) {
+        const counted = q.whereOf({ ...filter, query: undefined });
+        const [row] = await this.conn.query<{ n: number }>(q.windowCountSql(counted, words, COUNT_WINDOW, this.countCap), counted.params);
+        if (row!.n > this.countCap) return { total: this.countCap, totalCapped: true };
+      }
+      return this.count(filter);
     };
     const [rows, counted] = await Promise.all([page(), total()]);
     return { entries: rows.map(rowToListItem), ...counted };
