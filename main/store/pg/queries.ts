@@ -5,10 +5,11 @@
  *
  * Newest first is `(received_at, seq)` descending, served by the `history_order` index (and by
  * `history_server` / `history_session` under those filters), so a page never sorts the world:
- * PostgreSQL walks the index and stops after the page. With a search, the planner chooses between
- * that walk (checking each row's tsvector: cheap while the words are common) and the GIN index
- * `history_text` followed by a sort of the matches (cheap while they are rare), from the column's
- * statistics.
+ * PostgreSQL walks the index and stops after the page. A search chooses between that walk
+ * (checking each row's tsvector: cheap while the words are common) and the GIN index
+ * `history_text` followed by a sort of the matches (cheap while they are rare): the store first
+ * checks a window of the newest entries ({@link windowSql}) and picks from how often the words
+ * occur there (store.ts `search`); a page deeper than that window is left to the planner.
  */
 import { ITEM_STATUSES, STATUS_OUTCOME } from '../../../shared/contract/status.js';
 import type { HistoryFilter } from '../../../shared/contract/history.js';
