@@ -45,6 +45,9 @@ const MODELS: Array<[string, string]> = [
   ['manual', 'manual'],
 ];
 
+/** The servers, tools, models and system prompts entries are drawn from (for corpora made elsewhere, e.g. in SQL). */
+export const CORPUS_LISTS = { servers: SERVERS, tools: TOOLS, models: MODELS, systemPrompts: SYSTEM_PROMPTS } as const;
+
 /** A small deterministic PRNG (mulberry32); returns floats in [0, 1). */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -58,7 +61,7 @@ export function rng(seed: number): () => number {
 }
 
 /** The words a corpus draws from, most frequent first, with rare made-up terms at the tail. */
-function vocabulary(): string[] {
+export function vocabulary(): string[] {
   const rare: string[] = [];
   const syll = ['ka', 'lo', 'mir', 'zen', 'tu', 'bra', 'vel', 'quo', 'xi', 'dor', 'fen', 'gal', 'sha', 'pim', 'rud'];
   for (let i = 0; i < 6000; i++) rare.push(`${syll[i % 15]}${syll[Math.floor(i / 15) % 15]}${syll[Math.floor(i / 225) % 15]}${i % 7}`);

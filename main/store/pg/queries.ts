@@ -5,10 +5,11 @@
  *
  * Newest first is `(received_at, seq)` descending, served by the `history_order` index (and by
  * `history_server` / `history_session` under those filters), so a page never sorts the world:
- * PostgreSQL walks the index and stops after the page. With a search, the planner chooses between
- * that walk (checking each row's tsvector: cheap while the words are common) and the GIN index
- * `history_text` followed by a sort of the matches (cheap while they are rare), from the column's
- * statistics.
+ * PostgreSQL walks the index and stops after the page. A search chooses between that walk
+ * (checking each row's tsvector: cheap while the words are common) and the GIN index
+ * `history_text` followed by a sort of the matches (cheap while they are rare): the store first
+ * checks a window of the newest entries ({@link windowSql}) and picks from how often the words
+ * occur there (store.ts `search`); a page deeper than that window is left to the planner.
  */
 import { ITEM_STATUSES, STATUS_OUTCOME } from '../../../shared/contract/status.js';
 import type { HistoryFilter } from '../../../shared/contract/history.js';
@@ -76,13 +77,72 @@ const NEWEST = 'ORDER BY h.received_at DESC, h.seq DESC';
 export function listSql(where: Where, limit: number, offset: number): string {
   const l = bind(where.params, limit);
   const o = bind(where.params, offset);
+  return pageRowsSql(`SELECT h.seq, h.received_at FROM history AS h WHERE ${where.sql} ${NEWEST} LIMIT ${l} OFFSET ${o}`);
+}
+
+/**
+ * A page of list rows of a search from a walk of the newest `window` entries passing the other
+ * filters (`rest`), newest first: their tsvectors are checked in that order and the walk stops
+ * once the page is found (the filter keeps the walk's order). Appends tsquery, window, limit and offset.
+ */
+export function walkListSql(rest: Where, tsquery: string, window: number, limit: number, offset: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const l = bind(rest.params, limit);
+  const o = bind(rest.params, offset);
+  return pageRowsSql(
+    `SELECT m.seq, m.received_at FROM (SELECT h.seq, h.received_at, h.search FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m ` +
+      `WHERE m.search @@ to_tsquery('history_search', ${t}) LIMIT ${l} OFFSET ${o}`,
+  );
+}
+
+/** The list rows of the entries `seqs` (a page chosen by {@link windowSql}), newest first; `$1` is the seq array. */
+export const LIST_BY_SEQ_SQL = pageRowsSql('SELECT h.seq, h.received_at FROM history AS h WHERE h.seq = ANY($1::bigint[])');
+
+/** List rows of the page `page` selects (`seq`, `received_at`), newest first. */
+function pageRowsSql(page: string): string {
   return (
-    `WITH page AS MATERIALIZED (SELECT h.seq, h.received_at FROM history AS h WHERE ${where.sql} ${NEWEST} LIMIT ${l} OFFSET ${o}) ` +
+    `WITH page AS MATERIALIZED (${page}) ` +
     `SELECT r.* FROM page CROSS JOIN LATERAL (SELECT ${NARROW}, d.preview, d.error, d.not_delivered_json, d.call_args, d.error_ui_json, ` +
     '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id) AS session_size, ' +
     '(SELECT count(*) FROM history AS c WHERE c.conversation_id = h.conversation_id AND (c.received_at, c.seq) <= (h.received_at, h.seq)) AS session_index ' +
     // OFFSET 0 keeps the subquery per page row (fetched by primary key), never joined to the whole table.
     'FROM history AS h JOIN history_data AS d ON d.seq = h.seq WHERE h.seq = page.seq OFFSET 0) AS r ORDER BY page.received_at DESC, page.seq DESC'
+  );
+}
+
+/**
+ * A search's look at the newest `window` entries that pass the other filters (`rest`), newest
+ * first: how many there were (`scanned`), how many match the words `tsquery` (`hits`), and the
+ * `seq`s of the first `want` matches, newest first. It walks the order index (or the server's, or
+ * the session's) and checks each row's tsvector: work bounded by the window whatever the words, and
+ * enough for a page and a capped count of a common word, which the GIN index would have to list in
+ * full. Appends tsquery, window and want.
+ */
+export function windowSql(rest: Where, tsquery: string, window: number, want: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const n = bind(rest.params, want);
+  return (
+    `SELECT count(*) AS scanned, count(*) FILTER (WHERE m.hit) AS hits, ` +
+    `coalesce((array_agg(m.seq ORDER BY m.received_at DESC, m.seq DESC) FILTER (WHERE m.hit))[1:${n}::int], '{}') AS seqs ` +
+    `FROM (SELECT h.seq, h.received_at, h.search @@ to_tsquery('history_search', ${t}) AS hit FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m`
+  );
+}
+
+/**
+ * How many of the newest `window` entries passing the other filters (`rest`) match the words
+ * `tsquery`, counting at most `cap` + 1: walks the order index and stops at the cap, so a word in
+ * a tenth of the entries is counted from about ten times the cap rows, never from its whole GIN
+ * posting list. Appends tsquery, window and the limit.
+ */
+export function windowCountSql(rest: Where, tsquery: string, window: number, cap: number): string {
+  const t = bind(rest.params, tsquery);
+  const w = bind(rest.params, window);
+  const n = bind(rest.params, cap + 1);
+  return (
+    `SELECT count(*) AS n FROM (SELECT 1 FROM (SELECT h.search FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m ` +
+    `WHERE m.search @@ to_tsquery('history_search', ${t}) LIMIT ${n}) AS c`
   );
 }
 

@@ -39,6 +39,16 @@ export const BLOB_GRACE_MS = 10 * 60_000;
 /** Most matches a full-text search counts: past it, the list says "at least" (`totalCapped`). */
 export const SEARCH_COUNT_CAP = 1_000;
 
+/**
+ * Newest entries (passing a search's other filters) whose words a search checks one by one before
+ * it asks the GIN index: a few ms of work; enough for a page of a word in 2.5 % of entries, and
+ * an estimate of how common the words are for the count.
+ */
+export const SEARCH_WINDOW = 2_000;
+
+/** Most entries a search's count walks, newest first, before it turns to the GIN index (see `search`). */
+const COUNT_WINDOW = 20_000;
+
 /** Big texts remembered as stored (the ones of the requests being handled). */
 const KNOWN_TEXTS = 16;
 /** Payloads remembered as stored recently (their data is not sent again). */
@@ -50,6 +60,8 @@ export interface PgHistoryOptions extends ConnectionOptions {
   blobGraceMs?: number;
   /** Most matches a full-text search counts (default {@link SEARCH_COUNT_CAP}). */
   countCap?: number;
+  /** Newest entries a search checks before it turns to the GIN index (default {@link SEARCH_WINDOW}). */
+  searchWindow?: number;
   /** The team instance this console is now (main/team/instances.ts), written with each entry; absent without a team. */
   instanceId?: () => string;
 }
@@ -85,6 +97,7 @@ class PgHistoryStore implements HistoryStore {
   private readonly writer: Writer;
   private readonly graceMs: number;
   private readonly countCap: number;
+  private readonly searchWindow: number;
   private readonly logger: Logger | undefined;
   private readonly instanceId: (() => string) | undefined;
   /** Big texts stored by `prepareEntry`, by text (their saves store a reference). */
@@ -101,6 +114,7 @@ class PgHistoryStore implements HistoryStore {
   ) {
     this.graceMs = opts.blobGraceMs ?? BLOB_GRACE_MS;
     this.countCap = opts.countCap ?? SEARCH_COUNT_CAP;
+    this.searchWindow = opts.searchWindow ?? SEARCH_WINDOW;
     this.logger = opts.logger;
     this.instanceId = opts.instanceId;
     this.writer = new Writer({ conn, prepare: (e) => this.prepare(e), commit: (batch) => this.commit(batch), logger: opts.logger });
@@ -147,9 +161,60 @@ class PgHistoryStore implements HistoryStore {
     checkCount('offset', opts.offset);
     await this.current();
     const { limit, offset, ...filter } = opts;
+    const words = filter.query === undefined ? null : toTsQuery(filter.query);
+    if (words !== null && limit + offset <= this.searchWindow) return this.search(filter, words, limit, offset);
     const page = q.whereOf(filter);
     const [rows, total] = await Promise.all([limit === 0 ? [] : this.conn.query<ListRow>(q.listSql(page, limit, offset), page.params), this.count(filter)]);
     return { entries: rows.map(rowToListItem), ...total };
+  }
+
+  /**
+   * A search page (`limit + offset` within the window): the newest {@link PgHistoryOptions.searchWindow}
+   * entries passing the other filters are checked first (q.windowSql). When they hold the page it
+   * is fetched by `seq`, else (the words are rare there) the GIN index finds the matches, sorted
+   * newest first. When they hold more than the count cap, or are all there is, the count is known;
+   * when the words are common there, walking on counts up to the cap ({@link COUNT_WINDOW} rows at
+   * most); else, or when that walk ends short of the cap, the GIN index counts. The GIN index's
+   * work grows with how many entries hold the words, a walk's with how few do: each is used where
+   * it is cheap.
+   */
+  private async search(filter: HistoryFilter, words: string, limit: number, offset: number): Promise<HistoryListPage> {
+    const rest = q.whereOf({ ...filter, query: undefined });
+    const want = limit + offset;
+    type Window = { scanned: number; hits: number; seqs: Array<string | number> };
+    const [w] = await this.conn.query<Window>(q.windowSql(rest, words, this.searchWindow, want), rest.params);
+    const whole = w!.scanned < this.searchWindow;
+    const page = async (): Promise<ListRow[]> => {
+      if (limit === 0) return [];
+      if (whole || w!.hits >= want) return this.conn.query<ListRow>(q.LIST_BY_SEQ_SQL, [w!.seqs.slice(offset, want).map(Number)]);
+      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * want) {
+        // Common enough that walking on finds the page well within COUNT_WINDOW rows.
+        const walked = q.whereOf({ ...filter, query: undefined });
+        const rows = await this.conn.query<ListRow>(q.walkListSql(walked, words, COUNT_WINDOW, limit, offset), walked.params);
+        if (rows.length === limit) return rows;
+      }
+      const where = q.whereOf(filter);
+      return this.conn.transaction(async (query) => {
+        // Rare words: the GIN index lists the matches, then a sort (walking the order index would read most of the table).
+        await query('SET LOCAL enable_indexscan = off');
+        await query('SET LOCAL enable_seqscan = off');
+        return query<ListRow>(q.listSql(where, limit, offset), where.params);
+      });
+    };
+    const total = async (): Promise<Pick<HistoryListPage, 'total' | 'totalCapped'>> => {
+      if (w!.hits > this.countCap) return { total: this.countCap, totalCapped: true };
+      if (whole) return { total: w!.hits };
+      // Common enough in the window that walking on reaches the cap well within COUNT_WINDOW rows:
+      // cheaper than listing the word's whole posting list from the GIN index.
+      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * (this.countCap + 1)) {
+        const counted = q.whereOf({ ...filter, query: undefined });
+        const [row] = await this.conn.query<{ n: number }>(q.windowCountSql(counted, words, COUNT_WINDOW, this.countCap), counted.params);
+        if (row!.n > this.countCap) return { total: this.countCap, totalCapped: true };
+      }
+      return this.count(filter);
+    };
+    const [rows, counted] = await Promise.all([page(), total()]);
+    return { entries: rows.map(rowToListItem), ...counted };
   }
 
   /**

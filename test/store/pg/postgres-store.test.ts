@@ -134,6 +134,38 @@ describe('PostgreSQL history: what is stored', () => {
     }
   });
 
+  it('a search finds the same page and count whether the newest entries hold it, the GIN index must find it, or the filters leave fewer', async () => {
+    const ids = (page: { entries: Array<{ id: string }> }) => page.entries.map((e) => e.id);
+    const entries = Array.from({ length: 12 }, (_, i) => ({ ...minimalEntry(`w${i}`, i, i % 3 === 0 ? 'heron sparrow' : 'sparrow'), ...(i < 2 && { serverId: 'other' }) }));
+    entries[0] = { ...minimalEntry('w0', 0, 'heron sparrow kestrel'), serverId: 'other' };
+    const open = (searchWindow: number) => openPgHistoryStore({ connection: db.url, countCap: 5, searchWindow });
+    const writer = await open(4);
+    const stores = [writer, await open(1_000)];
+    try {
+      writer.saveMany(entries);
+      await writer.durable();
+      for (const s of stores) {
+        // In the newest four: the page; the count (more than four match) from the index, capped.
+        expect(await s.list({ query: 'sparr', limit: 2, offset: 1 })).toMatchObject({ total: 5, totalCapped: true });
+        expect(ids(await s.list({ query: 'sparr', limit: 2, offset: 1 }))).toEqual(['w10', 'w9']);
+        // One match in the newest four: the index finds the page, newest first, and counts.
+        expect(await s.list({ query: 'heron', limit: 3, offset: 0 })).toMatchObject({ total: 4 });
+        expect(ids(await s.list({ query: 'heron', limit: 3, offset: 0 }))).toEqual(['w9', 'w6', 'w3']);
+        expect(await s.list({ query: 'kestrel', limit: 3, offset: 0 })).toMatchObject({ total: 1, entries: [{ id: 'w0' }] });
+        expect(await s.list({ query: 'nowhere', limit: 3, offset: 0 })).toEqual({ entries: [], total: 0 });
+        // The other filters leave two entries: the window holds them all, the count is exact.
+        expect(await s.list({ query: 'sparrow', serverId: 'other', limit: 1, offset: 0 })).toMatchObject({ total: 2, entries: [{ id: 'w1' }] });
+        expect(await s.list({ query: 'sparrow', limit: 0, offset: 0 })).toEqual({ entries: [], total: 5, totalCapped: true });
+      }
+      // More matches in the newest entries than the cap: counted there.
+      const small = await openPgHistoryStore({ connection: db.url, countCap: 3, searchWindow: 6 });
+      stores.push(small);
+      expect(await small.list({ query: 'sparrow', limit: 2, offset: 0 })).toMatchObject({ total: 3, totalCapped: true, entries: [{ id: 'w11' }, { id: 'w10' }] });
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
   it('indexes a text of very many distinct words up to what one tsvector holds, and saves it', async () => {
     const words = Array.from({ length: 150_000 }, (_, i) => `w${i.toString(36)}x`);
     store.save(minimalEntry('many', 1, words.join(' ')));
