@@ -83,7 +83,7 @@ export function listSql(where: Where, limit: number, offset: number): string {
 /**
  * A page of list rows of a search from a walk of the newest `window` entries passing the other
  * filters (`rest`), newest first: their tsvectors are checked in that order and the walk stops
- * once the page is found (the filter keeps the walk's order). Appends tsquery, window, limit and offset.
+ * once the page is found (PostgreSQL knows the subquery's order, so the outer ORDER BY sorts nothing). Appends tsquery, window, limit and offset.
  */
 export function walkListSql(rest: Where, tsquery: string, window: number, limit: number, offset: number): string {
   const t = bind(rest.params, tsquery);
@@ -92,7 +92,7 @@ export function walkListSql(rest: Where, tsquery: string, window: number, limit:
   const o = bind(rest.params, offset);
   return pageRowsSql(
     `SELECT m.seq, m.received_at FROM (SELECT h.seq, h.received_at, h.search FROM history AS h WHERE ${rest.sql} ${NEWEST} LIMIT ${w}) AS m ` +
-      `WHERE m.search @@ to_tsquery('history_search', ${t}) LIMIT ${l} OFFSET ${o}`,
+      `WHERE m.search @@ to_tsquery('history_search', ${t}) ORDER BY m.received_at DESC, m.seq DESC LIMIT ${l} OFFSET ${o}`,
   );
 }
 
