@@ -93,6 +93,12 @@ export interface ConsolePorts {
    */
   openHistory?(opts: { offload: Offload; logger: Logger }): Promise<HistoryStore>;
   /**
+   * The team database this console shares with the other instances of a team server
+   * (main/team/database.ts `openTeamDatabase`), opened and closed by the host. Absent: the
+   * desktop's single console on its own files.
+   */
+  team?: import('./team/database.js').TeamDatabase;
+  /**
    * The page's address with its token (`http://127.0.0.1:PORT/?token=…`) once the web host serves
    * it; told only to the command line's `status` over the owner-only bridge channel. Absent in the
    * desktop app.

@@ -52,7 +52,7 @@ export function gatewayEnv(url: string, token: string): Record<string, string> {
  * and the console runs without the gateway (launched servers then get no gateway environment).
  */
 export async function startGatewaySide(f: Foundation, req: RequestSide, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): Promise<GatewaySide> {
-  const tokens = openGatewayTokens(f.dir, f.secrets);
+  const tokens = openGatewayTokens(f.dir, f.secrets, f.audit);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
   const token = bridgeToken(f);

@@ -26,6 +26,9 @@ import { createLimiter, utcDayOf, utcDayStart, type DayUsage, type Limiter } fro
 import { rulesFileFor } from './former-names.js';
 import { openRulesStore, RULES_FILE, type RulesStore } from './rules-store.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import { personActing } from '../audit/actor.js';
+import type { AuditRecorder } from '../audit/trail.js';
+import { rulesChangeRecord, type RulesChangeHow } from './rules-audit.js';
 
 /** What the policy needs. */
 export interface PolicyDeps {
@@ -49,6 +52,8 @@ export interface PolicyDeps {
   offload?: Offload;
   /** Names a server was known by before (main/policy/former-names.ts): their rules and limits apply to it. */
   formerNames?(serverId: string): readonly string[];
+  /** Where rule book changes are recorded (main/audit); absent: not recorded. */
+  audit?: AuditRecorder;
 }
 
 /** Texts at least this long (characters) are scanned on the offload worker by `prepare`: 64 KiB. */
@@ -116,7 +121,13 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     options: undefined,
     publishQueued: false,
     // The store calls onChange only from its watcher and `reload`, never while it opens.
-    store: openRulesStore(deps.dir, { logger: deps.logger, onChange: () => publish(st), watch: deps.watch }),
+    store: openRulesStore(deps.dir, {
+      logger: deps.logger,
+      onChange: () => publish(st),
+      watch: deps.watch,
+      // A hand edit noticed by the console: the console is who tells.
+      onFileChange: (before, after) => auditRules(deps, before, after, 'file_edited', { kind: 'console' }),
+    }),
   };
   const ready = seedToday(st);
   deps.hub.set('policy', policyView(st));
@@ -136,12 +147,16 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     decideElicitation: (serverId) => decideElicitation(st, serverId),
     historySink: (inner) => scrubbingSink(scrub, inner),
     saveRules(rules) {
+      const before = st.store.current();
       const saved = st.store.save(rules);
+      auditRules(deps, before, saved, 'saved', personActing());
       publish(st);
       return saved;
     },
     setPaused(paused) {
-      st.store.save({ ...st.store.current(), paused });
+      const before = st.store.current();
+      const saved = st.store.save({ ...before, paused });
+      auditRules(deps, before, saved, paused ? 'paused' : 'resumed', personActing());
       publish(st);
     },
     exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(st.store.current(), null, 2)}\n` }),
@@ -307,7 +322,15 @@ function scrubbingSink(scrub: (entry: HistoryEntry) => HistoryEntry, inner: Hist
 function importRules(st: PolicyState, text: string): RulesFile {
   const parsed = st.store.parse(text, 'imported file');
   if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
+  const before = st.store.current();
   const saved = st.store.save(parsed.rules);
+  auditRules(st.deps, before, saved, 'imported', personActing());
   publish(st);
   return saved;
+}
+
+/** Records the rule book's change in the audit trail (nothing when its content did not change). */
+function auditRules(deps: PolicyDeps, before: RulesFile, after: RulesFile, how: RulesChangeHow, actor: Parameters<typeof rulesChangeRecord>[3]): void {
+  const record = deps.audit && rulesChangeRecord(before, after, how, actor);
+  if (record) deps.audit!.record(record);
 }
