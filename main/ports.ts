@@ -8,23 +8,9 @@ import type { DesktopPorts } from './attention/ports.js';
 import type { ProcessProbe } from './servers/leftover-processes.js';
 import type { Offload, WorkerSpec } from './offload/offload.js';
 import type { HistoryStore } from './store/history-api.js';
+import type { Logger } from './logger.js';
 
-/** Structured log sink. Implementations must never receive secrets (API keys are never logged). */
-export interface Logger {
-  info(message: string, data?: Record<string, unknown>): void;
-  warn(message: string, data?: Record<string, unknown>): void;
-  error(message: string, data?: Record<string, unknown>): void;
-}
-
-/** A logger that drops everything. */
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
-
-/** A logger that writes one JSON line per entry to stderr. */
-export const stderrLogger: Logger = {
-  info: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'info', message, ...data })}\n`),
-  warn: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'warn', message, ...data })}\n`),
-  error: (message, data) => process.stderr.write(`${JSON.stringify({ level: 'error', message, ...data })}\n`),
-};
+export { silentLogger, stderrLogger, type Logger } from './logger.js';
 
 /** What launches the bridge on this machine: an absolute executable and the arguments before `bridge`. */
 export interface BridgeLauncher {
@@ -93,9 +79,9 @@ export interface ConsolePorts {
    */
   openHistory?(opts: { offload: Offload; logger: Logger }): Promise<HistoryStore>;
   /**
-   * The team database this console shares with the other instances of a team server
-   * (main/team/database.ts `openTeamDatabase`), opened and closed by the host. Absent: the
-   * desktop's single console on its own files.
+   * The team's database when this console is one instance of a team server (`serve --database`):
+   * what the instances share lives there (main/team/database.ts). Absent: the desktop's files.
+   * The host opens and closes it.
    */
   team?: import('./team/database.js').TeamDatabase;
   /**

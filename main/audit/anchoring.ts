@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { AuditAnchor, AuditHead, AuditVerifyReport } from '../../shared/contract/audit.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import { checkAnchorSignature, readAnchorFiles, readTrustedKeys, signAnchor, writeAnchorFile, type AnchorFile, type SigningKey } from './anchor-files.js';
 import { EMPTY_HEAD } from './chain.js';
 import { allRecords, type AuditStore } from './store.js';

@@ -3,7 +3,7 @@
  * else `audit.db` in the data folder.
  */
 import { join } from 'node:path';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { TeamDatabase } from '../team/database.js';
 import { openPgAuditStore } from './pg-store.js';
 import { AUDIT_FILE, openSqliteAuditStore } from './sqlite-store.js';

@@ -10,7 +10,7 @@
  * when the change does.
  */
 import type { AuditHead } from '../../shared/contract/audit.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import { createConnection, describeTarget, type Connection, type Params } from '../store/pg/connection.js';
 import { notifySql, type TeamNotifier } from '../team/notify.js';
 import { EMPTY_HEAD, seal, type SealInput, type StoredAuditRecord } from './chain.js';

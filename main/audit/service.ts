@@ -4,7 +4,7 @@
  * cannot be written — above all when the chain no longer verifies.
  */
 import { ui, type UiText } from '../../shared/contract/ui-text.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import { loadSigningKey, type SigningKey } from './anchor-files.js';
 import { startAnchoring, type Anchoring } from './anchoring.js';
 import { loadAuditSettings, type AuditSettings } from './settings.js';

@@ -11,7 +11,7 @@
  * failure is reported by the next `durable()`. Nothing recorded is dropped while the console runs.
  */
 import { AuditInputSchema, MAX_AUDIT_DETAILS_CHARS, type AuditActor, type AuditHead, type AuditInput, type AuditRecordView } from '../../shared/contract/audit.js';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { SealInput, StoredAuditRecord } from './chain.js';
 import type { AuditListOptions, AuditStore } from './store.js';
 

@@ -6,7 +6,7 @@
  * tokens — are built on it; the History store opens its own pool on the same database.
  */
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import { connectOnce, createConnection, describeTarget, type Connection } from '../store/pg/connection.js';
 import { migrate } from '../store/pg/migrate.js';
 import { startInstanceLease, type InstanceLease, type LeaseOptions } from './instances.js';

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { Params } from '../store/pg/connection.js';
 import type { TeamNotifier } from './notify.js';
 

@@ -11,7 +11,7 @@
  */
 import pg from 'pg';
 import { z } from 'zod';
-import type { Logger } from '../ports.js';
+import type { Logger } from '../logger.js';
 import type { Params } from '../store/pg/connection.js';
 
 /** The channel every instance listens on. */

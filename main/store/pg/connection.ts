@@ -12,7 +12,7 @@
  * that stops answering without closing the connection also ends in that error rather than a hang.
  */
 import pg from 'pg';
-import type { Logger } from '../../ports.js';
+import type { Logger } from '../../logger.js';
 import { HistoryUnavailableError } from '../history-api.js';
 
 /** First wait before a reconnect probe, in ms. */
