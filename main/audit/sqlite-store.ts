@@ -103,7 +103,7 @@ export function openSqliteAuditStore(path: string, opts: { readOnly?: boolean } 
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (opts.readOnly) db.pragma('query_only = ON');
-    const version = db.pragma('user_version', { simple: true }) as number;
+    const version = userVersion(db);
     if (version > SCHEMA_VERSION) throw new AuditSchemaTooNewError(path, version);
     if (!opts.readOnly) {
       db.pragma('journal_mode = WAL');
@@ -118,11 +118,16 @@ export function openSqliteAuditStore(path: string, opts: { readOnly?: boolean } 
   return sqliteStore(db, path, opts.readOnly === true);
 }
 
+/** The file's schema version (`PRAGMA user_version`; libsql's `simple` pragma option returns an object, so it is read as a row). */
+function userVersion(db: Database.Database): number {
+  return Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+}
+
 /** Creates the schema in one immediate transaction (a second process opening at once waits, then finds it made). */
 function migrate(db: Database.Database): void {
   db.exec('BEGIN IMMEDIATE');
   try {
-    if ((db.pragma('user_version', { simple: true }) as number) === 0) {
+    if (userVersion(db) === 0) {
       db.exec(SCHEMA);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     }
