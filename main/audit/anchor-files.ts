@@ -114,11 +114,11 @@ export type TrustedKeys = ReadonlyMap<string, KeyObject>;
 export function checkAnchorSignature(anchor: AuditAnchor, trusted: TrustedKeys): 'ok' | 'unknown_key' | 'bad_signature' {
   const key = trusted.get(anchor.keyId);
   if (!key) return 'unknown_key';
-  let ok = false;
+  let ok: boolean;
   try {
     ok = verify(null, Buffer.from(anchorSignedText(anchor), 'utf8'), key, Buffer.from(anchor.signature, 'base64'));
   } catch {
-    ok = false;
+    ok = false; // a signature that is not one (wrong length)
   }
   return ok ? 'ok' : 'bad_signature';
 }
