@@ -15,7 +15,7 @@
  * the data folder; made on first use.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AUDIT_ANCHOR_FORMAT, AUDIT_ANCHOR_VERSION, AuditAnchorSchema, type AuditAnchor, type AuditHead } from '../../shared/contract/audit.js';
 
@@ -171,8 +171,9 @@ const stampOf = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 
 
 /**
  * Writes `anchor` to `dir` (made if missing) as a new file — atomically (a temporary file synced,
- * then renamed), never over an existing one — and the signing key's public key beside it when it is
- * not there yet. Returns the anchor file's path.
+ * then linked to its name, which fails rather than replace a file), never over an existing one,
+ * even when two instances anchor at the same moment — and the signing key's public key beside it
+ * when it is not there yet. Returns the anchor file's path.
  * @throws the fs error when the folder cannot be written
  */
 export function writeAnchorFile(dir: string, anchor: AuditAnchor, publicPem: string): string {
@@ -180,15 +181,19 @@ export function writeAnchorFile(dir: string, anchor: AuditAnchor, publicPem: str
   const keyFile = join(dir, `${PUBLIC_KEY_PREFIX}${anchor.keyId.slice(0, 16)}.pem`);
   if (!existsSync(keyFile)) writeNew(keyFile, publicPem);
   const base = `${ANCHOR_PREFIX}${String(anchor.seq).padStart(12, '0')}-${stampOf(anchor.at)}`;
-  let file = join(dir, `${base}.json`);
-  for (let n = 2; existsSync(file); n++) file = join(dir, `${base}-${n}.json`);
-  writeNew(file, `${JSON.stringify(anchor, null, 2)}\n`);
-  return file;
+  const text = `${JSON.stringify(anchor, null, 2)}\n`;
+  for (let n = 1; ; n++) {
+    const file = join(dir, n === 1 ? `${base}.json` : `${base}-${n}.json`);
+    if (writeNew(file, text)) return file;
+  }
 }
 
-/** Writes `text` to a temporary file, syncs it, and renames it to `path` (readable by all: anchors are public). */
-function writeNew(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
+/**
+ * Writes `text` to a temporary file, syncs it, and links it to `path` (readable by all: anchors
+ * are public). Returns false, writing nothing, when `path` exists already.
+ */
+function writeNew(path: string, text: string): boolean {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w', 0o644);
   try {
     writeSync(fd, text);
@@ -196,5 +201,13 @@ function writeNew(path: string, text: string): void {
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    unlinkSync(tmp);
+  }
 }

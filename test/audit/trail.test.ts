@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditVerifyReport } from '../../shared/contract/audit.js';
 import { auditAnchorCommand, auditVerifyCommand } from '../../app/cli/audit.js';
-import { loadSigningKey, readAnchorFiles, readTrustedKeys } from '../../main/audit/anchor-files.js';
+import { loadSigningKey, readAnchorFiles, readTrustedKeys, signAnchor, writeAnchorFile } from '../../main/audit/anchor-files.js';
 import { anchorNow } from '../../main/audit/anchoring.js';
 import { AUDIT_FILE, openSqliteAuditStore } from '../../main/audit/sqlite-store.js';
 import { createAuditTrail, type AuditTrail } from '../../main/audit/trail.js';
@@ -90,6 +90,15 @@ describe('anchors', () => {
       expect.objectContaining({ code: 'forged', anchor: expect.stringContaining('foreign.json'), message: expect.stringContaining('not trusted') }),
       expect.objectContaining({ code: 'forged', anchor: expect.stringContaining('forged.json'), message: expect.stringContaining('signature does not verify') }),
     ]);
+  });
+
+  it('two anchors of the same head at the same moment are two files: neither replaces the other', () => {
+    const key = loadSigningKey(join(tmp.dir, 'k.pem'), { create: true });
+    const folder = join(tmp.dir, 'anchors');
+    const anchor = signAnchor({ seq: 1, hash: 'a'.repeat(64) }, 5_000, key);
+    const files = [writeAnchorFile(folder, anchor, key.publicPem), writeAnchorFile(folder, anchor, key.publicPem)];
+    expect(new Set(files).size).toBe(2);
+    expect(readAnchorFiles(folder).map((f) => f.file).sort()).toEqual([...files].sort());
   });
 
   it('--public-key trusts only the keys given', async () => {
