@@ -1,6 +1,6 @@
 /**
  * The audit trail inside a running console: gateway tokens made and revoked are recorded (the
- * token's SHA-256, never the token); an anchor folder set in the environment gets a signed anchor
+ * token's SHA-256, never the token), and so is pausing auto-approval (a rule book change); an anchor folder set in the environment gets a signed anchor
  * at shutdown; a scheduled anchor is refused, with an error notice, once audit.db was changed
  * behind the console's back.
  */
@@ -29,13 +29,14 @@ const folder = () => {
 afterEach(() => dirs.splice(0).forEach((t) => t.cleanup()));
 
 describe('the audit trail in a running console', () => {
-  it('records gateway tokens made and revoked, and anchors the head at shutdown', async () => {
+  it('records gateway tokens made and revoked and the rule book paused, and anchors the head at shutdown', async () => {
     const dir = folder();
     const anchors = join(dir, 'anchors');
     writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: {} }));
     const h = await createConsole({ host: 'test', userDataDir: dir, env: { MCP_CONSOLE_GATEWAY_PORT: '0', MCP_CONSOLE_AUDIT_ANCHORS: anchors }, secrets: createMemorySecretStore() });
     const { token } = await h.service.createGatewayToken({ name: 'nightly' });
     await h.service.revokeGatewayToken({ name: 'nightly' });
+    await h.service.setAutoApprovalPaused({ paused: true });
     await h.dispose();
 
     const store = openSqliteAuditStore(join(dir, AUDIT_FILE), { readOnly: true });
@@ -45,10 +46,11 @@ describe('the audit trail in a running console', () => {
       expect(records.map((r) => [r.kind, r.subject, JSON.parse(r.details)])).toEqual([
         ['token.created', 'token:nightly', { tokenKind: 'gateway', sha256 }],
         ['token.revoked', 'token:nightly', { tokenKind: 'gateway', sha256 }],
+        ['rules.changed', 'rules', expect.objectContaining({ how: 'paused', paused: true, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })],
       ]);
       expect(JSON.stringify(records)).not.toContain(token);
       const [anchor] = readAnchorFiles(anchors);
-      expect(anchor).toMatchObject({ anchor: { seq: 2, hash: records[1]!.hash } });
+      expect(anchor).toMatchObject({ anchor: { seq: 3, hash: records[2]!.hash } });
       expect(existsSync(join(dir, 'audit-signing-key.pem'))).toBe(true);
     } finally {
       await store.close();
