@@ -1,8 +1,8 @@
 /**
  * The audit trail inside a running console: gateway tokens made and revoked are recorded (the
- * token's SHA-256, never the token), and so is pausing auto-approval (a rule book change); an anchor folder set in the environment gets a signed anchor
- * at shutdown; a scheduled anchor is refused, with an error notice, once audit.db was changed
- * behind the console's back.
+ * token's SHA-256, never the token), and so is pausing auto-approval (a rule book change); an
+ * anchor folder set in the environment gets a signed anchor at shutdown; a scheduled anchor is
+ * refused, with an error notice, once audit.db was changed behind the console's back.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
