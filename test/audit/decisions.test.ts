@@ -5,6 +5,9 @@
  * a rule's with its version and no hash; a big payload's record waits for its digest without
  * reordering the chain; a rule book change with the hashes of the books before and after.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CreateMessageParams, CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { ElicitationItemView, HistoryEntry, SamplingItemView } from '../../shared/contract/state.js';
@@ -14,7 +17,9 @@ import { createAuditTrail, type AuditTrail } from '../../main/audit/trail.js';
 import { verifyAuditStore } from '../../main/audit/verify.js';
 import { createElicitationQueue } from '../../main/elicitation/queue.js';
 import { silentLogger } from '../../main/logger.js';
+import { createPolicyService } from '../../main/policy/policy.js';
 import { rulesChangeRecord } from '../../main/policy/rules-audit.js';
+import { openRulesStore, RULES_FILE } from '../../main/policy/rules-store.js';
 import { contentVersion } from '../../main/requests/version.js';
 import { createSamplingPipeline } from '../../main/sampling/pipeline.js';
 import { forServer } from '../../main/sampling/record.js';
@@ -136,6 +141,31 @@ describe('decisions in the audit trail', () => {
 });
 
 describe('rule book changes', () => {
+  it('saving rules and editing rules.json by hand are recorded: by the person, by the console', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'audit-rules-'));
+    const trail = createAuditTrail(openSqliteAuditStore(':memory:'), { logger: silentLogger, now: Date.now });
+    const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: dir, serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
+    const svc = createPolicyService({ dir, hub, logger: silentLogger, now: Date.now, watch: false, audit: trail });
+    try {
+      const saved = svc.saveRules({ version: 1, servers: { s: { rules: [{ id: 'ok', name: 'All', when: {}, action: { kind: 'approve_all' } }] } } });
+      svc.saveRules(saved); // the same book again: nothing to record
+      const store = openRulesStore(dir, { logger: silentLogger, onChange: () => undefined, watch: false, onFileChange: (before, after) => trail.record(rulesChangeRecord(before, after, 'file_edited', { kind: 'console' })!) });
+      writeFileSync(join(dir, RULES_FILE), JSON.stringify({ version: 1, servers: {} }));
+      store.reload();
+      store.close();
+      await trail.durable();
+      const records = (await trail.list({ limit: 10 })).reverse();
+      expect(records).toEqual([
+        expect.objectContaining({ actor: { kind: 'person' }, kind: 'rules.changed', details: expect.objectContaining({ how: 'saved', added: [{ server: 's', rule: 'ok', version: 1 }] }) }),
+        expect.objectContaining({ actor: { kind: 'console' }, kind: 'rules.changed', details: expect.objectContaining({ how: 'file_edited', removed: [{ server: 's', rule: 'ok', version: 1 }] }) }),
+      ]);
+    } finally {
+      svc.close();
+      await trail.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('name the rules added and the hashes of the books before and after; an unchanged book records nothing', () => {
     const before = emptyRulesFile();
     const after = { ...before, servers: { s: { rules: [{ id: 'r1', name: 'all', version: 1, enabled: true, action: 'approve_all' }] } } } as unknown as typeof before;
