@@ -6,17 +6,21 @@
  * Hosts (app/electron, app/web) and tests call this; the same core runs under every host (like
  * MCP Inspector v2's environment split).
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebSocket } from 'ws';
 import type { ConsoleEvent, ConsoleService } from '../shared/contract/api.js';
 import { ApiError } from '../shared/contract/api.js';
 import type { ItemView } from '../shared/contract/state.js';
 import { ui } from '../shared/contract/ui-text.js';
 import { elideMedia, payloadsFor } from '../shared/domain/media-refs.js';
 import { createDesktopLife } from './attention/desktop-life.js';
+import type { RemoteCaller } from './bridge/listener.js';
 import { startBridgeSide, type BridgeSide } from './console/bridge-side.js';
 import { openFoundation, type Foundation } from './console/foundation.js';
 import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
+import { createTeamSide, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import { startAuditService } from './audit/service.js';
@@ -28,9 +32,24 @@ import type { StateHub } from './state-hub.js';
 
 export { HISTORY_FILE } from './console/foundation.js';
 
+/**
+ * What a team server's own listener serves besides the UI (app/web/team-host.ts): the provider
+ * gateway's endpoints, who a token names, and bridges connected from other machines.
+ */
+export interface RemoteDoors {
+  /** The gateway's endpoints (requests from web pages refused; a gateway token per call). */
+  gateway(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Who a named gateway token belongs to (a developer's bridge shows one), else undefined. @throws (rejects) HistoryUnavailableError while the team's database cannot be reached */
+  caller(token: string): Promise<RemoteCaller | undefined>;
+  /** Takes a bridge connected over a WebSocket whose token was checked (closed at once when this console does not listen for bridges). */
+  bridge(socket: WebSocket, caller: RemoteCaller): void;
+}
+
 /** A running console. `dispose` closes every server connection and the history database. */
 export interface ConsoleHandle {
   service: ConsoleService;
+  /** Present on a team server (`ports.team`): see {@link RemoteDoors}. */
+  remote?: RemoteDoors;
   /** Every queue item whole (both kinds, arrival order), as main holds it now: for tests and in-process tools. */
   items(): ItemView[];
   /** Resolves when every enabled server has finished its first connection attempt. */
@@ -46,13 +65,16 @@ export interface ConsoleHandle {
  */
 export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle> {
   const f = await openFoundation(ports);
+  // On a team, the items the request side holds are shared through the team's queue.
+  const team = ports.team ? createTeamSide(f, ports.team) : undefined;
   // The request side reaches the servers only while it handles a request, when they exist.
   let servers: ServerSide | undefined = undefined;
-  const req = createRequestSide(f, {
+  const req = createRequestSide(team?.foundation ?? f, {
     inFlightCalls: (serverId) => servers?.calls.inFlight(serverId) ?? [],
     linkItem: (callIds, itemId) => servers?.calls.linkItem(callIds, itemId),
     serverConfig: (serverId) => servers?.feature.config(serverId),
   });
+  if (team) req.requests = team.guard(req.requests); // refused at once while the team database cannot be reached
   await req.policy.ready; // today's totals from history, before any request can arrive
   // The provider gateway listens before servers start, so a `providerGateway` server is launched with its address.
   const gateway = await startGatewaySide(f, req, { serverConfig: (id) => servers?.feature.config(id), serverIds: () => servers?.feature.views().map((v) => v.id) ?? [] });
@@ -85,27 +107,41 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
       return at && { ...at, served: (name: string) => srv.feature.config(name) !== undefined };
     },
   });
-  const service = consoleService(f, req, srv, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
+  const queue = queueMethods(f, req, srv);
+  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
   return {
     service,
+    ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
     items: () => f.hub.items(),
     ready,
     async dispose() {
       desktop.dispose();
-      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose(), () => audit.dispose());
+      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose(), () => audit.dispose(), team);
     },
+  };
+}
+
+/** A team server's {@link RemoteDoors}: the gateway side's endpoints and tokens, the bridge side's listener. Only named tokens are callers from elsewhere. */
+function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
+  return {
+    gateway: gateway.handle,
+    caller: async (token) => {
+      const holder = await gateway.holder(token);
+      return holder?.caller.kind === 'token' ? { name: holder.caller.name } : undefined;
+    },
+    bridge: (socket, caller) => (bridges.listener ? bridges.listener.acceptRemote(socket, caller) : socket.close(1013, 'this console does not take bridges now')),
   };
 }
 
 /** The methods the desktop life, the history service, the gateway and host routing implement. */
 type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>;
 
-/** Every service method, bound to the parts that do the work. */
-function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, more: MoreMethods, bridges: BridgeSide): ConsoleService {
+/** Every service method, bound to the parts that do the work (`queue`: the queue methods, a team's routed ones included). */
+function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue: QueueMethods, more: MoreMethods, bridges: BridgeSide): ConsoleService {
   const listeners = new Set<(event: ConsoleEvent) => void>();
   f.hub.subscribe((e) => listeners.forEach((l) => l(e)));
   return {
-    ...queueMethods(f, req, srv),
+    ...queue,
     ...serverMethods(f, srv, bridges),
     ...settingsMethods(f, req),
     ...more,
@@ -240,10 +276,10 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
     testProvider: (input) => providerRegistry.test(input),
     listProviderModels: async (input) => ({ models: await providerRegistry.listModels(input) }),
     saveModelSettings: (input) => providerRegistry.saveModelSettings(input),
-    saveRules: async ({ rules }) => void policy.saveRules(rules),
+    saveRules: async ({ rules, baseRevision }) => void (await policy.saveRules(rules, baseRevision)),
     setAutoApprovalPaused: async ({ paused }) => policy.setPaused(paused),
     exportRules: async () => policy.exportRules(),
-    importRules: async ({ text }) => ({ rules: Object.values(policy.importRules(text).servers).reduce((n, s) => n + s.rules.length, 0) }),
+    importRules: async ({ text }) => ({ rules: Object.values((await policy.importRules(text)).servers).reduce((n, s) => n + s.rules.length, 0) }),
     setKeepOriginal: async ({ itemId, keep }) => policy.setKeepOriginal(itemId, keep),
   };
 }
@@ -251,15 +287,17 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
 /**
  * Stops in order: every request a server waits on is answered (a clear error) before its
  * connection closes — a bridged server's through its bridge, a gateway caller's over HTTP;
- * connections close within a bound;
- * the history service, the audit trail's last anchor, then the databases are closed last.
+ * on a team, the items' endings reach the shared queue; connections close within a bound;
+ * the history service, the audit trail's last anchor, then the databases are closed last (the host
+ * closes the team database after).
  */
-async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, disposeAudit: () => Promise<void>): Promise<void> {
+async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, disposeAudit: () => Promise<void>, team?: TeamSide): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();
+  await team?.drain(); // the team sees them ended
   await bridges.close();
-  req.policy.close();
+  await req.policy.close();
   const pids = [...srv.connections.values(), ...srv.eraSessions.connections()].map((c) => c.view().pid).filter((pid): pid is number => pid !== undefined);
   await closeWithin(Promise.all([srv.eraSessions.closeAll(), srv.feature.dispose()]), pids);
   srv.processes.sync(new Map()); // closed cleanly: nothing left behind
@@ -269,5 +307,6 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   await f.history.close();
   await f.audit.close();
   await f.offload.close();
+  team?.close();
   f.folderLock.release();
 }

@@ -6,10 +6,12 @@
  * the host or the server closed (or routing succeeded), 1 when the server could not be started or
  * routing failed.
  */
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BridgeArgs } from '../../main/bridge/args.js';
 import { HEADLESS_LOG_FILE, launchHeadlessConsole, type LaunchSpec } from '../../main/bridge/launch.js';
+import type { RemoteConsole } from '../../main/bridge/console-link.js';
 import { runBridge } from '../../main/bridge/run.js';
 import { cliUrlTarget, runRouteCommand, type RouteCommand } from '../../main/host-config/route-cli.js';
 import type { BridgeLauncher, Logger } from '../../main/ports.js';
@@ -57,7 +59,7 @@ export async function runBridgeTarget(args: BridgeArgs, opts: BridgeCommandOptio
       ...(args.formerly && { formerly: args.formerly }),
       ...(args.samplingTo && { samplingTo: args.samplingTo }),
       logger: bridgeLogger,
-      ...(!noLaunch && { launch: () => launchConsole(opts) }),
+      ...(args.remote ? { remote: remoteConsole(args.remote, opts.env) } : !noLaunch && { launch: () => launchConsole(opts) }),
     });
     const stop = () => void proxy.close();
     process.on('SIGINT', stop);
@@ -67,6 +69,21 @@ export async function runBridgeTarget(args: BridgeArgs, opts: BridgeCommandOptio
   } catch (err) {
     process.stderr.write(`mcp-approval-console bridge: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
+  }
+}
+
+/**
+ * The team server a bridge asks (`--console`), with the CA certificates of `MCP_CONSOLE_CA_FILE`
+ * when set (a team's own CA; NODE_EXTRA_CA_CERTS works too).
+ * @throws Error when that file cannot be read
+ */
+function remoteConsole(remote: NonNullable<BridgeArgs['remote']>, env: NodeJS.ProcessEnv): RemoteConsole {
+  const caFile = env.MCP_CONSOLE_CA_FILE;
+  if (!caFile) return remote;
+  try {
+    return { ...remote, ca: readFileSync(caFile) };
+  } catch (err) {
+    throw new Error(`MCP_CONSOLE_CA_FILE: cannot read ${caFile}: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -4,8 +4,10 @@
  * code 2, options before or after operands, `--opt=value`, and `--` ending the options.
  *
  *   bridge <name> | bridge [--name <id>] -- <command> [args…] | bridge [--name <id>] --url <url> [--sse]
+ *     (each also with --console <url> [--token <token>]: a team server reviews)
  *   bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]
  *   status [--json] | stop [--timeout <s>] | open [--print] | doctor [--json]
+ *   serve [--database <url>] [--host <address>] [--port <n>] [--public-url <url>] [--tls-cert <f> --tls-key <f> | --behind-tls-proxy [--trusted-proxy <a>…]]
  *   audit verify [--file <export.jsonl>] [--database <url>] [--anchors <folder>] [--public-key <pem>…] [--json]
  *   audit anchor [--to <folder>] [--database <url>] [--key <pem>] [--json]
  *
@@ -25,6 +27,7 @@ import { openCommand, statusCommand, stopCommand, type ConsoleCommandContext } f
 import { doctorCommand, type DoctorContext } from './doctor.js';
 import { auditAnchorCommand, auditVerifyCommand } from './audit.js';
 import { EXIT } from './exit-codes.js';
+import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, ListenRefusal, planListening, type ListenPlan } from '../web/listen-policy.js';
 
 export { EXIT } from './exit-codes.js';
 
@@ -55,6 +58,7 @@ Examples:
   $ ${COMMAND_NAME} open
   $ ${COMMAND_NAME} stop
   $ ${COMMAND_NAME} doctor
+  $ ${COMMAND_NAME} serve --database postgres://console@db/console
   $ ${COMMAND_NAME} audit verify
 
 Reference: docs/cli.md`;
@@ -71,14 +75,20 @@ The server's name in the console (queue, rules, limits, History) is <name>, --na
 the package (npx/uvx/node_modules), the module (python -m), the script or its folder, or the
 URL's host name.
 
+With --console <url>, a team server (\`${COMMAND_NAME} serve\`) reviews the requests instead of
+the console on this machine; the bridge authenticates with a gateway token made there (--token, or
+MCP_CONSOLE_TOKEN, which keeps it out of the process list) and reconnects when the server's
+instance changes. Nothing is started on this machine then.
+
 Environment: MCP_CONSOLE_USER_DATA (data folder), MCP_CONSOLE_BRIDGE_NO_LAUNCH=1 (never start
-the console), MCP_CONSOLE_BRIDGE_HEADERS (JSON headers for --url).
+the console), MCP_CONSOLE_BRIDGE_HEADERS (JSON headers for --url), MCP_CONSOLE_TOKEN (--token).
 
 Examples:
   $ ${COMMAND_NAME} bridge github
   $ ${COMMAND_NAME} bridge -- npx -y @modelcontextprotocol/server-everything
   $ ${COMMAND_NAME} bridge --name weather -- uv run --directory ~/weather server.py
   $ ${COMMAND_NAME} bridge --url https://mcp.example.com/mcp
+  $ MCP_CONSOLE_TOKEN=mcpgw_… ${COMMAND_NAME} bridge --console https://console.example.com -- npx -y @modelcontextprotocol/server-everything
   $ ${COMMAND_NAME} bridge install --host claude-desktop --server github`;
 
 /** Writes commander's output where the context says, and makes it throw instead of exiting. */
@@ -120,16 +130,20 @@ function addBridge(program: Command, ctx: CliContext, result: { code: number }, 
     .option('--url <url>', 'a Streamable HTTP server at this http(s) URL')
     .option('--sse', 'with --url: the legacy HTTP+SSE transport')
     .addOption(new Option('--sampling <who>', 'who answers sampling: the console (a person reviews), or a host that declares sampling').choices(['console', 'host']))
+    .option('--console <url>', 'a team server (mcp-approval-console serve) reviews instead of the console on this machine')
+    .option('--token <token>', 'with --console: a gateway token made on the team server (default: MCP_CONSOLE_TOKEN)')
     .allowExcessArguments()
     .helpCommand(false)
     .addHelpText('after', BRIDGE_HELP)
-    .action(async (_name: string | undefined, opts: { name?: string; url?: string; sse?: boolean; sampling?: 'console' | 'host' }, cmd: Command) => {
+    .action(async (_name: string | undefined, opts: { name?: string; url?: string; sse?: boolean; sampling?: 'console' | 'host'; console?: string; token?: string }, cmd: Command) => {
       const serverLine = serverLineOf(argv);
       const operands = serverLine ? cmd.args.slice(0, cmd.args.length - serverLine.length) : cmd.args;
       if (opts.name !== undefined && !opts.name.trim()) usageError(cmd, '--name needs a name');
       let args: ReturnType<typeof bridgeArgsFrom>;
       try {
-        args = bridgeArgsFrom({ ...opts, operands, ...(serverLine && { serverLine }), cwd: ctx.cwd });
+        // The environment's token only goes with --console (it may be set for every bridge of a host).
+        const token = opts.token ?? (opts.console !== undefined ? ctx.env.MCP_CONSOLE_TOKEN : undefined);
+        args = bridgeArgsFrom({ ...opts, ...(token !== undefined && { token }), operands, ...(serverLine && { serverLine }), cwd: ctx.cwd });
       } catch (err) {
         usageError(cmd, (err as Error).message);
       }
@@ -242,6 +256,69 @@ function addAudit(program: Command, ctx: CliContext, result: { code: number }): 
     });
 }
 
+const SERVE_HELP = `
+A team's console: the web UI, the provider gateway (/openai/v1, /anthropic) and the bridges'
+channel (/bridge) on one address, with History, the gateway's tokens and sign-in sessions in
+PostgreSQL. Run several instances on one database behind a load balancer. Servers the instance
+runs itself come from its own data folder's mcp-servers.json; provider keys from its secret store
+or environment (never the database).
+
+Loopback is the default. Another address needs TLS: --tls-cert and --tls-key, or a TLS proxy in
+front (--behind-tls-proxy: plain HTTP only from --trusted-proxy, default this machine, with
+X-Forwarded-Proto: https) — and --public-url, the address people open.
+
+Sign in with the team's admin token: MCP_CONSOLE_ADMIN_TOKEN, else one is generated at the first
+start and printed once.
+
+Environment: MCP_CONSOLE_DATABASE_URL (--database), MCP_CONSOLE_ADMIN_TOKEN, MCP_CONSOLE_USER_DATA
+(data folder), MCP_CONSOLE_SECRET_PASSPHRASE (key of the API-key store).
+
+Examples:
+  $ MCP_CONSOLE_DATABASE_URL=postgres://console@db/console ${COMMAND_NAME} serve
+  $ ${COMMAND_NAME} serve --host 0.0.0.0 --port 8443 --public-url https://console.example.com --tls-cert cert.pem --tls-key key.pem
+  $ ${COMMAND_NAME} serve --port 8081 --behind-tls-proxy --public-url https://console.example.com --data-dir /var/lib/console-a
+
+Reference: docs/team-server.md`;
+
+/** Adds `serve`; `result` receives the exit code. */
+function addServe(program: Command, ctx: CliContext, result: { code: number }): void {
+  configure(program.command('serve'), ctx)
+    .summary("run a team's console on PostgreSQL: web UI, provider gateway and bridges on one address")
+    .description("Run one instance of a team's console (headless) on a PostgreSQL database, serving the web UI, the provider gateway and developers' bridges on one address.")
+    .option('--database <url>', 'the team database, postgres://… (default: MCP_CONSOLE_DATABASE_URL)')
+    .option('--host <address>', `the address to listen on (default ${DEFAULT_SERVE_HOST}, this machine only; 0.0.0.0 or :: for every interface)`)
+    .option('--port <n>', `the port to listen on (default ${DEFAULT_SERVE_PORT}; 0: any free port)`)
+    .option('--public-url <url>', 'the address people and programs use, https://… (needed beyond loopback and behind a proxy)')
+    .option('--tls-cert <file>', 'serve TLS with this certificate chain (PEM)')
+    .option('--tls-key <file>', "the certificate's private key (PEM)")
+    .option('--behind-tls-proxy', 'plain HTTP behind a reverse proxy that holds the certificate')
+    .option('--trusted-proxy <address>', 'with --behind-tls-proxy: an address or CIDR range the proxy connects from (repeatable; default 127.0.0.1 and ::1)', (value: string, list: string[] = []) => [...list, value])
+    .option('--data-dir <path>', "this instance's data folder (default: MCP_CONSOLE_USER_DATA, else the per-user default)")
+    .addHelpText('after', SERVE_HELP)
+    .action(async (opts: { database?: string; host?: string; port?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindTlsProxy?: boolean; trustedProxy?: string[]; dataDir?: string }, cmd: Command) => {
+      const databaseUrl = opts.database ?? ctx.env.MCP_CONSOLE_DATABASE_URL;
+      if (!databaseUrl) usageError(cmd, 'serve needs the team database: --database postgres://… or MCP_CONSOLE_DATABASE_URL');
+      if (!/^postgres(?:ql)?:\/\//.test(databaseUrl)) usageError(cmd, 'the database must be a postgres:// URL');
+      let plan: ListenPlan;
+      try {
+        plan = planListening({
+          ...(opts.host !== undefined && { host: opts.host }),
+          ...(opts.port !== undefined && { port: opts.port }),
+          ...(opts.publicUrl !== undefined && { publicUrl: opts.publicUrl }),
+          ...(opts.tlsCert !== undefined && { tlsCert: path.resolve(ctx.cwd, opts.tlsCert) }),
+          ...(opts.tlsKey !== undefined && { tlsKey: path.resolve(ctx.cwd, opts.tlsKey) }),
+          ...(opts.behindTlsProxy && { behindTlsProxy: true }),
+          ...(opts.trustedProxy && { trustedProxies: opts.trustedProxy }),
+        });
+      } catch (err) {
+        if (!(err instanceof ListenRefusal)) throw err;
+        usageError(cmd, err.message);
+      }
+      const { serveCommand } = await import('./serve-command.js');
+      result.code = await serveCommand(ctx, { databaseUrl, plan, userDataDir: opts.dataDir ? path.resolve(ctx.cwd, opts.dataDir) : ctx.userDataDir });
+    });
+}
+
 /** `--timeout`'s value: a positive number of seconds. */
 function parseSeconds(value: string): number {
   const n = Number(value);
@@ -259,6 +336,7 @@ export function createProgram(ctx: CliContext, result: { code: number }, argv: r
     .addHelpText('after', ROOT_HELP);
   addBridge(program, ctx, result, argv);
   addConsoleCommands(program, ctx, result);
+  addServe(program, ctx, result);
   addAudit(program, ctx, result);
   return program;
 }

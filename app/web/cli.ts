@@ -2,7 +2,10 @@
  * The web host: `node --import tsx app/web/cli.ts [--port N]`, or prebuilt as
  * `node out/web/cli.js` (`npm run build:web`; what `npm run start:web` runs: app/web/entry.ts,
  * which turns on the compile cache, with this file loaded as a chunk). Environment:
- * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random). Options: `--port N`,
+ * `MCP_CONSOLE_USER_DATA` (data folder), `MCP_CONSOLE_PORT` (default random),
+ * `MCP_CONSOLE_DATABASE_URL` (a `postgres://` URL: this console is then an instance of the team on
+ * that database, its queue and History shared: docs/team-queue.md; removed from the environment so no
+ * server it runs inherits it). Options: `--port N`,
  * `--help` (app/web/options.ts).
  * When this installation's renderer is not built (right after `npm install`), it is built first
  * while the console already runs (app/web/renderer-build.ts): a bridge that started this console
@@ -12,51 +15,19 @@
  * server waits on answered, every server closed; forced after 2 s), 1 when it cannot start, 2 on a
  * usage error.
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { createConsole } from '../../main/console.js';
 import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
-import { createFileSecretStore } from '../../main/secrets/file-store.js';
+import { TEAM_DATABASE_ENV, teamConsolePorts } from '../../main/team/console-ports.js';
 import { tolerateClosedOutput, writeQuietly } from '../output-pipes.js';
+import { bridgeLauncher, installRoot, rendererDir, webSecretStore } from './host-setup.js';
 import { parseWebCliOptions, WEB_USAGE } from './options.js';
 import { buildRenderer, rendererBuildOf } from './renderer-build.js';
 import { runWebConsole, type RunningWebConsole } from './run.js';
 
-/**
- * The built renderer (out/renderer), found from this file whether it runs from source
- * (app/web/cli.ts, under tsx) or as the prebuilt bundle `npm start` runs (out/web/cli.js);
- * `MCP_CONSOLE_STATIC_DIR` overrides it (tests and benchmarks that build elsewhere).
- */
-const staticDir =
-  process.env.MCP_CONSOLE_STATIC_DIR ||
-  fileURLToPath(new URL(/\/out\/web\/[^/]+$/.test(import.meta.url) ? '../renderer/' : '../../out/renderer/', import.meta.url));
-
-/** The installation's folder: two folders up from app/web/cli.ts and from out/web/cli.js alike. */
-const installRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-/**
- * The web host's secret store: AES-256-GCM file in the user-data folder, keyed from
- * MCP_CONSOLE_SECRET_PASSPHRASE when set (the variable is then removed from this process's
- * environment so no child process inherits it), else from a 0600 key file.
- */
-function webSecretStore(userDataDir: string) {
-  const passphrase = process.env.MCP_CONSOLE_SECRET_PASSPHRASE || undefined;
-  delete process.env.MCP_CONSOLE_SECRET_PASSPHRASE;
-  return createFileSecretStore({ dir: userDataDir, ...(passphrase ? { passphrase } : {}) });
-}
-
-/**
- * How an agent host launches this installation's sampling bridge ("Route through the console"):
- * this Node executable and the package's `mcp-approval-console` script, by absolute path (two
- * folders up from app/web/cli.ts and from out/web/cli.js alike). Absent when the script is not
- * there (routing is then refused with a clear error).
- */
-function bridgeLauncher(): { command: string; args: string[] } | undefined {
-  const script = fileURLToPath(new URL('../../scripts/mcp-approval-console.mjs', import.meta.url));
-  return existsSync(script) ? { command: process.execPath, args: [script] } : undefined;
-}
+/** The built renderer (out/renderer, or `MCP_CONSOLE_STATIC_DIR`). */
+const staticDir = rendererDir();
 
 async function main(): Promise<void> {
   tolerateClosedOutput();
@@ -72,7 +43,7 @@ async function main(): Promise<void> {
     return;
   }
   const aborter = new AbortController();
-  const started: { running?: RunningWebConsole } = {};
+  const started: { running?: RunningWebConsole; team?: Awaited<ReturnType<typeof teamPorts>> } = {};
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A terminal's Ctrl-C reaches both `npm start` and this process: later signals are ignored.
@@ -84,16 +55,20 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 2000).unref();
     if (!started.running) return aborter.abort(); // still starting (building the renderer): the start ends, then the process
-    started.running.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exit(1);
-      },
-    );
+    started.running
+      .stop()
+      .then(() => started.team?.team.close()) // after the console: its lease says it stopped once what it held is recorded
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          writeQuietly(process.stderr, `shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  const team = (started.team = await teamPorts());
   // This installation's own renderer is built when missing; one elsewhere (MCP_CONSOLE_STATIC_DIR) is not.
   const build = process.env.MCP_CONSOLE_STATIC_DIR ? undefined : rendererBuildOf(installRoot);
   started.running = await runWebConsole({
@@ -111,11 +86,20 @@ async function main(): Promise<void> {
       bridgeLauncher: bridgeLauncher(),
       // `mcp-approval-console stop`: the same shutdown as SIGTERM.
       stop: () => shutdown('SIGTERM'),
+      ...team,
     },
-  }).catch((err: unknown) => {
+  }).catch(async (err: unknown) => {
+    await team?.team.close();
     if (aborter.signal.aborted) process.exit(0); // stopped while starting
     throw err;
   });
+}
+
+/** The team's ports when MCP_CONSOLE_DATABASE_URL names its database (the variable is then removed from the environment). */
+async function teamPorts(): Promise<Awaited<ReturnType<typeof teamConsolePorts>> | undefined> {
+  const url = process.env[TEAM_DATABASE_ENV];
+  delete process.env[TEAM_DATABASE_ENV];
+  return url ? teamConsolePorts({ url, logger: stderrLogger }) : undefined;
 }
 
 main().catch((err: unknown) => {

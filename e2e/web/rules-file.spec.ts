@@ -41,3 +41,17 @@ test('Import… is a button like Export…: same look, reached with Tab, opened 
   await expect.poll(() => recorded(page, 'importRules')).toEqual([{ text }]);
   await expect(page.getByTestId('rules-imported')).toContainText('team-rules.json');
 });
+
+test("a team's rule book: the section names the team's database, and a save names the revision on screen", async ({ page, appUrl, fixture }) => {
+  fixture.state.policy = { ...walkPolicy(), path: 'db.example.net:5432/console', source: 'database', revision: 7 };
+  await openConsole(page, appUrl, fixture);
+  await page.getByTestId('nav-rules').click();
+  await expect(page.getByText('Team rule book')).toBeVisible();
+  await expect(page.getByTestId('rules-location')).toHaveText('db.example.net:5432/console');
+  await expect(page.getByText("Kept in the team's database and shared by every instance.")).toBeVisible();
+  await page.getByTestId('limit-maxWaiting').fill('5');
+  await page.getByTestId('limits-save').click();
+  // The first server in the list is shown; its limit goes into the book the screen shows, named by its revision.
+  await expect.poll(async () => (await recorded(page, 'saveRules'))[0]).toMatchObject({ baseRevision: 7, rules: { servers: { 'broken-python': { limits: { maxWaiting: 5 } }, everything: { rules: [{ id: 'r-notes' }] } } } });
+  await page.screenshot({ path: 'test-results/rules-team-book.png' });
+});

@@ -3,11 +3,13 @@
  * means, as pure functions:
  * - `bridge <name>`: the server `<name>` of the console's mcp-servers.json;
  * - `bridge [--name <id>] -- <command> <args…>`: a stdio server given in full;
- * - `bridge [--name <id>] --url <url> [--sse]`: a Streamable HTTP server (legacy SSE with `--sse`).
+ * - `bridge [--name <id>] --url <url> [--sse]`: a Streamable HTTP server (legacy SSE with `--sse`);
+ * - with `--console <url>` (and `--token`, or `MCP_CONSOLE_TOKEN`): any of these reviewed on a team server.
  * The bridged server's id in the console (queue, history, rules, limits, roots) is `<name>`, or
  * `--name`, or else derived: from the command line the name people know the server by
  * ({@link nameFromCommand}), from a URL its host name.
  */
+import { isIPv4 } from 'node:net';
 import path from 'node:path';
 
 /** Which server the bridge runs. */
@@ -28,6 +30,8 @@ export interface BridgeArgs {
   formerly?: string[];
   /** `--sampling host`: a host that declares sampling answers it itself (no review here); default the console. */
   samplingTo?: 'console' | 'host';
+  /** `--console <url>` with its token: a team server reviews instead of the local console. */
+  remote?: { url: string; token: string };
 }
 
 /** The options and operands of `bridge`, as the parser found them. */
@@ -36,6 +40,10 @@ export interface BridgeCommandLine {
   url?: string;
   sse?: boolean;
   sampling?: 'console' | 'host';
+  /** `--console`: a team server's address. */
+  console?: string;
+  /** `--token`, else the environment's `MCP_CONSOLE_TOKEN`: the token for `--console`. */
+  token?: string;
   /** Operands before `--`. */
   operands: readonly string[];
   /** Everything after the first `--` (the server's own command line), when there is a `--`. */
@@ -198,7 +206,8 @@ export function nameFromCommand(command: string, args: readonly string[], cwd?: 
  */
 export function bridgeArgsFrom(line: BridgeCommandLine): BridgeArgs {
   const name = line.name === undefined ? undefined : tidy(line.name);
-  const withOptions = (parsed: BridgeArgs): BridgeArgs => (line.sampling ? { ...parsed, samplingTo: line.sampling } : parsed);
+  const remote = remoteOf(line);
+  const withOptions = (parsed: BridgeArgs): BridgeArgs => ({ ...parsed, ...(line.sampling && { samplingTo: line.sampling }), ...(remote && { remote }) });
   if (line.serverLine) {
     const [command, ...args] = line.serverLine;
     if (!command) throw new Error('nothing after --: give the server\'s command line, e.g. "bridge -- npx -y @modelcontextprotocol/server-everything"');
@@ -212,6 +221,35 @@ export function bridgeArgsFrom(line: BridgeCommandLine): BridgeArgs {
   if (line.sse) throw new Error('--sse goes with --url');
   if (line.operands.length !== 1) throw new Error(line.operands.length === 0 ? 'name a server of mcp-servers.json, or give --url or -- <command>' : `one server name expected, got ${line.operands.length}`);
   return withOptions({ target: { kind: 'named', name: line.operands[0]! }, serverId: name ?? line.operands[0]! });
+}
+
+/** Host names that are this machine (a token may go there over plain http). */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * `--console <url>` and its token, checked: an http(s) address, https unless it is this machine
+ * (the token would cross the network in the clear), and a token.
+ * @throws Error with a one-line message for a bad address, plain http to another machine, a
+ *   token without `--console`, or `--console` without a token
+ */
+function remoteOf(line: BridgeCommandLine): BridgeArgs['remote'] {
+  if (line.console === undefined) {
+    if (line.token !== undefined) throw new Error('--token goes with --console');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(line.console);
+  } catch {
+    throw new Error(`invalid --console address ${JSON.stringify(line.console)}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`--console must be an https address: ${JSON.stringify(line.console)}`);
+  if (url.protocol === 'http:' && !LOOPBACK_NAMES.has(url.hostname) && !(isIPv4(url.hostname) && url.hostname.startsWith('127.'))) {
+    throw new Error(`--console must be https to reach another machine (the token would cross the network in the clear): ${JSON.stringify(line.console)}`);
+  }
+  const token = line.token?.trim();
+  if (!token) throw new Error('--console needs a token: --token <token>, or MCP_CONSOLE_TOKEN in the environment (a gateway token made on the team server)');
+  return { url: url.origin, token };
 }
 
 /** The `--url` target, checked. */

@@ -7,6 +7,14 @@
  * {@link CONSOLE_UNAVAILABLE_CODE} "MCP Approval Console is not running: …" when it cannot be
  * reached, the same code "… stopped while the request was under review" when it goes away with a
  * request open — nothing waits forever.
+ *
+ * With `remote` the link goes to a team server instead (`bridge --console <url>`): a WebSocket to
+ * `<url>/bridge` with the token as `Authorization: Bearer` (main/bridge/remote-channel.ts), the
+ * same messages one per frame. It never launches anything; when the connection drops (the
+ * instance died, the load balancer moved it) it connects again with backoff — the load balancer
+ * picks a live instance — and a request asked meanwhile waits for that up to
+ * {@link REMOTE_CONNECT_WAIT_MS}. Requests in flight at an instance that went away end with a
+ * clear {@link CONSOLE_UNAVAILABLE_CODE} error; the next ones go to the new connection.
  */
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
@@ -27,6 +35,9 @@ import { protocolError } from '../mcp/protocol.js';
 import { abortCauseOf, RequestAbort, type McpRequestKind } from '../requests/incoming.js';
 import { createLineSplitter } from './lines.js';
 import { bridgeSocketPath, bridgeTokenPath } from './paths.js';
+import { connectRemoteChannel, RemoteRefusal, type Channel, type RemoteConsole } from './remote-channel.js';
+
+export type { RemoteConsole } from './remote-channel.js';
 
 /** JSON-RPC code of a request the console could not be reached for, or that it dropped. */
 export const CONSOLE_UNAVAILABLE_CODE = -32603;
@@ -36,6 +47,12 @@ export const NOT_RUNNING_MESSAGE = 'MCP Approval Console is not running';
 export const CONNECT_TIMEOUT_MS = 5000;
 /** After a launch attempt, how long until another may be made, in ms. */
 export const RELAUNCH_AFTER_MS = 30_000;
+/** How long a request waits for a team server that cannot be reached before it fails, in ms. */
+export const REMOTE_CONNECT_WAIT_MS = 20_000;
+/** First wait before connecting to a team server again, in ms (doubling, with jitter). */
+export const REMOTE_RETRY_MIN_MS = 250;
+/** Longest wait between two attempts to connect to a team server, in ms. */
+export const REMOTE_RETRY_MAX_MS = 5_000;
 
 /** What the link needs. */
 export interface ConsoleLinkOptions {
@@ -55,6 +72,14 @@ export interface ConsoleLinkOptions {
   onRootsChanged?(): void;
   /** The person signed out of this server in the console (a `signed_out` message). */
   onSignedOut?(): void;
+  /**
+   * A team server to reach instead of the local console (`bridge --console <url> --token …`):
+   * its address (http(s)), the token (a named gateway token made there), and extra CA
+   * certificates to trust (PEM; Node's own and NODE_EXTRA_CA_CERTS are trusted anyway).
+   */
+  remote?: RemoteConsole;
+  /** Overrides of {@link REMOTE_CONNECT_WAIT_MS} and the retry waits, in ms (tests). */
+  remoteTimings?: { waitMs?: number; retryMinMs?: number; retryMaxMs?: number };
 }
 
 /** One request's options. */
@@ -95,11 +120,6 @@ export interface ConsoleLink {
   close(): void;
 }
 
-/** A connected, greeted channel. */
-interface Channel {
-  socket: net.Socket;
-  pending: Map<number, { resolve(result: Record<string, unknown>): void; reject(err: Error): void; onProgress?(message: string): void }>;
-}
 
 /**
  * What one link keeps: the channel (connecting or connected; undefined when there is none), when a
@@ -115,6 +135,8 @@ interface LinkState {
   launchFailure: string | undefined;
   /** Forgets the channel (a channel calls it once it closed), made once. */
   readonly forget: () => void;
+  /** The next reconnect to a team server, when one is scheduled. */
+  reconnect?: ReturnType<typeof setTimeout>;
 }
 
 /** Creates the link (nothing is connected until {@link ConsoleLink.warmUp} or a request). */
@@ -127,23 +149,76 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
     nextId: 1,
     closed: false,
     launchFailure: undefined,
-    forget: () => void (st.channel = undefined),
+    forget: () => {
+      st.channel = undefined;
+      keepConnected(st, remoteTimings(opts).retryMinMs); // a team server's bridge shows on its Servers screen again as soon as it can
+    },
   };
   return {
     request: (kind, params, ro) => request(st, kind, params, ro),
-    warmUp: () => ensure(st).then(() => undefined, () => undefined),
+    warmUp: () => ensure(st).then(() => undefined, () => keepConnected(st, remoteTimings(opts).retryMaxMs)),
     auth: (url, refresh) => auth(st, url, refresh),
     report(report) {
-      void st.channel?.then((ch) => write(ch.socket, report), () => undefined);
+      void st.channel?.then((ch) => ch.send(report), () => undefined);
     },
     elicitationComplete(elicitationId) {
-      void st.channel?.then((ch) => write(ch.socket, { type: 'elicitation_complete', elicitationId }), () => undefined);
+      void st.channel?.then((ch) => ch.send({ type: 'elicitation_complete', elicitationId }), () => undefined);
     },
     close() {
       st.closed = true;
-      void st.channel?.then((ch) => ch.socket.end(), () => undefined);
+      clearTimeout(st.reconnect);
+      void st.channel?.then((ch) => ch.end(), () => undefined);
     },
   };
+}
+
+/** The remote timings in effect. */
+function remoteTimings(opts: ConsoleLinkOptions): { waitMs: number; retryMinMs: number; retryMaxMs: number } {
+  return { waitMs: opts.remoteTimings?.waitMs ?? REMOTE_CONNECT_WAIT_MS, retryMinMs: opts.remoteTimings?.retryMinMs ?? REMOTE_RETRY_MIN_MS, retryMaxMs: opts.remoteTimings?.retryMaxMs ?? REMOTE_RETRY_MAX_MS };
+}
+
+/** A team server's bridge connects again after `delayMs` (and keeps trying, with backoff, while the link is open); nothing for a local one. */
+function keepConnected(st: LinkState, delayMs: number): void {
+  if (!st.opts.remote || st.closed || st.reconnect) return;
+  st.reconnect = setTimeout(() => {
+    st.reconnect = undefined;
+    if (st.closed || st.channel) return;
+    ensure(st).catch(() => keepConnected(st, remoteTimings(st.opts).retryMaxMs));
+  }, delayMs);
+  st.reconnect.unref?.();
+}
+
+/**
+ * Connects to the team server, trying again with backoff (doubling from the minimum wait, with
+ * jitter) until the wait runs out; a refusal (its token, its version) is final at once.
+ * @throws Error why it could not be reached or refused the bridge
+ */
+async function openRemote(st: LinkState, remote: RemoteConsole): Promise<Channel> {
+  const { waitMs, retryMinMs, retryMaxMs } = remoteTimings(st.opts);
+  const until = st.now() + waitMs;
+  for (let delay = retryMinMs; ; delay = Math.min(delay * 2, retryMaxMs)) {
+    try {
+      return await connectRemoteChannel(remote, hello(st.opts, remote.token), { onMessage: (ch, message) => onConsoleMessage(st.opts, ch, message), onGone: st.forget }, CONNECT_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof RemoteRefusal || st.closed) throw err;
+      const wait = delay * (0.8 + Math.random() * 0.4);
+      if (st.now() + wait > until) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
+/** The hello the link says with `token`. */
+function hello(opts: ConsoleLinkOptions, token: string): BridgeToConsole {
+  const via = opts.via?.();
+  return { type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token, serverId: opts.serverId, ...(opts.formerly?.length && { formerly: opts.formerly }), ...(via && { via }), pid: process.pid };
+}
+
+/** A message from the console after the welcome: roots changed, signed out, or an answer to a request. */
+function onConsoleMessage(opts: ConsoleLinkOptions, ch: Channel, message: ConsoleToBridge): void {
+  if (message.type === 'roots_changed') return opts.onRootsChanged?.();
+  if (message.type === 'signed_out') return opts.onSignedOut?.();
+  deliver(ch, message);
 }
 
 /**
@@ -154,6 +229,7 @@ export function createConsoleLink(opts: ConsoleLinkOptions): ConsoleLink {
  */
 async function open(st: LinkState): Promise<Channel> {
   const { opts, now } = st;
+  if (opts.remote) return openRemote(st, opts.remote);
   try {
     return await connectChannel(opts, st.forget);
   } catch (first) {
@@ -186,8 +262,14 @@ async function request(st: LinkState, kind: McpRequestKind, params: unknown, ro:
   let ch: Channel;
   try {
     ch = await ensure(st);
+    // A connection closing under it (the instance just went away) has not said so yet: nothing was sent, so a new one may take it.
+    if (!ch.open()) {
+      if (st.channel) st.channel = undefined;
+      ch = await ensure(st);
+    }
   } catch (err) {
-    throw protocolError(CONSOLE_UNAVAILABLE_CODE, `${NOT_RUNNING_MESSAGE}: ${err instanceof Error ? err.message : String(err)}`);
+    const why = err instanceof Error ? err.message : String(err);
+    throw protocolError(CONSOLE_UNAVAILABLE_CODE, st.opts.remote ? `The team console at ${st.opts.remote.url} cannot be reached: ${why}` : `${NOT_RUNNING_MESSAGE}: ${why}`);
   }
   return sendRequest(ch, st.nextId++, { kind, params, ...ro });
 }
@@ -197,7 +279,7 @@ async function auth(st: LinkState, url: string, refresh?: { wwwAuthenticate?: st
   const ch = await ensure(st);
   const id = st.nextId++;
   const answer = new Promise<Record<string, unknown>>((resolve, reject) => ch.pending.set(id, { resolve, reject }));
-  write(ch.socket, { type: 'auth', id, url, ...(refresh && { refresh }) });
+  ch.send({ type: 'auth', id, url, ...(refresh && { refresh }) });
   const { accessToken } = await answer;
   return typeof accessToken === 'string' ? accessToken : undefined;
 }
@@ -211,7 +293,7 @@ function sendRequest(ch: Channel, id: number, r: { kind: McpRequestKind; params:
       ch.pending.delete(id);
       const reason = signal!.reason;
       const serverReason = reason instanceof RequestAbort ? reason.serverReason : undefined;
-      write(ch.socket, { type: 'cancel', id, cause: abortCauseOf(reason), ...(serverReason && { reason: serverReason.slice(0, 2000) }) });
+      ch.send({ type: 'cancel', id, cause: abortCauseOf(reason), ...(serverReason && { reason: serverReason.slice(0, 2000) }) });
       reject(reason instanceof Error ? reason : new RequestAbort('server_cancelled'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -221,7 +303,7 @@ function sendRequest(ch: Channel, id: number, r: { kind: McpRequestKind; params:
       reject: (err) => (done(), reject(err)),
       ...(r.onProgress && { onProgress: r.onProgress }),
     });
-    write(ch.socket, { type: 'request', id, kind: r.kind, era: r.era, params: r.params, ...(r.via && { via: r.via }), ...(r.calls && { calls: r.calls }), ...(r.exact && { exact: true }), ...(r.onProgress && { progress: true }) });
+    ch.send({ type: 'request', id, kind: r.kind, era: r.era, params: r.params, ...(r.via && { via: r.via }), ...(r.calls && { calls: r.calls }), ...(r.exact && { exact: true }), ...(r.onProgress && { progress: true }) });
   });
 }
 
@@ -229,6 +311,9 @@ function sendRequest(ch: Channel, id: number, r: { kind: McpRequestKind; params:
 function write(socket: net.Socket, message: BridgeToConsole): void {
   if (socket.writable) socket.write(`${JSON.stringify(message)}\n`);
 }
+
+/** The error a request in flight gets when its channel closes. */
+export const STOPPED_MESSAGE = 'MCP Approval Console stopped while the request was under review; ask again once it runs';
 
 /**
  * Connects, says hello and waits for the welcome.
@@ -243,7 +328,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
     throw new Error(`no console uses ${opts.dir} (its bridge token file is missing)`);
   }
   const socket = net.connect(bridgeSocketPath(opts.dir, opts.platform));
-  const ch: Channel = { socket, pending: new Map() };
+  const ch: Channel = { send: (message) => write(socket, message), open: () => socket.writable, end: () => void socket.end(), pending: new Map() };
   return new Promise<Channel>((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`the console did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
     let greeted = false;
@@ -255,7 +340,7 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
     const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
       const message = parseChannelLine(ConsoleToBridgeSchema, line);
       if (!message) return socket.destroy(new Error('the console sent a message that does not parse'));
-      if (greeted) return message.type === 'roots_changed' ? opts.onRootsChanged?.() : message.type === 'signed_out' ? opts.onSignedOut?.() : deliver(ch, message);
+      if (greeted) return onConsoleMessage(opts, ch, message);
       if (message.type === 'welcome') {
         greeted = true;
         clearTimeout(timer);
@@ -269,16 +354,13 @@ async function connectChannel(opts: ConsoleLinkOptions, onGone: () => void): Pro
         socket.destroy(err as Error);
       }
     });
-    socket.once('connect', () => {
-      const via = opts.via?.();
-      write(socket, { type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token, serverId: opts.serverId, ...(opts.formerly?.length && { formerly: opts.formerly }), ...(via && { via }), pid: process.pid });
-    });
+    socket.once('connect', () => write(socket, hello(opts, token)));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       if (!greeted) fail(new Error(err.code === 'ENOENT' || err.code === 'ECONNREFUSED' ? `nothing listens on ${bridgeSocketPath(opts.dir, opts.platform)}` : err.message));
     });
     socket.once('close', () => {
       if (!greeted) return fail(new Error('the console closed the connection'));
-      for (const p of ch.pending.values()) p.reject(protocolError(CONSOLE_UNAVAILABLE_CODE, 'MCP Approval Console stopped while the request was under review; ask again once it runs'));
+      for (const p of ch.pending.values()) p.reject(protocolError(CONSOLE_UNAVAILABLE_CODE, STOPPED_MESSAGE));
       ch.pending.clear();
       onGone();
     });

@@ -8,11 +8,17 @@
  * other server's request. The answer (or the JSON-RPC error) goes back on the same connection.
  * A connection may instead open with a `control` message and the same token: the command line's
  * `status`, `stop` or `open` (main/bridge/control.ts), answered with the console's status and closed.
+ *
+ * On a team server, a developer's bridge on another machine reaches the same listener over a
+ * WebSocket (`bridge --console <url>`): the team server's listener checked its token before the
+ * upgrade ({@link BridgeListener.acceptRemote}); each message is one text frame, and such a
+ * connection may not send `control` (nobody stops a team server from a laptop).
  */
 import { randomBytes } from 'node:crypto';
 import { tokenMatches } from '../http/token.js';
 import { chmodSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
+import type { WebSocket } from 'ws';
 import {
   BRIDGE_MAX_LINE_BYTES,
   BRIDGE_PROTOCOL_VERSION,
@@ -54,6 +60,13 @@ export interface BridgeListener {
   /** Tells the bridges of `serverId` that the person signed out of it; returns how many were told. */
   signedOut(serverId: string): number;
   /**
+   * Takes a bridge connected over a WebSocket from another machine, whose token the team server's
+   * listener already checked (`caller` names it): it says hello (its token there is not checked
+   * again) and asks as a local bridge does; `control` is refused. Pinged every
+   * {@link REMOTE_PING_MS}, and dropped when a ping goes unanswered until the next.
+   */
+  acceptRemote(socket: WebSocket, caller: RemoteCaller): void;
+  /**
    * Stops listening: requests still unanswered end with a -32603 "MCP Approval Console stopped"
    * error to their bridge, connections close, the socket and token files are removed.
    */
@@ -91,9 +104,29 @@ export interface BridgeListenerDeps {
   show?(): boolean;
 }
 
+/** Who a bridge connected from another machine is: the name of the token it showed. */
+export interface RemoteCaller {
+  name: string;
+}
+
+/** How often a remote bridge is pinged (a WebSocket ping), in ms; one that missed a ping by the next is dropped. */
+export const REMOTE_PING_MS = 20_000;
+
+/** How the listener writes to one connection: a local socket (a line each) or a WebSocket (a frame each). */
+interface PeerLink {
+  /** Sends one message (its JSON). */
+  write(json: string): void;
+  /** Sends `json` last (when given), then closes; `then` once written. */
+  end(json?: string, then?: () => void): void;
+  destroy(): void;
+  writable(): boolean;
+}
+
 /** One accepted bridge connection. */
 interface Peer {
-  socket: net.Socket;
+  link: PeerLink;
+  /** Set for a bridge on another machine (a WebSocket whose token the team server checked). */
+  remote?: RemoteCaller;
   hello?: BridgeHello;
   /** When its hello was accepted, epoch ms. */
   since?: number;
@@ -118,7 +151,7 @@ export async function startBridgeListener(deps: BridgeListenerDeps): Promise<Bri
   const token = randomBytes(32).toString('hex');
   writeOwnerOnly(bridgeTokenPath(deps.dir), token);
   const peers = new Set<Peer>();
-  const server = net.createServer((socket) => accept(socket, { deps, token, peers }));
+  const server = net.createServer((socket) => acceptLocal(socket, { deps, token, peers }));
   await listenOwnerOnly(server, path, platform);
   deps.logger.info('listening for bridges', { path });
   return {
@@ -127,6 +160,7 @@ export async function startBridgeListener(deps: BridgeListenerDeps): Promise<Bri
       [...peers].flatMap((p) => (p.hello ? [{ serverId: p.hello.serverId, ...(p.hello.via && { via: p.hello.via }), since: p.since ?? 0, pending: p.open.size }] : [])),
     rootsChanged: (serverId) => tell(peers, serverId, { type: 'roots_changed' }),
     signedOut: (serverId) => tell(peers, serverId, { type: 'signed_out' }),
+    acceptRemote: (socket, caller) => acceptRemote(socket, caller, { deps, token, peers }),
     close: () => closeListener(server, peers, { path, tokenPath: bridgeTokenPath(deps.dir), platform }),
   };
 }
@@ -173,16 +207,77 @@ async function listenOwnerOnly(server: net.Server, path: string, platform: NodeJ
   if (platform !== 'win32') chmodSync(path, 0o600);
 }
 
-/** Takes a new connection: reads its lines, expects hello first, then requests and cancels. */
-function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: string; peers: Set<Peer> }): void {
-  const peer: Peer = { socket, open: new Map() };
+/** What accepting a connection needs. */
+interface AcceptContext {
+  deps: BridgeListenerDeps;
+  token: string;
+  peers: Set<Peer>;
+}
+
+/** Takes a new local connection: its lines are the messages. */
+function acceptLocal(socket: net.Socket, ctx: AcceptContext): void {
+  const link: PeerLink = {
+    write: (json) => void socket.write(`${json}\n`),
+    end: (json, then) => void (json === undefined ? socket.end() : socket.end(`${json}\n`, then)),
+    destroy: () => void socket.destroy(),
+    writable: () => socket.writable,
+  };
+  const { onMessage, onClose } = attach({ link, open: new Map() }, ctx);
+  const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, onMessage);
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      splitter.push(chunk);
+    } catch {
+      socket.destroy();
+    }
+  });
+  socket.on('error', () => undefined); // 'close' follows
+  socket.on('close', onClose);
+}
+
+/** Takes a bridge connected over a WebSocket from another machine: each text frame is a message. */
+function acceptRemote(socket: WebSocket, caller: RemoteCaller, ctx: AcceptContext): void {
+  const link: PeerLink = {
+    write: (json) => socket.send(json),
+    end: (json, then) => {
+      if (json !== undefined) socket.send(json, () => then?.());
+      socket.close(1000);
+    },
+    destroy: () => socket.terminate(),
+    writable: () => socket.readyState === socket.OPEN,
+  };
+  const { onMessage, onClose } = attach({ link, remote: caller, open: new Map() }, ctx);
+  let answered = true;
+  socket.on('pong', () => (answered = true));
+  const ping = setInterval(() => {
+    if (!answered) return socket.terminate(); // gone without a word (its machine slept, the network dropped)
+    answered = false;
+    socket.ping();
+  }, REMOTE_PING_MS);
+  ping.unref?.();
+  socket.on('message', (data, isBinary) => {
+    if (isBinary) return socket.close(1003, 'binary frames are not accepted');
+    onMessage(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8'));
+  });
+  socket.on('error', () => undefined); // 'close' follows
+  socket.on('close', () => {
+    clearInterval(ping);
+    onClose();
+  });
+}
+
+/**
+ * Adds `peer` to the listener: its messages (`onMessage`, one each) are hello first, then
+ * requests and cancels; `onClose` when its connection closed.
+ */
+function attach(peer: Peer, ctx: AcceptContext): { onMessage(line: string): void; onClose(): void } {
   ctx.peers.add(peer);
-  const helloTimer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
-  const splitter = createLineSplitter(BRIDGE_MAX_LINE_BYTES, (line) => {
+  const helloTimer = setTimeout(() => peer.link.destroy(), HELLO_TIMEOUT_MS);
+  const onMessage = (line: string) => {
     const message = parseChannelLine(BridgeToConsoleSchema, line);
     if (!message) {
       ctx.deps.logger.warn('bridge sent a message that does not parse; closing its connection', { server: peer.hello?.serverId });
-      socket.destroy();
+      peer.link.destroy();
       return;
     }
     if (!peer.hello) {
@@ -202,39 +297,33 @@ function accept(socket: net.Socket, ctx: { deps: BridgeListenerDeps; token: stri
       }
       ctx.deps.onActivity?.(peer.hello.serverId, message);
     }
-  });
-  socket.on('data', (chunk: Buffer) => {
-    try {
-      splitter.push(chunk);
-    } catch {
-      socket.destroy();
-    }
-  });
-  socket.on('error', () => undefined); // 'close' follows
-  socket.on('close', () => {
+  };
+  const onClose = () => {
     clearTimeout(helloTimer);
     ctx.peers.delete(peer);
     for (const { abort } of peer.open.values()) abort.abort(new RequestAbort('connection_closed'));
     if (peer.hello) ctx.deps.onChange?.();
-  });
+  };
+  return { onMessage, onClose };
 }
 
 /** Checks the first message: a hello of this version with the right token, else refuses and closes. */
 function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.parse>, ctx: { deps: BridgeListenerDeps; token: string }): void {
   const refuse = (why: string) => {
-    ctx.deps.logger.warn('bridge refused', { why });
-    send(peer, { type: 'refused', message: why });
-    peer.socket.end();
+    ctx.deps.logger.warn('bridge refused', { why, ...(peer.remote && { caller: peer.remote.name }) });
+    peer.link.end(JSON.stringify({ type: 'refused', message: why } satisfies ConsoleToBridge));
   };
   if (message.type !== 'hello' && message.type !== 'control') return refuse('the first message must be hello');
-  if (!tokenMatches(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
+  if (peer.remote && message.type === 'control') return refuse('a team server takes status, stop and open only on its own machine');
+  // A remote bridge's token was checked by the team server's listener before the upgrade.
+  if (!peer.remote && !tokenMatches(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
   if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
   if (message.type === 'control') return control(peer, message, ctx.deps, refuse);
   peer.hello = message;
   peer.since = (ctx.deps.now ?? Date.now)();
   if (message.formerly?.length) ctx.deps.onFormerNames?.(message.serverId, message.formerly);
   ctx.deps.onChange?.();
-  ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid });
+  ctx.deps.logger.info('bridge connected', { server: message.serverId, host: message.via?.host, pid: message.pid, ...(peer.remote && { caller: peer.remote.name }) });
   send(peer, { type: 'welcome', protocol: BRIDGE_PROTOCOL_VERSION });
 }
 
@@ -246,7 +335,7 @@ function control(peer: Peer, message: BridgeControl, deps: BridgeListenerDeps, r
   if (!deps.status || (message.action === 'stop' && !deps.stop)) return refuse(`this console cannot be asked to ${message.action}`);
   const shown = message.action === 'show' ? (deps.show?.() ?? false) : undefined;
   const answer: ConsoleStatus = { type: 'status', ...deps.status(), ...(message.action === 'stop' && { stopping: true as const }), ...(shown !== undefined && { shown }) };
-  peer.socket.end(`${JSON.stringify(answer)}\n`, () => {
+  peer.link.end(JSON.stringify(answer), () => {
     if (message.action === 'stop') deps.stop!();
   });
 }
@@ -306,9 +395,9 @@ function tell(peers: Set<Peer>, serverId: string, message: ConsoleToBridge): num
   return told.length;
 }
 
-/** Writes one message line (dropped when the connection is gone). */
+/** Writes one message (dropped when the connection is gone). */
 function send(peer: Peer, message: ConsoleToBridge): void {
-  if (peer.socket.writable) peer.socket.write(`${JSON.stringify(message)}\n`);
+  if (peer.link.writable()) peer.link.write(JSON.stringify(message));
 }
 
 /** See {@link BridgeListener.close}. */
@@ -319,10 +408,10 @@ async function closeListener(server: net.Server, peers: Set<Peer>, at: { path: s
   for (const peer of peers) {
     for (const id of peer.open.keys()) send(peer, { type: 'error', id, code: CONSOLE_STOPPED_CODE, message: 'MCP Approval Console stopped before the request was answered' });
     peer.open.clear();
-    peer.socket.end();
+    peer.link.end();
   }
   await settlesWithin(closed, CLOSE_ANSWER_WAIT_MS);
-  for (const peer of peers) peer.socket.destroy();
+  for (const peer of peers) peer.link.destroy();
   if (at.platform !== 'win32') rmSync(at.path, { force: true });
   rmSync(at.tokenPath, { force: true });
 }

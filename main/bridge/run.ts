@@ -14,7 +14,7 @@ import type { Logger } from '../ports.js';
 import type { BridgeTarget } from './args.js';
 import { bridgeAuthProvider, type BridgeAuthProvider } from './auth.js';
 import { startActivityReports } from './activity.js';
-import { createConsoleLink } from './console-link.js';
+import { createConsoleLink, type RemoteConsole } from './console-link.js';
 import { headersFromEnv } from './headers.js';
 import { createHostStdioTransport } from './host-stdio.js';
 import { startBridgeProxy, type BridgeProxy } from './proxy.js';
@@ -37,6 +37,8 @@ export interface RunBridgeOptions {
   env?: NodeJS.ProcessEnv;
   /** Who answers sampling: the console (default), or a host that declares it (`--sampling host`). */
   samplingTo?: 'console' | 'host';
+  /** A team server to ask instead of the local console (`--console <url> --token …`); nothing is launched then. */
+  remote?: RemoteConsole;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function runBridge(opts: RunBridgeOptions): Promise<BridgeProxy> {
     serverId: opts.serverId,
     ...(opts.formerly && { formerly: opts.formerly }),
     via: () => started.proxy?.host().via,
-    ...(opts.launch && { launch: opts.launch }),
+    ...(opts.remote ? { remote: opts.remote } : opts.launch && { launch: opts.launch }),
     onRootsChanged: () => started.proxy?.consoleRootsChanged(),
     onSignedOut: () => started.auth?.forget(),
   });

@@ -54,7 +54,7 @@ export interface Foundation {
 
 /**
  * Opens the files and services of `ports.userDataDir` (creating the embedded default servers
- * config), marks requests a crash left unfinished as interrupted, and tells the person about
+ * config), marks requests a crash left unfinished as interrupted (not on a team), and tells the person about
  * problems found in the files.
  * @throws Error when another console runs on the same folder (main/console/folder-lock.ts), or the
  *   history database cannot be opened (e.g. written by a newer version)
@@ -74,7 +74,9 @@ export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   // Big payloads (a 25 MB request) are parsed, validated, scanned and written on a worker thread.
   const offload = createOffload(ports.offloadWorker === undefined ? sourceWorkerSpec() : (ports.offloadWorker ?? undefined), logger);
   const history = ports.openHistory ? await ports.openHistory({ offload, logger }) : openHistoryStore(join(dir, HISTORY_FILE), { offload });
-  await history.markInterrupted(now()); // requests a crash or quit left unfinished
+  // Requests a crash or quit left unfinished. On a team the database is shared: only what gone
+  // instances left is ended, by a survivor (main/team/failover.ts).
+  if (!ports.team) await history.markInterrupted(now());
   const audit = openConsoleAuditTrail({ dir, ...(ports.team && { team: ports.team }), logger, now });
   const durable = async () => void (await Promise.all([history.durable(), audit.durable()]));
   const roots = openRootsStore(dir);

@@ -12,6 +12,9 @@
  *
  * The same listener serves the bridged servers on Streamable HTTP at `/mcp/<name>`
  * (main/bridge/http-serving.ts, with its own token file `bridge-http-token`).
+ *
+ * On a team server (`ports.team`) the named tokens are the team's (main/team/tokens.ts) and the
+ * gateway's endpoints are also handed to the team server's own listener ({@link GatewaySide.handle}).
  */
 import type { ConsoleService } from '../../shared/contract/api.js';
 import type { GatewayView } from '../../shared/contract/gateway.js';
@@ -19,13 +22,22 @@ import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
 import { bridgeHttpToken, createBridgeHttpServing } from '../bridge/http-serving.js';
 import { modelCatalog } from '../gateway/models.js';
-import { DEFAULT_GATEWAY_BODY_BYTES, startGatewayServer, type GatewayServer } from '../gateway/server.js';
-import { openGatewayTokens, type GatewayTokens } from '../gateway/tokens.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_GATEWAY_BODY_BYTES, gatewayHandler, noWebPages, startGatewayServer, type GatewayServer } from '../gateway/server.js';
+import { openGatewayTokens, type GatewayTokens, type TokenHolder } from '../gateway/tokens.js';
+import { openTeamGatewayTokens } from '../team/tokens.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide, ServerLinks } from './request-side.js';
 
 /** The gateway side's handle. */
 export interface GatewaySide {
+  /**
+   * The gateway's endpoints for a team server's own listener (answers requests from web pages
+   * 403; the listener checked TLS first); the loopback listener keeps serving too.
+   */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Who holds a gateway token (a developer's bridge authenticates with a named one). @throws (rejects) HistoryUnavailableError as {@link GatewayTokens.holder} */
+  holder(token: string): Promise<TokenHolder | undefined>;
   /** Environment a stdio server is launched with when its entry has `providerGateway` (else undefined). */
   launchEnv(serverId: string, config: ServerConfig): Record<string, string> | undefined;
   /** Publishes the `gateway` slice again (servers config changed). */
@@ -52,14 +64,17 @@ export function gatewayEnv(url: string, token: string): Record<string, string> {
  * and the console runs without the gateway (launched servers then get no gateway environment).
  */
 export async function startGatewaySide(f: Foundation, req: RequestSide, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): Promise<GatewaySide> {
-  const tokens = openGatewayTokens(f.dir, f.secrets, f.audit);
+  // A team server keeps the named tokens in its database (hashes only); the desktop in gateway.json and the secret store.
+  const team = f.ports.team;
+  const tokens = team ? await openTeamGatewayTokens({ conn: team.conn, notifier: team.notifier, dir: f.dir, logger: f.logger, audit: f.audit }) : openGatewayTokens(f.dir, f.secrets, f.audit);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
+  tokens.onChange?.(() => publish()); // made, revoked or used on another instance
   const token = bridgeToken(f);
   const serving = token === undefined ? undefined : createBridgeHttpServing({ userDataDir: f.dir, logger: f.logger, env: f.env, token });
   const deps = {
     // A named token's use shows in Settings: the slice is published again after each of its calls.
-    tokens: { ...tokens, holder: (token: string, at: number) => notedUse(tokens.holder(token, at), () => queueMicrotask(publish)) },
+    tokens: { ...tokens, holder: async (token: string, at: number) => notedUse(await tokens.holder(token, at), () => queueMicrotask(publish)) },
     requests: req.requests,
     maxBodyBytes: (serverId: string) => links.serverConfig(serverId)?.maxRequestBytes ?? DEFAULT_GATEWAY_BODY_BYTES,
     models: (serverId: string) => modelCatalog(f.providerRegistry.views(), f.providerRegistry.settings().servers[serverId]),
@@ -75,14 +90,17 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   const server = listening.server;
   let last = '';
   publish = () => {
-    const view = viewOf(server, listening.error, tokens, links);
+    const view = viewOf(server, listening.error, tokens, links, team ? f.ports.pageAddress?.() : undefined);
     const json = JSON.stringify(view);
     if (json !== last) f.hub.set('gateway', view);
     last = json;
   };
   publish();
   const changed = <T>(value: T): T => (publish(), value);
+  const remote = gatewayHandler(deps, noWebPages);
   return {
+    handle: remote,
+    holder: (token) => tokens.holder(token, f.now()),
     launchEnv: (serverId, config) => (server && isStdio(config) && config.providerGateway ? gatewayEnv(server.url, tokens.forServer(serverId)) : undefined),
     publish,
     bridgeHttp: () => (server && token !== undefined ? { base: server.url, token } : undefined),
@@ -92,6 +110,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
       revokeGatewayToken: async ({ name }) => changed(await tokens.revoke(name)),
     },
     close: async () => {
+      tokens.close?.();
       await serving?.close();
       await server?.close();
     },
@@ -136,11 +155,13 @@ function notedUse<T extends { caller: { kind: string } } | undefined>(holder: T,
   return holder;
 }
 
-function viewOf(server: GatewayServer | undefined, error: string | undefined, tokens: GatewayTokens, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): GatewayView {
+/** The `gateway` slice; `teamUrl`: a team server's public address, without a trailing `/` (programs elsewhere call the gateway there; tokens are shown once). */
+function viewOf(server: GatewayServer | undefined, error: string | undefined, tokens: GatewayTokens, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }, teamUrl?: string): GatewayView {
   const servers = links.serverIds().filter((id) => {
     const config = links.serverConfig(id);
     return config !== undefined && isStdio(config) && config.providerGateway === true;
   });
-  if (!server) return { listening: false, ...(error && { error }), servers, tokens: tokens.views() };
-  return { listening: true, url: server.url, openaiBaseUrl: `${server.url}/openai/v1`, anthropicBaseUrl: `${server.url}/anthropic`, servers, tokens: tokens.views() };
+  const team = tokens.shownOnce ? { team: { ...(teamUrl && { url: teamUrl }) } } : {};
+  if (!server) return { listening: false, ...(error && { error }), servers, tokens: tokens.views(), ...team };
+  return { listening: true, url: server.url, openaiBaseUrl: `${server.url}/openai/v1`, anthropicBaseUrl: `${server.url}/anthropic`, servers, tokens: tokens.views(), ...team };
 }

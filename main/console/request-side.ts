@@ -1,8 +1,8 @@
 /**
  * The console's request side, one step of `createConsole` (main/console.ts): the policy (rules,
- * limits, prices, redaction), the sampling pipeline, the elicitation queue, and the one door every
- * server request enters through (main/requests/router.ts), answered once history and the audit
- * trail are durable.
+ * limits, prices, redaction; on a team server its rule book, limits and budgets in the team's
+ * database), the sampling pipeline, the elicitation queue, and the one door every server request
+ * enters through (main/requests/router.ts), answered once history and the audit trail are durable.
  */
 import type { CallRef } from '../../shared/contract/state.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -16,6 +16,8 @@ import { DEFAULT_MAX_TOOL_ROUNDS } from '../sampling/intake.js';
 import { createSamplingPipeline, type SamplingPipeline } from '../sampling/pipeline.js';
 import { createServerRequestTracker, type ServerRequestTracker } from '../shutdown.js';
 import { whenDurable } from '../store/history-store.js';
+import { openTeamLimits } from '../team/policy-limits.js';
+import { openTeamRuleBook } from '../team/policy-rules.js';
 import type { Foundation } from './foundation.js';
 
 /** What the request side needs of the server side, asked only while a request is handled (when the servers exist). */
@@ -49,6 +51,8 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
   // Rules, limits, prices and redaction: model prices from the providers' model facts;
   // today's (UTC) token and spend totals start from history, so a restart keeps them.
   const formerNames = createFormerNames();
+  // On a team server the rule book, limits and budgets live in the team's database, shared by every instance.
+  const team = f.ports.team;
   const policy = createPolicyService({
     dir: f.dir,
     hub,
@@ -59,6 +63,7 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     usageSince: (from) => history.usageSince(from),
     formerNames: (serverId) => formerNames.of(serverId),
     audit: f.audit,
+    ...(team && { ruleBook: openTeamRuleBook({ db: team, logger }), sharedLimits: openTeamLimits({ db: team, logger, now }) }),
   });
   const elicitations = createElicitationQueue({
     hub,

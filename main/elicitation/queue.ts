@@ -86,8 +86,11 @@ export interface ElicitationQueue {
   complete(serverId: string, elicitationId: string): void;
   /** A -32042 error: queues its URL elicitations for the person to open (nothing waits). */
   fromUrlError(serverId: string, era: ProtocolEra, elicitations: unknown[], call?: CallRef): void;
-  /** Withdraws every waiting item (shutdown), `outcome.stopped` 'console_stopped'; typed values are kept. */
-  cancelAll(why: UiText): void;
+  /**
+   * Withdraws every waiting item (shutdown), `outcome.stopped` 'console_stopped' — or `cause`, and
+   * only the items `only` picks (see SamplingPipeline.cancelAll); typed values are kept.
+   */
+  cancelAll(why: UiText, cause?: StopCause, only?: (itemId: string) => boolean): void;
 }
 
 const FINISHED_KEPT = 50;
@@ -119,8 +122,8 @@ export function createElicitationQueue(deps: ElicitationDeps): ElicitationQueue 
     callEnded: (callId) => callEnded(core, callId),
     complete: (serverId, elicitationId) => complete(core, serverId, elicitationId),
     fromUrlError: (serverId, era, elicitations, call) => fromUrlError(core, serverId, era, elicitations, call),
-    cancelAll: (why) => {
-      for (const rec of core.records.values()) if (!rec.item.outcome) finish(core, rec, 'withdrawn', why, undefined, 'console_stopped');
+    cancelAll: (why, cause = 'console_stopped', only) => {
+      for (const rec of core.records.values()) if (!rec.item.outcome && (only?.(rec.item.id) ?? true)) finish(core, rec, 'withdrawn', why, undefined, cause);
     },
   };
 }

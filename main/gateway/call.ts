@@ -16,7 +16,9 @@
  *   with nobody reviewing → its status and words (provider-failure.ts); else 500. Before any byte
  *   was sent these are HTTP answers; once the stream started (a keep-alive included), the
  *   provider's in-stream error event;
- * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting).
+ * - the caller hanging up stops the request (it ends `cancelled`, as when a server stops waiting);
+ * - every answer carries the console's own added time (overhead.ts): a plain one in its headers,
+ *   a streamed one as its last line.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,6 +30,8 @@ import type { TokenUsage } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort, type ProviderCallPort } from '../requests/incoming.js';
 import type { ServerRequestRouter } from '../requests/router.js';
+import { HistoryUnavailableError } from '../store/history-api.js';
+import { addOutside, overheadComment } from './overhead.js';
 import { providerWireError } from './provider-failure.js';
 import { sendError, sendJson } from './respond.js';
 import type { TokenHolder } from './tokens.js';
@@ -80,7 +84,7 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
   });
   const out = call.stream ? streamTo(res, codec.stream(call, id, created), ctx.keepAliveMs ?? GATEWAY_KEEPALIVE_MS) : undefined;
   let usage: TokenUsage | undefined;
-  const port: ProviderCallPort = { text: (delta) => out?.text(delta), usage: (u) => (usage = u) };
+  const port: ProviderCallPort = { text: (delta) => out?.text(delta), usage: (u) => (usage = u), waited: (ms) => addOutside(res, ms) };
   try {
     const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, codec.endpoint, holder), port, signal: hangUp.signal, itemId });
     const reply: GatewayReply = { id, created, result, ...(usage && { usage }) };
@@ -110,7 +114,7 @@ function factsOf(call: GatewayCall, endpoint: GatewayEndpoint, holder: TokenHold
   };
 }
 
-/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`), in `codec`'s API. */
+/** The HTTP error for how the request ended (a ProtocolError's JSON-RPC code; a provider failure's `data`; 503 while History's database cannot be reached), in `codec`'s API. */
 export function wireErrorOf(err: unknown, codec: WireCodec): WireError {
   const code = err instanceof ProtocolError ? err.code : undefined;
   const message = err instanceof Error ? err.message : String(err);
@@ -118,6 +122,8 @@ export function wireErrorOf(err: unknown, codec: WireCodec): WireError {
   if (code === ErrorCodes.USER_REJECTED) return { status: 403, kind: 'permission', message: REJECTED_BY_REVIEWER };
   if (code === ErrorCodes.INVALID_PARAMS || code === ErrorCodes.LOOP_LIMIT) return { status: 400, kind: 'invalid_request', message };
   if (code === RATE_LIMITED_CODE || code === -32029) return { status: 429, kind: 'rate_limit', message };
+  // A team's database cannot be reached (restarting): the call can be tried again in a moment.
+  if (err instanceof HistoryUnavailableError) return { status: 503, kind: 'api_error', message, retryAfterSeconds: 1 };
   return { status: 500, kind: 'api_error', message };
 }
 
@@ -146,11 +152,11 @@ function streamTo(res: ServerResponse, encoder: StreamEncoder, keepAliveMs: numb
     text: (delta: string) => write(encoder.text(delta)),
     finish: (reply: GatewayReply) => {
       write(encoder.finish(reply));
-      res.end();
+      res.end(overheadComment(res));
     },
     fail: (error: WireError) => {
       write(encoder.error(error));
-      res.end();
+      res.end(overheadComment(res));
     },
     stop: () => clearInterval(ticker),
   };

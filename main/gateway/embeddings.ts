@@ -14,6 +14,7 @@ import type { CreateMessageParams } from '../../shared/contract/sampling.js';
 import type { TokenUsage } from '../../shared/contract/state.js';
 import { RequestAbort } from '../requests/incoming.js';
 import { wireErrorOf, type CallContext, type CallInput } from './call.js';
+import { addOutside } from './overhead.js';
 import { sendError, sendJson } from './respond.js';
 import { ignoredFields, invalidRequest, isPlainObject, zodFailure, ZOD_PARSE_OPTIONS, type FieldMessage } from './wire/common.js';
 import { openAiCodec } from './wire/openai.js';
@@ -109,7 +110,7 @@ export async function handleEmbeddings(ctx: CallContext, input: Omit<CallInput, 
     embeddings: { inputs: call.texts.length, ...(call.dimensions !== undefined && { dimensions: call.dimensions }) },
     ...(call.ignored.length > 0 && { ignored: call.ignored }),
   };
-  const port = { text: () => undefined, usage: (u: TokenUsage | undefined) => (usage = u), vectors: (v: number[][]) => (vectors = v) };
+  const port = { text: () => undefined, usage: (u: TokenUsage | undefined) => (usage = u), vectors: (v: number[][]) => (vectors = v), waited: (ms: number) => addOutside(res, ms) };
   try {
     const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: paramsOf(call), gateway, port, signal: hangUp.signal, itemId: randomUUID() });
     if (!vectors) return sendError(res, 'openai', { status: 500, kind: 'api_error', message: 'the call ended without embeddings' });

@@ -1,6 +1,7 @@
-/** Writing the gateway's plain (non-streamed) HTTP answers. */
+/** Writing the gateway's plain (non-streamed) HTTP answers, each with the console's added time (overhead.ts). */
 import type { ServerResponse } from 'node:http';
 import type { ProviderApi } from '../../shared/contract/gateway.js';
+import { OVERHEAD_HEADER, overheadMs } from './overhead.js';
 import { codecFor } from './wire/index.js';
 import type { WireError } from './wire/types.js';
 
@@ -19,8 +20,10 @@ export function sendJson(res: ServerResponse, body: unknown): void {
   send(res, 200, body);
 }
 
+/** Writes the JSON answer with the console's added time (overhead.ts) in its headers. */
 function send(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  const overhead = overheadMs(res);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(overhead !== undefined && { [OVERHEAD_HEADER]: String(overhead) }), ...headers });
   res.end(text);
 }

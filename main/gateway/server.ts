@@ -12,7 +12,8 @@
  *
  * Before a byte of the body is read, every request must carry a gateway token (`Authorization:
  * Bearer …` as the OpenAI SDKs send it, or `x-api-key` as the Anthropic SDKs do; 401 otherwise),
- * a loopback `Host` (no DNS rebinding) and no `Origin` (no web page may call it; 403). The body is
+ * a loopback `Host` (no DNS rebinding) and no `Origin` (no web page may call it; 403) — on a team
+ * server's listener ({@link gatewayHandler}) only the latter, its host having checked TLS. The body is
  * capped (413). Errors are answered in the provider's own shape (main/gateway/wire). What happens
  * to an accepted call: main/gateway/call.ts (embeddings: embeddings.ts). Paths under `/mcp/` go to the mounted service first
  * (the bridged servers on Streamable HTTP, main/bridge/http-serving.ts), which checks them itself.
@@ -27,12 +28,14 @@ import { handleCall, type CallContext } from './call.js';
 import { countTokens } from './count-tokens.js';
 import { handleEmbeddings } from './embeddings.js';
 import { modelBody, modelsBody, type GatewayModel } from './models.js';
+import { startOverhead } from './overhead.js';
 import { sendError, sendJson } from './respond.js';
 import { earlierAnswers, namedResponseIds, prefetchEntries, storedResponse, type ReadEntry } from './responses-history.js';
 import { route, SERVED_ENDPOINTS, type Endpoint } from './routes.js';
 import type { GatewayTokens, TokenHolder } from './tokens.js';
 import { anthropicCodec, openAiCodec, responsesCodec, type WireCodec } from './wire/index.js';
 import { bearerToken } from '../http/token.js';
+import { HistoryUnavailableError } from '../store/history-api.js';
 
 /** Default cap on a call's body, in bytes (the sampling request cap, S-SIZE-1). */
 export const DEFAULT_GATEWAY_BODY_BYTES = 25 * 1024 * 1024;
@@ -77,17 +80,38 @@ const CODECS: Record<Extract<Endpoint, { kind: 'call' }>['endpoint'], WireCodec>
 };
 
 /**
- * Listens on 127.0.0.1:`port` (0: any free port).
- * @throws Error (as a rejected promise) when the port cannot be bound (e.g. EADDRINUSE)
+ * Why a request is refused before anything else (answered 403), or undefined: on loopback
+ * {@link loopbackRefusal}; on a team server's listener, any `Origin` (no web page may call the
+ * gateway; the host checked TLS or the proxy before).
  */
-export async function startGatewayServer(deps: GatewayServerDeps, port: number): Promise<GatewayServer> {
-  const server = createServer((req, res) => {
-    void serve(deps, req, res, bound.port).catch((err: unknown) => {
+export type GatewayDoorCheck = (req: IncomingMessage) => string | undefined;
+
+/** Refuses requests from web pages (any `Origin` header): the door check of a team server's listener. */
+export const noWebPages: GatewayDoorCheck = (req) => (req.headers.origin !== undefined ? 'requests from web pages are refused' : undefined);
+
+/**
+ * The gateway's request handler, for a listener of the caller's (a team server serves it beside
+ * its web UI): `door` runs first on every request. Never rejects: a failure is answered 500, a
+ * team database that cannot be reached 503.
+ */
+export function gatewayHandler(deps: GatewayServerDeps, door: GatewayDoorCheck): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return (req, res) => {
+    startOverhead(res);
+    return serve(deps, req, res, door).catch((err: unknown) => {
       deps.logger.error('gateway call failed', { error: String(err) });
       if (!res.headersSent) sendError(res, 'openai', { status: 500, kind: 'api_error', message: 'internal error in the console' });
       else res.end();
     });
-  });
+  };
+}
+
+/**
+ * Listens on 127.0.0.1:`port` (0: any free port).
+ * @throws Error (as a rejected promise) when the port cannot be bound (e.g. EADDRINUSE)
+ */
+export async function startGatewayServer(deps: GatewayServerDeps, port: number): Promise<GatewayServer> {
+  const handle = gatewayHandler(deps, (req) => loopbackRefusal(req, bound.port));
+  const server = createServer((req, res) => void handle(req, res));
   server.requestTimeout = 0; // a call may wait on a person for as long as the caller waits
   server.headersTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
@@ -104,15 +128,19 @@ async function closeServer(server: Server): Promise<void> {
 }
 
 /** One HTTP request: checked, routed, its body read, then handed to its endpoint. */
-async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerResponse, port: number): Promise<void> {
+async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerResponse, door: GatewayDoorCheck): Promise<void> {
   const path = (req.url ?? '').split('?')[0] ?? '';
   if (deps.mount && path.startsWith('/mcp/') && (await deps.mount(req, res))) return;
   const routed = route(req.method, path);
   const { shape, endpoint } = routed;
-  const refusal = loopbackRefusal(req, port);
+  const refusal = door(req);
   if (refusal) return sendError(res, shape, { status: 403, kind: 'permission', message: refusal });
   if (!endpoint) return notServed(res, shape, `${req.method} ${path}`, routed.allow);
-  const holder = authenticate(deps, req);
+  const holder = await authenticate(deps, req).catch((err: unknown) => {
+    if (!(err instanceof HistoryUnavailableError)) throw err;
+    return 'unreachable' as const;
+  });
+  if (holder === 'unreachable') return sendError(res, shape, { status: 503, kind: 'overloaded', message: "the console's team database cannot be reached; try again shortly", retryAfterSeconds: 1 });
   if (!holder) return sendError(res, shape, { status: 401, kind: 'authentication', message: 'invalid or missing gateway token (set the API key to a token of MCP Approval Console)' });
   if (endpoint.kind === 'models') return answerModels(deps, res, endpoint, holder);
   if (endpoint.kind === 'response') return answerStored(deps, res, endpoint.id, holder);
@@ -171,7 +199,7 @@ async function answerStored(deps: GatewayServerDeps, res: ServerResponse, id: st
 }
 
 /** The token's holder: `Authorization: Bearer <token>` or `x-api-key: <token>`. */
-function authenticate(deps: GatewayServerDeps, req: IncomingMessage): TokenHolder | undefined {
+async function authenticate(deps: GatewayServerDeps, req: IncomingMessage): Promise<TokenHolder | undefined> {
   const bearer = bearerToken(req);
   const key = req.headers['x-api-key'];
   const token = bearer ?? (typeof key === 'string' ? key.trim() : undefined);

@@ -11,6 +11,9 @@
  *   again. The file follows main/user-file.ts (a broken one is reported and never written over).
  *
  * A token is `mcpgw_` + 32 random bytes (base64url): unguessable, so a lookup by its hash is safe.
+ *
+ * On a team server the named tokens live in the team's database instead (main/team/tokens.ts,
+ * the same {@link GatewayTokens} interface): hashes only, each token shown once at creation.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -55,10 +58,18 @@ export interface GatewayTokens {
   port(): number;
   /** Problems reading gateway.json (shown as a notice), if any. */
   problem?: string;
+  /**
+   * Set when a named token is shown only once, at creation ({@link GatewayTokens.reveal} always
+   * refuses): a team server keeps hashes only.
+   */
+  shownOnce?: true;
   /** `serverId`'s token for this console run (made on first ask). */
   forServer(serverId: string): string;
-  /** Who holds `token`, or undefined for an unknown or revoked one; a named token's use is counted. */
-  holder(token: string, now: number): TokenHolder | undefined;
+  /**
+   * Who holds `token`, or undefined for an unknown or revoked one; a named token's use is counted.
+   * @throws (rejects) HistoryUnavailableError when the team's database cannot be reached (a team server)
+   */
+  holder(token: string, now: number): Promise<TokenHolder | undefined>;
   /**
    * Creates a named token and returns it. When gateway.json is refused or cannot be written, the
    * token is not kept in the secret store either. Creations run one after another.
@@ -71,10 +82,59 @@ export interface GatewayTokens {
   /** Revokes a named token: calls with it are refused from now on. @throws ApiError not_found, invalid_state */
   revoke(name: string): Promise<void>;
   views(): GatewayTokenView[];
+  /**
+   * Calls `listener` when the named tokens or their use changed other than through this object's
+   * own `create`/`revoke` (another instance of a team server); returns the unsubscribe. Absent:
+   * nothing else changes them.
+   */
+  onChange?(listener: () => void): () => void;
+  /** Stops following changes made elsewhere (a team server); idempotent. */
+  close?(): void;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-const newToken = (): string => `mcpgw_${randomBytes(32).toString('base64url')}`;
+/** Hex SHA-256 of a token: what is stored and looked up. */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+/** A new token: `mcpgw_` + 32 random bytes, base64url. */
+export const newToken = (): string => `mcpgw_${randomBytes(32).toString('base64url')}`;
+
+/** The per-run tokens of the servers the console launches with `providerGateway` (in memory only). */
+export interface ServerTokens {
+  /** `serverId`'s token for this run, made on first ask. */
+  forServer(serverId: string): string;
+  /** The server whose token has SHA-256 `hash`, if any. */
+  serverOf(hash: string): string | undefined;
+}
+
+/** New, empty {@link ServerTokens}. */
+export function createServerTokens(): ServerTokens {
+  const byServer = new Map<string, string>();
+  const serverOf = new Map<string, string>();
+  return {
+    forServer(serverId) {
+      let token = byServer.get(serverId);
+      if (!token) {
+        token = newToken();
+        byServer.set(serverId, token);
+        serverOf.set(sha256(token), serverId);
+      }
+      return token;
+    },
+    serverOf: (hash) => serverOf.get(hash),
+  };
+}
+
+/** The port `dir/gateway.json` asks for (else {@link DEFAULT_GATEWAY_PORT}), and why the file could not be read, if it could not. */
+export function gatewayFileSettings(dir: string): { port: number; problem?: string } {
+  const read = readUserFile(join(dir, GATEWAY_FILE), spec);
+  if (read.state === 'broken') return { port: DEFAULT_GATEWAY_PORT, problem: read.problems.join('; ') };
+  return { port: (read.state === 'ok' ? read.value.port : undefined) ?? DEFAULT_GATEWAY_PORT };
+}
+
+/** Checks a new named token's name. @throws ApiError invalid_input naming what is wrong */
+export function checkTokenName(name: string): void {
+  const parsed = GatewayTokenNameSchema.safeParse(name);
+  if (!parsed.success) throw new ApiError('invalid_input', ui('error.gatewayTokenName', { why: parsed.error.issues[0]?.message ?? 'invalid' }));
+}
 
 /**
  * What one opening keeps: gateway.json as last read or written, each server's token for this run
@@ -84,8 +144,7 @@ interface TokensState {
   readonly path: string;
   readonly secrets: SecretStore;
   file: GatewayFile;
-  readonly byServer: Map<string, string>;
-  readonly serverOf: Map<string, string>;
+  readonly servers: ServerTokens;
   readonly use: Map<string, { calls: number; lastUsedAt?: number }>;
   /** The last token creation started: creations run one after another (each awaits the secret store). */
   creating: Promise<unknown>;
@@ -102,12 +161,12 @@ export function openGatewayTokens(dir: string, secrets: SecretStore, audit?: Aud
   const path = join(dir, GATEWAY_FILE);
   const read = readUserFile(path, spec);
   const problem = read.state === 'broken' ? read.problems.join('; ') : undefined;
-  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, byServer: new Map(), serverOf: new Map(), use: new Map(), creating: Promise.resolve(), audit };
+  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, servers: createServerTokens(), use: new Map(), creating: Promise.resolve(), audit };
   return {
     port: () => st.file.port ?? DEFAULT_GATEWAY_PORT,
     ...(problem && { problem }),
-    forServer: (serverId) => forServer(st, serverId),
-    holder: (token, now) => holder(st, token, now),
+    forServer: (serverId) => st.servers.forServer(serverId),
+    holder: async (token, now) => holder(st, token, now),
     create: (name, now) => {
       // One at a time: two creations of one name both passed the name check before either saved,
       // and the second overwrote the first's secret.
@@ -135,21 +194,10 @@ function named(st: TokensState, name: string): GatewayFile['tokens'][number] {
   return found;
 }
 
-/** {@link GatewayTokens.forServer}: the server's token, made on first ask. */
-function forServer(st: TokensState, serverId: string): string {
-  let token = st.byServer.get(serverId);
-  if (!token) {
-    token = newToken();
-    st.byServer.set(serverId, token);
-    st.serverOf.set(sha256(token), serverId);
-  }
-  return token;
-}
-
 /** {@link GatewayTokens.holder}: a server's token first, then a named one (its use counted at `now`, epoch ms). */
 function holder(st: TokensState, token: string, now: number): TokenHolder | undefined {
   const hash = sha256(token);
-  const serverId = st.serverOf.get(hash);
+  const serverId = st.servers.serverOf(hash);
   if (serverId) return { serverId, caller: { kind: 'server' } };
   const stored = st.file.tokens.find((t) => t.sha256 === hash);
   if (!stored) return undefined;
@@ -164,8 +212,7 @@ function holder(st: TokensState, token: string, now: number): TokenHolder | unde
  * again (nothing would point to it) and the write's error is thrown.
  */
 async function create(st: TokensState, name: string, now: number): Promise<string> {
-  const parsed = GatewayTokenNameSchema.safeParse(name);
-  if (!parsed.success) throw new ApiError('invalid_input', ui('error.gatewayTokenName', { why: parsed.error.issues[0]?.message ?? 'invalid' }));
+  checkTokenName(name);
   if (st.file.tokens.some((t) => t.name === name)) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
   const token = newToken();
   const secretName = gatewayTokenSecretName(name);

@@ -10,6 +10,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderTimeouts, ToolSupport } from '../../shared/contract/providers.js';
 import { apiRoot } from './base-url.js';
 import { watchedFetch } from './call-clock.js';
+import { createDirectGenerate, sendsDirect } from './chat-completions.js';
 import type { ErrorContext } from './errors.js';
 import { embedTexts } from './embed.js';
 import { streamGenerate } from './generate-stream.js';
@@ -69,8 +70,12 @@ export function createOpenAICompatibleProvider(config: OpenAICompatibleConfig): 
   };
 
   const ctxOf = (modelId: string): ErrorContext => ({ label, baseURL, modelId, ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+  const direct = createDirectGenerate({ baseURL, ...(config.apiKey && { apiKey: config.apiKey }), ...(config.headers && { headers: config.headers }), ...(config.timeouts && { timeouts: config.timeouts }) });
   async function generate(input: GenerateInput): Promise<GenerateOutput> {
-    return streamGenerate(input, { model: chatModel(input.modelId), ctx: ctxOf(input.modelId), tools: config.toolSupport?.(input.modelId) ?? 'native', ...(config.timeouts && { timeouts: config.timeouts }) });
+    const tools = config.toolSupport?.(input.modelId) ?? 'native';
+    const hasTools = (input.params.tools?.length ?? 0) > 0;
+    if ((tools === 'native' || !hasTools) && sendsDirect(input.params)) return direct(input, ctxOf(input.modelId));
+    return streamGenerate(input, { model: chatModel(input.modelId), ctx: ctxOf(input.modelId), tools, ...(config.timeouts && { timeouts: config.timeouts }) });
   }
   async function embed(input: EmbedInput): Promise<EmbedOutput> {
     return embedTexts(input, { model: sdk.embeddingModel(input.modelId), ctx: ctxOf(input.modelId), ...(config.timeouts && { timeouts: config.timeouts }) });

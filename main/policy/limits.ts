@@ -99,7 +99,7 @@ function take(bucket: Bucket, perMinute: number, now: number, commit: boolean): 
 type Counters = Omit<ServerCounters, 'tokensToday' | 'spendTodayUsd'> & { day: string; usage: DayUsage };
 
 /** The console-wide limits in force: the file's `global` over {@link DEFAULT_GLOBAL_LIMITS}. */
-type GlobalLimits = Limits & { requestsPerMinute: number; maxWaiting: number };
+export type GlobalLimits = Limits & { requestsPerMinute: number; maxWaiting: number };
 
 /** The estimate an auto-approved request holds until it settles: tokens and USD, on the UTC day it was reserved. */
 interface Reservation {
@@ -122,8 +122,8 @@ interface LimiterState {
 }
 
 /** A limit a request ran into: its rule id, why (the middle of the refusal's message), whether it is console-wide. */
-interface LimitHit {
-  rule: string;
+export interface LimitHit {
+  rule: LimitRule;
   why: string;
   global?: boolean;
 }
@@ -201,27 +201,69 @@ function totalOf(st: LimiterState, now: number): Today {
   return out;
 }
 
+/** The id of a limit a request can run into (recorded in history as the rule). */
+export type LimitRule = 'limit.rpm' | 'limit.waiting' | 'limit.tokens' | 'limit.spend' | 'limit.global.rpm' | 'limit.global.waiting' | 'limit.global.tokens' | 'limit.global.spend';
+
+/** What a refusal's message says: the server, the limits in force and the numbers that reached them. */
+export interface LimitFacts {
+  serverId: string;
+  limits: Limits;
+  global: GlobalLimits;
+  /** Requests waiting from the server, and on the console as a whole. */
+  waiting: number;
+  globalWaiting: number;
+  /** Today's (UTC) usage: the server's, and every server's (console-wide). */
+  usage: Pick<DayUsage, 'tokens' | 'costUsd'>;
+  all: Pick<DayUsage, 'tokens' | 'costUsd'>;
+}
+
+/** The limit `rule` as a hit: its id, why (the middle of the refusal's message) and whether it is console-wide. Shared by the in-memory and the team's limits. */
+export function limitHit(rule: LimitRule, f: LimitFacts): LimitHit {
+  const { serverId, limits, global } = f;
+  switch (rule) {
+    case 'limit.global.waiting':
+      return { rule, why: `the console already has ${f.globalWaiting} requests waiting (cap ${global.maxWaiting})`, global: true };
+    case 'limit.waiting':
+      return { rule, why: `${f.waiting} requests from "${serverId}" are already waiting (limit ${limits.maxWaiting})` };
+    case 'limit.tokens':
+      return { rule, why: `"${serverId}" used ${f.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)` };
+    case 'limit.spend':
+      return { rule, why: `"${serverId}" spent $${f.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)` };
+    case 'limit.global.tokens':
+      return { rule, why: `the console used ${f.all.tokens} of ${global.tokensPerDay} tokens today (UTC)`, global: true };
+    case 'limit.global.spend':
+      return { rule, why: `the console spent $${f.all.costUsd.toFixed(2)} of $${global.spendPerDayUsd} today (UTC)`, global: true };
+    case 'limit.rpm':
+      return { rule, why: `more than ${limits.requestsPerMinute} requests per minute from "${serverId}"` };
+    case 'limit.global.rpm':
+      return { rule, why: `more than ${global.requestsPerMinute} requests per minute to the console`, global: true };
+  }
+}
+
+/** The refusal's answer for a hit: the JSON-RPC error a server gets ("Rate limited: …. Try again later."). */
+export function refusalOf(hit: LimitHit): LimitRefusal {
+  return { ok: false, code: RATE_LIMITED_CODE, message: `Rate limited: ${hit.why}. Try again later.`, rule: hit.rule };
+}
+
+/** The server's and console's limits in force for `serverId`: the file's over the defaults. */
+export function limitsFor(file: RulesFile, serverId: string): { limits: Limits; global: GlobalLimits } {
+  return { limits: { ...DEFAULT_SERVER_LIMITS, ...file.servers[serverId]?.limits }, global: { ...DEFAULT_GLOBAL_LIMITS, ...file.global } };
+}
+
 /**
  * The first waiting or daily limit a request from `serverId` runs into, in this order: console
  * waiting, server waiting, server tokens, server spend, console tokens, console spend (the console's
  * daily totals are summed only when it sets a daily limit). Undefined = none. Changes nothing.
  */
 function waitingOrDailyHit(st: LimiterState, serverId: string, c: Counters, limits: Limits, global: GlobalLimits, now: number): LimitHit | undefined {
-  if (st.globalWaiting >= global.maxWaiting) return { rule: 'limit.global.waiting', why: `the console already has ${st.globalWaiting} requests waiting (cap ${global.maxWaiting})`, global: true };
-  if (c.waiting >= limits.maxWaiting!) return { rule: 'limit.waiting', why: `${c.waiting} requests from "${serverId}" are already waiting (limit ${limits.maxWaiting})` };
-  if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) {
-    return { rule: 'limit.tokens', why: `"${serverId}" used ${c.usage.tokens} of ${limits.tokensPerDay} tokens today (UTC)` };
-  }
-  if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd - USD_EPSILON) {
-    return { rule: 'limit.spend', why: `"${serverId}" spent $${c.usage.costUsd.toFixed(2)} of $${limits.spendPerDayUsd} today (UTC)` };
-  }
   const all = global.tokensPerDay !== undefined || global.spendPerDayUsd !== undefined ? totalOf(st, now) : undefined;
-  if (all && global.tokensPerDay !== undefined && all.tokens >= global.tokensPerDay) {
-    return { rule: 'limit.global.tokens', why: `the console used ${all.tokens} of ${global.tokensPerDay} tokens today (UTC)`, global: true };
-  }
-  if (all && global.spendPerDayUsd !== undefined && all.costUsd >= global.spendPerDayUsd - USD_EPSILON) {
-    return { rule: 'limit.global.spend', why: `the console spent $${all.costUsd.toFixed(2)} of $${global.spendPerDayUsd} today (UTC)`, global: true };
-  }
+  const facts: LimitFacts = { serverId, limits, global, waiting: c.waiting, globalWaiting: st.globalWaiting, usage: c.usage, all: all ?? { tokens: 0, costUsd: 0 } };
+  if (st.globalWaiting >= global.maxWaiting) return limitHit('limit.global.waiting', facts);
+  if (c.waiting >= limits.maxWaiting!) return limitHit('limit.waiting', facts);
+  if (limits.tokensPerDay !== undefined && c.usage.tokens >= limits.tokensPerDay) return limitHit('limit.tokens', facts);
+  if (limits.spendPerDayUsd !== undefined && c.usage.costUsd >= limits.spendPerDayUsd - USD_EPSILON) return limitHit('limit.spend', facts);
+  if (all && global.tokensPerDay !== undefined && all.tokens >= global.tokensPerDay) return limitHit('limit.global.tokens', facts);
+  if (all && global.spendPerDayUsd !== undefined && all.costUsd >= global.spendPerDayUsd - USD_EPSILON) return limitHit('limit.global.spend', facts);
   return undefined;
 }
 
@@ -231,30 +273,31 @@ function waitingOrDailyHit(st: LimiterState, serverId: string, c: Counters, limi
  * both have a request, and neither is touched.
  */
 function rateHit(st: LimiterState, serverId: string, bucket: Bucket, limits: Limits, global: GlobalLimits, now: number): LimitHit | undefined {
+  const none = { tokens: 0, costUsd: 0 };
+  const facts: LimitFacts = { serverId, limits, global, waiting: 0, globalWaiting: 0, usage: none, all: none }; // the rate messages name only the limits
   if (!take(bucket, limits.requestsPerMinute!, now, false)) {
     take(bucket, limits.requestsPerMinute!, now, true);
-    return { rule: 'limit.rpm', why: `more than ${limits.requestsPerMinute} requests per minute from "${serverId}"` };
+    return limitHit('limit.rpm', facts);
   }
   if (!take(st.globalBucket, global.requestsPerMinute, now, false)) {
     take(st.globalBucket, global.requestsPerMinute, now, true);
-    return { rule: 'limit.global.rpm', why: `more than ${global.requestsPerMinute} requests per minute to the console`, global: true };
+    return limitHit('limit.global.rpm', facts);
   }
   return undefined;
 }
 
 /** Counts a refusal (the server's count and last message; the console-wide count when the limit is global) and builds its answer. */
 function refuse(st: LimiterState, c: Counters, hit: LimitHit, now: number): LimitRefusal {
-  const message = `Rate limited: ${hit.why}. Try again later.`;
+  const refusal = refusalOf(hit);
   c.rateLimited++;
-  c.lastLimited = { at: now, message };
+  c.lastLimited = { at: now, message: refusal.message };
   if (hit.global) st.globalLimited++;
-  return { ok: false, code: RATE_LIMITED_CODE, message, rule: hit.rule };
+  return refusal;
 }
 
 /** {@link Limiter.admit}: refuses at the first limit reached; else takes a request from both buckets and a waiting slot. */
 function admit(st: LimiterState, serverId: string, file: RulesFile, now: number): { ok: true } | LimitRefusal {
-  const limits: Limits = { ...DEFAULT_SERVER_LIMITS, ...file.servers[serverId]?.limits };
-  const global: GlobalLimits = { ...DEFAULT_GLOBAL_LIMITS, ...file.global };
+  const { limits, global } = limitsFor(file, serverId);
   const c = countersOf(st, serverId, now);
   const bucket = bucketOf(st, serverId, limits.requestsPerMinute!);
   if (st.globalBucket.tokens === Number.POSITIVE_INFINITY) Object.assign(st.globalBucket, { tokens: global.requestsPerMinute, at: now });

@@ -22,9 +22,12 @@ import type { UsageRow } from '../store/usage.js';
 import { decideSampling } from './decide.js';
 import { createDetectCache, type DetectCache } from './detect-cache.js';
 import { createHistoryScrubber } from './history-scrub.js';
-import { createLimiter, utcDayOf, utcDayStart, type DayUsage, type Limiter } from './limits.js';
+import { createLimiter, limitsFor, utcDayOf, utcDayStart, type DayUsage, type Limiter, type Today } from './limits.js';
 import { rulesFileFor } from './former-names.js';
-import { openRulesStore, RULES_FILE, type RulesStore } from './rules-store.js';
+import { openFileRuleBook, type RuleBookStore } from './rule-book.js';
+import { RULES_FILE } from './rules-store.js';
+import { decideShared, type SharedLimits } from './shared-limits.js';
+import type { DecideContext } from './decide.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { personActing } from '../audit/actor.js';
 import type { AuditRecorder } from '../audit/trail.js';
@@ -52,20 +55,37 @@ export interface PolicyDeps {
   offload?: Offload;
   /** Names a server was known by before (main/policy/former-names.ts): their rules and limits apply to it. */
   formerNames?(serverId: string): readonly string[];
-  /** Where rule book changes are recorded (main/audit); absent: not recorded. */
+  /** Where the rule book lives (a team's database: main/team/policy-rules.ts); absent: `rules.json` in `dir`. The service closes it. */
+  ruleBook?: RuleBookStore;
+  /**
+   * Limits and budgets shared with other consoles (a team's database: main/team/policy-limits.ts):
+   * each decision then waits for one call to them, and `usageSince` is not read (the shared
+   * counters outlive every console). Absent: in memory, decided without waiting. The service closes it.
+   */
+  sharedLimits?: SharedLimits;
+  /**
+   * Where rule book changes are recorded (main/audit): this console's saves, imports and pauses
+   * (whichever book it keeps), and hand edits of `rules.json`; a team book's change made by
+   * another instance is recorded there. Absent: not recorded.
+   */
   audit?: AuditRecorder;
 }
 
 /** Texts at least this long (characters) are scanned on the offload worker by `prepare`: 64 KiB. */
 const SCAN_OFFLOAD_CHARS = BIG_PAYLOAD / 16;
 
-/** The policy service: the pipeline seam, the elicitation hook, the history filter, and the API methods it serves. */
-export interface PolicyService {
-  policy: SamplingPolicy;
+/**
+ * The policy service: the pipeline seam, the elicitation hook, the history filter, and the API
+ * methods it serves. `A` is what a decision returns: the action itself with limits in memory (the
+ * desktop), a promise of it with shared limits (a team).
+ */
+export interface PolicyService<A extends PolicyAction | Promise<PolicyAction> = PolicyAction | Promise<PolicyAction>> {
+  policy: Omit<SamplingPolicy, 'decide'> & { decide(facts: PolicyFacts): A };
   /**
-   * Resolves once today's totals are seeded from history (at once when `usageSince` answered
-   * synchronously or is absent); never rejects (a failed read is logged, the totals start at zero).
-   * Await it before requests can arrive.
+   * Resolves once the rule book is read and today's totals are seeded from history (at once when
+   * `usageSince` answered synchronously or is absent; a failed read of history is logged and the
+   * totals start at zero). Rejects only when a team's rule book cannot be read at start. Await it
+   * before requests can arrive.
    */
   ready: Promise<void>;
   /** The elicitation queue's `decide` hook: `decline` when the server's elicitation policy says so, else `ask`. */
@@ -79,16 +99,22 @@ export interface PolicyService {
    * when `save` returns and a failure to write it reaches the person's action.
    */
   historySink(inner: HistorySink & { saveSoon?(entry: HistoryEntry): void }): HistorySink;
-  /** Saves the whole rules file (versions bumped for changed rules). @throws ApiError invalid_input */
-  saveRules(rules: unknown): RulesFile;
-  setPaused(paused: boolean): void;
+  /**
+   * Saves the whole rule book (versions bumped for changed rules). `baseRevision`: the revision the
+   * edit started from (main/policy/rule-book.ts).
+   * @throws (rejects) ApiError invalid_input; invalid_state when the stored book is broken or changed since `baseRevision`
+   */
+  saveRules(rules: unknown, baseRevision?: number): Promise<RulesFile>;
+  /** The pause switch of the newest book. @throws (rejects) as {@link PolicyService.saveRules} */
+  setPaused(paused: boolean): Promise<void>;
   /** The rules file as text, for export. */
   exportRules(): { fileName: string; text: string };
-  /** Replaces the rules with an exported file's text. @throws ApiError invalid_input with the line */
-  importRules(text: string): RulesFile;
+  /** Replaces the rule book with an exported file's text. @throws (rejects) ApiError invalid_input with the line */
+  importRules(text: string): Promise<RulesFile>;
   /** Keeps (or stops keeping) the unredacted original of one request in history. */
   setKeepOriginal(itemId: string, keep: boolean): void;
-  close(): void;
+  /** Closes the rule book and the shared limits (sending what they keep). */
+  close(): Promise<void>;
 }
 
 /**
@@ -111,6 +137,8 @@ export function dayUsageOf(rows: readonly UsageRow[], priceOf: PolicyDeps['price
 }
 
 /** Creates the policy service and publishes the first `policy` slice. */
+export function createPolicyService(deps: PolicyDeps & { sharedLimits?: undefined }): PolicyService<PolicyAction>;
+export function createPolicyService(deps: PolicyDeps): PolicyService;
 export function createPolicyService(deps: PolicyDeps): PolicyService {
   const st: PolicyState = {
     deps,
@@ -120,20 +148,24 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     detector: createDetectCache(),
     options: undefined,
     publishQueued: false,
-    // The store calls onChange only from its watcher and `reload`, never while it opens.
-    store: openRulesStore(deps.dir, {
-      logger: deps.logger,
-      onChange: () => publish(st),
-      watch: deps.watch,
-      // A hand edit noticed by the console: the console is who tells.
-      onFileChange: (before, after) => auditRules(deps, before, after, 'file_edited', { kind: 'console' }),
-    }),
+    store:
+      deps.ruleBook ??
+      openFileRuleBook(deps.dir, {
+        logger: deps.logger,
+        ...(deps.watch !== undefined && { watch: deps.watch }),
+        // A hand edit noticed by the console: the console is who tells.
+        onFileChange: (before, after) => auditRules(deps, before, after, 'file_edited', { kind: 'console' }),
+      }),
   };
-  const ready = seedToday(st);
+  // The store tells only of changes made elsewhere (a hand edit, another console), never while it opens.
+  st.store.onChange(() => publish(st));
+  deps.sharedLimits?.onChange(() => publish(st));
+  const ready = Promise.all([st.store.ready.then(() => publish(st)), deps.sharedLimits ? undefined : seedToday(st)]).then(() => undefined);
   deps.hub.set('policy', policyView(st));
 
+  const shared = deps.sharedLimits;
   const policy: SamplingPolicy = {
-    decide: (facts) => decide(st, facts),
+    decide: (facts) => (shared ? decideWithShared(st, shared, facts) : decide(st, facts)),
     costOf: (model, usage) => costOf(deps, model, usage) ?? undefined,
     prepare: (_serverId, params) => prepareScan(st, params),
     settled: (serverId, item) => settled(st, serverId, item),
@@ -146,27 +178,43 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     ready,
     decideElicitation: (serverId) => decideElicitation(st, serverId),
     historySink: (inner) => scrubbingSink(scrub, inner),
-    saveRules(rules) {
-      const before = st.store.current();
-      const saved = st.store.save(rules);
-      auditRules(deps, before, saved, 'saved', personActing());
-      publish(st);
-      return saved;
-    },
-    setPaused(paused) {
-      const before = st.store.current();
-      const saved = st.store.save({ ...before, paused });
-      auditRules(deps, before, saved, paused ? 'paused' : 'resumed', personActing());
-      publish(st);
-    },
+    saveRules: (rules, baseRevision) => recorded(st, 'saved', () => st.store.save(rules, { ...(baseRevision !== undefined && { baseRevision }) })),
+    setPaused: async (paused) => void (await recorded(st, paused ? 'paused' : 'resumed', () => st.store.setPaused(paused), (before, saved) => ({ ...saved, paused: before.paused }))),
     exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(st.store.current(), null, 2)}\n` }),
     importRules: (text) => importRules(st, text),
     setKeepOriginal(itemId, value) {
       if (value) st.keep.add(itemId);
       else st.keep.delete(itemId);
     },
-    close: () => st.store.close(),
+    async close() {
+      st.store.close();
+      await shared?.close();
+    },
   };
+}
+
+/** Publishes once `change` (a save of the rule book) is done — also when it failed (a hand edit it read counts); resolves or rejects as it does. */
+async function published<T>(st: PolicyState, change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } finally {
+    publish(st);
+  }
+}
+
+/**
+ * Saves the rule book through `change` (published as {@link published}) and records the change in
+ * the audit trail as the person acting made it — a book in a file or in a team's database alike.
+ * `beforeOf`: the book the record compares the saved one with (default: the book in force when
+ * the save started); the pause switch compares only `paused`, so a hand edit read by its save is
+ * recorded on its own (`file_edited`), not twice.
+ */
+async function recorded(st: PolicyState, how: RulesChangeHow, change: () => Promise<RulesFile>, beforeOf: (before: RulesFile, saved: RulesFile) => RulesFile = (before) => before): Promise<RulesFile> {
+  const actor = personActing();
+  const before = st.store.current();
+  const saved = await published(st, change());
+  auditRules(st.deps, beforeOf(before, saved), saved, how, actor);
+  return saved;
 }
 
 /** What one policy service keeps between calls; the steps below read and change it. */
@@ -180,7 +228,7 @@ interface PolicyState {
   options: { file: RulesFile; detect: DetectOptions } | undefined;
   /** Set while a publish waits for its microtask. */
   publishQueued: boolean;
-  readonly store: RulesStore;
+  readonly store: RuleBookStore;
 }
 
 /** The detect options of a rules file: the same object for the same file, so the detect memos stay valid. */
@@ -215,13 +263,17 @@ function seedToday(st: PolicyState): Promise<void> {
 
 /** The `policy` state slice as it is now. */
 function policyView(st: PolicyState): PolicyView {
+  const { location } = st.store;
+  const limits = st.deps.sharedLimits ?? st.limiter;
   return {
     rules: st.store.current(),
-    path: st.store.path,
+    path: location.kind === 'file' ? location.path : location.target,
+    source: location.kind,
+    revision: st.store.revision(),
     problems: st.store.problems(),
     notes: st.store.notes(),
-    counters: st.limiter.counters(),
-    globalRateLimited: st.limiter.globalRateLimited(),
+    counters: limits.counters(),
+    globalRateLimited: limits.globalRateLimited(),
     pricesKnown: st.deps.priceOf !== undefined,
   };
 }
@@ -253,22 +305,40 @@ function decide(st: PolicyState, facts: PolicyFacts): PolicyAction {
     publish(st);
     return { kind: 'refuse', code: admitted.code, message: admitted.message, rule: admitted.rule };
   }
-  const out = decideSampling(facts, {
-    file,
-    findings: (params) => st.detector.inRequest(params, optionsOf(st, current)),
-    price: deps.priceOf?.(facts.model),
-    today: limiter.today(facts.serverId, facts.now),
-    todayAll: () => limiter.todayAll(facts.now),
-  });
+  const out = decideSampling(facts, contextFor(st, facts, file)(limiter.today(facts.serverId, facts.now), limiter.todayAll(facts.now)));
   if (out.kind === 'reject') limiter.countAuto(facts.serverId, 'rejected', facts.now);
   if (out.kind === 'approve_request' || out.kind === 'approve_all') {
     limiter.reserve(facts.serverId, facts.item.id, { tokens: out.estimate?.tokens ?? 0, costUsd: out.estimate?.costUsd ?? 0 }, facts.now);
   }
+  return decided(st, facts, out);
+}
+
+/** The decision's context for a rules file, given today's totals (the server's, everyone's). */
+function contextFor(st: PolicyState, facts: PolicyFacts, file: RulesFile): (today: Today, todayAll: Today) => DecideContext {
+  const current = st.store.current();
+  return (today, todayAll) => ({
+    file,
+    findings: (params) => st.detector.inRequest(params, optionsOf(st, current)),
+    price: st.deps.priceOf?.(facts.model),
+    today,
+    todayAll: () => todayAll,
+  });
+}
+
+/** Logs a decision an auto approval was held back from, publishes the counters, returns it. */
+function decided(st: PolicyState, facts: PolicyFacts, out: PolicyAction): PolicyAction {
   if (out.notes?.some((n) => n.kind !== 'ask_rule' && n.kind !== 'redacted')) {
-    deps.logger.info('auto-approval held back: asking the person', { serverId: facts.serverId, notes: out.notes.map((n) => n.kind).join(',') });
+    st.deps.logger.info('auto-approval held back: asking the person', { serverId: facts.serverId, notes: out.notes.map((n) => n.kind).join(',') });
   }
   publish(st);
   return out;
+}
+
+/** {@link SamplingPolicy.decide} with shared limits: one call to them admits (or refuses) and holds an auto approval's estimate (./shared-limits.ts). */
+async function decideWithShared(st: PolicyState, shared: SharedLimits, facts: PolicyFacts): Promise<PolicyAction> {
+  const file = rulesFileFor(st.store.current(), facts.serverId, st.deps.formerNames?.(facts.serverId) ?? []);
+  const out = await decideShared(facts, contextFor(st, facts, file), shared, limitsFor(file, facts.serverId));
+  return decided(st, facts, out);
 }
 
 /** {@link SamplingPolicy.prepare}: scans a request's big texts on the offload worker (when there is one) and seeds the detect memo with the findings. */
@@ -291,7 +361,9 @@ function settled(st: PolicyState, serverId: string, item: SamplingItemView): voi
   const now = st.deps.now();
   const usage = item.response?.usage;
   const tokens = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
-  st.limiter.settled(serverId, { tokens, costUsd: costOf(st.deps, item.model, usage), receivedAt: item.receivedAt, id: item.id }, now);
+  const settledUsage = { tokens, costUsd: costOf(st.deps, item.model, usage), receivedAt: item.receivedAt, id: item.id };
+  if (st.deps.sharedLimits) return st.deps.sharedLimits.settled(serverId, settledUsage, item.auto !== undefined, now); // publishes when the counters come back
+  st.limiter.settled(serverId, settledUsage, now);
   if (item.auto) st.limiter.countAuto(serverId, 'approved', now);
   publish(st);
 }
@@ -301,7 +373,8 @@ function decideElicitation(st: PolicyState, serverId: string): ElicitationDecisi
   const file = rulesFileFor(st.store.current(), serverId, st.deps.formerNames?.(serverId) ?? []);
   const { action, rule } = evaluateElicitation(serverId, serverPolicyOf(file, serverId));
   if (action === 'ask') return { kind: 'ask' };
-  st.limiter.countAuto(serverId, 'elicitation_declined', st.deps.now());
+  if (st.deps.sharedLimits) st.deps.sharedLimits.countDeclined(serverId, st.deps.now());
+  else st.limiter.countAuto(serverId, 'elicitation_declined', st.deps.now());
   publish(st);
   return { kind: 'decline', rule };
 }
@@ -318,15 +391,11 @@ function scrubbingSink(scrub: (entry: HistoryEntry) => HistoryEntry, inner: Hist
   };
 }
 
-/** {@link PolicyService.importRules}: parses the text, saves the rules and publishes. @throws ApiError invalid_input with the problems */
-function importRules(st: PolicyState, text: string): RulesFile {
+/** {@link PolicyService.importRules}: parses the text, saves the rules (over whatever is in force) and publishes. @throws (rejects) ApiError invalid_input with the problems */
+async function importRules(st: PolicyState, text: string): Promise<RulesFile> {
   const parsed = st.store.parse(text, 'imported file');
   if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
-  const before = st.store.current();
-  const saved = st.store.save(parsed.rules);
-  auditRules(st.deps, before, saved, 'imported', personActing());
-  publish(st);
-  return saved;
+  return recorded(st, 'imported', () => st.store.save(parsed.rules, { how: 'import' }));
 }
 
 /** Records the rule book's change in the audit trail (nothing when its content did not change). */

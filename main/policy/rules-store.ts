@@ -12,6 +12,11 @@
  * The folder is watched, so a hand edit is picked up within a moment; a hand edit that changes a
  * rule without raising its `version` gets the version bumped and is written back, so history's
  * "rule X (vN)" always names a rule as it was.
+ *
+ * Each change of the rules in force (a save, a hand edit picked up) raises the store's revision, a
+ * number kept in memory: a save that names the revision its edit started from is refused when the
+ * rules changed since (the file is read again first, so a hand edit the watcher has not reported
+ * yet counts).
  */
 import { existsSync, mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { ApiError } from '../../shared/contract/api.js';
@@ -29,6 +34,8 @@ export interface RulesStore {
   readonly path: string;
   /** The rules in force (the last good file, or none while the file is missing). */
   current(): RulesFile;
+  /** How many times the rules in force changed since the store opened, from 1. */
+  revision(): number;
   /** Problems with the file on disk; empty when it is good. */
   problems(): string[];
   /** Notes about a good file (fields the console does not know, kept and ignored); empty when none. */
@@ -37,10 +44,12 @@ export interface RulesStore {
    * Versions `next` against the last rules in force (kept for this even after the file was
    * deleted), writes it (atomically, mode 0600, the previous file kept as rules.json.bak) and puts
    * it in force.
+   * @param baseRevision the revision the edit started from; absent: saved over whatever is in force
    * @throws ApiError invalid_input when `next` does not fit the schema; invalid_state when the
-   *   file on disk is broken (nothing is written)
+   *   file on disk is broken, or (`error.rulesChanged`) when the rules changed since `baseRevision`
+   *   (nothing is written)
    */
-  save(next: unknown): RulesFile;
+  save(next: unknown, baseRevision?: number): RulesFile;
   /**
    * Parses a file's text (an import) without saving: the rules, or the problems with lines.
    */
@@ -96,6 +105,8 @@ interface RulesState {
   readonly path: string;
   readonly opts: RulesStoreOptions;
   rules: RulesFile;
+  /** See {@link RulesStore.revision}. */
+  revision: number;
   /**
    * The last rules put in force: versions are bumped against these, also after the file was
    * deleted (no rules in force), so a file put back with a changed rule gets a new version.
@@ -113,15 +124,16 @@ interface RulesState {
  * @param onChange called after the rules in force or the problems changed (not for `save`'s own write)
  */
 export function openRulesStore(dir: string, opts: RulesStoreOptions): RulesStore {
-  const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), versionBase: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
+  const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), revision: 1, versionBase: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
   load(st, true);
   if (opts.watch !== false) watchFolder(st);
   return {
     path: st.path,
     current: () => st.rules,
+    revision: () => st.revision,
     problems: () => st.problems,
     notes: () => st.notes,
-    save: (next) => save(st, next),
+    save: (next, baseRevision) => save(st, next, baseRevision),
     parse: (text, label) => parseRulesText(text, label),
     reload() {
       if (load(st)) opts.onChange();
@@ -162,6 +174,7 @@ function load(st: RulesState, initial = false): boolean {
 function readFile(st: RulesState): boolean {
   if (!existsSync(st.path)) {
     const changed = st.problems.length > 0 || st.notes.length > 0 || st.lastWritten !== undefined || JSON.stringify(st.rules) !== JSON.stringify(emptyRulesFile());
+    if (JSON.stringify(st.rules) !== JSON.stringify(emptyRulesFile())) st.revision++;
     st.rules = emptyRulesFile();
     st.problems = [];
     st.notes = [];
@@ -185,6 +198,7 @@ function readFile(st: RulesState): boolean {
   st.problems = [];
   st.notes = parsed.notes;
   const versioned = bumpVersions(st.versionBase, parsed.rules);
+  if (JSON.stringify(versioned) !== JSON.stringify(st.rules)) st.revision++;
   st.rules = versioned;
   st.versionBase = versioned;
   if (JSON.stringify(versioned) !== JSON.stringify(parsed.rules)) write(st, versioned);
@@ -210,17 +224,29 @@ function watchFolder(st: RulesState): void {
   }
 }
 
-/** {@link RulesStore.save}: validates, versions against the last rules in force, writes, then puts it in force. */
-function save(st: RulesState, next: unknown): RulesFile {
+/**
+ * {@link RulesStore.save}: validates; reads the file again (a hand edit not reported yet goes in
+ * force and counts as a change); refuses a stale `baseRevision`; versions against the last rules in
+ * force, writes, then puts it in force.
+ */
+function save(st: RulesState, next: unknown, baseRevision?: number): RulesFile {
   const parsed = RulesFileSchema.safeParse(next);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ApiError('invalid_input', ui('error.rulesNotSaved', { path: issue.path.join('.') || '(root)', why: issue.message }));
   }
+  if (load(st)) st.opts.onChange();
+  if (baseRevision !== undefined && baseRevision !== st.revision) throw rulesChangedError(st.revision);
   const versioned = bumpVersions(st.versionBase, parsed.data);
   write(st, versioned); // refused (invalid_state) while the file on disk is broken
+  if (JSON.stringify(versioned) !== JSON.stringify(st.rules)) st.revision++;
   st.rules = versioned;
   st.versionBase = versioned;
   st.problems = [];
   return versioned;
+}
+
+/** The refusal of a save whose edit started from an older rule book; `revision` is the one in force now. */
+export function rulesChangedError(revision: number): ApiError {
+  return new ApiError('invalid_state', ui('error.rulesChanged', { revision }));
 }

@@ -95,6 +95,11 @@ export interface ProviderCallPort {
    * (before the promise resolves; the vectors are not reviewed and not recorded).
    */
   vectors?(embeddings: number[][]): void;
+  /**
+   * The ms the request spent waiting on others — the provider's calls and a person's reviews —
+   * before its promise settles (the gateway reports the rest as the console's own added time).
+   */
+  waited?(ms: number): void;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { Accepted } from './intake.js';
 import { embeddingModelFor } from './embeddings.js';
 import { toHistoryEntry, type SamplingRecord } from './record.js';
 import { applyPolicy, type QueuedDecision } from './steps.js';
+import type { PolicyAction } from './types.js';
 import { markReviewVersion } from './versions.js';
 
 /** What a new record is made of. */
@@ -77,14 +78,18 @@ function begin(core: PipelineCore, request: Reviewed, checked: Accepted, big: bo
   const what = { ...(itemId && { id: itemId }), serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
   const rec = newRecord(core, what, settle);
   if (request.kind === 'provider_call' && request.port) rec.port = request.port;
-  const decideAndQueue = () => {
-    const action = consultPolicy(core, rec);
+  const queueOrRefuse = (action: PolicyAction) => {
     if (action.kind === 'refuse') {
       core.intake.recordRefusal(request.serverId, request.params, { code: action.code, message: action.message, rule: action.rule }, 'rate_limited');
       throw protocolError(action.code, action.message);
     }
     queueServerRequest(core, request, rec, action);
     return answer;
+  };
+  const decideAndQueue = () => {
+    const action = consultPolicy(core, rec);
+    // Limits shared with other consoles (a team's database) answer later; the desktop's at once.
+    return action instanceof Promise ? action.then(queueOrRefuse) : queueOrRefuse(action);
   };
   if (!big) return decideAndQueue();
   return prepareBig(core, rec)
@@ -114,7 +119,9 @@ async function prepareBig(core: PipelineCore, rec: SamplingRecord): Promise<void
 
 /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision carried out. */
 function queueServerRequest(core: PipelineCore, request: Reviewed, rec: SamplingRecord, action: QueuedDecision): void {
-  admit(core, rec);
+  // A rule's decision saves the record's next state before this code returns (generating, or
+  // ended): saving the queued state first would only be overwritten unwritten.
+  admit(core, rec, action.kind === 'ask');
   if (request.progress) {
     core.progressOf.set(rec.item.id, request.progress);
     request.progress(PROGRESS_MESSAGES.awaiting_request_review!);
@@ -170,6 +177,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
     reviewSince: receivedAt,
     reviewMs: 0,
     generationMs: 0,
+    providerMs: 0,
     requestEdited: false,
     responseEdited: false,
   };
@@ -181,11 +189,11 @@ function receivedDetail(params: CreateMessageParams, round: number) {
   return ui(count === 1 ? 'event.receivedOne' : 'event.receivedMany', { count, maxTokens: params.maxTokens, round });
 }
 
-/** Puts a record in the queue and records it in history. */
-function admit(core: PipelineCore, rec: SamplingRecord): SamplingRecord {
+/** Puts a record in the queue and (unless `save` is false: the caller saves its next state at once) records it in history. */
+function admit(core: PipelineCore, rec: SamplingRecord, saveNow = true): SamplingRecord {
   core.records.set(rec.item.id, rec);
   core.deps.hub.upsertItem(rec.item);
-  save(core, rec);
+  if (saveNow) save(core, rec);
   core.deps.onQueued?.(rec.item);
   return rec;
 }

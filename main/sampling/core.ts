@@ -139,6 +139,8 @@ export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingE
   core.progressOf.delete(rec.item.id);
   save(core, rec); // committed before anything reaches the server
   core.deps.policy?.settled?.(rec.item.serverId, rec.item);
+  // A rule that approved the whole exchange kept nobody waiting: its "review" was the console's own work.
+  rec.port?.waited?.(rec.providerMs + (rec.autoAll ? 0 : rec.reviewMs));
   if ('result' in answer) {
     rec.port?.usage(rec.usage);
     rec.settle.resolve(answer.result);

@@ -39,6 +39,6 @@ export function createSamplingPipeline(deps: PipelineDeps): SamplingPipeline {
     approveResponse: (itemId, seen, result) => review.approveResponse(core, itemId, seen, result),
     rejectResponse: (itemId, seen, reason) => review.rejectResponse(core, itemId, seen, reason),
     dismiss: (itemId) => review.dismiss(core, itemId),
-    cancelAll: (why) => review.cancelAll(core, why),
+    cancelAll: (why, cause, only) => review.cancelAll(core, why, cause, only),
   };
 }

@@ -23,6 +23,8 @@ export interface SamplingRecord {
   reviewSince?: number;
   reviewMs: number;
   generationMs: number;
+  /** ms the provider's calls took, measured with `performance.now()` (the console's added time is the rest, overhead.ts). */
+  providerMs: number;
   requestEdited: boolean;
   responseEdited: boolean;
   usage?: TokenUsage;

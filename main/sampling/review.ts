@@ -10,6 +10,7 @@ import type { DraftInput } from '../../shared/contract/drafts.js';
 import { ErrorCodes, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { ModelChoice, ModelRef } from '../../shared/contract/state.js';
 import { because, ui, type UiText } from '../../shared/contract/ui-text.js';
+import type { StopCause } from '../../shared/contract/drafts.js';
 import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
 import { finish, logCrash, openRecord, record, recordOf, save, stopReview, update, type PipelineCore } from './core.js';
@@ -158,7 +159,10 @@ export function callEnded(core: PipelineCore, callId: string): void {
   }
 }
 
-/** Ends every open item (shutdown) with `why`, `outcome.stopped` 'console_stopped'; drafts are kept. */
-export function cancelAll(core: PipelineCore, why: UiText): void {
-  for (const rec of core.records.values()) if (!rec.item.outcome) finish(core, rec, 'stop', why, { none: true }, 'console_stopped');
+/**
+ * Ends every open item (shutdown) — or those `only` picks — with `why`, `outcome.stopped` `cause`
+ * (default 'console_stopped'); drafts are kept.
+ */
+export function cancelAll(core: PipelineCore, why: UiText, cause: StopCause = 'console_stopped', only?: (itemId: string) => boolean): void {
+  for (const rec of core.records.values()) if (!rec.item.outcome && (only?.(rec.item.id) ?? true)) finish(core, rec, 'stop', why, { none: true }, cause);
 }

@@ -40,13 +40,16 @@ export async function generate(core: PipelineCore, rec: SamplingRecord, start: '
   if (!provider?.generate) return writeYourself(core, rec);
   const controller = startCall(core, rec, start, provider.view.label);
   const startedAt = rec.item.generation!.startedAt;
+  const t0 = performance.now();
   try {
     const out = await provider.generate({ params: rec.item.sent!, modelId: rec.item.model.modelId, signal: controller.signal, onText: streamInto(core, rec, startedAt) });
     rec.generationMs += core.deps.now() - startedAt;
+    rec.providerMs += performance.now() - t0;
     if (rec.generation !== controller || rec.item.status !== 'generating') return; // cancelled meanwhile
     generated(core, rec, out);
   } catch (err) {
     rec.generationMs += core.deps.now() - startedAt;
+    rec.providerMs += performance.now() - t0;
     if (rec.generation !== controller || rec.item.status !== 'generating') return;
     generationStopped(core, rec, err, controller.signal.aborted);
   }
@@ -81,14 +84,17 @@ async function embed(core: PipelineCore, rec: SamplingRecord, start: 'approve_re
   const controller = startCall(core, rec, start, provider?.view.label ?? rec.item.model.providerId);
   const startedAt = rec.item.generation!.startedAt;
   const dimensions = rec.item.gateway?.embeddings?.dimensions;
+  const t0 = performance.now();
   try {
     if (!provider?.embed) throw new ProviderError(`${provider?.view.label ?? rec.item.model.providerId}: this provider makes no embeddings — choose a model of a provider that does (OpenAI, OpenAI-compatible, Google)`, 'unsupported', false);
     const out = await provider.embed({ texts: embeddingTexts(rec.item.sent!), modelId: rec.item.model.modelId, signal: controller.signal, ...(dimensions !== undefined && { dimensions }) });
     rec.generationMs += core.deps.now() - startedAt;
+    rec.providerMs += performance.now() - t0;
     if (rec.generation !== controller || rec.item.status !== 'generating') return;
     embedded(core, rec, out);
   } catch (err) {
     rec.generationMs += core.deps.now() - startedAt;
+    rec.providerMs += performance.now() - t0;
     if (rec.generation !== controller || rec.item.status !== 'generating') return;
     generationStopped(core, rec, err, controller.signal.aborted);
   }

@@ -9,6 +9,7 @@ import type { PolicyNote } from '../../shared/contract/rules.js';
 import type { CallRef, HistoryEntry, ModelChoice, ModelRef, ProtocolEra, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
 import type { ServerWait } from '../../shared/domain/wait.js';
 import type { UiText } from '../../shared/contract/ui-text.js';
+import type { StopCause } from '../../shared/contract/drafts.js';
 import type { LlmProvider } from '../llm/provider.js';
 import type { IncomingProviderCall, IncomingSampling } from '../requests/incoming.js';
 import type { Offload } from '../offload/offload.js';
@@ -116,8 +117,11 @@ export interface SamplingPipeline {
   approveResponse(itemId: string, seen: string, result: CreateMessageResult): void;
   rejectResponse(itemId: string, seen: string, reason?: string): void;
   dismiss(itemId: string): void;
-  /** Ends every open item (shutdown), `outcome.stopped` 'console_stopped'; drafts are kept. */
-  cancelAll(why: UiText): void;
+  /**
+   * Ends every open item (shutdown), `outcome.stopped` 'console_stopped' — or `cause` (a team
+   * instance that lost its lease: 'instance_stopped'), and only the items `only` picks; drafts are kept.
+   */
+  cancelAll(why: UiText, cause?: StopCause, only?: (itemId: string) => boolean): void;
 }
 
 
@@ -169,9 +173,10 @@ export interface SamplingPolicy {
   prepare?(serverId: string, params: CreateMessageParams): Promise<void>;
   /**
    * The one decision about a server's request (limits, rules, budgets), asked once after intake
-   * accepted it and before it is queued (a big request: after `prepare`).
+   * accepted it and before it is queued (a big request: after `prepare`). A promise when the limits
+   * are shared with other consoles (a team's database); a rejection ends the request with that error.
    */
-  decide(facts: PolicyFacts): PolicyAction;
+  decide(facts: PolicyFacts): PolicyAction | Promise<PolicyAction>;
   /** Told when a request ends (for token and spend budgets). */
   settled?(serverId: string, item: SamplingItemView): void;
   /** USD a generation cost (usage at the model's price), recorded in history; undefined when unknown. */

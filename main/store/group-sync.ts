@@ -38,6 +38,8 @@ export interface GroupSync {
   durable(): Promise<void>;
   /** The database was closed (which checkpoints and syncs it): resolve every waiter, sync no more. */
   closed(): void;
+  /** Resolves once no sync round runs (at once when none does). */
+  idle(): Promise<void>;
 }
 
 /** Options of {@link createGroupSync}; tests replace the fsync. */
@@ -124,6 +126,8 @@ interface SyncState {
   background: ReturnType<typeof setTimeout> | undefined;
   /** {@link backgroundDue} of this state, made once: what the background timer runs. */
   readonly onBackground: () => void;
+  /** Callers of {@link GroupSync.idle} waiting for the running round to end. */
+  readonly idleWaiters: Array<() => void>;
 }
 
 /**
@@ -143,11 +147,13 @@ export function createGroupSync(dbPath: string | null, options: GroupSyncOptions
     waiters: [],
     background: undefined,
     onBackground: () => backgroundDue(st),
+    idleWaiters: [],
   };
   return {
     committed: () => committed(st),
     durable: () => durable(st),
     closed: () => closed(st),
+    idle: () => (st.running ? new Promise<void>((resolve) => st.idleWaiters.push(resolve)) : Promise.resolve()),
   };
 }
 
@@ -188,6 +194,7 @@ async function round(st: SyncState): Promise<void> {
     }
   } finally {
     st.running = false;
+    for (const resolve of st.idleWaiters.splice(0)) resolve();
   }
 }
 

@@ -5,7 +5,9 @@
  * `pg/store.ts`.
  */
 import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../shared/contract/history.js';
+import type { StopCause } from '../../shared/contract/drafts.js';
 import type { HistoryEntry } from '../../shared/contract/state.js';
+import type { UiText } from '../../shared/contract/ui-text.js';
 import type * as maintenance from './maintenance.js';
 import type { UsageRow } from './usage.js';
 
@@ -104,9 +106,10 @@ export interface HistoryStore {
   /**
    * Resolves once every write made before the call is committed and on stable storage. SQLite:
    * one fsync of the write-ahead log on libuv's thread pool (not the event loop), shared by every
-   * caller waiting at the time (group commit). PostgreSQL: the server has committed it (its own
-   * WAL flush). Entries `saveSoon` still holds are committed first. Resolves at once when nothing
-   * is pending, for `:memory:`, and after `close`.
+   * caller waiting at the time (group commit); entries `saveSoon` still holds are committed first,
+   * in one transaction shared by every `durable()` of this turn of the event loop (`setImmediate`)
+   * and of the time a running fsync takes. PostgreSQL: the server has committed it (its own WAL
+   * flush). Resolves at once when nothing is pending, for `:memory:`, and after `close`.
    * @throws (rejects) the sync's error (e.g. EIO), or the error of a write that failed since the
    *   last call ({@link HistoryUnavailableError} while the database cannot be reached); the next
    *   call tries again.
@@ -145,6 +148,15 @@ export interface HistoryStore {
    * any request arrives. Resolves to the number of entries marked.
    */
   markInterrupted(now: number): Promise<number>;
+  /**
+   * A team's database only (PostgreSQL; absent on SQLite, which has one console): like
+   * {@link HistoryStore.markInterrupted}, for the unfinished entries last written by the team
+   * instances `scope.instances` (main/team/instances.ts: instances that stopped or were found gone)
+   * and, with `scope.unowned`, by consoles without a team. `notDelivered.cause` is `cause`, the
+   * event's detail `detail` (a message code). Resolves to the number of entries marked.
+   * @throws (rejects) HistoryUnavailableError while the database cannot be reached
+   */
+  interruptInstances?(scope: { instances: readonly string[]; unowned?: boolean }, now: number, why: { cause: StopCause; detail: UiText }): Promise<number>;
   /** Counters per server for [from, to) of `receivedAt` (epoch ms; missing bounds: unbounded). */
   stats(range: { from?: number; to?: number }): Promise<HistoryStats>;
   /** Distinct servers, tools, models and providers in history, for filter menus. */

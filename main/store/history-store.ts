@@ -8,8 +8,9 @@
  *
  * Durability ("nothing is lost"): `save` is synchronous and its transaction is
  * committed when it returns (it survives a crash of this process at once); `saveSoon` commits
- * once the calling code has run (a passing state: within {@link SAVE_SOON_WINDOW_MS}), and at once
- * when anything reads or `durable` is asked; {@link
+ * once the calling code has run (a passing state: within {@link SAVE_SOON_WINDOW_MS}), at once
+ * when anything reads, and at the end of the turn in which `durable` is asked (after a running
+ * fsync: one transaction for every caller meanwhile); {@link
  * HistoryStore.durable} resolves once it is also on stable storage. The console awaits that before
  * it answers a server, so a delivered response's record is on disk before the server receives it.
  * See {@link openHistoryStore} for the pragmas and why.
@@ -20,7 +21,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createGroupSync, type GroupSync } from './group-sync.js';
+import { createGroupSync, type GroupSync, type GroupSyncOptions } from './group-sync.js';
 import Database from 'libsql';
 import type { HistoryFacets, HistoryListPage, HistoryStats } from '../../shared/contract/history.js';
 import { OPEN_STATUSES, TERMINAL_STATUSES, type HistoryEntry } from '../../shared/contract/state.js';
@@ -68,16 +69,17 @@ const WAITING_ON_PERSON = new Set<string>(OPEN_STATUSES.filter((status) => statu
  * - `cache_size = -32768`: up to 32 MB of page cache per connection (SQLite's default is 2 MB),
  *   allocated as used; at 100,000 entries the FTS and list pages of common searches stay cached.
  * `opts.offload`: where big texts are written to files (./big-texts.ts); absent: inline.
+ * `opts.sync`: flushes the WAL file to stable storage (group-sync.ts; tests replace the fsync).
  * @throws HistorySchemaTooNewError when the file was written by a newer schema (file untouched);
  *   SqliteError when the file is not a database (SQLITE_NOTADB), cannot be opened, or stays locked.
  */
-export function openHistoryStore(path: string, opts: { offload?: Offload } = {}): HistoryStore {
+export function openHistoryStore(path: string, opts: { offload?: Offload; sync?: GroupSyncOptions['sync'] } = {}): HistoryStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db: Db = new Database(path);
   try {
     configure(db, path);
     migrate(db, path);
-    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path), createBigTexts(path, opts.offload));
+    return new SqliteHistoryStore(db, createGroupSync(path === ':memory:' ? null : path, opts.sync ? { sync: opts.sync } : {}), createBigTexts(path, opts.offload));
   } catch (err) {
     db.close();
     throw err;
@@ -119,6 +121,8 @@ class SqliteHistoryStore implements HistoryStore {
   /** Entries `saveSoon` has not committed yet, by id: the latest state, in first-save order. */
   private readonly pending = new Map<string, HistoryEntry>();
   private flushQueued = false;
+  /** The commit every `durable()` asked since the last one waits for: at the end of this turn of the event loop, after the running fsync. */
+  private nextCommit: Promise<void> | undefined;
   /** Why the last commit of pending entries failed, until `durable` reports it. */
   private failure: unknown;
 
@@ -223,7 +227,22 @@ class SqliteHistoryStore implements HistoryStore {
   }
 
   durable(): Promise<void> {
-    if (!this.closed) this.flushPending();
+    if (this.closed || this.pending.size === 0) return this.syncCommitted();
+    // One transaction, then one fsync, for every durable() asked in this turn of the event loop
+    // or while the previous fsync ran (group commit): a transaction and an fsync per answered
+    // request were the largest part of its history cost under load.
+    this.nextCommit ??= this.group
+      .idle()
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.nextCommit = undefined;
+        if (!this.closed) this.flushPending();
+      });
+    return this.nextCommit.then(() => this.syncCommitted());
+  }
+
+  /** Resolves once every commit made so far is synced; rejects with a failed `saveSoon` commit first. */
+  private syncCommitted(): Promise<void> {
     const failure = this.failure;
     this.failure = undefined;
     return failure === undefined ? this.group.durable() : Promise.reject(failure);

@@ -7,6 +7,10 @@
  * (ending the items the gone instance held, and recording them). An instance that finds its own
  * row marked stopped by a survivor (it was cut off longer than its lease) has lost what it held:
  * it runs its `leaseLost` handlers and registers again under a new id.
+ *
+ * An instance sweeps only after its own heartbeats have succeeded for a whole lease: after the
+ * database was unreachable (restarted, cut off), every live instance has had time to renew its
+ * lease before any of them judges the others, so a restart longer than the lease ends nobody.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -72,6 +76,8 @@ export async function startInstanceLease(opts: LeaseOptions): Promise<InstanceLe
   const leaseLost: Array<(id: string) => Promise<void>> = [];
   let id = opts.id ?? randomUUID();
   let stopped = false;
+  /** Since when (ms, monotonic) every heartbeat has succeeded; undefined after one failed. */
+  let liveSince: number | undefined = performance.now();
   const register = (as: string) => opts.db.query(REGISTER_SQL, [as, os.hostname(), process.pid, opts.address ?? null]);
   await register(id);
 
@@ -84,7 +90,11 @@ export async function startInstanceLease(opts: LeaseOptions): Promise<InstanceLe
     }
   };
   const heartbeat = async () => {
-    const renewed = await opts.db.query(HEARTBEAT_SQL, [id]);
+    const renewed = await opts.db.query(HEARTBEAT_SQL, [id]).catch((err: unknown) => {
+      liveSince = undefined;
+      throw err;
+    });
+    liveSince ??= performance.now();
     if (renewed.length > 0 || stopped) return;
     // A survivor declared this instance gone: what it held was ended there. Start over under a new id.
     const old = id;
@@ -94,6 +104,7 @@ export async function startInstanceLease(opts: LeaseOptions): Promise<InstanceLe
     for (const h of leaseLost) await h(old);
   };
   const sweep = async () => {
+    if (liveSince === undefined || performance.now() - liveSince < leaseMs) return;
     const gone = await opts.db.query<{ id: string }>(SWEEP_SQL, [id, leaseMs]);
     for (const row of gone) {
       for (const h of peerGone) await h(row.id);

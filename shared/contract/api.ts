@@ -140,8 +140,12 @@ export const apiRequests = {
       })
       .strict(),
   },
-  /** Save the whole rules file (shared/contract/rules.ts); rules that changed get a new version. */
-  saveRules: { input: z.object({ rules: RulesFileSchema }).strict() },
+  /**
+   * Save the whole rules file (shared/contract/rules.ts); rules that changed get a new version.
+   * `baseRevision`: the rule book's revision (`policy.revision`) the edit started from — refused
+   * (`invalid_state`, `error.rulesChanged`) when the book changed since; absent: saved over it.
+   */
+  saveRules: { input: z.object({ rules: RulesFileSchema, baseRevision: z.number().int().nonnegative().optional() }).strict() },
   /** The global "pause all auto-approval" switch (reject rules still apply). */
   setAutoApprovalPaused: { input: z.object({ paused: z.boolean() }).strict() },
   /** The rules file's text (rules.json), to keep elsewhere or move to another machine. */

@@ -122,9 +122,10 @@ export type ItemDraft = DraftInput & { savedAt: number; late?: DraftInput & { sa
  * Why an item ended without the person's answer reaching its server while they may still have
  * been at it: `server_stopped_waiting` (the server's timeout, its `notifications/cancelled`, or
  * the connection closed), `call_ended` (the client request it belonged to finished first),
- * `console_stopped` (the console shut down or crashed).
+ * `console_stopped` (the console shut down or crashed), `instance_stopped` (on a team, the
+ * instance holding the caller's connection stopped or lost the team database; another ended it).
  */
-export type StopCause = 'server_stopped_waiting' | 'call_ended' | 'console_stopped';
+export type StopCause = 'server_stopped_waiting' | 'call_ended' | 'console_stopped' | 'instance_stopped';
 
 /** One piece of text a person typed, as shown and copied when their draft was never delivered. */
 export interface TypedText {

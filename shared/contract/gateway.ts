@@ -101,4 +101,10 @@ export interface GatewayView {
   /** Servers whose entry has `providerGateway: true`. */
   servers: string[];
   tokens: GatewayTokenView[];
+  /**
+   * Present on a team server: named tokens are shown once, when made (never copied again), and
+   * programs on other machines call the gateway at `url` (the team server's public address, e.g.
+   * `https://console.example.com`: `<url>/openai/v1`, `<url>/anthropic`) when known.
+   */
+  team?: { url?: string };
 }

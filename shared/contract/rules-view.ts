@@ -40,7 +40,12 @@ export interface ServerCounters {
 export interface PolicyView {
   /** The rules in force (the last good file). */
   rules: RulesFile;
+  /** Where the rule book lives: the rules file's path, or the team database (host:port/name). */
   path: string;
+  /** What `path` names: `rules.json` (the desktop), or a team's database shared by every console of the team. Absent: the file. */
+  source?: 'file' | 'database';
+  /** The rule book's revision: a save names the one its edit started from and is refused when the book changed since. */
+  revision?: number;
   /** Problems with the file on disk ("rules.json line 4, column 3: …"); the previous rules stay in force. */
   problems: string[];
   /** Notes on a good file: fields the console does not know, kept in the file and ignored. */

@@ -25,6 +25,22 @@ describe('bridge arguments', () => {
     expect(hostAnswers('sampling/createMessage', {}, {}, 'host')).toBe(false);
   });
 
+  it('--console <url> and a token: a team server reviews; https unless it is this machine', () => {
+    expect(bridgeArgsFrom({ console: 'https://console.example.com/', token: ' mcpgw_x ', operands: ['github'] })).toEqual({
+      target: { kind: 'named', name: 'github' },
+      serverId: 'github',
+      remote: { url: 'https://console.example.com', token: 'mcpgw_x' },
+    });
+    expect(bridgeArgsFrom({ console: 'http://127.0.0.1:47620', token: 't', operands: ['github'] }).remote).toEqual({ url: 'http://127.0.0.1:47620', token: 't' });
+    expect(bridgeArgsFrom({ console: 'http://localhost:47620', token: 't', operands: ['github'] }).remote?.url).toBe('http://localhost:47620');
+    expect(() => bridgeArgsFrom({ console: 'http://console.example.com', token: 't', operands: ['g'] })).toThrow(/must be https to reach another machine/);
+    expect(() => bridgeArgsFrom({ console: 'http://127.evil.example', token: 't', operands: ['g'] })).toThrow(/must be https/);
+    expect(() => bridgeArgsFrom({ console: 'ws://console.example.com', token: 't', operands: ['g'] })).toThrow(/https address/);
+    expect(() => bridgeArgsFrom({ console: 'not an address', token: 't', operands: ['g'] })).toThrow(/invalid --console address/);
+    expect(() => bridgeArgsFrom({ console: 'https://console.example.com', token: '  ', operands: ['g'] })).toThrow(/needs a token/);
+    expect(() => bridgeArgsFrom({ token: 't', operands: ['g'] })).toThrow(/--token goes with --console/);
+  });
+
   it('bridge --url <url> [--sse]: named after the host', () => {
     expect(bridgeArgsFrom({ url: 'https://mcp.example.com/mcp', operands: [] })).toEqual({ target: { kind: 'url', url: 'https://mcp.example.com/mcp', sse: false }, serverId: 'mcp.example.com' });
     expect(bridgeArgsFrom({ url: 'http://127.0.0.1:9000/sse', sse: true, name: 'local', operands: [] }).target).toEqual({ kind: 'url', url: 'http://127.0.0.1:9000/sse', sse: true });

@@ -22,6 +22,9 @@ vi.mock('../../app/bridge/command.js', () => ({
 
 const { runCli, EXIT } = await import('../../app/cli/program.js');
 
+/** The environment the next {@link cli} runs with (reset before each test). */
+let env: NodeJS.ProcessEnv = {};
+
 /** Runs the command line; what it wrote to stdout and stderr, and its exit code. */
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -30,7 +33,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
     version: '9.8.7',
     userDataDir: '/tmp/no-console-here',
     platform: 'linux',
-    env: {},
+    env,
     cwd: '/work',
     installRoot: '/nowhere',
     nodeVersion: '22.14.0',
@@ -44,6 +47,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 beforeEach(() => {
+  env = {};
   ran.bridges.length = 0;
   ran.routes.length = 0;
 });
@@ -54,11 +58,11 @@ describe('help and version', () => {
     expect(code).toBe(EXIT.ok);
     expect(err).toBe('');
     expect(out).toMatch(/^Usage: mcp-approval-console \[options\] \[command\]/);
-    for (const command of ['bridge', 'status', 'stop', 'open', 'doctor', 'audit']) expect(out).toMatch(new RegExp(`\\n  ${command} `));
+    for (const command of ['bridge', 'status', 'stop', 'open', 'doctor', 'serve', 'audit']) expect(out).toMatch(new RegExp(`\\n  ${command} `));
     expect(out).toMatch(/Exit codes: 0 done, 1 failed, 2 usage error, 3/);
   });
 
-  it.each([['bridge'], ['bridge', 'install'], ['bridge', 'uninstall'], ['status'], ['stop'], ['open'], ['doctor'], ['audit'], ['audit', 'verify'], ['audit', 'anchor']])('--help and -h on %s', async (...words) => {
+  it.each([['bridge'], ['bridge', 'install'], ['bridge', 'uninstall'], ['status'], ['stop'], ['open'], ['doctor'], ['serve'], ['audit'], ['audit', 'verify'], ['audit', 'anchor']])('--help and -h on %s', async (...words) => {
     for (const flag of ['--help', '-h']) {
       const { code, out } = await cli(...words, flag);
       expect(code).toBe(EXIT.ok);
@@ -74,6 +78,15 @@ describe('help and version', () => {
     expect(out).toContain('bridge [options] --url <url> [--sse]');
     expect(out).toContain('bridge install|uninstall');
     expect(out).toContain("Everything after -- is the server's own command line");
+    expect(out).toMatch(/--console <url> +a team server/);
+  });
+
+  it('serve --help says what it serves, how beyond loopback, and the environment', async () => {
+    const { out } = await cli('serve', '--help');
+    for (const option of ['--database <url>', '--host <address>', '--port <n>', '--public-url <url>', '--tls-cert <file>', '--tls-key <file>', '--behind-tls-proxy', '--trusted-proxy <address>', '--data-dir <path>']) expect(out).toContain(option);
+    expect(out).toContain('MCP_CONSOLE_DATABASE_URL');
+    expect(out).toContain('MCP_CONSOLE_ADMIN_TOKEN');
+    expect(out).toContain('docs/team-server.md');
   });
 
   it.each([['--version'], ['-V']])('%s prints the version', async (flag) => {
@@ -101,6 +114,15 @@ describe('usage errors: stderr, exit 2, nothing run', () => {
     [['bridge', 'uninstall', '--server', 'x'], /required option '--host <host>' not specified/],
     [['status', 'extra'], /too many arguments/],
     [['stop', '--timeout', '0'], /positive number of seconds/],
+    [['bridge', '--console', 'https://console.example.com', 'github'], /--console needs a token: --token <token>, or MCP_CONSOLE_TOKEN/],
+    [['bridge', '--console', 'http://console.example.com', '--token', 't', 'github'], /must be https to reach another machine/],
+    [['bridge', '--token', 't', 'github'], /--token goes with --console/],
+    [['serve'], /serve needs the team database: --database postgres:\/\/… or MCP_CONSOLE_DATABASE_URL/],
+    [['serve', '--database', 'mysql://db/x'], /must be a postgres:\/\/ URL/],
+    [['serve', '--database', 'postgres://db/x', '--host', '0.0.0.0', '--port', '8080'], /refusing to listen on 0\.0\.0\.0:8080 without TLS/],
+    [['serve', '--database', 'postgres://db/x', '--host', '0.0.0.0', '--port', '8080', '--behind-tls-proxy'], /--public-url is needed/],
+    [['serve', '--database', 'postgres://db/x', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
+    [['serve', '--database', 'postgres://db/x', '--trusted-proxy', '10.0.0.1'], /--trusted-proxy goes with --behind-tls-proxy/],
   ])('%j', async (argv, message) => {
     const { code, out, err } = await cli(...argv);
     expect(code).toBe(EXIT.usage);
@@ -108,6 +130,17 @@ describe('usage errors: stderr, exit 2, nothing run', () => {
     expect(err).toMatch(message);
     expect(ran.bridges).toEqual([]);
     expect(ran.routes).toEqual([]);
+  });
+});
+
+describe('serve', () => {
+  it('takes the team database from MCP_CONSOLE_DATABASE_URL when --database is not given, and checks it the same way', async () => {
+    env = { MCP_CONSOLE_DATABASE_URL: 'mysql://db/x' };
+    expect((await cli('serve')).err).toMatch(/must be a postgres:\/\/ URL/);
+    env = { MCP_CONSOLE_DATABASE_URL: 'postgres://db/x' };
+    const { code, err } = await cli('serve', '--host', '10.0.0.5', '--port', '8443');
+    expect(code).toBe(EXIT.usage);
+    expect(err).toMatch(/refusing to listen on 10\.0\.0\.5:8443 without TLS/); // the database was taken; the address refused
   });
 });
 
@@ -140,6 +173,18 @@ describe('bridge: every form hosts already launch', () => {
     expect(ran.bridges).toEqual([
       { target: { kind: 'url', url: 'https://mcp.example.com/mcp', sse: false }, serverId: 'mcp.example.com' },
       { target: { kind: 'url', url: 'http://127.0.0.1:9000/sse', sse: true }, serverId: 'local' },
+    ]);
+  });
+
+  it('bridge --console <url>: the token from --token, else MCP_CONSOLE_TOKEN — which is never taken without --console', async () => {
+    await cli('bridge', '--console', 'https://console.example.com/', '--token', 'mcpgw_a', 'github');
+    env = { MCP_CONSOLE_TOKEN: 'mcpgw_env' };
+    await cli('bridge', '--console', 'https://console.example.com', '--', 'node', 'srv.js');
+    await cli('bridge', 'github'); // the variable set for every bridge of a host: this one stays local
+    expect(ran.bridges).toEqual([
+      { target: { kind: 'named', name: 'github' }, serverId: 'github', remote: { url: 'https://console.example.com', token: 'mcpgw_a' } },
+      { target: { kind: 'command', command: 'node', args: ['srv.js'] }, serverId: 'srv', remote: { url: 'https://console.example.com', token: 'mcpgw_env' } },
+      { target: { kind: 'named', name: 'github' }, serverId: 'github' },
     ]);
   });
 

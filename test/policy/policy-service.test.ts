@@ -95,12 +95,12 @@ describe('decisions', () => {
 describe('export and import', () => {
   it('round-trips; a bad import is refused with its line and changes nothing', async () => {
     const t = setup();
-    t.svc.saveRules(file([{ id: 'ok', name: 'All', action: { kind: 'approve_all' } }]));
+    await t.svc.saveRules(file([{ id: 'ok', name: 'All', action: { kind: 'approve_all' } }]));
     const { fileName, text } = t.svc.exportRules();
     expect(fileName).toBe('rules.json');
     const other = setup();
-    expect(other.svc.importRules(text).servers.s!.rules[0]!.name).toBe('All');
-    expect(() => other.svc.importRules('{\n  "version": 1,\n  "servers": {"s": {"rules": [{"id": "x"}]}}\n}')).toThrow(/^Nothing was imported: imported file line 3/);
+    expect((await other.svc.importRules(text)).servers.s!.rules[0]!.name).toBe('All');
+    await expect(other.svc.importRules('{\n  "version": 1,\n  "servers": {"s": {"rules": [{"id": "x"}]}}\n}')).rejects.toThrow(/^Nothing was imported: imported file line 3/);
     await tick();
     expect(other.hub.get('policy')!.rules.servers.s!.rules[0]!.id).toBe('ok');
   });

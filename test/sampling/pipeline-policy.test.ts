@@ -72,6 +72,24 @@ describe('policy decisions', () => {
     expect(t.saved.at(-1)).toMatchObject({ status: 'rejected', decidedBy: 'rule', rule });
   });
 
+  it('a rule decision is saved as its next state: the queued one, which nobody would see, is never written', async () => {
+    const statuses = (t: ReturnType<typeof setup>) => t.saved.map((e) => e.status);
+    const approved = setup(deciding({ kind: 'approve_all', rule }));
+    await approved.handle();
+    expect(statuses(approved)[0]).toBe('generating');
+    expect(statuses(approved)).not.toContain('awaiting_request_review');
+    const rejected = setup(deciding({ kind: 'reject', rule, reason: 'no' }));
+    await rejected.handle().catch(() => undefined);
+    expect(statuses(rejected)).toEqual(['rejected']);
+    // No provider to call: the person decides after all, and that waiting state is saved at once.
+    const manualOnly = setup(deciding({ kind: 'approve_all', rule }), 'manual');
+    void manualOnly.handle();
+    expect(statuses(manualOnly)).toEqual(['awaiting_request_review']);
+    const asked = setup(deciding({ kind: 'ask' }));
+    void asked.handle();
+    expect(statuses(asked)).toEqual(['awaiting_request_review']);
+  });
+
   it('ask: the request waits for the person', () => {
     const t = setup(deciding({ kind: 'ask' }));
     void t.handle();

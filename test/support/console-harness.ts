@@ -33,13 +33,16 @@ export interface Harness extends ConsoleHandle {
 /**
  * Starts a console. `servers` (the `mcpServers` object) and `providers` (providers.json content)
  * are written first when given; otherwise the embedded default is used. `openHistory`: another
- * history store than SQLite in the folder (e.g. `postgresHistory(url)`).
+ * history store than SQLite in the folder (e.g. `postgresHistory(url)`); `team`: the team database
+ * it is an instance of (with `openHistory` from main/team/console-ports.ts).
  */
-export async function startHarness(opts: { servers?: Record<string, unknown>; providers?: unknown; env?: Record<string, string>; dir?: string; openHistory?: ConsolePorts['openHistory'] } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { servers?: Record<string, unknown>; providers?: unknown; env?: Record<string, string>; dir?: string; openHistory?: ConsolePorts['openHistory']; team?: ConsolePorts['team'] } = {},
+): Promise<Harness> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'mcp-console-test-'));
   if (opts.servers) writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: opts.servers }));
   if (opts.providers) writeFileSync(join(dir, 'providers.json'), JSON.stringify(opts.providers));
-  const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: { MCP_CONSOLE_GATEWAY_PORT: '0', ...opts.env }, ...(opts.openHistory && { openHistory: opts.openHistory }) }); // the gateway on any free port: tests run side by side
+  const handle = await createConsole({ host: 'test', userDataDir: dir, nodeRuntime: { command: process.execPath }, env: { MCP_CONSOLE_GATEWAY_PORT: '0', ...opts.env }, ...(opts.openHistory && { openHistory: opts.openHistory }), ...(opts.team && { team: opts.team }) }); // the gateway on any free port: tests run side by side
   return {
     ...handle,
     dir,

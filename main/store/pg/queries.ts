@@ -116,6 +116,9 @@ const TERMINAL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 /** Ids of the entries not in a terminal status. */
 export const UNFINISHED_SQL = `SELECT id FROM history WHERE status NOT IN (${TERMINAL})`;
 
+/** Ids of unfinished entries last written by the team instances $1 (text[]), and with $2 (bool) by consoles without a team. */
+export const UNFINISHED_OF_SQL = `SELECT id FROM history WHERE status NOT IN (${TERMINAL}) AND (instance_id = ANY($1::text[]) OR ($2 AND instance_id IS NULL))`;
+
 /** Sessions whose newest entry was received before $1, all finished, oldest first. */
 export const PRUNE_OLDER_SQL =
   `SELECT conversation_id AS c FROM history GROUP BY conversation_id ` +

@@ -11,12 +11,15 @@
  * of calls made while the database is unreachable: connection.ts. Schema: migrations/.
  *
  * `markInterrupted` marks every unfinished entry in the database, so with several instances on
- * one database only the first to start may call it (a team server ends another instance's
- * requests by other means).
+ * one database only the first to start may call it. A team's store names the instance writing
+ * each entry (`instanceId`), and a survivor ends only the entries of instances that are gone
+ * (`interruptInstances`, main/team/failover.ts).
  */
 import type { HistoryListOptions, HistoryStore, SessionSelection } from '../history-api.js';
 import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../../shared/contract/history.js';
-import type { HistoryEntry } from '../../../shared/contract/state.js';
+import type { StopCause } from '../../../shared/contract/drafts.js';
+import { detailed, OPEN_STATUSES, type HistoryEntry, type HistoryEvent } from '../../../shared/contract/state.js';
+import type { UiText } from '../../../shared/contract/ui-text.js';
 import type { Logger, ConsolePorts } from '../../ports.js';
 import { checkCount, checkEntry } from '../checks.js';
 import { INTERRUPTED_EVENT, type PrunePolicy } from '../maintenance.js';
@@ -47,6 +50,8 @@ export interface PgHistoryOptions extends ConnectionOptions {
   blobGraceMs?: number;
   /** Most matches a full-text search counts (default {@link SEARCH_COUNT_CAP}). */
   countCap?: number;
+  /** The team instance this console is now (main/team/instances.ts), written with each entry; absent without a team. */
+  instanceId?: () => string;
 }
 
 /**
@@ -81,6 +86,7 @@ class PgHistoryStore implements HistoryStore {
   private readonly graceMs: number;
   private readonly countCap: number;
   private readonly logger: Logger | undefined;
+  private readonly instanceId: (() => string) | undefined;
   /** Big texts stored by `prepareEntry`, by text (their saves store a reference). */
   private readonly texts = new Map<string, TextRef>();
   /** Payloads this store stored or touched, by hash, with when (epoch ms). */
@@ -96,6 +102,7 @@ class PgHistoryStore implements HistoryStore {
     this.graceMs = opts.blobGraceMs ?? BLOB_GRACE_MS;
     this.countCap = opts.countCap ?? SEARCH_COUNT_CAP;
     this.logger = opts.logger;
+    this.instanceId = opts.instanceId;
     this.writer = new Writer({ conn, prepare: (e) => this.prepare(e), commit: (batch) => this.commit(batch), logger: opts.logger });
   }
 
@@ -200,23 +207,33 @@ class PgHistoryStore implements HistoryStore {
 
   async markInterrupted(now: number): Promise<number> {
     await this.current();
-    const ids = (await this.conn.query<{ id: string }>(q.UNFINISHED_SQL)).map((r) => r.id);
+    return this.interrupt((await this.conn.query<{ id: string }>(q.UNFINISHED_SQL)).map((r) => r.id), now, 'console_stopped', INTERRUPTED_EVENT);
+  }
+
+  async interruptInstances(scope: { instances: readonly string[]; unowned?: boolean }, now: number, why: { cause: StopCause; detail: UiText }): Promise<number> {
+    await this.current();
+    const ids = (await this.conn.query<{ id: string }>(q.UNFINISHED_OF_SQL, [scope.instances, scope.unowned === true])).map((r) => r.id);
+    return this.interrupt(ids, now, why.cause, detailed(why.detail));
+  }
+
+  /** Marks the entries `ids` interrupted (see {@link HistoryStore.markInterrupted}); resolves to how many there were. */
+  private async interrupt(ids: readonly string[], now: number, cause: StopCause, event: Pick<HistoryEvent, 'detail' | 'detailUi'>): Promise<number> {
     const ended: HistoryEntry[] = [];
     for (const id of ids) {
       const entry = await this.get(id);
-      if (entry === null) continue;
+      if (entry === null || !(OPEN_STATUSES as readonly string[]).includes(entry.status)) continue;
       ended.push({
         ...entry,
         status: 'interrupted',
         endedAt: now,
         // Nothing was delivered; a draft the person typed stays with the entry.
-        notDelivered: { cause: 'console_stopped', at: now, draft: entry.draft !== undefined },
-        events: [...entry.events, { at: now, kind: 'interrupted', ...INTERRUPTED_EVENT }],
+        notDelivered: { cause, at: now, draft: entry.draft !== undefined },
+        events: [...entry.events, { at: now, kind: 'interrupted', ...event }],
       });
     }
     this.saveMany(ended);
     await this.durable();
-    return ids.length;
+    return ended.length;
   }
 
   async stats(range: { from?: number; to?: number }): Promise<HistoryStats> {
@@ -291,7 +308,7 @@ class PgHistoryStore implements HistoryStore {
 
   /** An entry's rows; its big texts stored by `prepareEntry` become references. */
   private prepare(entry: HistoryEntry): PreparedEntry {
-    return prepareEntry(entry, (text) => (text.length >= BIG_TEXT_CHARS ? this.texts.get(text) : undefined));
+    return prepareEntry(entry, (text) => (text.length >= BIG_TEXT_CHARS ? this.texts.get(text) : undefined), this.instanceId?.() ?? null);
   }
 
   /** Writes a batch in one transaction: entries, then their payloads and links, then payloads they no longer use. */

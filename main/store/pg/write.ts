@@ -27,13 +27,16 @@ export interface PreparedEntry {
   blobs: MediaBlob[];
   /** Big texts stored before (prepareEntry), referenced by hash. */
   texts: TextRef[];
+  /** The team instance writing it (main/team/instances.ts), or null for a console without a team. */
+  instanceId: string | null;
 }
 
 /**
  * The rows of `entry`. `textRef` knows the big texts already stored (their strings become
- * references). @throws TypeError when a part cannot be JSON-encoded (e.g. it is cyclic)
+ * references); `instanceId` is the team instance writing it (null without a team).
+ * @throws TypeError when a part cannot be JSON-encoded (e.g. it is cyclic)
  */
-export function prepareEntry(entry: HistoryEntry, textRef?: (text: string) => TextRef | undefined): PreparedEntry {
+export function prepareEntry(entry: HistoryEntry, textRef?: (text: string) => TextRef | undefined, instanceId: string | null = null): PreparedEntry {
   const { entry: stored, blobs, texts } = externalizeMedia(entry, textRef);
   const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length });
   return {
@@ -48,6 +51,7 @@ export function prepareEntry(entry: HistoryEntry, textRef?: (text: string) => Te
     errorUiJson: entry.errorUi === undefined ? null : JSON.stringify(entry.errorUi),
     blobs,
     texts,
+    instanceId,
   };
 }
 
@@ -80,6 +84,7 @@ const NARROW: ReadonlyArray<[string, string, (p: PreparedEntry) => unknown]> = [
   ['rule_json', 'text', (p) => p.narrow.rule_json],
   ['cost_usd', 'float8', (p) => p.costUsd],
   ['draft', 'bool', (p) => p.draft],
+  ['instance_id', 'text', (p) => p.instanceId],
 ];
 
 /** `history_data` columns (all but `seq`). */

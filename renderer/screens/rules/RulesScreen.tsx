@@ -43,15 +43,23 @@ function useRulesFileTransfer() {
   return { imported, exportRules, importRules };
 }
 
+/**
+ * What a save names as the rule book it started from: the revision on screen. Main refuses the save
+ * (`error.rulesChanged`) when the book changed since — someone else saved, on another instance of a
+ * team or by editing rules.json — instead of overwriting that change.
+ */
+const baseOf = (policy: PolicyView | undefined) => (policy?.revision !== undefined ? { baseRevision: policy.revision } : {});
+
 /** Saving the rule open in the editor into `file` (replacing the one it edits, or first); the editor closes once saved. */
-function useSaveRule(file: RulesFile | undefined, draft: RuleDraft | null, close: () => void) {
+function useSaveRule(policy: PolicyView | undefined, draft: RuleDraft | null, close: () => void) {
+  const file = policy?.rules;
   return useAction(async (rule: RuleInput) => {
     if (!draft || !file) return;
     const existing = file.servers[draft.serverId] ?? { defaultAction: { kind: 'ask' }, defaultVersion: 1, rules: [] };
     const rules = [...existing.rules] as RuleInput[];
     if (draft.index !== undefined) rules[draft.index] = rule;
     else rules.unshift(rule);
-    await getApi().saveRules({ rules: { ...file, servers: { ...file.servers, [draft.serverId]: { ...existing, rules } } } as RulesFile });
+    await getApi().saveRules({ rules: { ...file, servers: { ...file.servers, [draft.serverId]: { ...existing, rules } } } as RulesFile, ...baseOf(policy) });
     close(); // only once saved: on failure the editor stays open with the error
   });
 }
@@ -97,12 +105,16 @@ function ServerList({ ids, current, policy, onSelect }: { ids: string[]; current
 }
 
 /** The rules file: its path, export and import. */
-function RulesFileSection({ path, transfer }: { path: string; transfer: ReturnType<typeof useRulesFileTransfer> }) {
+function RulesFileSection({ policy, transfer }: { policy: PolicyView; transfer: ReturnType<typeof useRulesFileTransfer> }) {
   const { t } = useTranslation('rules');
   const { imported, exportRules, importRules } = transfer;
+  const team = policy.source === 'database';
   return (
-    <Section title={t('screen.file')}>
-      <p className="small muted mono break">{path}</p>
+    <Section title={team ? t('screen.teamBook') : t('screen.file')}>
+      <p className="small muted mono break" data-testid="rules-location">
+        {policy.path}
+      </p>
+      {team && <p className="small muted">{t('screen.teamBookNote')}</p>}
       <div className="inline-fields">
         <button type="button" className="btn-small" data-testid="rules-export" onClick={() => void exportRules.run()}>
           {t('screen.export')}
@@ -132,13 +144,13 @@ function RulesFileSection({ path, transfer }: { path: string; transfer: ReturnTy
   );
 }
 
-/** Problems with rules.json (the previous rules stay in force) and notes on a good file. */
+/** Problems with rules.json or the team's stored rule book (the previous rules stay in force) and notes on a good one. */
 function FileMessages({ policy }: { policy: PolicyView }) {
   const { t } = useTranslation('rules');
   return (
     <>
       {policy.problems.length > 0 && (
-        <Banner tone="error" title={t('screen.fileProblem')} testId="rules-problems">
+        <Banner tone="error" title={policy.source === 'database' ? t('screen.bookProblem') : t('screen.fileProblem')} testId="rules-problems">
           <ul className="plain-list">
             {policy.problems.map((p) => (
               <li key={p}>{p}</li>
@@ -167,10 +179,10 @@ export function RulesScreen() {
   const { draft, selectedServer, selectServer, close } = useRuleDraft();
   const transfer = useRulesFileTransfer();
   const saveFile = useAction(async (next: RulesFile) => {
-    await getApi().saveRules({ rules: next });
+    await getApi().saveRules({ rules: next, ...baseOf(policy) });
   });
   const file = policy?.rules;
-  const saveRule = useSaveRule(file, draft, close);
+  const saveRule = useSaveRule(policy, draft, close);
   const ids = useRuleServerIds(file);
 
   if (!policy || !file) return <Empty>{t('screen.unavailable')}</Empty>;
@@ -185,7 +197,7 @@ export function RulesScreen() {
         <AutoApprovalSwitch />
         <ServerList ids={ids} current={current} policy={policy} onSelect={selectServer} />
         {policy.globalRateLimited > 0 && <p className="small warn-text">{t('screen.globalRefused', { n: policy.globalRateLimited })}</p>}
-        <RulesFileSection path={policy.path} transfer={transfer} />
+        <RulesFileSection policy={policy} transfer={transfer} />
       </div>
       <div className="split-detail">
         <FileMessages policy={policy} />
