@@ -3,6 +3,7 @@
  * PostgreSQL database (main/team/console-ports.ts), each with its own data folder and provider
  * gateway, and helpers to call a gateway and wait on an instance's items.
  */
+import { randomUUID } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { TeamDatabase } from '../../main/team/database.js';
 import type { LeaseOptions } from '../../main/team/instances.js';
@@ -21,7 +22,7 @@ export interface TeamInstance extends Harness {
   instanceId(): string;
   /** Where its provider gateway listens (`http://127.0.0.1:PORT`). */
   gatewayUrl: string;
-  /** A named gateway token made on it. */
+  /** A named gateway token made on it (`caller-…`, a name of its own). */
   token: string;
 }
 
@@ -36,7 +37,8 @@ export async function startTeamInstance(url: string, providers: unknown, opts: {
   const h = await startHarness({ servers: {}, providers, ...ports });
   const gatewayUrl = (await h.state()).gateway?.url;
   if (!gatewayUrl) throw new Error('the gateway is not listening');
-  const { token } = await h.service.createGatewayToken({ name: 'caller' });
+  // Named per instance: a team's gateway tokens are one list in its database, each name once.
+  const { token } = await h.service.createGatewayToken({ name: `caller-${randomUUID().slice(0, 8)}` });
   const disposeConsole = h.dispose;
   const dispose = async () => {
     await disposeConsole();
