@@ -147,8 +147,8 @@ describe('rule book changes', () => {
     const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: dir, serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
     const svc = createPolicyService({ dir, hub, logger: silentLogger, now: Date.now, watch: false, audit: trail });
     try {
-      const saved = svc.saveRules({ version: 1, servers: { s: { rules: [{ id: 'ok', name: 'All', when: {}, action: { kind: 'approve_all' } }] } } });
-      svc.saveRules(saved); // the same book again: nothing to record
+      const saved = await svc.saveRules({ version: 1, servers: { s: { rules: [{ id: 'ok', name: 'All', when: {}, action: { kind: 'approve_all' } }] } } });
+      await svc.saveRules(saved); // the same book again: nothing to record
       const store = openRulesStore(dir, { logger: silentLogger, onChange: () => undefined, watch: false, onFileChange: (before, after) => trail.record(rulesChangeRecord(before, after, 'file_edited', { kind: 'console' })!) });
       writeFileSync(join(dir, RULES_FILE), JSON.stringify({ version: 1, servers: {} }));
       store.reload();
