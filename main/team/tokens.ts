@@ -15,10 +15,11 @@
  * desktop; the port of its loopback gateway is its own gateway.json's.
  */
 import { ApiError } from '../../shared/contract/api.js';
+import type { AuditInput } from '../../shared/contract/audit.js';
 import { tokenCallerId, type GatewayTokenView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { personActing } from '../audit/actor.js';
-import type { AuditRecorder } from '../audit/trail.js';
+import type { AuditTrail } from '../audit/trail.js';
 import { checkTokenName, createServerTokens, gatewayFileSettings, newToken, sha256, type GatewayTokens, type TokenHolder } from '../gateway/tokens.js';
 import type { Logger } from '../logger.js';
 import type { Connection } from '../store/pg/connection.js';
@@ -34,8 +35,12 @@ export interface TeamTokensOptions {
   /** This instance's data folder (its gateway.json gives the loopback port). */
   dir: string;
   logger?: Logger;
-  /** Where named tokens made and revoked are recorded (`token.created`, `token.revoked`; never the token). */
-  audit?: AuditRecorder;
+  /**
+   * Where named tokens made and revoked are recorded (`token.created`, `token.revoked`; never the
+   * token). The call resolves once the record is durable, so another instance's next change of the
+   * same token is recorded after it.
+   */
+  audit?: Pick<AuditTrail, 'record' | 'durable'>;
 }
 
 interface Row {
@@ -86,6 +91,12 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
     if (e.id === undefined || e.id.startsWith('gateway:')) reloadSoon();
   });
   const unResync = notifier.onResync(reloadSoon);
+  /** Records a change and waits until it is durable (a failed append is kept, tried again and logged: the change itself is done). */
+  const recorded = async (input: AuditInput): Promise<void> => {
+    if (!opts.audit) return;
+    opts.audit.record(input);
+    await opts.audit.durable().catch((err: unknown) => opts.logger?.warn('team gateway tokens: the audit record is not durable yet', { error: String(err) }));
+  };
   const publish = async (name: string, q: <R>(text: string, params?: readonly unknown[]) => Promise<R[]>) => {
     const n = notifySql({ topic: 'tokens', id: tokenCallerId(name), from: notifier.instanceId() });
     await q(n.text, n.params);
@@ -118,7 +129,7 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
         return rows.length > 0;
       });
       if (!made) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
-      opts.audit?.record({ actor: personActing(), kind: 'token.created', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: sha256(token) } });
+      await recorded({ actor: personActing(), kind: 'token.created', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: sha256(token) } });
       await reload(true).catch(() => undefined);
       return token;
     },
@@ -134,7 +145,7 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
       });
       await reload(true).catch(() => undefined);
       if (!gone) throw new ApiError('not_found', ui('error.noGatewayToken', { name }));
-      opts.audit?.record({ actor: personActing(), kind: 'token.revoked', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: gone.sha256 } });
+      await recorded({ actor: personActing(), kind: 'token.revoked', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: gone.sha256 } });
     },
     views: () => list,
     onChange(listener) {
