@@ -3,7 +3,6 @@
  * PostgreSQL database (main/team/console-ports.ts), each with its own data folder and provider
  * gateway, and helpers to call a gateway and wait on an instance's items.
  */
-import { randomUUID } from 'node:crypto';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import type { TeamDatabase } from '../../main/team/database.js';
 import type { LeaseOptions } from '../../main/team/instances.js';
@@ -22,7 +21,7 @@ export interface TeamInstance extends Harness {
   instanceId(): string;
   /** Where its provider gateway listens (`http://127.0.0.1:PORT`). */
   gatewayUrl: string;
-  /** A named gateway token made on it (`caller-…`, a name of its own). */
+  /** The team's gateway token named `caller` (made by the first instance on the database; valid on every instance). */
   token: string;
 }
 
@@ -31,14 +30,22 @@ export function fakeProviders(baseURL: string): unknown {
   return { providers: [{ id: 'llm', kind: 'openai-compatible', baseURL, models: ['test-model'] }], defaultProvider: 'llm', defaultModel: 'test-model' };
 }
 
-/** Starts an instance of the team on `url` whose model provider is `providers` (providers.json). */
-export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings'] } = {}): Promise<TeamInstance> {
+/** The team's `caller` token of each database an instance was started on in this process. */
+const callerTokens = new Map<string, string>();
+
+/**
+ * Starts an instance of the team on `url` whose model provider is `providers` (providers.json).
+ * `token`: the team's `caller` token when another process made it (else the one made here before
+ * on `url`, else made now).
+ */
+export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings']; token?: string } = {}): Promise<TeamInstance> {
   const ports = await teamConsolePorts({ url, ...(opts.timings && { timings: opts.timings }) });
   const h = await startHarness({ servers: {}, providers, ...ports });
   const gatewayUrl = (await h.state()).gateway?.url;
   if (!gatewayUrl) throw new Error('the gateway is not listening');
-  // Named per instance: a team's gateway tokens are one list in its database, each name once.
-  const { token } = await h.service.createGatewayToken({ name: `caller-${randomUUID().slice(0, 8)}` });
+  // A team's gateway tokens are one list in its database (each name once), valid on every instance.
+  const token = opts.token ?? callerTokens.get(url) ?? (await h.service.createGatewayToken({ name: 'caller' })).token;
+  callerTokens.set(url, token);
   const disposeConsole = h.dispose;
   const dispose = async () => {
     await disposeConsole();

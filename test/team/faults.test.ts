@@ -23,9 +23,9 @@ const repoRoot = join(here, '..', '..');
 const why = (code: string) => ({ code: 'invalid_state', ui: { code: 'error.cannotAct', params: { why: { code } } } });
 
 /** Starts instance-child.ts; resolves with its process and what it printed once ready. */
-function startChildInstance(url: string, baseURL: string): Promise<{ proc: ChildProcess; gatewayUrl: string; token: string; instanceId: string }> {
+function startChildInstance(url: string, baseURL: string, token?: string): Promise<{ proc: ChildProcess; gatewayUrl: string; token: string; instanceId: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures', 'instance-child.ts'), url, baseURL], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures', 'instance-child.ts'), url, baseURL, ...(token ? [token] : [])], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout!.on('data', (d: Buffer) => {
@@ -58,7 +58,7 @@ describe('an instance killed mid-review', () => {
   });
 
   it('SIGKILL: within seconds the survivor ends its waiting item on every queue and in History, "the instance holding the caller stopped"; what the reviewer typed is kept', async () => {
-    const a = await startChildInstance(db.url, llm.baseURL);
+    const a = await startChildInstance(db.url, llm.baseURL, b.token);
     child = a.proc;
     const answer = gatewayCall(a, 'asked through A').catch((err: unknown) => err);
     const seen = await waitingCall(b); // held by A, shown on B
@@ -97,7 +97,7 @@ describe('a decision taken on B while the holding instance A is cut off from the
     llm = await startOpenAICompatibleServer();
     link = await databaseLink(db.url);
     a = await startTeamInstance(link.url, fakeProviders(llm.baseURL), { timings });
-    b = await startTeamInstance(db.url, fakeProviders(llm.baseURL), { timings });
+    b = await startTeamInstance(db.url, fakeProviders(llm.baseURL), { timings, token: a.token }); // the team's token, made through the link
   }, 60_000);
   afterEach(() => link.restore());
   afterAll(async () => {
