@@ -23,6 +23,7 @@ import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createTeamSide, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
+import { startAuditService } from './audit/service.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
@@ -94,7 +95,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   srv.afterPublish.add(bridges.publish); // a bridged server's sign-in shows on its row
   // Desktop life: desktop settings, notifications, badge, tray.
   const desktop = createDesktopLife({ dir: f.dir, hub: f.hub, ports: ports.desktop, logger: f.logger, now: f.now, notify: f.notify, setAutoApprovalPaused: (paused) => req.policy.setPaused(paused) });
-  const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry) });
+  const historyService = createHistoryService({ store: f.history, userDataDir: f.dir, now: f.now, logger: f.logger, notify: f.notify, reopenDraft: (entry) => req.pipeline.reopenDraft(entry), audit: f.audit });
+  const audit = startAuditService({ trail: f.audit, dir: f.dir, env: f.env, logger: f.logger, now: f.now, notify: f.notify });
   const hostRouting = createHostRouting({
     dir: f.dir,
     now: f.now,
@@ -114,7 +116,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     ready,
     async dispose() {
       desktop.dispose();
-      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose(), team);
+      await shutDown(f, req, srv, { close: async () => (await bridges.close(), await gateway.close()) }, () => historyService.dispose(), () => audit.dispose(), team);
     },
   };
 }
@@ -286,9 +288,10 @@ function settingsMethods(f: Foundation, req: RequestSide): Pick<
  * Stops in order: every request a server waits on is answered (a clear error) before its
  * connection closes — a bridged server's through its bridge, a gateway caller's over HTTP;
  * on a team, the items' endings reach the shared queue; connections close within a bound;
- * the history service, then the database are closed last (the host closes the team database after).
+ * the history service, the audit trail's last anchor, then the databases are closed last (the host
+ * closes the team database after).
  */
-async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, team?: TeamSide): Promise<void> {
+async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridges: Pick<BridgeSide, 'close'>, disposeHistoryService: () => void, disposeAudit: () => Promise<void>, team?: TeamSide): Promise<void> {
   req.pipeline.cancelAll(ui('outcome.shuttingDown'));
   req.elicitations.cancelAll(ui('outcome.shuttingDown'));
   await req.inProgress.answered();
@@ -300,7 +303,9 @@ async function shutDown(f: Foundation, req: RequestSide, srv: ServerSide, bridge
   srv.processes.sync(new Map()); // closed cleanly: nothing left behind
   f.hub.flush();
   disposeHistoryService();
+  await disposeAudit(); // the last anchor, once every decision above is recorded
   await f.history.close();
+  await f.audit.close();
   await f.offload.close();
   team?.close();
   f.folderLock.release();

@@ -8,10 +8,12 @@
  *   bridge install|uninstall --host <host> --server <name> [--file <path>] [--url-form]
  *   status [--json] | stop [--timeout <s>] | open [--print] | doctor [--json]
  *   serve [--database <url>] [--host <address>] [--port <n>] [--public-url <url>] [--tls-cert <f> --tls-key <f> | --behind-tls-proxy [--trusted-proxy <a>…]]
+ *   audit verify [--file <export.jsonl>] [--database <url>] [--anchors <folder>] [--public-key <pem>…] [--json]
+ *   audit anchor [--to <folder>] [--database <url>] [--key <pem>] [--json]
  *
  * Everything after `bridge`'s `--` is the server's own command line, untouched (`bridge -- node
  * server.js --help` passes `--help` to the server). Exit codes: {@link EXIT}. The commands'
- * work lives elsewhere (app/bridge/command.ts, ./console-commands.ts, ./doctor.ts); this file
+ * work lives elsewhere (app/bridge/command.ts, ./console-commands.ts, ./doctor.ts, ./audit.ts); this file
  * only says what the words mean. docs/cli.md is the reference for people.
  */
 import path from 'node:path';
@@ -23,6 +25,7 @@ import type { BridgeLauncher } from '../../main/ports.js';
 import { runBridgeTarget, runRoute } from '../bridge/command.js';
 import { openCommand, statusCommand, stopCommand, type ConsoleCommandContext } from './console-commands.js';
 import { doctorCommand, type DoctorContext } from './doctor.js';
+import { auditAnchorCommand, auditVerifyCommand } from './audit.js';
 import { EXIT } from './exit-codes.js';
 import { DEFAULT_SERVE_HOST, DEFAULT_SERVE_PORT, ListenRefusal, planListening, type ListenPlan } from '../web/listen-policy.js';
 
@@ -56,6 +59,7 @@ Examples:
   $ ${COMMAND_NAME} stop
   $ ${COMMAND_NAME} doctor
   $ ${COMMAND_NAME} serve --database postgres://console@db/console
+  $ ${COMMAND_NAME} audit verify
 
 Reference: docs/cli.md`;
 
@@ -203,6 +207,55 @@ function addConsoleCommands(program: Command, ctx: CliContext, result: { code: n
     });
 }
 
+const AUDIT_HELP = `
+The audit trail is kept in audit.db in the data folder, or in the team database (--database, else
+MCP_CONSOLE_DATABASE_URL). Anchors: --anchors/--to, else anchorFolder in audit-settings.json or
+MCP_CONSOLE_AUDIT_ANCHORS. Reference: docs/audit.md
+
+Examples:
+  $ ${COMMAND_NAME} audit verify
+  $ ${COMMAND_NAME} audit verify --file mcp-history-2026-05-01T10-00-00Z.jsonl --anchors /mnt/anchors --public-key audit-public-key.pem
+  $ ${COMMAND_NAME} audit anchor --to /mnt/anchors`;
+
+/** Adds `audit verify` and `audit anchor`; `result` receives the exit code. */
+function addAudit(program: Command, ctx: CliContext, result: { code: number }): void {
+  const dataDir = () => new Option('--data-dir <path>', 'the data folder of the console (default: MCP_CONSOLE_USER_DATA, else the per-user default)');
+  const database = () => new Option('--database <url>', 'the team database (postgres://…; default: MCP_CONSOLE_DATABASE_URL)');
+  const withDir = (opts: { dataDir?: string }) => ({ ...ctx, ...(opts.dataDir && { userDataDir: path.resolve(ctx.cwd, opts.dataDir) }) });
+  const abs = (p: string | undefined) => (p === undefined ? undefined : path.resolve(ctx.cwd, p));
+  const audit = configure(program.command('audit'), ctx)
+    .summary('verify or anchor the audit trail')
+    .description('Verify the audit trail, or anchor its head outside the database.')
+    .addHelpText('after', AUDIT_HELP);
+  configure(audit.command('verify'), ctx)
+    .summary('walk the audit trail and name the first record edited, inserted or removed')
+    .description('Walk the audit trail, recompute every hash, and check it against its head and its signed anchors. Names the first record that was edited, inserted or removed, and anchors that are forged. Exit 0 intact, 1 tampered or unreadable.')
+    .option('--file <path>', 'verify a History JSONL export instead of a database')
+    .addOption(database())
+    .option('--anchors <folder>', 'the folder of anchors (default: the configured one)')
+    .option('--public-key <pem>', 'a public key trusted to sign anchors (repeatable; default: the keys in the anchor folder and the data folder\'s signing key)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--json', 'print the report as JSON')
+    .addOption(dataDir())
+    .action(async (opts: { file?: string; database?: string; anchors?: string; publicKey: string[]; json?: boolean; dataDir?: string }) => {
+      const file = abs(opts.file);
+      const anchors = abs(opts.anchors);
+      result.code = await auditVerifyCommand(withDir(opts), { json: opts.json ?? false, ...(file && { file }), ...(opts.database && { database: opts.database }), ...(anchors && { anchors }), publicKeys: opts.publicKey.map((k) => path.resolve(ctx.cwd, k)) });
+    });
+  configure(audit.command('anchor'), ctx)
+    .summary("sign the audit trail's head and write it to the anchor folder")
+    .description("Verify the audit trail since the newest anchor, then sign its head with the server's Ed25519 key and write the anchor to the anchor folder. Exit 0 written, 1 the trail does not verify (nothing written) or a failure, 2 no anchor folder.")
+    .option('--to <folder>', 'the anchor folder (default: the configured one)')
+    .addOption(database())
+    .option('--key <pem>', 'the signing key (default: the configured one, else audit-signing-key.pem in the data folder, made on first use)')
+    .option('--json', 'print the anchor as JSON')
+    .addOption(dataDir())
+    .action(async (opts: { to?: string; database?: string; key?: string; json?: boolean; dataDir?: string }) => {
+      const to = abs(opts.to);
+      const key = abs(opts.key);
+      result.code = await auditAnchorCommand(withDir(opts), { json: opts.json ?? false, ...(to && { to }), ...(key && { key }), ...(opts.database && { database: opts.database }) });
+    });
+}
+
 const SERVE_HELP = `
 A team's console: the web UI, the provider gateway (/openai/v1, /anthropic) and the bridges'
 channel (/bridge) on one address, with History, the gateway's tokens and sign-in sessions in
@@ -284,6 +337,7 @@ export function createProgram(ctx: CliContext, result: { code: number }, argv: r
   addBridge(program, ctx, result, argv);
   addConsoleCommands(program, ctx, result);
   addServe(program, ctx, result);
+  addAudit(program, ctx, result);
   return program;
 }
 

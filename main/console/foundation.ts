@@ -20,6 +20,8 @@ import { createStateHub, type StateHub } from '../state-hub.js';
 import { openHistoryStore, type HistoryStore } from '../store/history-store.js';
 import { systemProcessProbe } from '../servers/leftover-processes.js';
 import { lockDataFolder, type FolderLock } from './folder-lock.js';
+import { openConsoleAuditTrail } from '../audit/open.js';
+import type { AuditTrail } from '../audit/trail.js';
 
 /** File name of the history database inside the user-data folder. */
 export const HISTORY_FILE = 'history.db';
@@ -38,6 +40,10 @@ export interface Foundation {
   providerRegistry: Awaited<ReturnType<typeof openProviderRegistry>>;
   offload: Offload;
   history: HistoryStore;
+  /** The audit trail (main/audit): the team database's when `ports.team` is given, else audit.db in the folder. */
+  audit: AuditTrail;
+  /** History's and the audit trail's durability barrier together: what the console awaits before answering a caller. */
+  durable(): Promise<void>;
   roots: ReturnType<typeof openRootsStore>;
   hub: StateHub;
   notices: Notices;
@@ -71,6 +77,8 @@ export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   // Requests a crash or quit left unfinished. On a team the database is shared: only what gone
   // instances left is ended, by a survivor (main/team/failover.ts).
   if (!ports.team) await history.markInterrupted(now());
+  const audit = openConsoleAuditTrail({ dir, ...(ports.team && { team: ports.team }), logger, now });
+  const durable = async () => void (await Promise.all([history.durable(), audit.durable()]));
   const roots = openRootsStore(dir);
   const hub = createStateHub(initialState(ports, servers, providerRegistry, secrets));
   publishProviders = (views, settings) => {
@@ -82,7 +90,7 @@ export async function openFoundation(ports: ConsolePorts): Promise<Foundation> {
   for (const p of fileProblems) notices.notify('error', p);
   if (secrets.warning) notices.notify('warning', secrets.warningUi ?? secrets.warning);
   if (servers.createdDefault) notices.notify('info', ui('notice.createdDefault', { path: servers.path }));
-  return { ports, logger, now, env, dir, servers, secrets, providerRegistry, offload, history, roots, hub, notices, notify: notices.notify, folderLock };
+  return { ports, logger, now, env, dir, servers, secrets, providerRegistry, offload, history, audit, durable, roots, hub, notices, notify: notices.notify, folderLock };
 }
 
 /** The state at start: no servers or items yet, the providers, and where the files are. */

@@ -66,7 +66,7 @@ export function gatewayEnv(url: string, token: string): Record<string, string> {
 export async function startGatewaySide(f: Foundation, req: RequestSide, links: Pick<ServerLinks, 'serverConfig'> & { serverIds(): string[] }): Promise<GatewaySide> {
   // A team server keeps the named tokens in its database (hashes only); the desktop in gateway.json and the secret store.
   const team = f.ports.team;
-  const tokens = team ? await openTeamGatewayTokens({ conn: team.conn, notifier: team.notifier, dir: f.dir, logger: f.logger }) : openGatewayTokens(f.dir, f.secrets);
+  const tokens = team ? await openTeamGatewayTokens({ conn: team.conn, notifier: team.notifier, dir: f.dir, logger: f.logger, audit: f.audit }) : openGatewayTokens(f.dir, f.secrets, f.audit);
   if (tokens.problem) f.notify('error', ui('notice.gatewayFile', { why: tokens.problem }));
   let publish = () => {};
   tokens.onChange?.(() => publish()); // made, revoked or used on another instance

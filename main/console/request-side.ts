@@ -1,7 +1,8 @@
 /**
  * The console's request side, one step of `createConsole` (main/console.ts): the policy (rules,
- * limits, prices, redaction; on a team server its rule book, limits and budgets in the team's database), the sampling pipeline, the elicitation queue, and the one door every
- * server request enters through (main/requests/router.ts), answered once history is durable.
+ * limits, prices, redaction; on a team server its rule book, limits and budgets in the team's
+ * database), the sampling pipeline, the elicitation queue, and the one door every server request
+ * enters through (main/requests/router.ts), answered once history and the audit trail are durable.
  */
 import type { CallRef } from '../../shared/contract/state.js';
 import { ui } from '../../shared/contract/ui-text.js';
@@ -61,6 +62,7 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     priceOf: (model) => f.providerRegistry.priceOf(model),
     usageSince: (from) => history.usageSince(from),
     formerNames: (serverId) => formerNames.of(serverId),
+    audit: f.audit,
     ...(team && { ruleBook: openTeamRuleBook({ db: team, logger }), sharedLimits: openTeamLimits({ db: team, logger, now }) }),
   });
   const elicitations = createElicitationQueue({
@@ -72,6 +74,7 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     serverWait,
     // The server's elicitation policy: always ask, or always decline (never accept).
     decide: (serverId) => policy.decideElicitation(serverId),
+    audit: f.audit,
   });
   const pipeline = createSamplingPipeline({
     hub,
@@ -93,14 +96,17 @@ export function createRequestSide(f: Foundation, links: ServerLinks): RequestSid
     policy: policy.policy,
     offload: f.offload,
     serverWait,
+    audit: f.audit,
   });
   const inProgress = createServerRequestTracker();
-  // The one door of server requests: every kind, every source; answered once history is durable.
+  // The one door of server requests: every kind, every source; answered once history and the
+  // audit trail (the decision's record) are durable.
+  const records = { durable: f.durable };
   const requests = createServerRequestRouter({
-    sampling: (request) => inProgress.track(whenDurable(history, pipeline.handle(request))),
-    elicitation: (request) => inProgress.track(whenDurable(history, elicitations.handle(request))),
+    sampling: (request) => inProgress.track(whenDurable(records, pipeline.handle(request))),
+    elicitation: (request) => inProgress.track(whenDurable(records, elicitations.handle(request))),
     roots: (serverId) => f.roots.list(serverId),
-    providerCall: (request) => inProgress.track(whenDurable(history, pipeline.handle(request))),
+    providerCall: (request) => inProgress.track(whenDurable(records, pipeline.handle(request))),
   });
   return { policy, pipeline, elicitations, requests, inProgress, formerNames };
 }

@@ -35,6 +35,9 @@ import type { StateHub } from '../state-hub.js';
 import type { IncomingElicitation } from '../requests/incoming.js';
 import { elicitationMayBecome } from '../requests/machine.js';
 import { versionOf } from '../requests/version.js';
+import { personActing } from '../audit/actor.js';
+import type { AuditRecorder } from '../audit/trail.js';
+import type { AuditKind } from '../../shared/contract/audit.js';
 
 /** What a policy may decide for elicitation: only "always ask" or "always decline". */
 export type ElicitationDecision = { kind: 'ask' } | { kind: 'decline'; rule: RuleRef };
@@ -50,6 +53,8 @@ export interface ElicitationDeps {
   /** Optional rule hook: may only decline automatically, never accept. */
   decide?(serverId: string, item: ElicitationItemView): ElicitationDecision;
   onQueued?(item: ElicitationItemView): void;
+  /** Where answers (a person's, a rule's decline) are recorded (main/audit); absent: not recorded. */
+  audit?: AuditRecorder;
 }
 
 /** The queue's operations (the ConsoleService methods call these). */
@@ -187,12 +192,27 @@ function finish(core: QueueCore, rec: Rec, status: ElicitationStatus, why: UiTex
   const digest = seen !== undefined && answer ? versionOf(answer) : undefined;
   if (digest && 'ready' in digest) event.sha256 = digest.ready;
   else void digest?.pending.then((sha256) => ((event.sha256 = sha256), save(core, rec)));
+  if (seen !== undefined) auditAnswer(core, rec, status, { version: seen }, digest && ('ready' in digest ? digest.ready : digest.pending));
   save(core, rec); // committed before the answer reaches the server
   if (answer) rec.settle?.resolve(answer);
   else rec.settle?.reject(new Error(message));
   const finished = [...core.records.values()].filter((r) => r.item.outcome);
   for (const r of finished.slice(0, Math.max(0, finished.length - FINISHED_KEPT))) core.records.delete(r.item.id);
   publish(core);
+}
+
+/**
+ * Records a person's answer (accepted, declined, cancelled) in the audit trail: the version of the
+ * question they saw and the SHA-256 of the answer sent (its promise for a big one).
+ */
+function auditAnswer(core: QueueCore, rec: Rec, status: ElicitationStatus, details: { version: string }, digest: string | Promise<string> | undefined): void {
+  const audit = core.deps.audit;
+  const kinds: Partial<Record<ElicitationStatus, AuditKind>> = { accepted: 'elicitation.accepted', declined: 'elicitation.declined', cancelled: 'elicitation.cancelled' };
+  const kind = kinds[status];
+  if (!audit || !kind) return;
+  const actor = personActing();
+  const input = (sha256?: string) => ({ actor, kind, subject: `item:${rec.item.id}`, details: { server: rec.item.serverId, ...details, ...(sha256 !== undefined && { sha256 }) } });
+  audit.record(digest instanceof Promise ? digest.then(input) : input(digest));
 }
 
 /** Queues a record after the server's elicitation policy: a declined one is never shown as waiting (no attention, no flash in the queue). */
@@ -203,6 +223,7 @@ function enqueue(core: QueueCore, rec: Rec): void {
   if (decision?.kind === 'decline') {
     rec.decidedBy = 'rule';
     rec.rule = decision.rule;
+    core.deps.audit?.record({ actor: { kind: 'rule', id: decision.rule.ruleId, name: decision.rule.name }, kind: 'elicitation.declined', subject: `item:${rec.item.id}`, details: { server: rec.item.serverId, ruleVersion: decision.rule.version, action: 'decline' } });
     finish(core, rec, 'declined', ui('outcome.declinedByRule', { rule: decision.rule.name, version: decision.rule.version }), { action: 'decline' });
     return;
   }

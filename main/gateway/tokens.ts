@@ -22,6 +22,8 @@ import { ApiError } from '../../shared/contract/api.js';
 import { GatewayTokenNameSchema, tokenCallerId, type GatewayCaller, type GatewayTokenView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { SecretStore } from '../secrets/secret-store.js';
+import { personActing } from '../audit/actor.js';
+import type { AuditRecorder } from '../audit/trail.js';
 import { brokenFileError, readUserFile, writeUserFile, type UserFileSpec } from '../user-file.js';
 
 /** File name of the gateway's settings (port, named tokens) inside the user-data folder. */
@@ -146,14 +148,20 @@ interface TokensState {
   readonly use: Map<string, { calls: number; lastUsedAt?: number }>;
   /** The last token creation started: creations run one after another (each awaits the secret store). */
   creating: Promise<unknown>;
+  /** Where named tokens made and revoked are recorded (main/audit). */
+  readonly audit: AuditRecorder | undefined;
 }
 
-/** Opens the tokens of `dir/gateway.json` (missing: none yet). Never throws. */
-export function openGatewayTokens(dir: string, secrets: SecretStore): GatewayTokens {
+/**
+ * Opens the tokens of `dir/gateway.json` (missing: none yet). `audit`: where named tokens made
+ * and revoked are recorded (`token.created`, `token.revoked`: the name and the token's SHA-256,
+ * never the token). Never throws.
+ */
+export function openGatewayTokens(dir: string, secrets: SecretStore, audit?: AuditRecorder): GatewayTokens {
   const path = join(dir, GATEWAY_FILE);
   const read = readUserFile(path, spec);
   const problem = read.state === 'broken' ? read.problems.join('; ') : undefined;
-  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, servers: createServerTokens(), use: new Map(), creating: Promise.resolve() };
+  const st: TokensState = { path, secrets, file: read.state === 'ok' ? read.value : { tokens: [] }, servers: createServerTokens(), use: new Map(), creating: Promise.resolve(), audit };
   return {
     port: () => st.file.port ?? DEFAULT_GATEWAY_PORT,
     ...(problem && { problem }),
@@ -217,6 +225,7 @@ async function create(st: TokensState, name: string, now: number): Promise<strin
     await st.secrets.delete(secretName).catch(() => undefined);
     throw err;
   }
+  st.audit?.record({ actor: personActing(), kind: 'token.created', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: sha256(token) } });
   return token;
 }
 
@@ -230,8 +239,9 @@ async function reveal(st: TokensState, name: string): Promise<string> {
 
 /** {@link GatewayTokens.revoke}: removes it from gateway.json, forgets its use, then deletes it from the secret store. */
 async function revoke(st: TokensState, name: string): Promise<void> {
-  named(st, name);
+  const stored = named(st, name);
   save(st, { ...st.file, tokens: st.file.tokens.filter((t) => t.name !== name) });
+  st.audit?.record({ actor: personActing(), kind: 'token.revoked', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: stored.sha256 } });
   st.use.delete(name);
   await st.secrets.delete(gatewayTokenSecretName(name));
 }

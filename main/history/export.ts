@@ -20,6 +20,8 @@ import type { HistoryStore } from '../store/history-store.js';
 import { isoTime, reportSessions } from './report-model.js';
 import { reportHtml, reportMarkdown, type ReportHeader } from './report-writers.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import { auditExportLines, auditLineKind } from '../audit/export.js';
+import type { AuditStore } from '../audit/store.js';
 
 /** What to export: the sessions of the given entry ids, or of the entries matching a filter. */
 export interface ExportRequest {
@@ -58,8 +60,8 @@ export function toJsonl(sessions: readonly HistorySession[]): string {
 }
 
 /**
- * Reads JSONL written by {@link toJsonl}: blank lines are skipped, every other line must be a
- * session of a known format and version.
+ * Reads JSONL written by {@link toJsonl}: blank lines and the audit trail's lines (main/audit/
+ * export.ts) are skipped, every other line must be a session of a known format and version.
  * @throws SyntaxError naming the line for invalid JSON or a line that is not a session.
  */
 export function parseJsonl(text: string): HistorySession[] {
@@ -72,6 +74,7 @@ export function parseJsonl(text: string): HistorySession[] {
     } catch (err) {
       throw new SyntaxError(`line ${i + 1}: ${(err as Error).message}`, { cause: err });
     }
+    if (auditLineKind(value) !== 'other') return;
     const parsed = HistorySessionSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -85,11 +88,12 @@ export function parseJsonl(text: string): HistorySession[] {
 /**
  * Builds the export file. Selection: `ids` (their whole sessions) when given, else `filter`
  * (sessions with at least one matching entry; `{}` = all). Sessions newest first, their entries
- * oldest first, media inline.
+ * oldest first, media inline. JSONL carries the whole audit trail of `audit` after the sessions
+ * (its head line, then every record), so the file can be verified elsewhere.
  * @throws ApiError `invalid_input` when more than MAX_EXPORT_SESSIONS sessions are selected or the
  *   format is unknown; `not_found` when nothing is selected.
  */
-export async function exportHistory(store: HistoryStore, req: ExportRequest, now: number): Promise<ExportedFile> {
+export async function exportHistory(store: HistoryStore, req: ExportRequest, now: number, audit?: AuditStore): Promise<ExportedFile> {
   if (!EXPORT_FORMATS.includes(req.format)) throw new ApiError('invalid_input', `unknown export format ${String(req.format)}`);
   const selection = req.ids !== undefined ? { ids: req.ids } : { filter: req.filter ?? {} };
   const ids = await store.sessions(selection, MAX_EXPORT_SESSIONS + 1);
@@ -113,10 +117,17 @@ export async function exportHistory(store: HistoryStore, req: ExportRequest, now
   };
   const content =
     req.format === 'jsonl'
-      ? toJsonl(sessions)
+      ? toJsonl(sessions) + (audit ? await auditText(audit, now) : '')
       : req.format === 'markdown'
         ? reportMarkdown(header, reportSessions(sessions))
         : reportHtml(header, reportSessions(sessions));
   const stamp = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z').replaceAll(':', '-');
   return { filename: `mcp-history-${stamp}.${EXTENSION[req.format]}`, mimeType: MIME[req.format], content, sessions: sessions.length, entries };
+}
+
+/** The audit trail's export lines as one text. */
+async function auditText(audit: AuditStore, now: number): Promise<string> {
+  const lines: string[] = [];
+  for await (const line of auditExportLines(audit, now)) lines.push(line);
+  return lines.join('');
 }

@@ -37,8 +37,8 @@ export interface RetentionDeps {
   /** Clock in epoch ms. */
   now(): number;
   logger: Logger;
-  /** Called after a prune that deleted something, with the number of entries. */
-  onPruned?(entries: number): void;
+  /** Called after a prune that deleted something, with the number of entries and the sessions (conversation ids) removed. */
+  onPruned?(entries: number, sessions: readonly string[]): void;
   intervalMs?: number;
 }
 
@@ -48,27 +48,30 @@ export function createRetention(deps: RetentionDeps): Retention {
   let stopped = false;
   let running: Promise<number> | undefined;
 
-  const pruneOnce = async (): Promise<number> => {
+  const pruneOnce = async (): Promise<{ deleted: number; sessions: string[] }> => {
     const { retentionDays, retentionSessions } = deps.settings();
-    if (retentionDays === null && retentionSessions === null) return 0;
+    if (retentionDays === null && retentionSessions === null) return { deleted: 0, sessions: [] };
     const candidates = await deps.store.pruneCandidates({
       olderThan: retentionDays === null ? undefined : deps.now() - retentionDays * DAY_MS,
       keepSessions: retentionSessions ?? undefined,
     });
     let deleted = 0;
+    const sessions: string[] = [];
     for (let i = 0; i < candidates.length && !stopped; i += BATCH) {
-      deleted += await deps.store.deleteSessions(candidates.slice(i, i + BATCH));
+      const batch = candidates.slice(i, i + BATCH);
+      deleted += await deps.store.deleteSessions(batch);
+      sessions.push(...batch);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return deleted;
+    return { deleted, sessions };
   };
 
   const guarded = async (): Promise<number> => {
     try {
-      const deleted = await pruneOnce();
+      const { deleted, sessions } = await pruneOnce();
       if (deleted > 0) {
         deps.logger.info('history retention pruned entries', { deleted });
-        deps.onPruned?.(deleted);
+        deps.onPruned?.(deleted, sessions);
       }
       return deleted;
     } catch (err) {

@@ -12,6 +12,10 @@ import { exportHistory } from './export.js';
 import { createRetention, type Retention } from './retention.js';
 import { loadHistorySettings, saveHistorySettings } from './settings.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import type { AuditJson } from '../../shared/contract/audit.js';
+import { personActing } from '../audit/actor.js';
+import { sha256Hex } from '../audit/chain.js';
+import type { AuditTrail } from '../audit/trail.js';
 
 /** The methods this module implements. */
 export type HistoryMethod =
@@ -37,6 +41,23 @@ export interface HistoryServiceDeps {
   notify(level: 'info' | 'warning' | 'error', message: string): void;
   /** Creates a draft queue item from a past request (no server waiting); returns its id. */
   reopenDraft(entry: HistoryEntry): string;
+  /**
+   * The audit trail: sessions removed (by retention or a person) are recorded in it, and a JSONL
+   * export carries it (main/audit/export.ts). Retention never prunes it.
+   */
+  audit?: AuditTrail;
+}
+
+/** Most conversation ids one record of removed sessions lists (all of them are in its `sessionsSha256`). */
+const IDS_LISTED = 100;
+
+/**
+ * What a record of removed sessions says: how many sessions and entries, their conversation ids
+ * (the first {@link IDS_LISTED}), and the SHA-256 of all of them (sorted, one per line).
+ */
+function removedDetails(sessions: readonly string[], entries: number): Record<string, AuditJson> {
+  const sorted = [...sessions].sort();
+  return { sessions: sessions.length, entries, conversationIds: sorted.slice(0, IDS_LISTED), sessionsSha256: sha256Hex(sorted.join('\n')) };
 }
 
 /** The running history service. */
@@ -57,17 +78,26 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
   if (loaded.problem) deps.notify('error', loaded.problem);
   if (loaded.note) deps.notify('info', loaded.note);
   let settings: HistorySettings = loaded.settings;
-  const retention = createRetention({ store, settings: () => settings, now: deps.now, logger: deps.logger });
+  const retention = createRetention({
+    store,
+    settings: () => settings,
+    now: deps.now,
+    logger: deps.logger,
+    // The console prunes by the person's retention settings: itself the actor, the settings in the record.
+    onPruned: (entries, sessions) => deps.audit?.record({ actor: { kind: 'console' }, kind: 'history.pruned', subject: 'history', details: { ...removedDetails(sessions, entries), retentionDays: settings.retentionDays, retentionSessions: settings.retentionSessions } }),
+  });
   retention.start();
   void retention.run();
 
   const methods: HistoryMethods = {
     historyStats: async ({ from, to }) => store.stats({ from, to }),
     historyFacets: async () => store.facets(),
-    exportHistory: async (input) => exportHistory(store, input, deps.now()),
+    exportHistory: async (input) => exportHistory(store, input, deps.now(), deps.audit?.store),
     deleteHistory: async ({ ids }) => {
       const sessions = await store.sessions({ ids }, ids.length);
-      return { deleted: await store.deleteSessions(sessions), sessions: sessions.length };
+      const deleted = await store.deleteSessions(sessions);
+      if (sessions.length > 0) deps.audit?.record({ actor: personActing(), kind: 'history.deleted', subject: 'history', details: removedDetails(sessions, deleted) });
+      return { deleted, sessions: sessions.length };
     },
     getHistorySettings: async () => ({ ...settings }),
     setHistorySettings: async (input) => {

@@ -29,6 +29,9 @@ import { RULES_FILE } from './rules-store.js';
 import { decideShared, type SharedLimits } from './shared-limits.js';
 import type { DecideContext } from './decide.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import { personActing } from '../audit/actor.js';
+import type { AuditRecorder } from '../audit/trail.js';
+import { rulesChangeRecord, type RulesChangeHow } from './rules-audit.js';
 
 /** What the policy needs. */
 export interface PolicyDeps {
@@ -60,6 +63,12 @@ export interface PolicyDeps {
    * counters outlive every console). Absent: in memory, decided without waiting. The service closes it.
    */
   sharedLimits?: SharedLimits;
+  /**
+   * Where rule book changes are recorded (main/audit): this console's saves, imports and pauses
+   * (whichever book it keeps), and hand edits of `rules.json`; a team book's change made by
+   * another instance is recorded there. Absent: not recorded.
+   */
+  audit?: AuditRecorder;
 }
 
 /** Texts at least this long (characters) are scanned on the offload worker by `prepare`: 64 KiB. */
@@ -139,7 +148,14 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     detector: createDetectCache(),
     options: undefined,
     publishQueued: false,
-    store: deps.ruleBook ?? openFileRuleBook(deps.dir, { logger: deps.logger, ...(deps.watch !== undefined && { watch: deps.watch }) }),
+    store:
+      deps.ruleBook ??
+      openFileRuleBook(deps.dir, {
+        logger: deps.logger,
+        ...(deps.watch !== undefined && { watch: deps.watch }),
+        // A hand edit noticed by the console: the console is who tells.
+        onFileChange: (before, after) => auditRules(deps, before, after, 'file_edited', { kind: 'console' }),
+      }),
   };
   // The store tells only of changes made elsewhere (a hand edit, another console), never while it opens.
   st.store.onChange(() => publish(st));
@@ -162,8 +178,8 @@ export function createPolicyService(deps: PolicyDeps): PolicyService {
     ready,
     decideElicitation: (serverId) => decideElicitation(st, serverId),
     historySink: (inner) => scrubbingSink(scrub, inner),
-    saveRules: (rules, baseRevision) => published(st, st.store.save(rules, { ...(baseRevision !== undefined && { baseRevision }) })),
-    setPaused: async (paused) => void (await published(st, st.store.setPaused(paused))),
+    saveRules: (rules, baseRevision) => recorded(st, 'saved', () => st.store.save(rules, { ...(baseRevision !== undefined && { baseRevision }) })),
+    setPaused: async (paused) => void (await recorded(st, paused ? 'paused' : 'resumed', () => st.store.setPaused(paused), (before, saved) => ({ ...saved, paused: before.paused }))),
     exportRules: () => ({ fileName: RULES_FILE, text: `${JSON.stringify(st.store.current(), null, 2)}\n` }),
     importRules: (text) => importRules(st, text),
     setKeepOriginal(itemId, value) {
@@ -184,6 +200,21 @@ async function published<T>(st: PolicyState, change: Promise<T>): Promise<T> {
   } finally {
     publish(st);
   }
+}
+
+/**
+ * Saves the rule book through `change` (published as {@link published}) and records the change in
+ * the audit trail as the person acting made it — a book in a file or in a team's database alike.
+ * `beforeOf`: the book the record compares the saved one with (default: the book in force when
+ * the save started); the pause switch compares only `paused`, so a hand edit read by its save is
+ * recorded on its own (`file_edited`), not twice.
+ */
+async function recorded(st: PolicyState, how: RulesChangeHow, change: () => Promise<RulesFile>, beforeOf: (before: RulesFile, saved: RulesFile) => RulesFile = (before) => before): Promise<RulesFile> {
+  const actor = personActing();
+  const before = st.store.current();
+  const saved = await published(st, change());
+  auditRules(st.deps, beforeOf(before, saved), saved, how, actor);
+  return saved;
 }
 
 /** What one policy service keeps between calls; the steps below read and change it. */
@@ -364,5 +395,11 @@ function scrubbingSink(scrub: (entry: HistoryEntry) => HistoryEntry, inner: Hist
 async function importRules(st: PolicyState, text: string): Promise<RulesFile> {
   const parsed = st.store.parse(text, 'imported file');
   if (!parsed.ok) throw new ApiError('invalid_input', ui('error.nothingImported', { problems: parsed.problems.join('; ') }));
-  return published(st, st.store.save(parsed.rules, { how: 'import' }));
+  return recorded(st, 'imported', () => st.store.save(parsed.rules, { how: 'import' }));
+}
+
+/** Records the rule book's change in the audit trail (nothing when its content did not change). */
+function auditRules(deps: PolicyDeps, before: RulesFile, after: RulesFile, how: RulesChangeHow, actor: Parameters<typeof rulesChangeRecord>[3]): void {
+  const record = deps.audit && rulesChangeRecord(before, after, how, actor);
+  if (record) deps.audit!.record(record);
 }

@@ -68,6 +68,8 @@ export interface FileRuleBookOptions {
   logger: Logger;
   /** Watch the folder for hand edits (default true). */
   watch?: boolean;
+  /** Called when a change of the file made outside the console put other rules in force (not at open, not for its own saves). */
+  onFileChange?(before: RulesFile, after: RulesFile): void;
 }
 
 /**
@@ -76,7 +78,12 @@ export interface FileRuleBookOptions {
  */
 export function openFileRuleBook(dir: string, opts: FileRuleBookOptions): RuleBookStore {
   const listeners = new Set<() => void>();
-  const store = openRulesStore(dir, { logger: opts.logger, onChange: () => listeners.forEach((l) => l()), ...(opts.watch !== undefined && { watch: opts.watch }) });
+  const store = openRulesStore(dir, {
+    logger: opts.logger,
+    onChange: () => listeners.forEach((l) => l()),
+    ...(opts.watch !== undefined && { watch: opts.watch }),
+    ...(opts.onFileChange && { onFileChange: opts.onFileChange }),
+  });
   const now = <T>(fn: () => T): Promise<T> => {
     try {
       return Promise.resolve(fn());

@@ -87,6 +87,12 @@ export interface RulesStoreOptions {
   onChange: () => void;
   /** Watch the folder for hand edits (default true). */
   watch?: boolean;
+  /**
+   * Called when a change of the file made outside the console (a hand edit, the file deleted) put
+   * other rules in force while it runs, with the rules before and after (not at open, not for
+   * `save`'s own write).
+   */
+  onFileChange?(before: RulesFile, after: RulesFile): void;
 }
 
 /**
@@ -119,7 +125,7 @@ interface RulesState {
  */
 export function openRulesStore(dir: string, opts: RulesStoreOptions): RulesStore {
   const st: RulesState = { dir, path: join(dir, RULES_FILE), opts, rules: emptyRulesFile(), revision: 1, versionBase: emptyRulesFile(), problems: [], notes: [], lastWritten: undefined, watcher: undefined, timer: undefined };
-  load(st);
+  load(st, true);
   if (opts.watch !== false) watchFolder(st);
   return {
     path: st.path,
@@ -154,9 +160,18 @@ function write(st: RulesState, file: RulesFile): void {
  * problems and leaves the rules in force. A missing file (at start, or deleted while running) means no
  * rules: the rules in force, problems and notes are cleared (versions still count from the last
  * rules in force).
+ * `initial`: the first read at open (no change to tell `onFileChange` of).
  * @returns whether the rules in force, the problems or the notes may have changed (false: the file is the text last written or accepted, or still missing)
  */
-function load(st: RulesState): boolean {
+function load(st: RulesState, initial = false): boolean {
+  const before = st.rules;
+  const changed = readFile(st);
+  if (changed && !initial && st.rules !== before) st.opts.onFileChange?.(before, st.rules);
+  return changed;
+}
+
+/** {@link load}'s reading of the file into the state. */
+function readFile(st: RulesState): boolean {
   if (!existsSync(st.path)) {
     const changed = st.problems.length > 0 || st.notes.length > 0 || st.lastWritten !== undefined || JSON.stringify(st.rules) !== JSON.stringify(emptyRulesFile());
     if (JSON.stringify(st.rules) !== JSON.stringify(emptyRulesFile())) st.revision++;

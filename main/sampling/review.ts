@@ -18,6 +18,7 @@ import { callHasEnded, draftFor, dropDraftPart, mergeDraft, withLate } from './d
 import { jsonEqual, type SamplingRecord } from './record.js';
 import { deliver, generate } from './steps.js';
 import { checkVersion, stampDigest } from './versions.js';
+import { auditPersonDecision, reasonDigest } from './audit.js';
 
 /**
  * Approves the request as the person edited it, with the model they chose, and starts generating
@@ -41,7 +42,8 @@ export async function approveRequest(core: PipelineCore, itemId: string, seen: s
   // rather than the request again, and history's scrubber sees at once that nothing differs.
   update(core, rec, { sent: unchanged ? rec.item.original : checked.params, model: choice, draft: dropDraftPart(rec.item.draft, 'request') });
   const approved = record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.withEdits' : 'event.unchanged'), { version: seen });
-  stampDigest(core, rec, approved, rec.item.sent);
+  const digest = stampDigest(core, rec, approved, rec.item.sent);
+  auditPersonDecision(core, rec, 'sampling.request_approved', { version: seen, edited: rec.requestEdited, model: `${choice.providerId}/${choice.modelId}` }, digest);
   void generate(core, rec, 'approve_request').catch(logCrash(core, itemId));
 }
 
@@ -71,12 +73,15 @@ export function rejectRequest(core: PipelineCore, itemId: string, seen: string, 
   const rec = openRecord(core, itemId, 'reject_request', 'action.rejectRequest');
   checkVersion(rec, seen, 'action.rejectRequest');
   rec.decidedBy = 'person';
+  auditPersonDecision(core, rec, 'sampling.request_rejected', { version: seen, reasonSha256: reasonDigest(reason) });
   finish(core, rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }
 
 /** Stops the running generation (back to request review). @throws ApiError not_found / invalid_state */
 export function cancelGeneration(core: PipelineCore, itemId: string): void {
-  openRecord(core, itemId, 'generation_stopped', 'action.cancelGeneration').generation?.abort();
+  const rec = openRecord(core, itemId, 'generation_stopped', 'action.cancelGeneration');
+  auditPersonDecision(core, rec, 'sampling.generation_cancelled', {});
+  rec.generation?.abort();
 }
 
 /**
@@ -89,6 +94,7 @@ export async function regenerate(core: PipelineCore, itemId: string, seen: strin
   if (rec.item.response?.manual) throw new ApiError('invalid_state', ui('error.manualRegenerate'));
   stopReview(core, rec);
   record(core, rec, 'regenerate', undefined, { version: seen });
+  auditPersonDecision(core, rec, 'sampling.regenerated', { version: seen });
   void generate(core, rec, 'regenerate').catch(logCrash(core, itemId));
 }
 
@@ -114,6 +120,7 @@ export function rejectResponse(core: PipelineCore, itemId: string, seen: string,
   const rec = openRecord(core, itemId, 'reject_response', 'action.rejectResponse');
   checkVersion(rec, seen, 'action.rejectResponse');
   rec.decidedBy = 'person';
+  auditPersonDecision(core, rec, 'sampling.response_rejected', { version: seen, reasonSha256: reasonDigest(reason) });
   finish(core, rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }
 

@@ -22,6 +22,7 @@ import { generationFailure } from './provider-failure.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
 import type { PolicyAction } from './types.js';
 import { markReviewVersion, stampDigest } from './versions.js';
+import { auditPersonDecision, auditRuleDecision } from './audit.js';
 
 /** A decision the pipeline carries out (a refusal never reaches the queue). */
 export type QueuedDecision = Exclude<PolicyAction, { kind: 'refuse' }>;
@@ -220,7 +221,10 @@ export function deliver(core: PipelineCore, rec: SamplingRecord, result: CreateM
   const how = response.manual ? 'event.writtenByPerson' : rec.responseEdited ? 'event.withEdits' : rec.decidedBy === 'rule' ? 'event.byRule' : 'event.unchanged';
   const out = forServer(result);
   const approved = record(core, rec, 'response_approved', ui(how), seen === undefined ? undefined : { version: seen });
-  if (seen !== undefined) stampDigest(core, rec, approved, out);
+  if (seen !== undefined) {
+    const digest = stampDigest(core, rec, approved, out);
+    auditPersonDecision(core, rec, 'sampling.response_approved', { version: seen, edited: rec.responseEdited, manual: response.manual }, digest);
+  }
   const where = rec.item.origin === 'draft' ? ui('outcome.draftComplete') : (why ?? ui(rec.item.gateway ? 'outcome.deliveredToCaller' : 'outcome.delivered'));
   finish(core, rec, 'deliver', where, { result: out });
 }
@@ -233,6 +237,7 @@ export function applyPolicy(core: PipelineCore, rec: SamplingRecord, action: Que
     rec.decidedBy = 'rule';
     rec.rule = rule;
     explain(core, rec, action);
+    auditRuleDecision(core, rec, 'sampling.request_rejected', rule, action.kind);
     finish(core, rec, 'reject_request', ui('outcome.rejectedByRule', { rule: rule.name, version: rule.version, reason: action.reason }), { code: ErrorCodes.USER_REJECTED });
     return;
   }
@@ -267,6 +272,7 @@ function autoApprove(core: PipelineCore, rec: SamplingRecord, action: Extract<Qu
   rec.requestEdited = !jsonEqual(params, rec.item.original);
   explain(core, rec, action);
   update(core, rec, { sent: params, auto: { rule, action: action.kind } });
+  auditRuleDecision(core, rec, 'sampling.request_approved', rule, action.kind);
   record(core, rec, 'request_approved', ui(rec.requestEdited ? 'event.approvedByRuleChanged' : 'event.approvedByRule', { rule: rule.name, version: rule.version }));
   void generate(core, rec, 'approve_request').catch(logCrash(core, rec.item.id));
 }

@@ -15,6 +15,7 @@ import type { IncomingProviderCall, IncomingSampling } from '../requests/incomin
 import type { Offload } from '../offload/offload.js';
 import type { Logger } from '../ports.js';
 import type { StateHub } from '../state-hub.js';
+import type { AuditRecorder } from '../audit/trail.js';
 
 /**
  * Where history goes. `save` commits before it returns (it survives the console being killed);
@@ -71,6 +72,8 @@ export interface PipelineDeps {
   policy?: SamplingPolicy;
   /** How long `serverId` waits for answers (shared/domain/wait.ts `serverWaitFor`); absent = unknown. */
   serverWait?(serverId: string, era: ProtocolEra, receivedAt: number): ServerWait | undefined;
+  /** Where decisions are recorded (main/audit; ./audit.ts says what); absent: not recorded. */
+  audit?: AuditRecorder;
 }
 
 /** The pipeline's operations; the ConsoleService methods of the same names call these. */

@@ -57,13 +57,14 @@ export function checkVersion(rec: SamplingRecord, seen: string, action: UiTextCo
 /**
  * Sets `event.sha256` to the version of `payload` (what a person's approval let out), so History
  * binds the decision to it: before the next save for a small payload, else computed in slices and
- * saved again when done.
+ * saved again when done. Returns the digest, or the promise of it for a big payload (the audit
+ * trail records it: audit.ts).
  */
-export function stampDigest(core: PipelineCore, rec: SamplingRecord, event: HistoryEvent, payload: unknown): void {
+export function stampDigest(core: PipelineCore, rec: SamplingRecord, event: HistoryEvent, payload: unknown): string | Promise<string> {
   const v = versionOf(payload);
   if ('ready' in v) {
     event.sha256 = v.ready;
-    return;
+    return v.ready;
   }
   v.pending.then(
     (sha256) => {
@@ -72,4 +73,5 @@ export function stampDigest(core: PipelineCore, rec: SamplingRecord, event: Hist
     },
     (err: unknown) => core.deps.logger.error('could not compute the digest of an approved payload', { item: rec.item.id, error: String(err) }),
   );
+  return v.pending;
 }

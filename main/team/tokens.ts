@@ -8,14 +8,18 @@
  * - a call's token is looked up and its use counted in one `UPDATE … RETURNING` on every call, so
  *   a token revoked on one instance is refused on all at once, and the counts are the team's;
  * - made or revoked on one instance, a `tokens` notification tells the others to read the list
- *   again (and after a reconnect they read it anyway), so Settings shows the same list everywhere.
+ *   again (and after a reconnect they read it anyway), so Settings shows the same list everywhere;
+ * - made or revoked, it is recorded in the audit trail (the name and the token's SHA-256).
  *
  * The per-run tokens of the servers an instance launches itself stay in its memory, as on the
  * desktop; the port of its loopback gateway is its own gateway.json's.
  */
 import { ApiError } from '../../shared/contract/api.js';
+import type { AuditInput } from '../../shared/contract/audit.js';
 import { tokenCallerId, type GatewayTokenView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
+import { personActing } from '../audit/actor.js';
+import type { AuditTrail } from '../audit/trail.js';
 import { checkTokenName, createServerTokens, gatewayFileSettings, newToken, sha256, type GatewayTokens, type TokenHolder } from '../gateway/tokens.js';
 import type { Logger } from '../logger.js';
 import type { Connection } from '../store/pg/connection.js';
@@ -31,6 +35,12 @@ export interface TeamTokensOptions {
   /** This instance's data folder (its gateway.json gives the loopback port). */
   dir: string;
   logger?: Logger;
+  /**
+   * Where named tokens made and revoked are recorded (`token.created`, `token.revoked`; never the
+   * token). The call resolves once the record is durable, so another instance's next change of the
+   * same token is recorded after it.
+   */
+  audit?: Pick<AuditTrail, 'record' | 'durable'>;
 }
 
 interface Row {
@@ -43,7 +53,7 @@ interface Row {
 const LIST_SQL = 'SELECT name, created_at, calls, last_used_at FROM team_gateway_tokens ORDER BY created_at, name';
 const USE_SQL = 'UPDATE team_gateway_tokens SET calls = calls + 1, last_used_at = GREATEST(COALESCE(last_used_at, 0), $2) WHERE sha256 = $1 RETURNING name';
 const CREATE_SQL = 'INSERT INTO team_gateway_tokens (name, sha256, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING RETURNING name';
-const REVOKE_SQL = 'DELETE FROM team_gateway_tokens WHERE name = $1 RETURNING name';
+const REVOKE_SQL = 'DELETE FROM team_gateway_tokens WHERE name = $1 RETURNING sha256';
 
 const viewOf = (r: Row): GatewayTokenView => ({ name: r.name, createdAt: r.created_at, calls: r.calls, ...(r.last_used_at !== null && { lastUsedAt: r.last_used_at }) });
 
@@ -81,6 +91,12 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
     if (e.id === undefined || e.id.startsWith('gateway:')) reloadSoon();
   });
   const unResync = notifier.onResync(reloadSoon);
+  /** Records a change and waits until it is durable (a failed append is kept, tried again and logged: the change itself is done). */
+  const recorded = async (input: AuditInput): Promise<void> => {
+    if (!opts.audit) return;
+    opts.audit.record(input);
+    await opts.audit.durable().catch((err: unknown) => opts.logger?.warn('team gateway tokens: the audit record is not durable yet', { error: String(err) }));
+  };
   const publish = async (name: string, q: <R>(text: string, params?: readonly unknown[]) => Promise<R[]>) => {
     const n = notifySql({ topic: 'tokens', id: tokenCallerId(name), from: notifier.instanceId() });
     await q(n.text, n.params);
@@ -113,6 +129,7 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
         return rows.length > 0;
       });
       if (!made) throw new ApiError('invalid_input', ui('error.gatewayTokenTaken', { name }));
+      await recorded({ actor: personActing(), kind: 'token.created', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: sha256(token) } });
       await reload(true).catch(() => undefined);
       return token;
     },
@@ -122,12 +139,13 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
     },
     async revoke(name) {
       const gone = await conn.transaction(async (q) => {
-        const rows = await q(REVOKE_SQL, [name]);
-        if (rows.length > 0) await publish(name, q);
-        return rows.length > 0;
+        const [row] = await q<{ sha256: string }>(REVOKE_SQL, [name]);
+        if (row) await publish(name, q);
+        return row;
       });
       await reload(true).catch(() => undefined);
       if (!gone) throw new ApiError('not_found', ui('error.noGatewayToken', { name }));
+      await recorded({ actor: personActing(), kind: 'token.revoked', subject: `token:${name}`, details: { tokenKind: 'gateway', sha256: gone.sha256 } });
     },
     views: () => list,
     onChange(listener) {

@@ -4,7 +4,13 @@
  * server's own command line after `--` left alone. The bridge and routing themselves are replaced
  * by recorders here (they have their own tests).
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUDIT_FILE, openSqliteAuditStore } from '../../main/audit/sqlite-store.js';
+import { createAuditTrail } from '../../main/audit/trail.js';
+import { silentLogger } from '../../main/logger.js';
 import type { BridgeArgs } from '../../main/bridge/args.js';
 import type { RouteCommand } from '../../main/host-config/route-cli.js';
 
@@ -52,11 +58,11 @@ describe('help and version', () => {
     expect(code).toBe(EXIT.ok);
     expect(err).toBe('');
     expect(out).toMatch(/^Usage: mcp-approval-console \[options\] \[command\]/);
-    for (const command of ['bridge', 'status', 'stop', 'open', 'doctor', 'serve']) expect(out).toMatch(new RegExp(`\\n  ${command} `));
+    for (const command of ['bridge', 'status', 'stop', 'open', 'doctor', 'serve', 'audit']) expect(out).toMatch(new RegExp(`\\n  ${command} `));
     expect(out).toMatch(/Exit codes: 0 done, 1 failed, 2 usage error, 3/);
   });
 
-  it.each([['bridge'], ['bridge', 'install'], ['bridge', 'uninstall'], ['status'], ['stop'], ['open'], ['doctor'], ['serve']])('--help and -h on %s', async (...words) => {
+  it.each([['bridge'], ['bridge', 'install'], ['bridge', 'uninstall'], ['status'], ['stop'], ['open'], ['doctor'], ['serve'], ['audit'], ['audit', 'verify'], ['audit', 'anchor']])('--help and -h on %s', async (...words) => {
     for (const flag of ['--help', '-h']) {
       const { code, out } = await cli(...words, flag);
       expect(code).toBe(EXIT.ok);
@@ -191,5 +197,25 @@ describe('bridge: every form hosts already launch', () => {
       { action: 'install', host: 'cursor', server: 'notes', file: '/h/mcp.json', how: 'url' },
       { action: 'uninstall', host: 'cursor', server: 'notes' },
     ]);
+  });
+});
+
+describe('audit', () => {
+  it('anchor then verify on a data folder; anchor with no folder is a usage error; a missing trail fails verify', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-audit-'));
+    try {
+      const trail = createAuditTrail(openSqliteAuditStore(join(dir, AUDIT_FILE)), { logger: silentLogger, now: Date.now });
+      trail.record({ actor: { kind: 'person' }, kind: 'sampling.request_rejected', subject: 'item:1', details: {} });
+      await trail.close();
+      const anchors = join(dir, 'anchors');
+      expect(await cli('audit', 'anchor', '--data-dir', dir)).toMatchObject({ code: EXIT.usage, err: expect.stringContaining('no anchor folder') });
+      expect(await cli('audit', 'anchor', '--to', anchors, '--data-dir', dir)).toMatchObject({ code: EXIT.ok, out: expect.stringContaining('Anchored record 1') });
+      const verified = await cli('audit', 'verify', '--anchors', anchors, '--public-key', join(anchors, readdirSync(anchors).find((f) => f.endsWith('.pem'))!), '--data-dir', dir, '--json');
+      expect(verified.code).toBe(EXIT.ok);
+      expect(JSON.parse(verified.out)).toMatchObject({ intact: true, records: 1, anchors: { checked: 1 } });
+      expect(await cli('audit', 'verify', '--data-dir', join(dir, 'elsewhere'))).toMatchObject({ code: EXIT.failure, err: expect.stringContaining('There is no audit trail') });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -71,7 +71,7 @@ describe('retention', () => {
     const pruned = vi.fn();
     expect(await retention({ retentionDays: 10, retentionSessions: null }, pruned).run()).toBe(2);
     expect(await ids()).toEqual(['d1', 'd5', 'open']);
-    expect(pruned).toHaveBeenCalledWith(2);
+    expect(pruned).toHaveBeenCalledWith(2, expect.arrayContaining(['conv-d20', 'conv-d60']));
   });
 
   it('keeps the newest N sessions, and both limits together', async () => {
