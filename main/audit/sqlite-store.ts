@@ -4,8 +4,8 @@
  * sessions, retention) never touches the trail, and the command line can open the trail alone.
  *
  * Same settings as History (main/store/history-store.ts): WAL, `synchronous = NORMAL`, the WAL
- * fsynced by group commit on libuv's thread pool (main/store/group-sync.ts) when `durable()` is
- * asked. An append is one `BEGIN IMMEDIATE` transaction: it holds SQLite's write lock from before
+ * fsynced in the background within 100 ms on libuv's thread pool (main/store/group-sync.ts); an
+ * append is committed when it returns. An append is one `BEGIN IMMEDIATE` transaction: it holds SQLite's write lock from before
  * it reads the head, so a second process appending (the command line while the console runs)
  * waits its turn instead of forking the chain. The schema version is `PRAGMA user_version`.
  */
@@ -188,7 +188,11 @@ function sqliteStore(db: Database.Database, path: string, readOnly: boolean): Au
       open();
       return readHead();
     },
-    durable: () => group.durable(),
+    // Appends commit before they return; a failed background fsync since the last call is reported here, once.
+    async durable() {
+      const failure = group.takeFailure();
+      if (failure !== undefined) throw failure;
+    },
     async close() {
       if (closed) return;
       closed = true;

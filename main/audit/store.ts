@@ -40,7 +40,11 @@ export interface AuditStore {
   list(opts: AuditListOptions): Promise<StoredAuditRecord[]>;
   /** The head row: where the chain ends as the store last moved it ({seq: 0, genesis} when empty). */
   head(): Promise<AuditHead>;
-  /** Resolves once every append before the call is on stable storage. @throws (rejects) the sync's error */
+  /**
+   * Resolves once every append before the call is committed: it survives the process being killed;
+   * on SQLite it reaches stable storage within 100 ms (a background fsync), on PostgreSQL at commit.
+   * @throws (rejects) a failed background sync's error, once
+   */
   durable(): Promise<void>;
   /** Closes what this store opened. Idempotent. */
   close(): Promise<void>;

@@ -1,7 +1,8 @@
 /**
  * The audit trail as the console's parts use it: `record` what happened, in call order; the
  * records of one moment are appended together (one transaction), and `durable()` is the barrier
- * that resolves once everything recorded before it is on stable storage — the console awaits it,
+ * that resolves once everything recorded before it is committed (as History's `durable()`: it
+ * survives the process being killed) — the console awaits it,
  * with History's, before it answers a caller, so a decision's record exists before its effect.
  *
  * A record may wait on something (the digest of a big payload, computed in slices): `record`
@@ -34,7 +35,7 @@ export interface AuditRecorder {
 export interface AuditTrail extends AuditRecorder {
   readonly store: AuditStore;
   /**
-   * Resolves once every record made before the call is appended and on stable storage.
+   * Resolves once every record made before the call is appended and committed.
    * @throws (rejects) the error of an append that failed since the last call (its records are
    *   kept and tried again), or of the sync
    */
