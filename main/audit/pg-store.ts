@@ -14,29 +14,11 @@ import type { Logger } from '../logger.js';
 import { createConnection, describeTarget, type Connection, type Params } from '../store/pg/connection.js';
 import { notifySql, type TeamNotifier } from '../team/notify.js';
 import { EMPTY_HEAD, seal, type SealInput, type StoredAuditRecord } from './chain.js';
+import { AUDIT_COLUMNS, recordOfRow, type AuditRow } from './rows.js';
 import type { AuditListOptions, AuditStore } from './store.js';
 
 /** Runs one statement inside a transaction (what `Connection.transaction` hands its function). */
 export type TxQuery = <R>(text: string, params?: Params) => Promise<R[]>;
-
-/** A row of audit_log as `pg` returns it (int8 parsed to numbers by the connection). */
-interface Row {
-  seq: number;
-  at: number;
-  actor_kind: string;
-  actor_id: string | null;
-  actor_name: string | null;
-  kind: string;
-  subject: string;
-  details: string;
-  prev_hash: string;
-  content_hash: string;
-  hash: string;
-}
-
-const COLUMNS = 'seq, at, actor_kind, actor_id, actor_name, kind, subject, details, prev_hash, content_hash, hash';
-
-const recordOf = (r: Row): StoredAuditRecord => ({ seq: Number(r.seq), at: Number(r.at), actorKind: r.actor_kind, actorId: r.actor_id, actorName: r.actor_name, kind: r.kind, subject: r.subject, details: r.details, prevHash: r.prev_hash, contentHash: r.content_hash, hash: r.hash });
 
 /** Thrown when the database has no audit trail (it was never migrated to 0012_audit). */
 export class NoAuditTableError extends Error {
@@ -63,7 +45,7 @@ export async function appendAuditWith(query: TxQuery, inputs: readonly SealInput
     values.push(r.seq, r.at, r.actorKind, r.actorId, r.actorName, r.kind, r.subject, r.details, r.prevHash, r.contentHash, r.hash);
     return `(${Array.from({ length: 11 }, (_, j) => `$${i * 11 + j + 1}`).join(', ')})`;
   });
-  await query(`INSERT INTO audit_log (${COLUMNS}) VALUES ${tuples.join(', ')}`, values);
+  await query(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES ${tuples.join(', ')}`, values);
   const last = records[records.length - 1]!;
   await query('UPDATE audit_head SET seq = $1, hash = $2 WHERE id = 1', [last.seq, last.hash]);
   if (notifier) {
@@ -95,7 +77,7 @@ export function openPgAuditStore(opts: PgAuditOptions): AuditStore {
   const open = () => {
     if (closed) throw new Error('the audit trail is closed');
   };
-  const rows = async (sql: string, params: Params): Promise<StoredAuditRecord[]> => (await conn.query<Row>(sql, params)).map(recordOf);
+  const rows = async (sql: string, params: Params): Promise<StoredAuditRecord[]> => (await conn.query<AuditRow>(sql, params)).map(recordOfRow);
   return {
     where: opts.where,
     async append(inputs) {
@@ -109,15 +91,15 @@ export function openPgAuditStore(opts: PgAuditOptions): AuditStore {
     },
     async read(from, limit) {
       open();
-      return rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq >= $1 ORDER BY seq LIMIT $2`, [from, limit]);
+      return rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq >= $1 ORDER BY seq LIMIT $2`, [from, limit]);
     },
     async at(seq) {
       open();
-      return (await rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq = $1`, [seq]))[0] ?? null;
+      return (await rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq = $1`, [seq]))[0] ?? null;
     },
     async list(o: AuditListOptions) {
       open();
-      return rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, [o.before ?? Number.MAX_SAFE_INTEGER, o.limit]);
+      return rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, [o.before ?? Number.MAX_SAFE_INTEGER, o.limit]);
     },
     async head(): Promise<AuditHead> {
       open();

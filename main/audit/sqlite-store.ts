@@ -16,6 +16,7 @@ import type { AuditHead } from '../../shared/contract/audit.js';
 import { BUSY_TIMEOUT_MS } from '../store/history-api.js';
 import { createGroupSync } from '../store/group-sync.js';
 import { EMPTY_HEAD, seal, type SealInput, type StoredAuditRecord } from './chain.js';
+import { AUDIT_COLUMNS, recordOfRow, type AuditRow } from './rows.js';
 import type { AuditListOptions, AuditStore } from './store.js';
 
 /** File name of the audit trail inside the data folder. */
@@ -67,28 +68,6 @@ export class AuditTrailMissingError extends Error {
     super(`There is no audit trail at ${path}.`);
     this.name = 'AuditTrailMissingError';
   }
-}
-
-/** A row of audit_log as SQLite returns it. */
-interface Row {
-  seq: number;
-  at: number;
-  actor_kind: string;
-  actor_id: string | null;
-  actor_name: string | null;
-  kind: string;
-  subject: string;
-  details: string;
-  prev_hash: string;
-  content_hash: string;
-  hash: string;
-}
-
-const COLUMNS = 'seq, at, actor_kind, actor_id, actor_name, kind, subject, details, prev_hash, content_hash, hash';
-
-/** A row as a stored record. */
-export function recordOfRow(r: Row): StoredAuditRecord {
-  return { seq: Number(r.seq), at: Number(r.at), actorKind: r.actor_kind, actorId: r.actor_id, actorName: r.actor_name, kind: r.kind, subject: r.subject, details: r.details, prevHash: r.prev_hash, contentHash: r.content_hash, hash: r.hash };
 }
 
 /**
@@ -151,7 +130,7 @@ function sqliteStore(db: Database.Database, path: string, readOnly: boolean): Au
     ? undefined
     : db.transaction((inputs: readonly SealInput[]) => {
         const records = seal(readHead(), inputs);
-        const insert = db.prepare(`INSERT INTO audit_log (${COLUMNS}) VALUES (@seq, @at, @actorKind, @actorId, @actorName, @kind, @subject, @details, @prevHash, @contentHash, @hash)`);
+        const insert = db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (@seq, @at, @actorKind, @actorId, @actorName, @kind, @subject, @details, @prevHash, @contentHash, @hash)`);
         for (const r of records) insert.run(r);
         const last = records[records.length - 1];
         if (last) db.prepare('UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1').run(last.seq, last.hash);
@@ -161,7 +140,7 @@ function sqliteStore(db: Database.Database, path: string, readOnly: boolean): Au
   const open = () => {
     if (closed) throw new Error('the audit trail is closed');
   };
-  const rows = (sql: string, ...params: unknown[]): StoredAuditRecord[] => (empty ? [] : (db.prepare(sql).all(...params) as Row[]).map(recordOfRow));
+  const rows = (sql: string, ...params: unknown[]): StoredAuditRecord[] => (empty ? [] : (db.prepare(sql).all(...params) as AuditRow[]).map(recordOfRow));
   return {
     where: path,
     async append(inputs) {
@@ -174,15 +153,15 @@ function sqliteStore(db: Database.Database, path: string, readOnly: boolean): Au
     },
     async read(from, limit) {
       open();
-      return rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?`, from, limit);
+      return rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?`, from, limit);
     },
     async at(seq) {
       open();
-      return rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq = ?`, seq)[0] ?? null;
+      return rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq = ?`, seq)[0] ?? null;
     },
     async list(opts: AuditListOptions) {
       open();
-      return rows(`SELECT ${COLUMNS} FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?`, opts.before ?? Number.MAX_SAFE_INTEGER, opts.limit);
+      return rows(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?`, opts.before ?? Number.MAX_SAFE_INTEGER, opts.limit);
     },
     async head() {
       open();
