@@ -9,7 +9,7 @@
  * (checking each row's tsvector: cheap while the words are common) and the GIN index
  * `history_text` followed by a sort of the matches (cheap while they are rare): the store first
  * checks a window of the newest entries ({@link windowSql}) and picks from how often the words
- * occur there (store.ts `search`); a page deeper than that window is left to the planner.
+ * occur there (listing.ts `searchPage`); a page deeper than that window is left to the planner.
  */
 import { ITEM_STATUSES, STATUS_OUTCOME } from '../../../shared/contract/status.js';
 import type { HistoryFilter } from '../../../shared/contract/history.js';

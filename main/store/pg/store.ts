@@ -16,7 +16,7 @@
  * (`interruptInstances`, main/team/failover.ts).
  */
 import type { HistoryListOptions, HistoryStore, SessionSelection } from '../history-api.js';
-import type { HistoryFacets, HistoryFilter, HistoryListPage, HistoryStats } from '../../../shared/contract/history.js';
+import type { HistoryFacets, HistoryListPage, HistoryStats } from '../../../shared/contract/history.js';
 import type { StopCause } from '../../../shared/contract/drafts.js';
 import { detailed, OPEN_STATUSES, type HistoryEntry, type HistoryEvent } from '../../../shared/contract/state.js';
 import type { UiText } from '../../../shared/contract/ui-text.js';
@@ -29,25 +29,13 @@ import type { UsageRow } from '../usage.js';
 import { connectOnce, createConnection, describeTarget, type Connection, type ConnectionOptions } from './connection.js';
 import { migrate } from './migrate.js';
 import * as q from './queries.js';
+import { countMatches, SEARCH_COUNT_CAP, SEARCH_WINDOW, searchPage } from './listing.js';
 import { toTsQuery } from './search.js';
 import { Writer } from './writer.js';
 import { BLOB_SQL, COLLECT_SQL, LINK_SQL, TOUCH_SQL, UPSERT_SQL, blobString, mediaBlobParams, pgText, prepareEntry, textBlobParams, textRefOf, upsertParams, type BlobEncoding, type PreparedEntry } from './write.js';
 
 /** How long a stored payload no entry links to is kept (a writer may be about to link it), in ms. */
 export const BLOB_GRACE_MS = 10 * 60_000;
-
-/** Most matches a full-text search counts: past it, the list says "at least" (`totalCapped`). */
-export const SEARCH_COUNT_CAP = 1_000;
-
-/**
- * Newest entries (passing a search's other filters) whose words a search checks one by one before
- * it asks the GIN index: a few ms of work; enough for a page of a word in 2.5 % of entries, and
- * an estimate of how common the words are for the count.
- */
-export const SEARCH_WINDOW = 2_000;
-
-/** Most entries a search's count walks, newest first, before it turns to the GIN index (see `search`). */
-const COUNT_WINDOW = 20_000;
 
 /** Big texts remembered as stored (the ones of the requests being handled). */
 const KNOWN_TEXTS = 16;
@@ -162,74 +150,11 @@ class PgHistoryStore implements HistoryStore {
     await this.current();
     const { limit, offset, ...filter } = opts;
     const words = filter.query === undefined ? null : toTsQuery(filter.query);
-    if (words !== null && limit + offset <= this.searchWindow) return this.search(filter, words, limit, offset);
+    const limits = { window: this.searchWindow, cap: this.countCap };
+    if (words !== null && limit + offset <= this.searchWindow) return searchPage(this.conn, limits, { filter, words, limit, offset });
     const page = q.whereOf(filter);
-    const [rows, total] = await Promise.all([limit === 0 ? [] : this.conn.query<ListRow>(q.listSql(page, limit, offset), page.params), this.count(filter)]);
+    const [rows, total] = await Promise.all([limit === 0 ? [] : this.conn.query<ListRow>(q.listSql(page, limit, offset), page.params), countMatches(this.conn, filter, this.countCap)]);
     return { entries: rows.map(rowToListItem), ...total };
-  }
-
-  /**
-   * A search page (`limit + offset` within the window): the newest {@link PgHistoryOptions.searchWindow}
-   * entries passing the other filters are checked first (q.windowSql). When they hold the page it
-   * is fetched by `seq`, else (the words are rare there) the GIN index finds the matches, sorted
-   * newest first. When they hold more than the count cap, or are all there is, the count is known;
-   * when the words are common there, walking on counts up to the cap ({@link COUNT_WINDOW} rows at
-   * most); else, or when that walk ends short of the cap, the GIN index counts. The GIN index's
-   * work grows with how many entries hold the words, a walk's with how few do: each is used where
-   * it is cheap.
-   */
-  private async search(filter: HistoryFilter, words: string, limit: number, offset: number): Promise<HistoryListPage> {
-    const rest = q.whereOf({ ...filter, query: undefined });
-    const want = limit + offset;
-    type Window = { scanned: number; hits: number; seqs: Array<string | number> };
-    const [w] = await this.conn.query<Window>(q.windowSql(rest, words, this.searchWindow, want), rest.params);
-    const whole = w!.scanned < this.searchWindow;
-    const page = async (): Promise<ListRow[]> => {
-      if (limit === 0) return [];
-      if (whole || w!.hits >= want) return this.conn.query<ListRow>(q.LIST_BY_SEQ_SQL, [w!.seqs.slice(offset, want).map(Number)]);
-      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * want) {
-        // Common enough that walking on finds the page well within COUNT_WINDOW rows.
-        const walked = q.whereOf({ ...filter, query: undefined });
-        const rows = await this.conn.query<ListRow>(q.walkListSql(walked, words, COUNT_WINDOW, limit, offset), walked.params);
-        if (rows.length === limit) return rows;
-      }
-      const where = q.whereOf(filter);
-      return this.conn.transaction(async (query) => {
-        // Rare words: the GIN index lists the matches, then a sort (walking the order index would read most of the table).
-        await query('SET LOCAL enable_indexscan = off');
-        await query('SET LOCAL enable_seqscan = off');
-        return query<ListRow>(q.listSql(where, limit, offset), where.params);
-      });
-    };
-    const total = async (): Promise<Pick<HistoryListPage, 'total' | 'totalCapped'>> => {
-      if (w!.hits > this.countCap) return { total: this.countCap, totalCapped: true };
-      if (whole) return { total: w!.hits };
-      // Common enough in the window that walking on reaches the cap well within COUNT_WINDOW rows:
-      // cheaper than listing the word's whole posting list from the GIN index.
-      if ((w!.hits / w!.scanned) * COUNT_WINDOW >= 1.5 * (this.countCap + 1)) {
-        const counted = q.whereOf({ ...filter, query: undefined });
-        const [row] = await this.conn.query<{ n: number }>(q.windowCountSql(counted, words, COUNT_WINDOW, this.countCap), counted.params);
-        if (row!.n > this.countCap) return { total: this.countCap, totalCapped: true };
-      }
-      return this.count(filter);
-    };
-    const [rows, counted] = await Promise.all([page(), total()]);
-    return { entries: rows.map(rowToListItem), ...counted };
-  }
-
-  /**
-   * How many entries match. A full-text search is counted through its GIN index (told not to
-   * read the whole table: matching every row's tsvector costs far more than the planner assumes)
-   * and only up to {@link PgHistoryOptions.countCap}; other filters exactly.
-   */
-  private async count(filter: HistoryFilter): Promise<Pick<HistoryListPage, 'total' | 'totalCapped'>> {
-    const where = q.whereOf(filter);
-    if (filter.query === undefined || toTsQuery(filter.query) === null) return { total: (await this.conn.query<{ n: number }>(q.countSql(where), where.params))[0]!.n };
-    const [row] = await this.conn.transaction(async (query) => {
-      await query('SET LOCAL enable_seqscan = off');
-      return query<{ n: number }>(q.cappedCountSql(where, this.countCap), where.params);
-    });
-    return row!.n > this.countCap ? { total: this.countCap, totalCapped: true } : { total: row!.n };
   }
 
   async get(id: string): Promise<HistoryEntry | null> {
