@@ -141,6 +141,7 @@ function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue:
   const listeners = new Set<(event: ConsoleEvent) => void>();
   f.hub.subscribe((e) => listeners.forEach((l) => l(e)));
   return {
+    whoAmI: async () => null, // the desktop has no sign-in; a team server's host answers per connection
     ...queue,
     ...serverMethods(f, srv, bridges),
     ...settingsMethods(f, req),

@@ -83,7 +83,7 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
       plan: opts.plan,
       staticDir: opts.staticDir,
       auth: adminTokenAuth(team),
-      serviceFor: () => service, // one principal (the admin) may do everything
+      serviceFor: (principal) => ({ ...service, whoAmI: async () => principal }), // one principal (the admin) may do everything
       ...(remote && { gateway: remote.gateway, bridges: { authenticate: remote.caller, accept: remote.bridge } }),
       healthy: () => team.conn.available(),
       onError: (err) => opts.logger.warn('team server: request failed', { error: String(err) }),

@@ -8,18 +8,17 @@
  * Connect) and their roles come in as further {@link SignInMethod}s and principals of this same
  * interface; the listener hands each connection's principal to `serviceFor` and does not change.
  */
+import type { Viewer } from '../../shared/contract/roles.js';
 import type { Connection } from '../store/pg/connection.js';
 import { ADMIN_SUBJECT, adminTokenMatches } from './admin-token.js';
 import type { TeamNotifier } from './notify.js';
 import { teamSessions, type TeamSessions } from './sessions.js';
 
-/** Who acts through a signed-in connection. */
-export interface Principal {
-  /** Stable id: `admin` for the shared admin token. */
-  subject: string;
-  /** What it may do: `admin` may do everything. */
-  role: 'admin';
-}
+/**
+ * Who acts through a signed-in connection: a person of the team (their subject, name, role and
+ * assigned servers), or the shared admin token (subject `admin`, role `admin`).
+ */
+export type Principal = Viewer;
 
 /** How one signs in: the shared admin token. */
 export type SignInMethod = 'admin_token';
@@ -48,7 +47,7 @@ export interface TeamAuth {
   onSessionsEnded(listener: () => void): () => void;
 }
 
-const ADMIN: Principal = { subject: ADMIN_SUBJECT, role: 'admin' };
+const ADMIN: Principal = { subject: ADMIN_SUBJECT, name: 'admin token', role: 'admin' };
 
 /** The sign-in of a team server with the shared admin token (one per instance, on the team's database). */
 export function adminTokenAuth(team: { conn: Connection; notifier: TeamNotifier }): TeamAuth {

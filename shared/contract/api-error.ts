@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | 'unknown_method'
   | 'not_found' // no such item / server / call
   | 'invalid_state' // e.g. approving an item that is no longer awaiting review
+  | 'forbidden' // a team server's signed-in person may not call this (role, assigned servers, claim)
   | 'internal';
 
 /**

@@ -4,6 +4,7 @@
  * table has exactly these keys.
  */
 export const API_METHODS = [
+  'whoAmI',
   'getState',
   'getItem',
   'getItemMedia',

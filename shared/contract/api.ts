@@ -15,6 +15,7 @@ import type { ConsoleState, HistoryEntry, ItemView } from './state.js';
 import type { StatePatch } from './state-patch.js';
 import type { MediaPayload, MediaRef } from './media-refs.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
+import type { Viewer } from './roles.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
@@ -50,6 +51,8 @@ const mediaRefs = z.array(z.string().min(1).max(2000)).min(1).max(1000);
 
 /** Input schemas of every request, by method name. */
 export const apiRequests = {
+  /** The person this connection acts for on a team server (their role decides what they may call); null on the desktop. */
+  whoAmI: { input: z.object({}).strict() },
   /** The full state, to start mirroring. */
   getState: { input: z.object({}).strict() },
   getItem: { input: z.object({ id }).strict() },
@@ -274,6 +277,7 @@ export const apiRequests = {
 
 /** What each request resolves with. */
 export interface ApiResults {
+  whoAmI: Viewer | null;
   getState: ConsoleState;
   /**
    * One queue item whole (`getItem({id})`: the request's params, the response, the draft, …) and

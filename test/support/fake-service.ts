@@ -119,6 +119,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revokeGatewayToken: () => undefined,
+    whoAmI: () => null,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -128,6 +129,7 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
       return handler ? handler(input) : defaults[method]();
     };
   const service: ConsoleService = {
+    whoAmI: record('whoAmI'),
     getState: record('getState'),
     getItem: record('getItem'),
     getItemMedia: record('getItemMedia'),
