@@ -12,6 +12,7 @@ import type { Viewer } from '../../shared/contract/roles.js';
 import type { Connection } from '../store/pg/connection.js';
 import { ADMIN_SUBJECT, adminTokenMatches } from './admin-token.js';
 import type { TeamNotifier } from './notify.js';
+import { teamPeople } from './people.js';
 import { teamSessions, type TeamSessions } from './sessions.js';
 
 /**
@@ -52,7 +53,12 @@ const ADMIN: Principal = { subject: ADMIN_SUBJECT, name: 'admin token', role: 'a
 /** The sign-in of a team server with the shared admin token (one per instance, on the team's database). */
 export function adminTokenAuth(team: { conn: Connection; notifier: TeamNotifier }): TeamAuth {
   const sessions: TeamSessions = teamSessions(team.conn, team.notifier);
-  const principalOf = (subject: string): Principal | undefined => (subject === ADMIN_SUBJECT ? ADMIN : undefined);
+  const people = teamPeople(team.conn, team.notifier);
+  const principalOf = async (subject: string): Promise<Principal | undefined> => {
+    if (subject === ADMIN_SUBJECT) return ADMIN;
+    const person = await people.find(subject);
+    return person && { subject: person.subject, name: person.name, role: person.role, ...(person.servers && { servers: person.servers }) };
+  };
   return {
     methods: ['admin_token'],
     async signIn(credentials) {
@@ -62,7 +68,7 @@ export function adminTokenAuth(team: { conn: Connection; notifier: TeamNotifier 
     },
     async session(sessionId) {
       const found = await sessions.find(sessionId);
-      return found && principalOf(found.subject);
+      return found && (await principalOf(found.subject));
     },
     signOut: (sessionId) => sessions.end(sessionId),
     onSessionsEnded(listener) {
