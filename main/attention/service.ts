@@ -131,7 +131,9 @@ function refresh(st: AttentionState): void {
   const items = st.deps.hub.items();
   const sampling = items.filter((i): i is SamplingItemView => !isElicitationItem(i));
   const settings = st.deps.settings();
-  const t = say(st, settings);
+  // Built only when something is said: a start with nothing waiting and no tray needs no i18next and no ICU locale lookup (~50 ms).
+  let said: DesktopT | undefined;
+  const t: DesktopT = (key, values) => (said ??= say(st, settings))(key, values);
   const waiting = waitingEntries(sampling, items.filter(isElicitationItem));
   st.waitingIds = new Set(waiting.map((e) => e.itemId));
   st.pausedShown = paused(st);

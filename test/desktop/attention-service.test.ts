@@ -6,7 +6,7 @@ import type { PolicyView } from '../../shared/contract/rules.js';
 import { elicitation, recordingPorts, samplingItem } from './helpers.js';
 
 /** A hub whose patches go out only when the test flushes, and a service on it. */
-function setup(initial: Partial<DesktopSettings> = {}, opts: { paused?: boolean } = {}) {
+function setup(initial: Partial<DesktopSettings> = {}, opts: { paused?: boolean; tray?: boolean; osLocales?: () => string[] } = {}) {
   const pending: Array<() => void> = [];
   const state: HubInitial = {
     servers: [],
@@ -26,7 +26,8 @@ function setup(initial: Partial<DesktopSettings> = {}, opts: { paused?: boolean 
   const pausedCalls: boolean[] = [];
   const service = createAttentionService({
     hub,
-    ports: rec.ports,
+    ports: opts.tray === false ? { ...rec.ports, tray: undefined } : rec.ports,
+    ...(opts.osLocales && { osLocales: opts.osLocales }),
     settings: () => settings,
     setDoNotDisturb: (on) => {
       settings = { ...settings, doNotDisturb: on };
@@ -44,6 +45,17 @@ function setup(initial: Partial<DesktopSettings> = {}, opts: { paused?: boolean 
 }
 
 describe('attention service', () => {
+  it('reads the OS locale and builds its messages only once it has something to say (a headless start says nothing)', () => {
+    const osLocales = vi.fn(() => ['zh-CN']);
+    const t = setup({ language: 'system' }, { tray: false, osLocales });
+    t.service.refresh();
+    expect(osLocales).not.toHaveBeenCalled();
+    t.hub.upsertItem(samplingItem('a', 'awaiting_request_review', { tool: 'summarise', prompt: 'Summarise README.md' }));
+    t.flush();
+    expect(osLocales).toHaveBeenCalled();
+    expect(t.rec.shown.at(-1)?.request.title).toBe('everything 请求一次补全');
+  });
+
   it('notifies once per item needing a person, with server, tool and first prompt line', () => {
     const t = setup();
     t.hub.upsertItem(samplingItem('a', 'awaiting_request_review', { tool: 'trigger-sampling-request', prompt: 'Write a limerick\nabout cats' }));
