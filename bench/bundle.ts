@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { build } from 'vite';
 import { BUNDLED_PACKAGES } from '../app/bundled-packages.js';
+import { builtinsThroughRequire } from '../app/builtins-through-require.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -19,6 +20,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  */
 export async function bundleForNode(entry: string, name: string): Promise<string> {
   const outDir = path.join(ROOT, '.tmp/bench-bundles', name);
-  await build({ configFile: false, root: ROOT, logLevel: 'warn', ssr: { noExternal: BUNDLED_PACKAGES }, build: { ssr: entry, outDir, emptyOutDir: true } });
+  await build({ configFile: false, root: ROOT, logLevel: 'warn', plugins: [builtinsThroughRequire()], ssr: { noExternal: BUNDLED_PACKAGES }, build: { ssr: entry, outDir, emptyOutDir: true } });
   return path.join(outDir, `${path.basename(entry, path.extname(entry))}.js`);
 }

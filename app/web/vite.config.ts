@@ -7,12 +7,14 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import { BUNDLED_PACKAGES } from '../bundled-packages.js';
+import { builtinsThroughRequire } from '../builtins-through-require.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
 export default defineConfig({
   root,
   logLevel: 'warn',
+  plugins: [builtinsThroughRequire()],
   ssr: { noExternal: BUNDLED_PACKAGES },
   build: {
     ssr: true,

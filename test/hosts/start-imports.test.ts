@@ -2,10 +2,12 @@
  * What the web host's bundle (`npm run build:web`, what `npm start` runs) loads before its first
  * server can start: the provider SDKs and the MCP server SDK wait for their first use
  * (main/llm/create-provider.ts, main/bridge/server-sdk.ts), and app/bundled-packages.ts's
- * libraries are built in rather than loaded file by file (the bench's `p5.start_overhead_ms`).
+ * libraries are built in rather than loaded file by file, and `node:http` is taken through `require`
+ * (app/builtins-through-require.ts: as an ES module its namespace loads undici) — the bench's
+ * `p5.start_overhead_ms`.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,4 +51,16 @@ it('starts without the provider SDKs or the MCP server SDK, and with the bundled
   expect(packages).toContain('@modelcontextprotocol/client'); // the walk found the console's own chunk
   expect(packages.filter((p) => p === 'ai' || p.startsWith('@ai-sdk/') || p.startsWith('@modelcontextprotocol/server'))).toEqual([]);
   expect(packages.filter((p) => BUNDLED_PACKAGES.some((b) => p === b || p.startsWith(`${b}/`)))).toEqual([]);
+});
+
+it('takes node:http through require: nothing loaded at start imports it as an ES module, and loading it leaves undici unloaded', () => {
+  const packages = [...loadedAtStart(path.join(OUT, 'cli.js'))];
+  expect(packages).toContain('node:fs'); // the walk sees built-ins
+  expect(packages.filter((p) => p === 'node:http' || p === 'http')).toEqual([]);
+  const chunk = readdirSync(OUT).find((f) => f.includes('builtin-through-require'));
+  expect(chunk).toBeDefined();
+  const probe = `const m = await import(${JSON.stringify(path.join(OUT, chunk!))}); const http = Object.values(m).find((v) => typeof v?.createServer === 'function');
+    console.log(JSON.stringify({ http: http !== undefined, undici: process.moduleLoadList.some((l) => l.includes('undici')) }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' })) as { http: boolean; undici: boolean };
+  expect(out).toEqual({ http: true, undici: false });
 });
