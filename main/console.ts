@@ -23,6 +23,7 @@ import { createServerSide, type ServerSide } from './console/server-side.js';
 import { createTeamSide, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
+import { auditMethods } from './audit/methods.js';
 import { startAuditService } from './audit/service.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
@@ -108,7 +109,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
   });
   const queue = queueMethods(f, req, srv);
-  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
+  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting, ...auditMethods({ trail: f.audit, dir: f.dir, env: f.env }) }, bridges);
   return {
     service,
     ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
@@ -134,7 +135,10 @@ function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
 }
 
 /** The methods the desktop life, the history service, the gateway and host routing implement. */
-type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>;
+type MoreMethods = Pick<
+  ConsoleService,
+  keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods | 'listAudit' | 'verifyAudit'
+>;
 
 /** Every service method, bound to the parts that do the work (`queue`: the queue methods, a team's routed ones included). */
 function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue: QueueMethods, more: MoreMethods, bridges: BridgeSide): ConsoleService {

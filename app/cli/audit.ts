@@ -4,11 +4,10 @@
  * (`--database`, else `MCP_CONSOLE_DATABASE_URL`), or (verify only) a History JSONL export
  * (`--file`). Reads never write the trail. docs/audit.md says what the findings mean.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KeyObject } from 'node:crypto';
 import type { AuditVerifyReport } from '../../shared/contract/audit.js';
-import { loadSigningKey, readAnchorFiles, readTrustedKeys, type AnchorFile } from '../../main/audit/anchor-files.js';
+import { loadSigningKey, type AnchorFile } from '../../main/audit/anchor-files.js';
+import { anchorsToCheck } from '../../main/audit/configured-anchors.js';
 import { anchorNow, AuditTamperedError } from '../../main/audit/anchoring.js';
 import { readAuditExport } from '../../main/audit/export.js';
 import { connectPgAuditStore } from '../../main/audit/pg-store.js';
@@ -49,24 +48,9 @@ export interface AuditVerifyOptions {
   publicKeys: readonly string[];
 }
 
-/** The keys trusted for anchors: `--public-key` files, else the folder's exported keys and the local signing key's public key. */
-function trustedKeys(ctx: AuditCommandContext, folder: string, files: readonly string[]): Map<string, KeyObject> {
-  if (files.length > 0) return readTrustedKeys(files);
-  const keys = readTrustedKeys([], folder);
-  const { settings } = loadAuditSettings(ctx.userDataDir, ctx.env);
-  if (existsSync(settings.signingKeyFile)) {
-    const key = loadSigningKey(settings.signingKeyFile);
-    keys.set(key.keyId, key.publicKey);
-  }
-  return keys;
-}
-
 /** The anchors to check: the folder's files and trusted keys, or undefined when there is no folder. */
 function anchorsFor(ctx: AuditCommandContext, opts: AuditVerifyOptions): VerifyInput['anchors'] | undefined {
-  const folder = opts.anchors ?? loadAuditSettings(ctx.userDataDir, ctx.env).settings.anchorFolder;
-  if (!folder) return undefined;
-  if (!existsSync(folder)) throw new Error(`the anchor folder ${folder} does not exist`);
-  return { files: readAnchorFiles(folder), trusted: trustedKeys(ctx, folder, opts.publicKeys) };
+  return anchorsToCheck({ userDataDir: ctx.userDataDir, env: ctx.env, ...(opts.anchors && { folder: opts.anchors }), publicKeys: opts.publicKeys });
 }
 
 /** A file's chain: its head line and records; anchors signed after the export are left out (the export cannot reach them). */

@@ -245,6 +245,8 @@ export function installFakeApi(data: FakeWire): void {
     revealGatewayToken: (input: { name: string }) => answer('revealGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
     revokeGatewayToken: (input: unknown) => answer('revokeGatewayToken', input, () => undefined),
     whoAmI: (input: unknown) => answer('whoAmI', input, () => null),
+    listAudit: (input: unknown) => answer('listAudit', input, () => ({ records: [], head: { seq: 0, hash: '0'.repeat(64) } })),
+    verifyAudit: (input: unknown) => answer('verifyAudit', input, () => ({ intact: true, records: 0, last: { seq: 0, hash: '0'.repeat(64) }, anchors: { checked: 0 }, findings: [] })),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),

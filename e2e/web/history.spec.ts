@@ -4,7 +4,7 @@
  * 605 entries. Then, in Chromium: the list is virtualised; full-text search; filters; counters per
  * server; a session's timeline, diffs, media size and raw JSON; export of selected and filtered
  * sessions (JSONL parsed back, HTML checked for escaping); delete with confirmation; retention;
- * re-open as draft. Screenshots land in e2e/artifacts/history-*.png.
+ * re-open as draft; the audit trail panel (retention's pruning recorded, the chain verified). Screenshots land in e2e/artifacts/history-*.png.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -182,4 +182,18 @@ test('delete selected sessions after confirming; retention; re-open as draft', a
   await expect(page.getByTestId('nav-queue')).toHaveAttribute('aria-current', 'page');
   await expect(page.getByTestId('request-review')).toContainText('Will the lighthouse ferry run in the storm?');
   await shot(page, 'history-reopened-draft');
+});
+
+test('the audit trail: History pruned by retention is recorded, and Verify walks the chain', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(host.url);
+  await page.getByTestId('nav-history').click();
+  await page.getByTestId('history-audit').locator('summary').click();
+  const pruned = page.getByTestId('audit-record').filter({ hasText: 'history.pruned' });
+  await expect(pruned.first()).toBeVisible();
+  await expect(pruned.first()).toContainText('the console');
+  await expect(page.getByTestId('history-audit').locator('summary')).toHaveText(/Audit trail \(\d+ records\)/);
+  await page.getByTestId('audit-verify').click();
+  await expect(page.getByTestId('audit-verify-result')).toContainText(/Intact: \d+ records as recorded; 0 anchors checked\. No anchors configured/);
+  await shot(page, 'history-audit-trail');
 });

@@ -66,6 +66,9 @@ export const API_METHODS = [
   'createGatewayToken',
   'revealGatewayToken',
   'revokeGatewayToken',
+  // The audit trail, for auditors.
+  'listAudit',
+  'verifyAudit',
 ] as const;
 
 /** A request name. */

@@ -16,6 +16,7 @@ import type { StatePatch } from './state-patch.js';
 import type { MediaPayload, MediaRef } from './media-refs.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import type { Viewer } from './roles.js';
+import type { AuditHead, AuditRecordView, AuditVerifyReport } from './audit.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
@@ -273,6 +274,10 @@ export const apiRequests = {
   revealGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
   /** Revoke a named gateway token: calls with it get 401 from now on. */
   revokeGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
+  /** A page of the audit trail, newest first: records before `before` (a seq), at most `limit` (1…200, default 50). */
+  listAudit: { input: z.object({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(200).default(50) }).strict() },
+  /** Walks the whole audit trail and checks it against the configured anchors (as `audit verify` does). */
+  verifyAudit: { input: z.object({}).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -360,6 +365,10 @@ export interface ApiResults {
   createGatewayToken: { token: string };
   revealGatewayToken: { token: string };
   revokeGatewayToken: void;
+  /** Records newest first, and the chain's head now (seq 0 when empty). */
+  listAudit: { records: AuditRecordView[]; head: AuditHead };
+  /** The verification's report; rejects with `invalid_state` (`error.auditAnchors`) when the configured anchor folder cannot be read. */
+  verifyAudit: AuditVerifyReport;
 }
 
 /** The input a caller passes (before zod defaults apply). */

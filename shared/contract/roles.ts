@@ -114,4 +114,6 @@ export const API_ACCESS = {
   createGatewayToken: 'admin',
   revealGatewayToken: 'admin',
   revokeGatewayToken: 'admin',
+  listAudit: 'audit',
+  verifyAudit: 'audit',
 } as const satisfies Record<ApiMethod, ApiAccess>;

@@ -190,6 +190,7 @@ export const UI_TEXTS = {
   'error.holderStopped': 'the instance holding its caller stopped',
   'error.holderNoAnswer': 'the instance holding its caller did not answer in time; try again',
   'error.teamUnavailable': 'the team database cannot be reached; try again in a moment',
+  'error.auditAnchors': 'the audit anchors cannot be read: {{why}}',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",

@@ -2,7 +2,8 @@
  * The audit trail inside a running console: gateway tokens made and revoked are recorded (the
  * token's SHA-256, never the token), and so is pausing auto-approval (a rule book change); an
  * anchor folder set in the environment gets a signed anchor at shutdown; a scheduled anchor is
- * refused, with an error notice, once audit.db was changed behind the console's back.
+ * refused, with an error notice, once audit.db was changed behind the console's back. The audit
+ * view's methods page the trail newest first and verify it against the anchors, as `audit verify` does.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -83,4 +84,39 @@ describe('the audit trail in a running console', () => {
       await trail.close();
     }
   });
+
+  it('the audit view pages the trail newest first and verifies it against the anchors; an anchor from a rewritten past is found', async () => {
+    const dir = folder();
+    const anchors = join(dir, 'anchors');
+    writeFileSync(join(dir, 'mcp-servers.json'), JSON.stringify({ mcpServers: {} }));
+    const env = { MCP_CONSOLE_GATEWAY_PORT: '0', MCP_CONSOLE_AUDIT_ANCHORS: anchors };
+    const first = await createConsole({ host: 'test', userDataDir: dir, env, secrets: createMemorySecretStore() });
+    for (const name of ['a', 'b', 'c']) await first.service.createGatewayToken({ name });
+    await first.dispose(); // anchors the head (seq 3)
+
+    const h = await createConsole({ host: 'test', userDataDir: dir, env, secrets: createMemorySecretStore() });
+    try {
+      await h.service.revokeGatewayToken({ name: 'b' });
+      const page = await h.service.listAudit({ limit: 2 });
+      expect(page.head.seq).toBe(4);
+      expect(page.records.map((r) => [r.seq, r.kind, r.subject])).toEqual([
+        [4, 'token.revoked', 'token:b'],
+        [3, 'token.created', 'token:c'],
+      ]);
+      const older = await h.service.listAudit({ before: 3, limit: 50 });
+      expect(older.records.map((r) => r.seq)).toEqual([2, 1]);
+      expect(await h.service.verifyAudit({})).toMatchObject({ intact: true, records: 4, anchors: { checked: 1, newest: { seq: 3 } }, findings: [] });
+
+      const db = new Database(join(dir, AUDIT_FILE));
+      db.exec('DROP TRIGGER IF EXISTS audit_log_no_update');
+      db.prepare("UPDATE audit_log SET subject = 'token:z' WHERE seq = 2").run();
+      db.close();
+      const report = await h.service.verifyAudit({});
+      expect(report.intact).toBe(false);
+      expect(report.findings[0]).toMatchObject({ seq: 2 });
+    } finally {
+      await h.dispose();
+    }
+  });
 });
+

@@ -120,6 +120,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revokeGatewayToken: () => undefined,
     whoAmI: () => null,
+    listAudit: () => ({ records: [], head: { seq: 0, hash: '0'.repeat(64) } }),
+    verifyAudit: () => ({ intact: true, records: 0, last: { seq: 0, hash: '0'.repeat(64) }, anchors: { checked: 0 }, findings: [] }),
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -130,6 +132,8 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     };
   const service: ConsoleService = {
     whoAmI: record('whoAmI'),
+    listAudit: record('listAudit'),
+    verifyAudit: record('verifyAudit'),
     getState: record('getState'),
     getItem: record('getItem'),
     getItemMedia: record('getItemMedia'),

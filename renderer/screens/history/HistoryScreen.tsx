@@ -1,6 +1,6 @@
 /**
- * The History screen: search and filters on top (with the per-server counters and retention
- * panels), the virtualised list with export / delete actions on the left, the selected entry's
+ * The History screen: search and filters on top (with the per-server counters, retention and
+ * audit trail panels), the virtualised list with export / delete actions on the left, the selected entry's
  * detail on the right.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { HistoryFacets, HistoryFilter } from '../../../shared/contract/history';
 import { getApi } from '../../api';
 import { ActionError, Empty } from '../../components/common';
+import { AuditPanel } from './AuditPanel';
 import { useConsole, useItems, useNotices } from '../../store';
 import { HistoryActions } from './HistoryActions';
 import { HistoryDetail } from './HistoryDetail';
@@ -96,6 +97,7 @@ export function HistoryScreen() {
         <HistoryFilters facets={facets} />
         <HistoryStats reloadKey={changes} />
         <RetentionPanel />
+        <AuditPanel />
       </div>
       <div className="split">
         <div className="split-list history-pane">
