@@ -56,7 +56,7 @@ export async function generate(core: PipelineCore, rec: SamplingRecord, start: '
   }
 }
 
-/** The provider call of an approved request begins: the item is `generating` (history saved); its abort controller. */
+/** The provider call of an approved request begins: the item is `generating` (history saved, or for a rule's approval once it lasts); its abort controller. */
 function startCall(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate', label: string): AbortController {
   const controller = new AbortController();
   rec.generation = controller;
