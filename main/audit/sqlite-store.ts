@@ -126,14 +126,16 @@ function sqliteStore(db: Database.Database, path: string, readOnly: boolean): Au
     const row = headStmt?.get() as { seq: number; hash: string } | undefined;
     return row ? { seq: Number(row.seq), hash: row.hash } : EMPTY_HEAD;
   };
+  // Prepared once: compiling them again for every append was a large part of its cost.
+  const insert = readOnly ? undefined : db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (@seq, @at, @actorKind, @actorId, @actorName, @kind, @subject, @details, @prevHash, @contentHash, @hash)`);
+  const moveHead = readOnly ? undefined : db.prepare('UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1');
   const appendTxn = readOnly
     ? undefined
     : db.transaction((inputs: readonly SealInput[]) => {
         const records = seal(readHead(), inputs);
-        const insert = db.prepare(`INSERT INTO audit_log (${AUDIT_COLUMNS}) VALUES (@seq, @at, @actorKind, @actorId, @actorName, @kind, @subject, @details, @prevHash, @contentHash, @hash)`);
-        for (const r of records) insert.run(r);
+        for (const r of records) insert!.run(r);
         const last = records[records.length - 1];
-        if (last) db.prepare('UPDATE audit_head SET seq = ?, hash = ? WHERE id = 1').run(last.seq, last.hash);
+        if (last) moveHead!.run(last.seq, last.hash);
         return records;
       }).immediate;
   let closed = false;

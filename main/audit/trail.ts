@@ -1,6 +1,6 @@
 /**
  * The audit trail as the console's parts use it: `record` what happened, in call order; the
- * records of one moment are appended together (one transaction), and `durable()` is the barrier
+ * records of one turn of the event loop are appended together (one transaction), and `durable()` is the barrier
  * that resolves once everything recorded before it is committed (as History's `durable()`: it
  * survives the process being killed) — the console awaits it,
  * with History's, before it answers a caller, so a decision's record exists before its effect.
@@ -152,7 +152,9 @@ export function createAuditTrail(store: AuditStore, opts: AuditTrailOptions): Au
       queue.push(input instanceof Promise ? settled(input) : sealInputOf(input, opts.now));
       if (scheduled) return;
       scheduled = true;
-      queueMicrotask(() => {
+      // At the end of this turn of the event loop: the records of every request handled in it
+      // share one transaction (one per request was a large part of an auto-approved call's cost).
+      setImmediate(() => {
         scheduled = false;
         void flush();
       });

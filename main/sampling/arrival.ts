@@ -119,8 +119,8 @@ async function prepareBig(core: PipelineCore, rec: SamplingRecord): Promise<void
 
 /** Puts a server's request in the queue: progress, the server giving up, and the policy's decision carried out. */
 function queueServerRequest(core: PipelineCore, request: Reviewed, rec: SamplingRecord, action: QueuedDecision): void {
-  // A rule's decision saves the record's next state before this code returns (generating, or
-  // ended): saving the queued state first would only be overwritten unwritten.
+  // A rule's decision saves the record's next state (ended; generating once it lasts, steps.ts):
+  // the queued state, which nobody waits on, is never saved.
   admit(core, rec, action.kind === 'ask');
   if (request.progress) {
     core.progressOf.set(rec.item.id, request.progress);

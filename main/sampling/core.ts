@@ -137,6 +137,7 @@ export function finish(core: PipelineCore, rec: SamplingRecord, event: SamplingE
     core.intake.rememberDelivered(rec.item.conversationId, rec.item.round, answer.result);
   }
   core.progressOf.delete(rec.item.id);
+  clearTimeout(rec.pendingSave);
   save(core, rec); // committed before anything reaches the server
   core.deps.policy?.settled?.(rec.item.serverId, rec.item);
   // A rule that approved the whole exchange kept nobody waiting: its "review" was the console's own work.

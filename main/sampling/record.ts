@@ -33,6 +33,8 @@ export interface SamplingRecord {
   delivered?: CreateMessageResult;
   /** A provider call's stream to its caller (the gateway); text passes through it only under `autoAll`. */
   port?: ProviderCallPort;
+  /** The timer that saves a rule-started generation's state if it lasts (steps.ts); cleared when the record ends. */
+  pendingSave?: ReturnType<typeof setTimeout>;
   /** Some generated text already went to the caller through `port`. */
   passedText?: boolean;
   errorDetail?: { message: string; code?: number; rule?: string };

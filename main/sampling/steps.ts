@@ -20,6 +20,7 @@ import { dropDraftPart } from './drafts.js';
 import { embeddingsResult, embeddingTexts, isEmbeddings } from './embeddings.js';
 import { generationFailure } from './provider-failure.js';
 import { forServer, jsonEqual, type SamplingRecord } from './record.js';
+import { SAVE_SOON_WINDOW_MS } from '../store/history-api.js';
 import type { PolicyAction } from './types.js';
 import { markReviewVersion, stampDigest } from './versions.js';
 import { auditPersonDecision, auditRuleDecision } from './audit.js';
@@ -55,7 +56,7 @@ export async function generate(core: PipelineCore, rec: SamplingRecord, start: '
   }
 }
 
-/** The provider call of an approved request begins: the item is `generating` (history saved); its abort controller. */
+/** The provider call of an approved request begins: the item is `generating` (history saved, or for a rule's approval once it lasts); its abort controller. */
 function startCall(core: PipelineCore, rec: SamplingRecord, start: 'approve_request' | 'regenerate', label: string): AbortController {
   const controller = new AbortController();
   rec.generation = controller;
@@ -69,8 +70,23 @@ function startCall(core: PipelineCore, rec: SamplingRecord, start: 'approve_requ
     draft: dropDraftPart(rec.item.draft, 'response'),
   });
   record(core, rec, 'generation_started', `${label} / ${rec.item.model.modelId}`);
-  save(core, rec);
+  if (start === 'approve_request' && rec.decidedBy === 'rule') saveIfStillGenerating(core, rec, controller);
+  else save(core, rec);
   return controller;
+}
+
+/**
+ * A rule started the call, so nobody waits on its `generating` state: it is saved only if it still
+ * holds after {@link SAVE_SOON_WINDOW_MS} (as the store would commit a passing state), so a call
+ * that ends sooner is one History write, its ending — committing the passing state too was a
+ * tenth of an auto-approved gateway call's cost under load.
+ */
+function saveIfStillGenerating(core: PipelineCore, rec: SamplingRecord, controller: AbortController): void {
+  const timer = setTimeout(() => {
+    if (rec.generation === controller && rec.item.status === 'generating') save(core, rec);
+  }, SAVE_SOON_WINDOW_MS);
+  timer.unref?.();
+  rec.pendingSave = timer;
 }
 
 /**

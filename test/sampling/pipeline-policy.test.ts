@@ -19,17 +19,25 @@ const llm: LlmProvider = {
     return { result: { role: 'assistant', content: { type: 'text', text: `answer to ${JSON.stringify(input.params.messages[0]!.content)}` }, model: 'm', stopReason: 'endTurn' }, finishReason: 'stop' };
   },
 };
+/** Answers like `llm`, after 40 ms: longer than a passing state waits before it is saved. */
+const slow: LlmProvider = {
+  view: { id: 'slow', kind: 'openai-compatible', label: 'S', models: ['m'], hasApiKey: false },
+  async generate(input) {
+    await new Promise((r) => setTimeout(r, 40));
+    return llm.generate!(input);
+  },
+};
 const manual: LlmProvider = { view: { id: 'manual', kind: 'manual', label: 'Write the response myself', models: ['manual'], hasApiKey: false } };
 
 function setup(policy: SamplingPolicy, defaultProvider = 'llm') {
   const saved: HistoryEntry[] = [];
   const settled: string[] = [];
   const hub = createStateHub({ servers: [], calls: [], items: [], providers: [], notices: [], settings: { host: 'test', userDataDir: '', serversConfigPath: '', providersConfigPath: '', historyPath: '' } }, (fn) => fn());
-  const providers = [llm, manual];
+  const providers = [llm, slow, manual];
   const pipeline = createSamplingPipeline({
     hub,
     history: { save: (e) => saved.push(structuredClone(e)) },
-    providers: { list: () => providers, get: (id) => providers.find((p) => p.view.id === id), defaultModel: () => ({ providerId: defaultProvider, modelId: defaultProvider === 'llm' ? 'm' : 'manual' }) },
+    providers: { list: () => providers, get: (id) => providers.find((p) => p.view.id === id), defaultModel: () => ({ providerId: defaultProvider, modelId: defaultProvider === 'manual' ? 'manual' : 'm' }) },
     logger: silentLogger,
     now: Date.now,
     inFlightCalls: () => [{ callId: 'c', kind: 'tools/call', name: 't' }],
@@ -74,10 +82,14 @@ describe('policy decisions', () => {
 
   it('a rule decision is saved as its next state: the queued one, which nobody would see, is never written', async () => {
     const statuses = (t: ReturnType<typeof setup>) => t.saved.map((e) => e.status);
+    // A call that ends at once is one write, its ending: nobody waited on its passing states.
     const approved = setup(deciding({ kind: 'approve_all', rule }));
     await approved.handle();
-    expect(statuses(approved)[0]).toBe('generating');
-    expect(statuses(approved)).not.toContain('awaiting_request_review');
+    expect(statuses(approved)).toEqual(['delivered']);
+    // One that lasts has its generating state saved meanwhile (a crash then leaves it interrupted, not missing).
+    const lasting = setup(deciding({ kind: 'approve_all', rule }), 'slow');
+    await lasting.handle();
+    expect(statuses(lasting)).toEqual(['generating', 'delivered']);
     const rejected = setup(deciding({ kind: 'reject', rule, reason: 'no' }));
     await rejected.handle().catch(() => undefined);
     expect(statuses(rejected)).toEqual(['rejected']);
