@@ -190,6 +190,9 @@ export const UI_TEXTS = {
   'error.holderStopped': 'the instance holding its caller stopped',
   'error.holderNoAnswer': 'the instance holding its caller did not answer in time; try again',
   'error.teamUnavailable': 'the team database cannot be reached; try again in a moment',
+  // Roles on a team server (shared/contract/roles.ts).
+  'error.forbiddenRole': 'Your role ({{role}}) may not do this; ask an admin',
+  'error.forbiddenServer': 'You are not assigned to server "{{server}}"; ask an admin',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",
