@@ -245,6 +245,11 @@ export function installFakeApi(data: FakeWire): void {
     revealGatewayToken: (input: { name: string }) => answer('revealGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
     revokeGatewayToken: (input: unknown) => answer('revokeGatewayToken', input, () => undefined),
     whoAmI: (input: unknown) => answer('whoAmI', input, () => null),
+    // Roles and personal tokens: none on the desktop-like fake.
+    createPersonalToken: (input: { name: string }) =>
+      answer('createPersonalToken', input, () => ({ token: `mcppt_fake_${input.name}`, view: { id: `pt_${input.name}`, name: input.name, owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } })),
+    listPersonalTokens: (input: unknown) => answer('listPersonalTokens', input, () => ({ tokens: [] })),
+    revokePersonalToken: (input: unknown) => answer('revokePersonalToken', input, () => undefined),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),

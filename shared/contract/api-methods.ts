@@ -66,6 +66,10 @@ export const API_METHODS = [
   'createGatewayToken',
   'revealGatewayToken',
   'revokeGatewayToken',
+  // Roles and personal tokens on a team server.
+  'createPersonalToken',
+  'listPersonalTokens',
+  'revokePersonalToken',
 ] as const;
 
 /** A request name. */

@@ -22,6 +22,7 @@ import { RulesFileSchema } from './rules.js';
 import { ServerEntryInputSchema, ServerNameSchema, type HostRouteView, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import { DraftInputSchema } from './drafts.js';
+import { NewPersonalTokenSchema, type PersonalTokenView } from './personal-tokens.js';
 import {
   EXPORT_FORMATS,
   HistoryFilterSchema,
@@ -273,6 +274,13 @@ export const apiRequests = {
   revealGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
   /** Revoke a named gateway token: calls with it get 401 from now on. */
   revokeGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
+  // Roles and personal tokens on a team server (./personal-tokens.ts; the desktop answers invalid_state).
+  /** Make a personal token of the signed-in person (returned once here). */
+  createPersonalToken: { input: NewPersonalTokenSchema },
+  /** The signed-in person's personal tokens; `everyone` (admins only): every person's. */
+  listPersonalTokens: { input: z.object({ everyone: z.boolean().optional() }).strict() },
+  /** Revoke a personal token: one's own, or (admins) anyone's; refused at once on every instance. */
+  revokePersonalToken: { input: z.object({ id }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -360,6 +368,9 @@ export interface ApiResults {
   createGatewayToken: { token: string };
   revealGatewayToken: { token: string };
   revokeGatewayToken: void;
+  createPersonalToken: { token: string; view: PersonalTokenView };
+  listPersonalTokens: { tokens: PersonalTokenView[] };
+  revokePersonalToken: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

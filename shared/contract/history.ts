@@ -44,6 +44,10 @@ export const HistoryFilterShape = {
   errors: z.boolean().optional(),
   conversationId: name.optional(),
   id: name.optional(),
+  /** On a team server: entries decided by the person with this subject (`decider.subject`). */
+  decider: name.optional(),
+  /** On a team server: entries requested with a personal token of the person with this subject. */
+  requestedBy: name.optional(),
 } as const;
 
 /** {@link HistoryFilterShape} as a strict object schema. */
@@ -95,11 +99,30 @@ export interface HistoryServerStats {
   cost: number | null;
 }
 
-/** Counters per server for [from, to) (missing bounds: unbounded), servers sorted by id. */
+/** Counters of one person of a team server for a period (shared/contract/personal-tokens.ts PersonRef). */
+export interface HistoryPersonStats {
+  subject: string;
+  /** Their latest name in the period. */
+  name: string;
+  /** Entries they decided (`decider`). */
+  decided: number;
+  /** Of those, entries delivered (approved) and refused (rejected). */
+  approved: number;
+  rejected: number;
+  /** Entries requested with their personal tokens (`requestedBy`). */
+  requested: number;
+}
+
+/**
+ * Counters per server for [from, to) (missing bounds: unbounded), servers sorted by id; on a team
+ * server, `people`: per person who decided or requested something in the period, sorted by name
+ * (absent when nobody did).
+ */
 export interface HistoryStats {
   from?: number;
   to?: number;
   servers: HistoryServerStats[];
+  people?: HistoryPersonStats[];
 }
 
 /** Distinct values present in history, for the filter menus (sorted). */

@@ -114,4 +114,8 @@ export const API_ACCESS = {
   createGatewayToken: 'admin',
   revealGatewayToken: 'admin',
   revokeGatewayToken: 'admin',
+  // Roles and personal tokens: each person their own (an admin may list and revoke anyone's: checked in the method).
+  createPersonalToken: 'self',
+  listPersonalTokens: 'self',
+  revokePersonalToken: 'self',
 } as const satisfies Record<ApiMethod, ApiAccess>;

@@ -193,6 +193,8 @@ export const UI_TEXTS = {
   // Roles on a team server (shared/contract/roles.ts).
   'error.forbiddenRole': 'Your role ({{role}}) may not do this; ask an admin',
   'error.forbiddenServer': 'You are not assigned to server "{{server}}"; ask an admin',
+  'error.noPersonalToken': 'You have no personal token {{id}}',
+  'error.teamOnly': 'Only a team server has people and personal tokens',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",

@@ -120,6 +120,10 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revokeGatewayToken: () => undefined,
     whoAmI: () => null,
+    // Roles and personal tokens.
+    createPersonalToken: () => ({ token: 'mcppt_fake', view: { id: 'pt_fake', name: 'fake', owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } }),
+    listPersonalTokens: () => ({ tokens: [] }),
+    revokePersonalToken: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -137,6 +141,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),
+    createPersonalToken: record('createPersonalToken'),
+    listPersonalTokens: record('listPersonalTokens'),
+    revokePersonalToken: record('revokePersonalToken'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),
