@@ -11,7 +11,7 @@ import { detailed } from '../../shared/contract/history-entry.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
-import { personStats, seqBase, type PersonStatsRow } from './rows.js';
+import { PEOPLE_SQL, peopleOf, personStats, seqBase, type PersonStatsRow } from './rows.js';
 
 /** Statuses counted as answered (approved) and as refused (rejected) in the stats: shared/contract/status.ts. */
 const ANSWERED_SQL = ITEM_STATUSES.filter((s) => STATUS_OUTCOME[s] === 'answered').map((s) => `'${s}'`).join(', ');
@@ -170,8 +170,12 @@ export function facets(prepare: Prepare): HistoryFacets {
     )
       .map((r) => ({ ruleId: r.id, name: typeof r.name === 'string' ? r.name : r.id, serverId: typeof r.server === 'string' ? r.server : '' }))
       .sort((a, b) => a.name.localeCompare(b.name)),
+    ...withPeople(peopleOf(prepare(PEOPLE_SQL).all() as Array<{ subject: string; name: string | null }>)),
   };
 }
+
+/** `{ people }` when there are any (a team's History), else nothing. */
+export const withPeople = (people: Array<{ subject: string; name: string }>): { people?: typeof people } => (people.length > 0 ? { people } : {});
 
 /** A connection's statement cache. */
 export function statementCache(db: Db): Prepare {

@@ -306,6 +306,18 @@ function tokenCount(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** The SQL (both stores) of the people named in History, each with the name of their newest entry. */
+export const PEOPLE_SQL =
+  'SELECT subject, name FROM (SELECT decider_subject AS subject, decider_name AS name, seq FROM history WHERE decider_subject IS NOT NULL ' +
+  'UNION ALL SELECT requested_by_subject, requested_by_name, seq FROM history WHERE requested_by_subject IS NOT NULL) AS p ORDER BY seq';
+
+/** The people of {@link PEOPLE_SQL}'s rows (oldest first): one each, by their newest name, sorted by name. */
+export function peopleOf(rows: ReadonlyArray<{ subject: string; name: string | null }>): Array<{ subject: string; name: string }> {
+  const named = new Map<string, string>();
+  for (const r of rows) named.set(r.subject, r.name ?? r.subject);
+  return [...named].map(([subject, name]) => ({ subject, name })).sort((a, b) => a.name.localeCompare(b.name) || a.subject.localeCompare(b.subject));
+}
+
 /** A row of the per-person counters (both stores' SQL yields this shape). */
 export interface PersonStatsRow {
   subject: string;

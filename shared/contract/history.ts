@@ -133,6 +133,8 @@ export interface HistoryFacets {
   providers: string[];
   /** Rules that decided something: id, name and server (latest name seen), sorted by name. */
   rules: Array<{ ruleId: string; name: string; serverId: string }>;
+  /** On a team server: the people who decided or requested something (subject and their latest name), sorted by name; absent when none. */
+  people?: Array<{ subject: string; name: string }>;
 }
 
 /** Export formats: JSONL (one session per line, machine-readable) or a readable report. */

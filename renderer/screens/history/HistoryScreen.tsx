@@ -3,6 +3,7 @@
  * panels), the virtualised list with export / delete actions on the left, the selected entry's
  * detail on the right.
  */
+import { useMay } from '../../viewer';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryFacets, HistoryFilter } from '../../../shared/contract/history';
@@ -88,6 +89,7 @@ export function HistoryScreen() {
   const apiFilter = useMemo(() => toApiFilter(filters, query), [filters, query]);
   const pages = useHistoryPages(apiFilter, changes);
   const filtered = query !== '' || activeFilterCount(filters) > 0;
+  const mayAdmin = useMay('admin');
   useSelectionFollowsFilter(apiFilter, selectedId, selectHistory);
 
   return (
@@ -95,7 +97,7 @@ export function HistoryScreen() {
       <div className="history-top">
         <HistoryFilters facets={facets} />
         <HistoryStats reloadKey={changes} />
-        <RetentionPanel />
+        {mayAdmin && <RetentionPanel />}
       </div>
       <div className="split">
         <div className="split-list history-pane">

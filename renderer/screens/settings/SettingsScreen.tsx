@@ -5,6 +5,7 @@
  * Every control shows main's mirrored settings and changes them through `setDesktopSettings`;
  * nothing is kept locally, so what is shown is what is saved.
  */
+import { useMay } from '../../viewer';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type DesktopView, type LanguagePreference } from '../../../shared/contract/desktop';
@@ -123,6 +124,7 @@ export function SettingsScreen() {
   const change = useCallback((c: DesktopSettingsChange) => getApi().setDesktopSettings(c), []);
   const save = useAction(change);
   const test = useAction(useCallback(() => getApi().sendTestNotification({}), []));
+  const mayAdmin = useMay('admin');
 
   if (!desktop) {
     return (
@@ -155,7 +157,7 @@ export function SettingsScreen() {
 
       <StartupSection {...section} />
 
-      <GatewaySection />
+      {mayAdmin && <GatewaySection />}
 
       <FilesSection desktop={desktop} facts={facts} />
     </div>

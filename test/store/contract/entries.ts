@@ -311,6 +311,7 @@ function describeCounters(bed: Bed): void {
         { subject: 'p_bo', name: 'Bo B.', decided: 1, approved: 1, rejected: 0, requested: 0 },
       ]);
       expect((await bed.store.stats({ to: T0 + 5 * DAY })).people).toBeUndefined();
+      expect((await bed.store.facets()).people).toEqual([ana, { subject: 'p_bo', name: 'Bo B.' }]);
     });
 
     it('sums the recorded generation costs per server for the period (null while none was priced)', async () => {
