@@ -59,7 +59,7 @@ function SignedInAs() {
   const viewer = useViewer();
   if (!viewer) return null;
   return (
-    <div className="nav-conn small" data-testid="signed-in-as" aria-label={t('viewer.label')}>
+    <div className="nav-foot muted small" data-testid="signed-in-as" aria-label={t('viewer.label')}>
       {t('viewer.signedInAs', { name: viewer.name, role: common(`roles.${viewer.role}`) })}
     </div>
   );

@@ -132,8 +132,18 @@ function EntryHeader({ entry }: { entry: HistoryEntry }) {
           ],
           [t('detail.received'), dateTime(entry.receivedAt)],
           entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
-          entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
-          entry.decider && [t('detail.decider'), <span key="decider" data-testid="history-decider">{entry.decider.name}</span>],
+          entry.decidedBy && [
+            t('detail.decidedBy'),
+            entry.rule ? (
+              t('detail.byRule', { name: entry.rule.name, version: entry.rule.version })
+            ) : entry.decider ? (
+              <span key="decider" data-testid="history-decider">
+                {entry.decider.name}
+              </span>
+            ) : (
+              t(`deciders.${entry.decidedBy}`)
+            ),
+          ],
           entry.requestedBy && [t('detail.requestedBy'), <span key="requested-by" data-testid="history-requested-by">{entry.requestedBy.name}</span>],
           entry.model ? [t('detail.model'), entry.providerId === MANUAL_PROVIDER_ID ? t('detail.writtenByPerson') : `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
           entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
