@@ -1,6 +1,6 @@
 /**
  * Roles in the browser, on a real team server (`mcp-approval-console serve`, loopback, a real
- * PostgreSQL): Ana's personal token makes a gateway call; Bo, a reviewer, sees it "requested by
+ * PostgreSQL): Ana makes a personal token in Settings (shown once) and a gateway call with it; Bo, a reviewer, sees it "requested by
  * Ana" in his Queue and rejects it; History shows who decided and who requested, filters by
  * person and counts per person; Cy, an auditor, sees no setup screens and only watches a waiting
  * request (no buttons). People and sessions are made in the team's database directly (the
@@ -15,7 +15,6 @@ import { SERVING_LINE_PREFIX } from '../../app/web/serve.js';
 import { SESSION_COOKIE } from '../../app/web/team-sign-in.js';
 import { createConnection, type Connection } from '../../main/store/pg/connection.js';
 import { teamPeople } from '../../main/team/people.js';
-import { teamPersonalTokens } from '../../main/team/personal-tokens.js';
 import { teamSessions } from '../../main/team/sessions.js';
 import { startPostgres, type PostgresCluster } from '../../test/support/postgres.js';
 
@@ -94,7 +93,16 @@ test("a reviewer decides a call requested with a colleague's personal token; His
   const ana = await people.add({ name: 'Ana', role: 'reviewer' }, Date.now());
   const bo = await people.add({ name: 'Bo', role: 'reviewer' }, Date.now());
   const cy = await people.add({ name: 'Cy', role: 'auditor' }, Date.now());
-  const { token } = await teamPersonalTokens(conn).create({ subject: ana.subject, name: ana.name }, { name: 'ana-laptop' }, Date.now());
+  // Ana makes her personal token in Settings; it shows once.
+  const requester = await pageAs(browser, ana.subject);
+  await requester.getByTestId('nav-settings').click();
+  await requester.getByTestId('personal-token-name').fill('ana-laptop');
+  await requester.getByTestId('personal-token-create').click();
+  const token = await requester.getByTestId('personal-token-value').inputValue();
+  expect(token).toMatch(/^mcppt_/);
+  await expect(requester.getByTestId('personal-token')).toHaveAttribute('data-name', 'ana-laptop');
+  await expect(requester.getByTestId('settings-gateway')).toHaveCount(0);
+  await requester.getByTestId('settings-personal-tokens').screenshot({ path: test.info().outputPath('team-roles-personal-tokens.png') });
 
   const answer = gatewayCall(token, 'Summarize the incident report.');
   const reviewer = await pageAs(browser, bo.subject);

@@ -5,7 +5,8 @@
  * Every control shows main's mirrored settings and changes them through `setDesktopSettings`;
  * nothing is kept locally, so what is shown is what is saved.
  */
-import { useMay } from '../../viewer';
+import { useMay, useViewer } from '../../viewer';
+import { PersonalTokens } from './PersonalTokens';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type DesktopView, type LanguagePreference } from '../../../shared/contract/desktop';
@@ -125,6 +126,7 @@ export function SettingsScreen() {
   const save = useAction(change);
   const test = useAction(useCallback(() => getApi().sendTestNotification({}), []));
   const mayAdmin = useMay('admin');
+  const viewer = useViewer();
 
   if (!desktop) {
     return (
@@ -158,6 +160,8 @@ export function SettingsScreen() {
       <StartupSection {...section} />
 
       {mayAdmin && <GatewaySection />}
+
+      {viewer && <PersonalTokens />}
 
       <FilesSection desktop={desktop} facts={facts} />
     </div>
