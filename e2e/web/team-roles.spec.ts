@@ -121,6 +121,9 @@ test("a reviewer decides a call requested with a colleague's personal token; His
   const auditor = await pageAs(browser, cy.subject);
   await expect(auditor.getByTestId('signed-in-as')).toHaveText('Cy · auditor');
   await expect(auditor.getByTestId('nav-rules')).toHaveCount(0);
+  await auditor.locator('[data-testid="queue-item"][data-status="rejected"]').click({ timeout: 20_000 });
+  await expect(auditor.getByTestId('outcome-banner')).toBeVisible();
+  await expect(auditor.getByTestId('dismiss-item')).toHaveCount(0);
   await auditor.locator('[data-testid="queue-item"][data-status="awaiting_request_review"]').click({ timeout: 20_000 });
   await expect(auditor.getByTestId('watch-only')).toHaveText('You watch this request: your role (auditor) does not decide.');
   await expect(auditor.getByTestId('approve-request')).toHaveCount(0);
