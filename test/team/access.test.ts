@@ -2,8 +2,8 @@
  * Roles on a team server, checked in main (main/team/access.ts) over a real team console on a real
  * PostgreSQL: every method a role may not call is refused before it runs (the whole API_ACCESS
  * table, for each role); a reviewer decides, an auditor cannot; a reviewer assigned to other servers
- * reads the queue but cannot decide its items; an auditor exports History, a reviewer cannot;
- * `whoAmI` answers the person; and a decision is recorded in the audit trail under their name.
+ * reads the queue but cannot decide its items, one assigned to the item's server can; an auditor
+ * exports History, a reviewer cannot; `whoAmI` answers the person; and a decision is recorded in the audit trail under their name.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { guardedService } from '../../main/team/access.js';
@@ -120,7 +120,10 @@ describe('roles on a team console', () => {
     expect(err.ui).toEqual({ code: 'error.forbiddenServer', params: { server: 'gateway:caller' } });
     expect((await refusalOf(as(people.bo).saveDraft({ itemId: item.id, draft: {} }))).code).toBe('forbidden');
     await itemOn(a, item.id, (i) => i.status === 'awaiting_request_review', 'still waiting');
-    await as(people.ana).rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'done' });
+    // A reviewer assigned to this very server decides it.
+    const own = await teamPeople(a.team.conn, a.team.notifier).add({ name: 'Di', role: 'reviewer', servers: ['gateway:caller'] }, Date.now());
+    await as({ subject: own.subject, name: own.name, role: 'reviewer', servers: ['gateway:caller'] }).rejectRequest({ itemId: item.id, version: item.contentVersion!, reason: 'mine' });
+    await itemOn(a, item.id, (i) => i.status === 'rejected', 'rejected by the assigned reviewer');
   }, 60_000);
 
   it('an auditor exports History; a reviewer cannot', async () => {
