@@ -128,7 +128,11 @@ function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
     gateway: gateway.handle,
     caller: async (token) => {
       const holder = await gateway.holder(token);
-      return holder?.caller.kind === 'token' ? { name: holder.caller.name } : undefined;
+      if (holder?.caller.kind !== 'token') return undefined;
+      const personal = holder.personal;
+      if (!personal) return { name: holder.caller.name };
+      if (personal.callers && !personal.callers.includes('bridge')) return undefined; // scoped to the gateway
+      return { name: personal.name, requestedBy: personal.owner, ...(personal.servers && { servers: personal.servers }), valid: () => gateway.personalTokenValid(personal.id) };
     },
     bridge: (socket, caller) => (bridges.listener ? bridges.listener.acceptRemote(socket, caller) : socket.close(1013, 'this console does not take bridges now')),
   };

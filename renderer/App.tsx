@@ -13,6 +13,7 @@ import { useLanguagePreference } from './i18n';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
 import { useSay } from './i18n/say';
+import { useMay, useViewer } from './viewer';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const { t } = useTranslation('app');
@@ -51,11 +52,26 @@ function ConnectionIndicator() {
   );
 }
 
+/** On a team server, who this window acts for and their role; nothing on the desktop. */
+function SignedInAs() {
+  const { t } = useTranslation('app');
+  const { t: common } = useTranslation('common');
+  const viewer = useViewer();
+  if (!viewer) return null;
+  return (
+    <div className="nav-foot muted small" data-testid="signed-in-as" aria-label={t('viewer.label')}>
+      {t('viewer.signedInAs', { name: viewer.name, role: common(`roles.${viewer.role}`) })}
+    </div>
+  );
+}
+
 function Nav() {
   const { t } = useTranslation('app');
   const items = useItems();
   const waiting = items.filter(needsPerson).length;
   const host = useConsole((s) => s.mirror?.settings.host);
+  // A team server's reviewers and auditors do not set servers, providers or rules up: main refuses it anyway.
+  const admin = useMay('admin');
   return (
     <nav className="nav" aria-label={t('nav.label')}>
       <div className="brand">
@@ -66,14 +82,15 @@ function Nav() {
         <span>{t('brand')}</span>
       </div>
       <NavButton screen="queue" label={t('nav.queue')} badge={waiting} />
-      <NavButton screen="servers" label={t('nav.servers')} />
-      <NavButton screen="providers" label={t('nav.providers')} />
+      {admin && <NavButton screen="servers" label={t('nav.servers')} />}
+      {admin && <NavButton screen="providers" label={t('nav.providers')} />}
       <NavButton screen="history" label={t('nav.history')} />
-      <NavButton screen="rules" label={t('nav.rules')} />
-      <AutoApprovalIndicator />
+      {admin && <NavButton screen="rules" label={t('nav.rules')} />}
+      {admin && <AutoApprovalIndicator />}
       <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
+      <SignedInAs />
       <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
     </nav>
   );

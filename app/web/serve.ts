@@ -4,13 +4,15 @@
  * admin token (printing it once when this instance generated it), creates the headless console
  * on it — History in PostgreSQL, the gateway's named tokens in the database, the servers of its
  * own data folder's mcp-servers.json — and serves the UI, the gateway and the bridges' channel on
- * one listener (team-host.ts). Separate from the command so tests run it in-process.
+ * one listener (team-host.ts), each connection's calls checked against its person's role and run
+ * as them (main/team/access.ts). Separate from the command so tests run it in-process.
  */
 import { mkdirSync } from 'node:fs';
 import type { ConsoleHandle } from '../../main/console.js';
 import type { ConsolePorts, Logger } from '../../main/ports.js';
 import { postgresHistory } from '../../main/store/pg/store.js';
 import { ensureAdminToken } from '../../main/team/admin-token.js';
+import { guardedService } from '../../main/team/access.js';
 import { adminTokenAuth } from '../../main/team/auth.js';
 import { openTeamDatabase, type TeamDatabase } from '../../main/team/database.js';
 import type { ListenPlan } from './listen-policy.js';
@@ -83,7 +85,7 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
       plan: opts.plan,
       staticDir: opts.staticDir,
       auth: adminTokenAuth(team),
-      serviceFor: (principal) => ({ ...service, whoAmI: async () => principal }), // one principal (the admin) may do everything
+      serviceFor: (principal) => guardedService(service, principal),
       ...(remote && { gateway: remote.gateway, bridges: { authenticate: remote.caller, accept: remote.bridge } }),
       healthy: () => team.conn.available(),
       onError: (err) => opts.logger.warn('team server: request failed', { error: String(err) }),

@@ -247,6 +247,11 @@ export function installFakeApi(data: FakeWire): void {
     whoAmI: (input: unknown) => answer('whoAmI', input, () => null),
     listAudit: (input: unknown) => answer('listAudit', input, () => ({ records: [], head: { seq: 0, hash: '0'.repeat(64) } })),
     verifyAudit: (input: unknown) => answer('verifyAudit', input, () => ({ intact: true, records: 0, last: { seq: 0, hash: '0'.repeat(64) }, anchors: { checked: 0 }, findings: [] })),
+    // Roles and personal tokens: none on the desktop-like fake.
+    createPersonalToken: (input: { name: string }) =>
+      answer('createPersonalToken', input, () => ({ token: `mcppt_fake_${input.name}`, view: { id: `pt_${input.name}`, name: input.name, owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } })),
+    listPersonalTokens: (input: unknown) => answer('listPersonalTokens', input, () => ({ tokens: [] })),
+    revokePersonalToken: (input: unknown) => answer('revokePersonalToken', input, () => undefined),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),

@@ -7,6 +7,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditActor } from '../../shared/contract/audit.js';
+import type { DecidedBy } from '../../shared/contract/history-entry.js';
+import type { PersonRef } from '../../shared/contract/personal-tokens.js';
 
 const current = new AsyncLocalStorage<AuditActor>();
 
@@ -24,4 +26,18 @@ export function currentActor(): AuditActor | undefined {
 export function personActing(): AuditActor {
   const actor = current.getStore();
   return actor?.kind === 'person' ? actor : { kind: 'person' };
+}
+
+/** The signed-in person acting now (a team server's: subject and name), else undefined (the desktop, a rule, the console). */
+export function personDeciding(): PersonRef | undefined {
+  const actor = current.getStore();
+  return actor?.kind === 'person' && actor.id ? { subject: actor.id, name: actor.name ?? actor.id } : undefined;
+}
+
+/** Marks a record decided by the person acting now: `decidedBy: 'person'` and, on a team server, `decider` (History's "decided by"). */
+export function decideAsPerson(rec: { decidedBy?: DecidedBy; decider?: PersonRef }): void {
+  rec.decidedBy = 'person';
+  const person = personDeciding();
+  if (person) rec.decider = person;
+  else delete rec.decider;
 }

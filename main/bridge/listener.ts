@@ -32,6 +32,7 @@ import {
   type ConsoleStatus,
   type ConsoleToBridge,
 } from '../../shared/contract/bridge-protocol.js';
+import type { PersonRef } from '../../shared/contract/personal-tokens.js';
 import type { BridgedServerView } from '../../shared/contract/state.js';
 import type { Logger } from '../ports.js';
 import { RequestAbort } from '../requests/incoming.js';
@@ -104,10 +105,21 @@ export interface BridgeListenerDeps {
   show?(): boolean;
 }
 
-/** Who a bridge connected from another machine is: the name of the token it showed. */
+/**
+ * Who a bridge connected from another machine is: the name of the token it showed; for a person's
+ * personal token (main/team/personal-tokens.ts), its owner (the requests' `requestedBy`), the
+ * servers it may bring (another is refused at hello), and whether it is still valid (asked before
+ * each request: a token revoked or its owner removed is refused at once, and the bridge closed).
+ */
 export interface RemoteCaller {
   name: string;
+  requestedBy?: PersonRef;
+  servers?: readonly string[];
+  valid?(): Promise<boolean>;
 }
+
+/** JSON-RPC code of a request refused because the bridge's token was revoked (or its owner removed). */
+export const TOKEN_REVOKED_CODE = -32001;
 
 /** How often a remote bridge is pinged (a WebSocket ping), in ms; one that missed a ping by the next is dropped. */
 export const REMOTE_PING_MS = 20_000;
@@ -319,6 +331,7 @@ function greet(peer: Peer, message: ReturnType<typeof BridgeToConsoleSchema.pars
   if (!peer.remote && !tokenMatches(message.token, ctx.token)) return refuse('wrong token (is the bridge using the same user-data folder as the console?)');
   if (message.protocol !== BRIDGE_PROTOCOL_VERSION) return refuse(`channel version ${message.protocol} is not supported (this console speaks ${BRIDGE_PROTOCOL_VERSION})`);
   if (message.type === 'control') return control(peer, message, ctx.deps, refuse);
+  if (peer.remote?.servers && !peer.remote.servers.includes(message.serverId)) return refuse(`the token ${peer.remote.name} may not bring server ${message.serverId}`);
   peer.hello = message;
   peer.since = (ctx.deps.now ?? Date.now)();
   if (message.formerly?.length) ctx.deps.onFormerNames?.(message.serverId, message.formerly);
@@ -342,8 +355,23 @@ function control(peer: Peer, message: BridgeControl, deps: BridgeListenerDeps, r
 
 /** Hands one forwarded request to the console's door; its answer or error goes back to the bridge. */
 function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerDeps): void {
-  const hello = peer.hello!;
   if (peer.open.has(message.id)) return send(peer, { type: 'error', id: message.id, code: -32600, message: `request id ${message.id} is already in use` });
+  const valid = peer.remote?.valid;
+  if (!valid) return forward(peer, message, deps);
+  // A personal token is checked again before each request: revoked (or its owner removed) on any instance, it is refused now.
+  const revoked = () => {
+    send(peer, { type: 'error', id: message.id, code: TOKEN_REVOKED_CODE, message: `the token ${peer.remote!.name} was revoked` });
+    peer.link.end(JSON.stringify({ type: 'refused', message: `the token ${peer.remote!.name} was revoked` } satisfies ConsoleToBridge));
+  };
+  valid().then(
+    (ok) => (ok ? forward(peer, message, deps) : revoked()),
+    (err: unknown) => send(peer, { type: 'error', id: message.id, ...errorOf(err) }),
+  );
+}
+
+/** Hands a request whose bridge may ask to the console's door. */
+function forward(peer: Peer, message: BridgeRequest, deps: BridgeListenerDeps): void {
+  const hello = peer.hello!;
   const abort = new AbortController();
   // The host is known once it initialized, which may be after the hello: the latest one names it.
   if (message.via) hello.via = message.via;
@@ -352,6 +380,7 @@ function handleRequest(peer: Peer, message: BridgeRequest, deps: BridgeListenerD
     kind: message.kind,
     source: 'bridge',
     ...(via && { via }),
+    ...(peer.remote?.requestedBy && { requestedBy: peer.remote.requestedBy }),
     serverId: hello.serverId,
     era: message.era,
     ...(message.calls && (message.exact && message.calls.length === 1 ? { call: message.calls[0] } : { inFlight: message.calls })),

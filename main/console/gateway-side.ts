@@ -14,9 +14,10 @@
  * (main/bridge/http-serving.ts, with its own token file `bridge-http-token`).
  *
  * On a team server (`ports.team`) the named tokens are the team's (main/team/tokens.ts) and the
- * gateway's endpoints are also handed to the team server's own listener ({@link GatewaySide.handle}).
+ * gateway's endpoints are also handed to the team server's own listener ({@link GatewaySide.handle});
+ * people's personal tokens are used like named ones and made through the personal-token methods.
  */
-import type { ConsoleService } from '../../shared/contract/api.js';
+import { ApiError, type ConsoleService } from '../../shared/contract/api.js';
 import type { GatewayView } from '../../shared/contract/gateway.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { isStdio, type ServerConfig } from '../config.js';
@@ -26,6 +27,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_GATEWAY_BODY_BYTES, gatewayHandler, noWebPages, startGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { openGatewayTokens, type GatewayTokens, type TokenHolder } from '../gateway/tokens.js';
 import { openTeamGatewayTokens } from '../team/tokens.js';
+import { personalTokenMethods, teamPersonalTokens, type PersonalTokenMethods } from '../team/personal-tokens.js';
 import type { Foundation } from './foundation.js';
 import type { RequestSide, ServerLinks } from './request-side.js';
 
@@ -42,7 +44,9 @@ export interface GatewaySide {
   launchEnv(serverId: string, config: ServerConfig): Record<string, string> | undefined;
   /** Publishes the `gateway` slice again (servers config changed). */
   publish(): void;
-  methods: Pick<ConsoleService, 'createGatewayToken' | 'revealGatewayToken' | 'revokeGatewayToken'>;
+  /** Whether personal token `id` may still be used (a team server's; false elsewhere). @throws (rejects) HistoryUnavailableError */
+  personalTokenValid(id: string): Promise<boolean>;
+  methods: Pick<ConsoleService, 'createGatewayToken' | 'revealGatewayToken' | 'revokeGatewayToken'> & PersonalTokenMethods;
   /** Where bridged servers are served on Streamable HTTP (`base`: `http://127.0.0.1:<port>`) and their token; undefined when not listening. */
   bridgeHttp(): { base: string; token: string } | undefined;
   close(): Promise<void>;
@@ -98,8 +102,11 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
   publish();
   const changed = <T>(value: T): T => (publish(), value);
   const remote = gatewayHandler(deps, noWebPages);
+  const personal = team ? teamPersonalTokens(team.conn) : undefined;
+  const personalMethods = team && personal ? personalTokenMethods({ conn: team.conn, notifier: team.notifier, tokens: personal, audit: f.audit, logger: f.logger, now: f.now }) : desktopPersonalTokens;
   return {
     handle: remote,
+    personalTokenValid: async (id) => (personal ? personal.valid(id) : false),
     holder: (token) => tokens.holder(token, f.now()),
     launchEnv: (serverId, config) => (server && isStdio(config) && config.providerGateway ? gatewayEnv(server.url, tokens.forServer(serverId)) : undefined),
     publish,
@@ -108,6 +115,7 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
       createGatewayToken: async ({ name }) => changed({ token: await tokens.create(name, f.now()) }),
       revealGatewayToken: async ({ name }) => ({ token: await tokens.reveal(name) }),
       revokeGatewayToken: async ({ name }) => changed(await tokens.revoke(name)),
+      ...personalMethods,
     },
     close: async () => {
       tokens.close?.();
@@ -116,6 +124,13 @@ export async function startGatewaySide(f: Foundation, req: RequestSide, links: P
     },
   };
 }
+
+/** The desktop has no people: personal tokens are a team server's. */
+const desktopPersonalTokens: PersonalTokenMethods = {
+  createPersonalToken: () => Promise.reject(new ApiError('invalid_state', ui('error.teamOnly'))),
+  listPersonalTokens: async () => ({ tokens: [] }),
+  revokePersonalToken: () => Promise.reject(new ApiError('invalid_state', ui('error.teamOnly'))),
+};
 
 /** The token of the bridged servers' Streamable HTTP serving; undefined (with a warning: not served) when its file cannot be made. */
 function bridgeToken(f: Foundation): string | undefined {

@@ -27,6 +27,7 @@ import {
 } from '../../shared/contract/elicitation.js';
 import { ErrorCodes } from '../../shared/contract/sampling.js';
 import type { FormDraft } from '../../shared/contract/drafts.js';
+import type { PersonRef } from '../../shared/contract/personal-tokens.js';
 import { detailed, type CallRef, type ElicitationItemView, type ElicitationStatus, type HistoryEntry, type ProtocolEra, type RuleRef, type StopCause } from '../../shared/contract/state.js';
 import { english, ui, type UiText } from '../../shared/contract/ui-text.js';
 import { withServerWait, type ServerWait } from '../../shared/domain/wait.js';
@@ -35,7 +36,7 @@ import type { StateHub } from '../state-hub.js';
 import type { IncomingElicitation } from '../requests/incoming.js';
 import { elicitationMayBecome } from '../requests/machine.js';
 import { versionOf } from '../requests/version.js';
-import { personActing } from '../audit/actor.js';
+import { decideAsPerson, personActing } from '../audit/actor.js';
 import type { AuditRecorder } from '../audit/trail.js';
 import type { AuditKind } from '../../shared/contract/audit.js';
 
@@ -99,6 +100,8 @@ interface Rec {
   item: ElicitationItemView;
   settle?: { resolve(r: ElicitResult): void; reject(e: Error): void };
   decidedBy?: 'person' | 'console' | 'rule';
+  /** On a team server, the person who decided. */
+  decider?: PersonRef;
   rule?: RuleRef;
   events: HistoryEntry['events'];
 }
@@ -152,6 +155,8 @@ function historyEntryOf(rec: Rec, now: number): HistoryEntry {
     status: item.status, // the one status vocabulary: History keeps the elicitation's own
     decidedBy: rec.decidedBy,
     rule: rec.rule,
+    ...(rec.decider && { decider: rec.decider }),
+    ...(item.requestedBy && { requestedBy: item.requestedBy }),
     receivedAt: item.receivedAt,
     endedAt: item.outcome?.at,
     edited: false,
@@ -285,6 +290,7 @@ function handle(core: QueueCore, request: IncomingElicitation): Promise<ElicitRe
         id: randomUUID(),
         serverId: request.serverId,
         ...(request.via && { via: request.via }),
+        ...(request.requestedBy && { requestedBy: request.requestedBy }),
         era: request.era,
         association: { exact: calls.length === 1, calls },
         source: 'request',
@@ -318,7 +324,7 @@ function respond(core: QueueCore, itemId: string, seen: string, action: ElicitRe
     const why = ui(rec.item.contentVersion === undefined ? 'error.versionPending' : 'error.staleVersion');
     throw new ApiError('invalid_state', ui('error.cannotAct', { action: ui('action.answerElicitation'), why }));
   }
-  rec.decidedBy = 'person';
+  decideAsPerson(rec);
   const { params } = rec.item;
   if (action !== 'accept') return finish(core, rec, action === 'decline' ? 'declined' : 'cancelled', ui(action === 'decline' ? 'outcome.declined' : 'outcome.cancelled'), { action }, undefined, seen);
   if (params.mode === 'url') {

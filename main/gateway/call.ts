@@ -86,7 +86,7 @@ export async function handleCall(ctx: CallContext, input: CallInput): Promise<vo
   let usage: TokenUsage | undefined;
   const port: ProviderCallPort = { text: (delta) => out?.text(delta), usage: (u) => (usage = u), waited: (ms) => addOutside(res, ms) };
   try {
-    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: call.params, gateway: factsOf(call, codec.endpoint, holder), port, signal: hangUp.signal, itemId });
+    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, ...(holder.personal && { requestedBy: holder.personal.owner }), era: 'legacy', params: call.params, gateway: factsOf(call, codec.endpoint, holder), port, signal: hangUp.signal, itemId });
     const reply: GatewayReply = { id, created, result, ...(usage && { usage }) };
     if (out) out.finish(reply);
     else sendJson(res, codec.response(reply, call));

@@ -112,7 +112,7 @@ export async function handleEmbeddings(ctx: CallContext, input: Omit<CallInput, 
   };
   const port = { text: () => undefined, usage: (u: TokenUsage | undefined) => (usage = u), vectors: (v: number[][]) => (vectors = v), waited: (ms: number) => addOutside(res, ms) };
   try {
-    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, era: 'legacy', params: paramsOf(call), gateway, port, signal: hangUp.signal, itemId: randomUUID() });
+    const result = await ctx.requests.receive({ kind: 'provider_call', source: 'gateway', serverId: holder.serverId, ...(holder.personal && { requestedBy: holder.personal.owner }), era: 'legacy', params: paramsOf(call), gateway, port, signal: hangUp.signal, itemId: randomUUID() });
     if (!vectors) return sendError(res, 'openai', { status: 500, kind: 'api_error', message: 'the call ended without embeddings' });
     sendJson(res, answerOf(call, vectors, result.model, usage));
   } catch (err) {

@@ -142,6 +142,9 @@ async function serve(deps: GatewayServerDeps, req: IncomingMessage, res: ServerR
   });
   if (holder === 'unreachable') return sendError(res, shape, { status: 503, kind: 'overloaded', message: "the console's team database cannot be reached; try again shortly", retryAfterSeconds: 1 });
   if (!holder) return sendError(res, shape, { status: 401, kind: 'authentication', message: 'invalid or missing gateway token (set the API key to a token of MCP Approval Console)' });
+  if (holder.personal?.callers && !holder.personal.callers.includes('gateway')) {
+    return sendError(res, shape, { status: 403, kind: 'permission', message: `the personal token ${holder.personal.name} may not call the provider gateway (its scope is ${holder.personal.callers.join(', ')})` });
+  }
   if (endpoint.kind === 'models') return answerModels(deps, res, endpoint, holder);
   if (endpoint.kind === 'response') return answerStored(deps, res, endpoint.id, holder);
   const body = await readJson(deps, req, res, shape, holder);

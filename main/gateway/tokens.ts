@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../shared/contract/api.js';
 import { GatewayTokenNameSchema, tokenCallerId, type GatewayCaller, type GatewayTokenView } from '../../shared/contract/gateway.js';
+import type { PersonalTokenUse } from '../../shared/contract/personal-tokens.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 import { personActing } from '../audit/actor.js';
@@ -50,6 +51,8 @@ export const gatewayTokenSecretName = (name: string): string => `gateway-token:$
 export interface TokenHolder {
   serverId: string;
   caller: GatewayCaller;
+  /** A team server's personal token: whose it is and what it may do (main/team/personal-tokens.ts). */
+  personal?: PersonalTokenUse;
 }
 
 /** The gateway's tokens. */

@@ -6,6 +6,7 @@
  * answers through the promise it returns. Leaf module: it imports only shared types.
  */
 import type { GatewayFacts } from '../../shared/contract/gateway.js';
+import type { PersonRef } from '../../shared/contract/personal-tokens.js';
 import type { CallRef, ProtocolEra, RequestVia, TokenUsage } from '../../shared/contract/state.js';
 
 /**
@@ -70,6 +71,8 @@ export interface IncomingServerRequest<K extends ServerRequestKind = ServerReque
   source?: RequestSource;
   /** For a bridged server: the agent host that runs it (its `clientInfo`). */
   via?: RequestVia;
+  /** The person whose personal token made it (a team server's gateway or remote bridge). */
+  requestedBy?: PersonRef;
   serverId: string;
   era: ProtocolEra;
   params: unknown;

@@ -31,6 +31,8 @@ interface NewRecord {
   serverId: string;
   /** The agent host of a bridged server. */
   via?: SamplingItemView['via'];
+  /** The person whose personal token made the call. */
+  requestedBy?: SamplingItemView['requestedBy'];
   /** A provider call through the gateway. */
   gateway?: SamplingItemView['gateway'];
   era: SamplingItemView['era'];
@@ -75,7 +77,7 @@ function begin(core: PipelineCore, request: Reviewed, checked: Accepted, big: bo
   const { params, association, conversationId, round } = checked;
   const gateway = request.kind === 'provider_call' ? request.gateway : undefined;
   const itemId = request.kind === 'provider_call' ? request.itemId : undefined;
-  const what = { ...(itemId && { id: itemId }), serverId: request.serverId, ...(request.via && { via: request.via }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
+  const what = { ...(itemId && { id: itemId }), serverId: request.serverId, ...(request.via && { via: request.via }), ...(request.requestedBy && { requestedBy: request.requestedBy }), ...(gateway && { gateway }), era: request.era, origin: 'server' as const, params, association, conversationId, round };
   const rec = newRecord(core, what, settle);
   if (request.kind === 'provider_call' && request.port) rec.port = request.port;
   const queueOrRefuse = (action: PolicyAction) => {
@@ -162,6 +164,7 @@ function newRecord(core: PipelineCore, what: NewRecord, settle: SamplingRecord['
       round: what.round,
       serverId: what.serverId,
       ...(what.via && { via: what.via }),
+      ...(what.requestedBy && { requestedBy: what.requestedBy }),
       ...(what.gateway && { gateway: what.gateway }),
       era: what.era,
       association: what.association,

@@ -4,6 +4,7 @@
  */
 import { contentBlocks, type CreateMessageParams, type CreateMessageResult } from '../../shared/contract/sampling.js';
 import type { DecidedBy, HistoryEntry, HistoryEvent, RuleRef, SamplingItemView, TokenUsage } from '../../shared/contract/state.js';
+import type { PersonRef } from '../../shared/contract/personal-tokens.js';
 import type { ProviderCallPort } from '../requests/incoming.js';
 
 /** Everything main knows about one request, beyond what the renderer sees. */
@@ -15,6 +16,8 @@ export interface SamplingRecord {
   generation?: AbortController;
   events: HistoryEvent[];
   decidedBy?: DecidedBy;
+  /** On a team server, the person who decided (set with `decidedBy: 'person'`). */
+  decider?: PersonRef;
   /** The rule that decided (auto-approve / auto-reject), with its version. */
   rule?: RuleRef;
   /** A rule approved the whole exchange: deliver the generated response without asking. */
@@ -84,6 +87,8 @@ export function toHistoryEntry(rec: SamplingRecord, now: number): HistoryEntry {
     status: item.status,
     decidedBy: rec.decidedBy,
     rule: rec.rule,
+    ...(rec.decider && { decider: rec.decider }),
+    ...(item.requestedBy && { requestedBy: item.requestedBy }),
     receivedAt: item.receivedAt,
     endedAt: ended,
     model: item.model.modelId,

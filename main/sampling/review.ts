@@ -13,6 +13,7 @@ import { because, ui, type UiText } from '../../shared/contract/ui-text.js';
 import type { StopCause } from '../../shared/contract/drafts.js';
 import { validateSamplingRequest } from '../../shared/domain/validate-sampling.js';
 import { SAMPLING_TOOLS_DECLARED } from '../mcp/protocol.js';
+import { decideAsPerson } from '../audit/actor.js';
 import { finish, logCrash, openRecord, record, recordOf, save, stopReview, update, type PipelineCore } from './core.js';
 import { callHasEnded, draftFor, dropDraftPart, mergeDraft, withLate } from './drafts.js';
 import { jsonEqual, type SamplingRecord } from './record.js';
@@ -35,7 +36,7 @@ export async function approveRequest(core: PipelineCore, itemId: string, seen: s
   if (!checked.ok) throw new ApiError('invalid_input', ui('error.editInvalid', { why: checked.error.ui }));
   const choice = modelChoice(core, rec, model);
   stopReview(core, rec);
-  rec.decidedBy = 'person';
+  decideAsPerson(rec);
   const unchanged = jsonEqual(checked.params, rec.item.original);
   rec.requestEdited = rec.requestEdited || !unchanged;
   // Approved as it came: `sent` is the original itself, so windows are sent `{sent: 'original'}`
@@ -72,7 +73,7 @@ function modelChoice(core: PipelineCore, rec: SamplingRecord, model: ModelRef): 
 export function rejectRequest(core: PipelineCore, itemId: string, seen: string, reason?: string): void {
   const rec = openRecord(core, itemId, 'reject_request', 'action.rejectRequest');
   checkVersion(rec, seen, 'action.rejectRequest');
-  rec.decidedBy = 'person';
+  decideAsPerson(rec);
   auditPersonDecision(core, rec, 'sampling.request_rejected', { version: seen, reasonSha256: reasonDigest(reason) });
   finish(core, rec, 'reject_request', reason ? ui('outcome.rejectedWhy', { reason }) : ui('outcome.rejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }
@@ -111,7 +112,7 @@ export function approveResponse(core: PipelineCore, itemId: string, seen: string
   if (response.manual && result.content && !Array.isArray(result.content) && result.content.type === 'text' && !result.content.text.trim()) {
     throw new ApiError('invalid_input', ui('error.writeFirst'));
   }
-  rec.decidedBy = 'person';
+  decideAsPerson(rec);
   deliver(core, rec, result, undefined, seen);
 }
 
@@ -119,7 +120,7 @@ export function approveResponse(core: PipelineCore, itemId: string, seen: string
 export function rejectResponse(core: PipelineCore, itemId: string, seen: string, reason?: string): void {
   const rec = openRecord(core, itemId, 'reject_response', 'action.rejectResponse');
   checkVersion(rec, seen, 'action.rejectResponse');
-  rec.decidedBy = 'person';
+  decideAsPerson(rec);
   auditPersonDecision(core, rec, 'sampling.response_rejected', { version: seen, reasonSha256: reasonDigest(reason) });
   finish(core, rec, 'reject_response', reason ? ui('outcome.responseRejectedWhy', { reason }) : ui('outcome.responseRejected'), { code: ErrorCodes.USER_REJECTED }, undefined, { version: seen });
 }

@@ -15,6 +15,7 @@ import type { RuleRef } from '../../shared/contract/state.js';
 import { nextSamplingStatus } from '../requests/machine.js';
 import { ProviderError } from '../llm/provider-error.js';
 import type { EmbedOutput, LlmProvider } from '../llm/provider.js';
+import { decideAsPerson } from '../audit/actor.js';
 import { finish, logCrash, record, save, stopReview, update, type PipelineCore } from './core.js';
 import { dropDraftPart } from './drafts.js';
 import { embeddingsResult, embeddingTexts, isEmbeddings } from './embeddings.js';
@@ -197,7 +198,7 @@ function generationStopped(core: PipelineCore, rec: SamplingRecord, err: unknown
   rec.generation = undefined;
   if (!cancelled && rec.autoAll) return generationFailed(core, rec, err);
   if (cancelled && rec.passedText) {
-    rec.decidedBy = 'person';
+    decideAsPerson(rec);
     record(core, rec, 'generation_cancelled', ui('event.generationCancelled'));
     return finish(core, rec, 'stop', ui('outcome.cancelledMidStream'), { code: ErrorCodes.USER_REJECTED });
   }

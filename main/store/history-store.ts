@@ -136,8 +136,8 @@ class SqliteHistoryStore implements HistoryStore {
     this.prepare = maintenance.statementCache(db);
     for (const sql of Object.values(SQL)) this.prepare(sql);
     const textRef = (text: string) => texts.refOf(text);
-    this.saveTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.map((e) => writeEntry(this.prepare, e, 3, this.indexed.get(e.id), textRef))).immediate;
-    this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e, 3, undefined, textRef))).immediate;
+    this.saveTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.map((e) => writeEntry(this.prepare, e, 5, this.indexed.get(e.id), textRef))).immediate;
+    this.saveManyTxn = db.transaction((entries: readonly HistoryEntry[]) => entries.forEach((e) => writeEntry(this.prepare, e, 5, undefined, textRef))).immediate;
     this.deleteTxn = db.transaction((ids: readonly string[]) => maintenance.deleteSessions(this.prepare, ids)).immediate;
     this.sweepTexts();
   }

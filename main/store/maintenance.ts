@@ -11,7 +11,7 @@ import { detailed } from '../../shared/contract/history-entry.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { Db } from './db.js';
 import { TERMINAL_SQL } from './query.js';
-import { seqBase } from './rows.js';
+import { PEOPLE_SQL, peopleOf, personStats, seqBase, type PersonStatsRow } from './rows.js';
 
 /** Statuses counted as answered (approved) and as refused (rejected) in the stats: shared/contract/status.ts. */
 const ANSWERED_SQL = ITEM_STATUSES.filter((s) => STATUS_OUTCOME[s] === 'answered').map((s) => `'${s}'`).join(', ');
@@ -127,6 +127,16 @@ export function stats(prepare: Prepare, range: { from?: number; to?: number }): 
       ).all(params) as Array<{ server_id: string; cost: number; priced: number }>
     ).map((r) => [r.server_id, r.priced > 0 ? r.cost : null]),
   );
+  const and = where.length > 0 ? ` AND ${where.join(' AND ')}` : '';
+  // Per person (a team's entries; none on the desktop): the name of their newest entry (SQLite's bare column beside max()).
+  const people = prepare(
+    `SELECT subject, name, max(seq) AS newest, sum(decided) AS decided, sum(approved) AS approved, sum(rejected) AS rejected, sum(requested) AS requested FROM (
+       SELECT decider_subject AS subject, decider_name AS name, seq, 1 AS decided, status IN (${ANSWERED_SQL}) AS approved, status IN (${REFUSED_SQL}) AS rejected, 0 AS requested
+         FROM history WHERE decider_subject IS NOT NULL${and}
+       UNION ALL
+       SELECT requested_by_subject, requested_by_name, seq, 0, 0, 0, 1 FROM history WHERE requested_by_subject IS NOT NULL${and}
+     ) GROUP BY subject`,
+  ).all(params) as PersonStatsRow[];
   return {
     ...range,
     servers: rows.map((r) => ({
@@ -138,6 +148,7 @@ export function stats(prepare: Prepare, range: { from?: number; to?: number }): 
       tokens: r.tokens,
       cost: costs.get(r.server_id) ?? null,
     })),
+    ...(people.length > 0 && { people: personStats(people) }),
   };
 }
 
@@ -159,8 +170,12 @@ export function facets(prepare: Prepare): HistoryFacets {
     )
       .map((r) => ({ ruleId: r.id, name: typeof r.name === 'string' ? r.name : r.id, serverId: typeof r.server === 'string' ? r.server : '' }))
       .sort((a, b) => a.name.localeCompare(b.name)),
+    ...withPeople(peopleOf(prepare(PEOPLE_SQL).all() as Array<{ subject: string; name: string | null }>)),
   };
 }
+
+/** `{ people }` when there are any (a team's History), else nothing. */
+export const withPeople = (people: Array<{ subject: string; name: string }>): { people?: typeof people } => (people.length > 0 ? { people } : {});
 
 /** A connection's statement cache. */
 export function statementCache(db: Db): Prepare {

@@ -104,6 +104,19 @@ UPDATE history SET status = coalesce(
 WHERE kind = 'elicitation' AND status <> 'interrupted';
 `;
 
+/**
+ * Version 5: the person who decided an entry and the person whose personal token requested it (a
+ * team server's; the desktop leaves them NULL), as list columns for History's filters and counters.
+ */
+const V5_SQL = `
+ALTER TABLE history ADD COLUMN decider_subject TEXT;
+ALTER TABLE history ADD COLUMN decider_name TEXT;
+ALTER TABLE history ADD COLUMN requested_by_subject TEXT;
+ALTER TABLE history ADD COLUMN requested_by_name TEXT;
+CREATE INDEX history_decider ON history (decider_subject) WHERE decider_subject IS NOT NULL;
+CREATE INDEX history_requested_by ON history (requested_by_subject) WHERE requested_by_subject IS NOT NULL;
+`;
+
 /** Every migration, oldest first. The last one's version is {@link LATEST_SCHEMA_VERSION}. */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -130,6 +143,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'one status vocabulary: elicitation entries get their own statuses back (accepted, declined, cancelled, withdrawn, completed)',
     up: (db) => {
       db.exec(V4_SQL);
+    },
+  },
+  {
+    version: 5,
+    description: 'who decided and who requested an entry (a team server\'s people) as list columns',
+    up: (db) => {
+      db.exec(V5_SQL);
     },
   },
 ];

@@ -45,6 +45,8 @@ export function whereOf(filter: HistoryFilter): WhereClause {
   eq('conversation_id', 'conversationId', filter.conversationId);
   eq('id', 'id', filter.id);
   eq('rule_id', 'rule', filter.rule);
+  eq('decider_subject', 'decider', filter.decider);
+  eq('requested_by_subject', 'requestedBy', filter.requestedBy);
   if (filter.tool !== undefined) {
     parts.push(`(h.call_name = @tool OR h.call_name LIKE @toolMore ESCAPE '\\')`);
     params.tool = filter.tool;

@@ -14,7 +14,7 @@
  * `sent_json = '='` means "same as original_json", `delivered_json = '='` "same as
  * generated_json" ('=' is not JSON, so it cannot be mistaken for a value).
  */
-import type { HistoryListItem } from '../../shared/contract/history.js';
+import type { HistoryListItem, HistoryPersonStats } from '../../shared/contract/history.js';
 import type { HistoryEntry, HistorySummary, ItemStatus } from '../../shared/contract/state.js';
 import type { UiText } from '../../shared/contract/ui-text.js';
 
@@ -49,6 +49,11 @@ export interface NarrowRow {
   /** The deciding rule's id and the whole `RuleRef` as JSON (schema 3). */
   rule_id: string | null;
   rule_json: string | null;
+  /** The deciding person and the requesting person of a team server (schema 5); NULL when absent. */
+  decider_subject: string | null;
+  decider_name: string | null;
+  requested_by_subject: string | null;
+  requested_by_name: string | null;
 }
 
 /** Columns of a `history_data` row. */
@@ -81,7 +86,7 @@ export type ListRow = NarrowRow &
 const NARROW_COLUMNS = [
   'seq', 'id', 'conversation_id', 'server_id', 'call_name', 'status', 'decided_by', 'received_at', 'ended_at', 'model',
   'provider_id', 'edited', 'has_error', 'input_tokens', 'output_tokens', 'media_bytes', 'media_count', 'kind', 'rule_id',
-  'rule_json',
+  'rule_json', 'decider_subject', 'decider_name', 'requested_by_subject', 'requested_by_name',
 ] as const satisfies readonly (keyof NarrowRow)[];
 
 /** An update of only `columns` of a `history` row, by `@seq` (callers cache one statement per list). */
@@ -91,7 +96,9 @@ export const updateNarrowSql = (columns: readonly string[]): string => update('h
 export const updateNarrowColumns: readonly Exclude<keyof NarrowRow, 'seq'>[] = NARROW_COLUMNS.filter((c): c is Exclude<keyof NarrowRow, 'seq'> => c !== 'seq');
 
 /** The narrow columns of schema version 2 (before `kind` and the rule columns); migration 2 writes these. */
-const NARROW_COLUMNS_V2 = NARROW_COLUMNS.slice(0, -3);
+const NARROW_COLUMNS_V2 = NARROW_COLUMNS.slice(0, NARROW_COLUMNS.indexOf('kind'));
+/** The narrow columns of schema versions 3 and 4 (before the people columns of version 5). */
+const NARROW_COLUMNS_V3 = NARROW_COLUMNS.slice(0, NARROW_COLUMNS.indexOf('decider_subject'));
 
 const DATA_COLUMNS = [
   'seq', 'preview', 'error', 'original_json', 'sent_json', 'model_choice_json', 'generated_json', 'delivered_json',
@@ -120,6 +127,9 @@ export const SQL = {
   /** Schema-2 forms, for migration 2 (which runs before migration 3 adds columns). */
   insertNarrowV2: insert('history', NARROW_COLUMNS_V2),
   updateNarrowV2: update('history', NARROW_COLUMNS_V2),
+  /** Schema-3 forms (versions 3 and 4), for tests that build such a database. */
+  insertNarrowV3: insert('history', NARROW_COLUMNS_V3),
+  updateNarrowV3: update('history', NARROW_COLUMNS_V3),
   updateData: update('history_data', DATA_COLUMNS),
   /** The stored `seq` of an id. */
   seqOf: 'SELECT seq FROM history WHERE id = @id',
@@ -165,15 +175,17 @@ export function seqBase(receivedAt: number): number {
 export function entryToRows(
   entry: HistoryEntry,
   media: { bytes: number; count: number },
-  schema: 2 | 3 = 3,
+  schema: 2 | 3 | 5 = 5,
 ): { narrow: NarrowRow; data: DataRow } {
   const {
     id, kind: kindField, conversationId, serverId, callName, status, decidedBy, rule: ruleField, receivedAt, endedAt, model, providerId,
-    edited, error, preview, original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, ...rest
+    edited, error, preview, original, sent, modelChoice, generated, delivered, errorDetail, usage, timings, events, decider, requestedBy, ...rest
   } = entry;
   // Schema 2 has no columns for `kind` and `rule`: they stay in extra_json (migration 3 moves them).
-  const extra: Record<string, unknown> = schema === 2 ? { ...rest, kind: kindField, rule: ruleField } : rest;
-  for (const k of ['kind', 'rule']) if (extra[k] === undefined) delete extra[k];
+  // Nor have schemas before 5 columns for the people: they stay in extra_json there.
+  const people = schema === 5 ? {} : { decider, requestedBy };
+  const extra: Record<string, unknown> = schema === 2 ? { ...rest, kind: kindField, rule: ruleField, ...people } : { ...rest, ...people };
+  for (const k of ['kind', 'rule', 'decider', 'requestedBy']) if (extra[k] === undefined) delete extra[k];
   const kind = schema === 2 ? undefined : kindField;
   const rule = schema === 2 ? undefined : ruleField;
   const originalJson = json(original);
@@ -201,6 +213,10 @@ export function entryToRows(
     kind: kind ?? null,
     rule_id: rule?.ruleId ?? null,
     rule_json: json(rule),
+    decider_subject: (schema === 5 && decider?.subject) || null,
+    decider_name: (schema === 5 && decider?.name) || null,
+    requested_by_subject: (schema === 5 && requestedBy?.subject) || null,
+    requested_by_name: (schema === 5 && requestedBy?.name) || null,
   };
   const data: DataRow = {
     seq: 0,
@@ -239,6 +255,8 @@ export function rowToSummary(row: NarrowRow & Pick<DataRow, 'preview' | 'error'>
   if (row.model !== null) s.model = row.model;
   if (row.provider_id !== null) s.providerId = row.provider_id;
   if (row.error !== null) s.error = row.error;
+  if (row.decider_subject) s.decider = { subject: row.decider_subject, name: row.decider_name ?? row.decider_subject };
+  if (row.requested_by_subject) s.requestedBy = { subject: row.requested_by_subject, name: row.requested_by_name ?? row.requested_by_subject };
   return s;
 }
 
@@ -286,4 +304,33 @@ function json(value: unknown): string | null {
 /** A token count for the counters: finite numbers only (a malformed usage is not counted). */
 function tokenCount(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** The SQL (both stores) of the people named in History, each with the name of their newest entry. */
+export const PEOPLE_SQL =
+  'SELECT subject, name FROM (SELECT decider_subject AS subject, decider_name AS name, seq FROM history WHERE decider_subject IS NOT NULL ' +
+  'UNION ALL SELECT requested_by_subject, requested_by_name, seq FROM history WHERE requested_by_subject IS NOT NULL) AS p ORDER BY seq';
+
+/** The people of {@link PEOPLE_SQL}'s rows (oldest first): one each, by their newest name, sorted by name. */
+export function peopleOf(rows: ReadonlyArray<{ subject: string; name: string | null }>): Array<{ subject: string; name: string }> {
+  const named = new Map<string, string>();
+  for (const r of rows) named.set(r.subject, r.name ?? r.subject);
+  return [...named].map(([subject, name]) => ({ subject, name })).sort((a, b) => a.name.localeCompare(b.name) || a.subject.localeCompare(b.subject));
+}
+
+/** A row of the per-person counters (both stores' SQL yields this shape). */
+export interface PersonStatsRow {
+  subject: string;
+  name: string;
+  decided: number | string;
+  approved: number | string;
+  rejected: number | string;
+  requested: number | string;
+}
+
+/** History's per-person counters from their rows, sorted by name (then subject). */
+export function personStats(rows: readonly PersonStatsRow[]): HistoryPersonStats[] {
+  return rows
+    .map((r) => ({ subject: r.subject, name: r.name, decided: Number(r.decided), approved: Number(r.approved), rejected: Number(r.rejected), requested: Number(r.requested) }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.subject.localeCompare(b.subject));
 }

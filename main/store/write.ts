@@ -47,14 +47,14 @@ export function ftsKey(cols: FtsColumns): string {
 export function writeEntry(
   prepare: Prepare,
   entry: HistoryEntry,
-  schema: 2 | 3 = 3,
+  schema: 2 | 3 | 5 = 5,
   indexed?: IndexedText,
   textRef?: (text: string) => TextRef | undefined,
 ): IndexedText {
   const { entry: stored, blobs, texts } = externalizeMedia(entry, textRef);
   const { narrow, data } = entryToRows(stored, { bytes: blobs.reduce((n, b) => n + b.bytes, 0), count: blobs.length }, schema);
-  const insertNarrow = schema === 2 ? SQL.insertNarrowV2 : SQL.insertNarrow;
-  const updateNarrow = schema === 2 ? SQL.updateNarrowV2 : SQL.updateNarrow;
+  const insertNarrow = schema === 2 ? SQL.insertNarrowV2 : schema === 3 ? SQL.insertNarrowV3 : SQL.insertNarrow;
+  const updateNarrow = schema === 2 ? SQL.updateNarrowV2 : schema === 3 ? SQL.updateNarrowV3 : SQL.updateNarrow;
   const base = seqBase(entry.receivedAt);
   const existing = (prepare(SQL.seqOf).get({ id: entry.id }) as { seq: number } | undefined)?.seq;
   const cols = ftsColumns(entry);
@@ -65,7 +65,7 @@ export function writeEntry(
   if (existing !== undefined && existing >= base && existing < base + SEQ_PER_MS) {
     seq = existing;
     before = (prepare(SQL.blobLinks).all({ seq }) as { sha256: string }[]).map((r) => r.sha256);
-    const last = schema === 3 && indexed?.seq === seq ? indexed.narrow : undefined;
+    const last = schema === 5 && indexed?.seq === seq ? indexed.narrow : undefined;
     if (last === undefined) prepare(updateNarrow).run({ ...narrow, seq });
     else {
       const changed = updateNarrowColumns.filter((c) => last[c] !== narrow[c]);
@@ -99,5 +99,5 @@ export function writeEntry(
   const dropped = before.filter((h) => !blobs.some((b) => b.sha256 === h) && !texts.some((t) => t.sha256 === h));
   if (dropped.length > 0) collectBlobs(prepare, dropped);
   if (!ftsCurrent) prepare(SQL.ftsInsert).run({ seq, ...cols });
-  return { seq, key, ...(schema === 3 ? { narrow: { ...narrow, seq } } : {}) };
+  return { seq, key, ...(schema === 5 ? { narrow: { ...narrow, seq } } : {}) };
 }

@@ -19,11 +19,15 @@
  *   says so; after a reconnect the rows are read again), or after {@link DECISION_WAIT_MS} the
  *   row is withdrawn (refused, `error.holderNoAnswer`) unless it was settled meanwhile; a holder
  *   that stopped gets its pending rows refused by a survivor within its lease.
+ * - As the person: a row names who took it (`decider_subject`, `decider_name`: the signed-in person
+ *   acting, main/team/access.ts), and the holder applies it as them (`actingAs`), so History's
+ *   "decided by" and the audit trail name them wherever they clicked.
  * - Local decisions about items held here take the same road, so reviewers on two instances race
  *   fairly; what a person types on an item held here is applied directly (nothing to race).
  */
 import { apiRequests, ApiError, type ApiErrorCode, type ApiParsedInput, type ConsoleService } from '../../shared/contract/api.js';
 import { ui, type UiText, type UiTextCode } from '../../shared/contract/ui-text.js';
+import { actingAs, personDeciding } from '../audit/actor.js';
 import { keepDraftInHistory } from '../history/kept-drafts.js';
 import type { Logger } from '../logger.js';
 import type { HistoryStore } from '../store/history-api.js';
@@ -84,12 +88,12 @@ function errorOf(json: string | null): ApiError {
 const RETRY_SQL = "DELETE FROM team_decisions WHERE item_id = $1 AND phase = $2 AND state = 'refused'";
 
 /**
- * Inserts a decision ($1 item, $2 holder, $3 phase or null, $4 method, $5 input, $6 decided on)
- * and notifies the holder ($7 channel); returns its id, none when another of the phase is pending
- * or applied.
+ * Inserts a decision ($1 item, $2 holder, $3 phase or null, $4 method, $5 input, $6 decided on,
+ * $8 and $9 the deciding person's subject and name or null) and notifies the holder ($7 channel);
+ * returns its id, none when another of the phase is pending or applied.
  */
 const INSERT_SQL =
-  'WITH d AS (INSERT INTO team_decisions (item_id, holder, phase, method, input, decided_on) VALUES ($1, $2, $3, $4, $5, $6) ' +
+  'WITH d AS (INSERT INTO team_decisions (item_id, holder, phase, method, input, decided_on, decider_subject, decider_name) VALUES ($1, $2, $3, $4, $5, $6, $8, $9) ' +
   'ON CONFLICT (item_id, phase) WHERE phase IS NOT NULL DO NOTHING RETURNING id) ' +
   "SELECT d.id, pg_notify($7, json_build_object('topic', 'decision', 'id', 'pending:' || $2::text, 'from', $6::text)::text) FROM d";
 
@@ -97,7 +101,7 @@ const INSERT_SQL =
 const HOLDING_SQL = 'SELECT 1 FROM team_instances WHERE id = $1 AND stopped_at IS NULL FOR SHARE';
 
 /** Pending decisions held by $1, oldest first, locked. */
-const PENDING_SQL = `SELECT id, item_id, method, input FROM team_decisions WHERE holder = $1 AND state = 'pending' ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+const PENDING_SQL = `SELECT id, item_id, method, input, decider_subject, decider_name FROM team_decisions WHERE holder = $1 AND state = 'pending' ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
 
 /** Writes results: $1 ids, $2 states, $3 errors; notifies each (`done:<id>`, from $5) on channel $4. */
 const SETTLE_SQL =
@@ -111,6 +115,16 @@ const WITHDRAW_SQL =
 
 /** The state of decisions $1. */
 const STATES_SQL = 'SELECT id, state, error FROM team_decisions WHERE id = ANY($1::bigint[])';
+
+/** A pending decision as the holder reads it. */
+interface PendingRow {
+  id: number;
+  item_id: string;
+  method: string;
+  input: string;
+  decider_subject: string | null;
+  decider_name: string | null;
+}
 
 /** What a decision's application came to. */
 type Result = { state: 'applied'; error: null } | { state: 'refused'; error: string };
@@ -205,8 +219,12 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
       waiters.set(id, { method, resolve, reject, timer });
     });
 
-  /** Applies one row through the console's own method. */
-  const applyOne = async (row: { method: string; input: string }): Promise<Result> => {
+  /** Applies one row through the console's own method, as the person who took it (History's "decided by", the audit trail). */
+  const applyOne = async (row: PendingRow): Promise<Result> => {
+    const by = row.decider_subject;
+    return by === null ? applyAs(row) : actingAs({ kind: 'person', id: by, name: row.decider_name ?? by }, () => applyAs(row));
+  };
+  const applyAs = async (row: PendingRow): Promise<Result> => {
     const method = row.method as DecisionMethod;
     const schema = (DECISION_METHODS as readonly string[]).includes(method) ? apiRequests[method].input : undefined;
     const parsed = schema?.safeParse(JSON.parse(row.input));
@@ -224,7 +242,7 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
     const me = team.lease.id();
     const done = await team.conn.transaction(async (query) => {
       if ((await query(HOLDING_SQL, [me])).length === 0) return [];
-      const rows = await query<{ id: number; item_id: string; method: string; input: string }>(PENDING_SQL, [me]);
+      const rows = await query<PendingRow>(PENDING_SQL, [me]);
       const results: Array<{ id: number } & Result> = [];
       for (const row of rows) {
         const result = applied.get(row.id) ?? (await applyOne(row));
@@ -286,7 +304,8 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
       if (!place.local && place.holder === null) return orphan(method, input);
       const holder = place.local ? team.lease.id() : place.holder!;
       const phase = ONCE.has(method) ? place.phase : null;
-      const params = [itemId, holder, phase, method, JSON.stringify(input), team.lease.id(), TEAM_CHANNEL];
+      const by = personDeciding();
+      const params = [itemId, holder, phase, method, JSON.stringify(input), team.lease.id(), TEAM_CHANNEL, by?.subject ?? null, by?.name ?? null];
       const insert = () =>
         phase === null
           ? team.conn.query<{ id: number }>(INSERT_SQL, params)

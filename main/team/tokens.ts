@@ -11,6 +11,9 @@
  *   again (and after a reconnect they read it anyway), so Settings shows the same list everywhere;
  * - made or revoked, it is recorded in the audit trail (the name and the token's SHA-256).
  *
+ * A token that is no named token may be a person's personal token (personal-tokens.ts): its calls
+ * are queued under `gateway:<its name>` and carry its owner and scope ({@link TokenHolder.personal}).
+ *
  * The per-run tokens of the servers an instance launches itself stay in its memory, as on the
  * desktop; the port of its loopback gateway is its own gateway.json's.
  */
@@ -24,6 +27,7 @@ import { checkTokenName, createServerTokens, gatewayFileSettings, newToken, sha2
 import type { Logger } from '../logger.js';
 import type { Connection } from '../store/pg/connection.js';
 import { notifySql, type TeamNotifier } from './notify.js';
+import { teamPersonalTokens } from './personal-tokens.js';
 
 /** After a call with a named token, how long this instance waits before it reads the counts again, in ms. */
 export const USE_REFRESH_MS = 1_000;
@@ -65,6 +69,7 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
   const { conn, notifier } = opts;
   const file = gatewayFileSettings(opts.dir);
   const servers = createServerTokens();
+  const personalTokens = teamPersonalTokens(conn);
   const listeners = new Set<() => void>();
   let list: GatewayTokenView[] = [];
   let json = '[]';
@@ -112,7 +117,10 @@ export async function openTeamGatewayTokens(opts: TeamTokensOptions): Promise<Ga
       const serverId = servers.serverOf(hash);
       if (serverId) return { serverId, caller: { kind: 'server' } };
       const [row] = await conn.query<{ name: string }>(USE_SQL, [hash, now]);
-      if (!row) return undefined;
+      if (!row) {
+        const personal = await personalTokens.use(token, now);
+        return personal && { serverId: tokenCallerId(personal.name), caller: { kind: 'token', name: personal.name }, personal };
+      }
       useTimer ??= setTimeout(() => {
         useTimer = undefined;
         reloadSoon();

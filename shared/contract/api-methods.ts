@@ -69,6 +69,10 @@ export const API_METHODS = [
   // The audit trail, for auditors.
   'listAudit',
   'verifyAudit',
+  // Roles and personal tokens on a team server.
+  'createPersonalToken',
+  'listPersonalTokens',
+  'revokePersonalToken',
 ] as const;
 
 /** A request name. */

@@ -23,6 +23,7 @@ import { RulesFileSchema } from './rules.js';
 import { ServerEntryInputSchema, ServerNameSchema, type HostRouteView, type ImportOutcome, type ImportScan, type ServerEntryInput, type ServerLogPage } from './servers.js';
 import { DesktopSettingsChangeSchema, type DesktopSettings } from './desktop.js';
 import { DraftInputSchema } from './drafts.js';
+import { NewPersonalTokenSchema, type PersonalTokenView } from './personal-tokens.js';
 import {
   EXPORT_FORMATS,
   HistoryFilterSchema,
@@ -278,6 +279,13 @@ export const apiRequests = {
   listAudit: { input: z.object({ before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(200).default(50) }).strict() },
   /** Walks the whole audit trail and checks it against the configured anchors (as `audit verify` does). */
   verifyAudit: { input: z.object({}).strict() },
+  // Roles and personal tokens on a team server (./personal-tokens.ts; the desktop answers invalid_state).
+  /** Make a personal token of the signed-in person (returned once here). */
+  createPersonalToken: { input: NewPersonalTokenSchema },
+  /** The signed-in person's personal tokens; `everyone` (admins only): every person's. */
+  listPersonalTokens: { input: z.object({ everyone: z.boolean().optional() }).strict() },
+  /** Revoke a personal token: one's own, or (admins) anyone's; refused at once on every instance. */
+  revokePersonalToken: { input: z.object({ id }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -369,6 +377,9 @@ export interface ApiResults {
   listAudit: { records: AuditRecordView[]; head: AuditHead };
   /** The verification's report; rejects with `invalid_state` (`error.auditAnchors`) when the configured anchor folder cannot be read. */
   verifyAudit: AuditVerifyReport;
+  createPersonalToken: { token: string; view: PersonalTokenView };
+  listPersonalTokens: { tokens: PersonalTokenView[] };
+  revokePersonalToken: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

@@ -11,6 +11,7 @@ import type { RuleRef, TokenUsage } from './primitives.js';
 import { english, type UiText } from './ui-text.js';
 import type { GatewayFacts } from './gateway.js';
 import type { RequestVia } from './bridged.js';
+import type { PersonRef } from './personal-tokens.js';
 import type { ItemStatus } from './status.js';
 import type { ModelChoice } from './item-views.js';
 
@@ -37,6 +38,10 @@ export interface HistorySummary {
   decidedBy?: DecidedBy;
   /** The rule that decided, when `decidedBy` is 'rule'. */
   rule?: RuleRef;
+  /** On a team server: the person who decided (when `decidedBy` is 'person'). */
+  decider?: PersonRef;
+  /** On a team server: the person whose personal token made the call. */
+  requestedBy?: PersonRef;
   receivedAt: number;
   endedAt?: number;
   model?: string;

@@ -44,6 +44,10 @@ export const HistoryFilterShape = {
   errors: z.boolean().optional(),
   conversationId: name.optional(),
   id: name.optional(),
+  /** On a team server: entries decided by the person with this subject (`decider.subject`). */
+  decider: name.optional(),
+  /** On a team server: entries requested with a personal token of the person with this subject. */
+  requestedBy: name.optional(),
 } as const;
 
 /** {@link HistoryFilterShape} as a strict object schema. */
@@ -95,11 +99,30 @@ export interface HistoryServerStats {
   cost: number | null;
 }
 
-/** Counters per server for [from, to) (missing bounds: unbounded), servers sorted by id. */
+/** Counters of one person of a team server for a period (shared/contract/personal-tokens.ts PersonRef). */
+export interface HistoryPersonStats {
+  subject: string;
+  /** Their latest name in the period. */
+  name: string;
+  /** Entries they decided (`decider`). */
+  decided: number;
+  /** Of those, entries delivered (approved) and refused (rejected). */
+  approved: number;
+  rejected: number;
+  /** Entries requested with their personal tokens (`requestedBy`). */
+  requested: number;
+}
+
+/**
+ * Counters per server for [from, to) (missing bounds: unbounded), servers sorted by id; on a team
+ * server, `people`: per person who decided or requested something in the period, sorted by name
+ * (absent when nobody did).
+ */
 export interface HistoryStats {
   from?: number;
   to?: number;
   servers: HistoryServerStats[];
+  people?: HistoryPersonStats[];
 }
 
 /** Distinct values present in history, for the filter menus (sorted). */
@@ -110,6 +133,8 @@ export interface HistoryFacets {
   providers: string[];
   /** Rules that decided something: id, name and server (latest name seen), sorted by name. */
   rules: Array<{ ruleId: string; name: string; serverId: string }>;
+  /** On a team server: the people who decided or requested something (subject and their latest name), sorted by name; absent when none. */
+  people?: Array<{ subject: string; name: string }>;
 }
 
 /** Export formats: JSONL (one session per line, machine-readable) or a readable report. */

@@ -9,6 +9,7 @@ import type { StopCause } from './drafts.js';
 import type { UiText } from './ui-text.js';
 import type { GatewayFacts } from './gateway.js';
 import type { RequestVia } from './bridged.js';
+import type { PersonRef } from './personal-tokens.js';
 import type { ElicitationStatus, SamplingStatus } from './status.js';
 import type { CallRef } from './calls.js';
 import type { SamplingItemView } from './item-views.js';
@@ -23,6 +24,8 @@ interface SummaryBase {
   serverId: string;
   /** The agent host a bridged server runs under ("via <host>"); absent for the console's own servers. */
   via?: RequestVia;
+  /** The person whose personal token made the call (a team server's gateway or remote bridge). */
+  requestedBy?: PersonRef;
   /** A provider call through the gateway: which API, who called, the model asked for. */
   gateway?: GatewayFacts;
   /**

@@ -13,6 +13,7 @@ import type { ItemDraft, StopCause } from './drafts.js';
 import type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 import type { UiText } from './ui-text.js';
 import type { GatewayFacts } from './gateway.js';
+import type { PersonRef } from './personal-tokens.js';
 import type { RequestVia } from './bridged.js';
 import type { ElicitationStatus, SamplingStatus } from './status.js';
 import type { CallRef } from './calls.js';
@@ -72,6 +73,8 @@ export interface SamplingItemView {
   serverId: string;
   /** Set when the server runs through the console's bridge under an agent host. */
   via?: RequestVia;
+  /** The person whose personal token made the call (a team server's gateway or remote bridge). */
+  requestedBy?: PersonRef;
   /** Set for a provider call that came through the console's provider gateway (not MCP sampling). */
   gateway?: GatewayFacts;
   era: ProtocolEra;
@@ -133,6 +136,8 @@ export interface ElicitationItemView {
   serverId: string;
   /** Set when the server runs through the console's bridge under an agent host. */
   via?: RequestVia;
+  /** The person whose personal token made the call (a team server's gateway or remote bridge). */
+  requestedBy?: PersonRef;
   era: ProtocolEra;
   association: { exact: boolean; calls: CallRef[] };
   /**

@@ -116,4 +116,8 @@ export const API_ACCESS = {
   revokeGatewayToken: 'admin',
   listAudit: 'audit',
   verifyAudit: 'audit',
+  // Roles and personal tokens: each person their own (an admin may list and revoke anyone's: checked in the method).
+  createPersonalToken: 'self',
+  listPersonalTokens: 'self',
+  revokePersonalToken: 'self',
 } as const satisfies Record<ApiMethod, ApiAccess>;

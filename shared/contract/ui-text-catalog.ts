@@ -191,6 +191,11 @@ export const UI_TEXTS = {
   'error.holderNoAnswer': 'the instance holding its caller did not answer in time; try again',
   'error.teamUnavailable': 'the team database cannot be reached; try again in a moment',
   'error.auditAnchors': 'the audit anchors cannot be read: {{why}}',
+  // Roles on a team server (shared/contract/roles.ts).
+  'error.forbiddenRole': 'Your role ({{role}}) may not do this; ask an admin',
+  'error.forbiddenServer': 'You are not assigned to server "{{server}}"; ask an admin',
+  'error.noPersonalToken': 'You have no personal token {{id}}',
+  'error.teamOnly': 'Only a team server has people and personal tokens',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",

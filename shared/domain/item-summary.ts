@@ -86,6 +86,7 @@ function common(item: ItemView) {
     id: item.id,
     serverId: item.serverId,
     ...(item.via && { via: item.via }),
+    ...(item.requestedBy && { requestedBy: item.requestedBy }),
     ...('gateway' in item && item.gateway && { gateway: item.gateway }),
     ...callOf(item.association),
     receivedAt: item.receivedAt,

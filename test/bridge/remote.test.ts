@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BRIDGE_PROTOCOL_VERSION } from '../../shared/contract/bridge-protocol.js';
 import { CONSOLE_UNAVAILABLE_CODE, createConsoleLink, type ConsoleLink } from '../../main/bridge/console-link.js';
-import { startBridgeListener } from '../../main/bridge/listener.js';
+import { startBridgeListener, TOKEN_REVOKED_CODE, type RemoteCaller } from '../../main/bridge/listener.js';
 import { bridgeChannelUrl } from '../../main/bridge/remote-channel.js';
 import { bearerToken } from '../../main/http/token.js';
 import { silentLogger } from '../../main/ports.js';
@@ -27,7 +27,7 @@ const FAST = { waitMs: 3_000, retryMinMs: 20, retryMaxMs: 100 };
  * One "instance": a bridge listener with a tiny team-server door (`/bridge`, the bearer token
  * checked) on `port` (0: any). `answer` decides each request (undefined: never answered).
  */
-async function instance(port: number, answer: (r: IncomingServerRequest) => Promise<unknown> | undefined) {
+async function instance(port: number, answer: (r: IncomingServerRequest) => Promise<unknown> | undefined, caller: RemoteCaller = { name: 'alice' }) {
   const seen: IncomingServerRequest[] = [];
   const listener = (await startBridgeListener({
     dir: mkdtempSync(path.join(tmpdir(), 'mcp-remote-')),
@@ -39,7 +39,7 @@ async function instance(port: number, answer: (r: IncomingServerRequest) => Prom
   server.on('upgrade', (req, socket, head) => {
     if (req.url !== '/bridge') return socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
     if (bearerToken(req) !== TOKEN) return socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
-    wss.handleUpgrade(req, socket, head, (ws) => listener.acceptRemote(ws, { name: 'alice' }));
+    wss.handleUpgrade(req, socket, head, (ws) => listener.acceptRemote(ws, caller));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const at = (server.address() as { port: number }).port;
@@ -68,8 +68,8 @@ describe('bridge channel to a team server', () => {
     links.push(l);
     return l;
   };
-  const start = async (port: number, answer: Parameters<typeof instance>[1]) => {
-    const i = await instance(port, answer);
+  const start = async (port: number, answer: Parameters<typeof instance>[1], caller?: RemoteCaller) => {
+    const i = await instance(port, answer, caller);
     running.push(i);
     return i;
   };
@@ -98,6 +98,30 @@ describe('bridge channel to a team server', () => {
     const err = await link(a.url, 'mcpgw_wrong').request('sampling', {}, { era: 'legacy' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: CONSOLE_UNAVAILABLE_CODE, message: expect.stringMatching(/cannot be reached: the team console refused the token \(HTTP 401\)/) });
     expect(Date.now() - started).toBeLessThan(FAST.waitMs);
+  });
+
+  it("a person's token: requests are requested by its owner; revoked, the next request is refused at once", async () => {
+    let valid = true;
+    const caller: RemoteCaller = { name: 'ana-laptop', requestedBy: { subject: 'p_ana', name: 'Ana' }, servers: ['weather'], valid: async () => valid };
+    const a = await start(0, async () => ({ ok: true }), caller);
+    const l = link(a.url);
+    expect(await l.request('sampling', {}, { era: 'legacy' })).toEqual({ ok: true });
+    expect(a.seen[0]).toMatchObject({ serverId: 'weather', requestedBy: { subject: 'p_ana', name: 'Ana' } });
+    valid = false;
+    const err = await l.request('sampling', {}, { era: 'legacy' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: TOKEN_REVOKED_CODE, message: expect.stringMatching(/ana-laptop was revoked/) });
+    expect(a.seen).toHaveLength(1);
+  });
+
+  it("a person's token scoped to other servers: the bridge is refused at hello", async () => {
+    const a = await start(0, async () => ({}), { name: 'ana-github', servers: ['github'], valid: async () => true });
+    const ws = new WebSocket(bridgeChannelUrl(a.url), { headers: { authorization: `Bearer ${TOKEN}` } });
+    await new Promise((resolve) => ws.once('open', resolve));
+    const answer = new Promise<unknown>((resolve) => ws.once('message', (d: Buffer) => resolve(JSON.parse(d.toString()))));
+    ws.send(JSON.stringify({ type: 'hello', protocol: BRIDGE_PROTOCOL_VERSION, token: TOKEN, serverId: 'weather', pid: 1 }));
+    expect(await answer).toEqual({ type: 'refused', message: expect.stringMatching(/may not bring server weather/) });
+    expect(a.listener.connected()).toEqual([]);
+    ws.close();
   });
 
   it('refuses control requests (status, stop, open) from another machine', async () => {

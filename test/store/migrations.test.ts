@@ -162,7 +162,7 @@ describe('upgrade from version 3', () => {
     withDb((db) => {
       migrate(db, dbPath, MIGRATIONS.filter((m) => m.version <= 3));
       const prepare = statementCache(db);
-      rows.forEach((r, i) => writeEntry(prepare, { ...r, receivedAt: 1_000 + i }));
+      rows.forEach((r, i) => writeEntry(prepare, { ...r, receivedAt: 1_000 + i }, 3));
     });
     const store = openHistoryStore(dbPath);
     try {

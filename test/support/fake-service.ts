@@ -122,6 +122,10 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     whoAmI: () => null,
     listAudit: () => ({ records: [], head: { seq: 0, hash: '0'.repeat(64) } }),
     verifyAudit: () => ({ intact: true, records: 0, last: { seq: 0, hash: '0'.repeat(64) }, anchors: { checked: 0 }, findings: [] }),
+    // Roles and personal tokens.
+    createPersonalToken: () => ({ token: 'mcppt_fake', view: { id: 'pt_fake', name: 'fake', owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } }),
+    listPersonalTokens: () => ({ tokens: [] }),
+    revokePersonalToken: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -141,6 +145,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),
+    createPersonalToken: record('createPersonalToken'),
+    listPersonalTokens: record('listPersonalTokens'),
+    revokePersonalToken: record('revokePersonalToken'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),

@@ -43,6 +43,8 @@ export function whereOf(filter: HistoryFilter, params: unknown[] = []): Where {
   eq('conversation_id', filter.conversationId);
   eq('id', filter.id);
   eq('rule_id', filter.rule);
+  eq('decider_subject', filter.decider);
+  eq('requested_by_subject', filter.requestedBy);
   if (filter.tool !== undefined) {
     const more = `${filter.tool.replace(/[\\%_]/g, (c) => `\\${c}`)} (+%`;
     parts.push(`(h.call_name = ${bind(params, filter.tool)} OR h.call_name LIKE ${bind(params, more)})`);
@@ -59,7 +61,7 @@ export function whereOf(filter: HistoryFilter, params: unknown[] = []): Where {
 const NARROW =
   'h.seq, h.id, h.conversation_id, h.server_id, h.call_name, h.status, h.decided_by, h.received_at, h.ended_at, h.model, ' +
   'h.provider_id, h.edited::int AS edited, h.has_error::int AS has_error, h.input_tokens, h.output_tokens, h.media_bytes, ' +
-  'h.media_count, h.kind, h.rule_id, h.rule_json';
+  'h.media_count, h.kind, h.rule_id, h.rule_json, h.decider_subject, h.decider_name, h.requested_by_subject, h.requested_by_name';
 
 /** Data columns in the shape of ../rows.ts DataRow (without seq). */
 const DATA =
@@ -202,6 +204,18 @@ export function statsSql(where: Where): string {
     'coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) AS tokens, ' +
     `coalesce(sum(cost_usd) FILTER (WHERE ${usage}), 0) AS cost, count(cost_usd) FILTER (WHERE ${usage}) AS priced ` +
     `FROM history AS h WHERE ${where.sql} GROUP BY server_id ORDER BY server_id`
+  );
+}
+
+/** Counters per person (who decided, whose personal token requested) for the range of `where`, each with their newest name. */
+export function personStatsSql(where: Where): string {
+  return (
+    "SELECT subject, (array_agg(name ORDER BY seq DESC))[1] AS name, sum(decided) AS decided, sum(approved) AS approved, sum(rejected) AS rejected, sum(requested) AS requested FROM (" +
+    `SELECT decider_subject AS subject, decider_name AS name, seq, 1 AS decided, (status IN (${ANSWERED}))::int AS approved, (status IN (${REFUSED}))::int AS rejected, 0 AS requested ` +
+    `FROM history AS h WHERE decider_subject IS NOT NULL AND ${where.sql} ` +
+    'UNION ALL ' +
+    `SELECT requested_by_subject, requested_by_name, seq, 0, 0, 0, 1 FROM history AS h WHERE requested_by_subject IS NOT NULL AND ${where.sql}` +
+    ') AS p GROUP BY subject'
   );
 }
 

@@ -24,7 +24,7 @@ import type { Logger, ConsolePorts } from '../../ports.js';
 import { checkCount, checkEntry } from '../checks.js';
 import { INTERRUPTED_EVENT, type PrunePolicy } from '../maintenance.js';
 import { BIG_TEXT_CHARS, bigStrings, inflateMedia, type TextRef } from '../media.js';
-import { rowToEntry, rowToListItem, type EntryRow, type ListRow } from '../rows.js';
+import { PEOPLE_SQL, peopleOf, personStats, rowToEntry, rowToListItem, type EntryRow, type ListRow, type PersonStatsRow } from '../rows.js';
 import type { UsageRow } from '../usage.js';
 import { connectOnce, createConnection, describeTarget, type Connection, type ConnectionOptions } from './connection.js';
 import { migrate } from './migrate.js';
@@ -231,6 +231,7 @@ class PgHistoryStore implements HistoryStore {
     const where = q.whereOf({ from: range.from, to: range.to });
     type Row = { server_id: string; requests: number; approved: number; rejected: number; auto: number; tokens: number; cost: number; priced: number };
     const rows = await this.conn.query<Row>(q.statsSql(where), where.params);
+    const people = await this.conn.query<PersonStatsRow>(q.personStatsSql(where), where.params);
     return {
       ...range,
       servers: rows.map((r) => ({
@@ -242,6 +243,7 @@ class PgHistoryStore implements HistoryStore {
         tokens: r.tokens,
         cost: r.priced > 0 ? r.cost : null,
       })),
+      ...(people.length > 0 && { people: personStats(people) }),
     };
   }
 
@@ -249,12 +251,13 @@ class PgHistoryStore implements HistoryStore {
     await this.current();
     const distinct = async (column: Parameters<typeof q.distinctSql>[0]) => (await this.conn.query<{ v: string }>(q.distinctSql(column))).map((r) => r.v);
     const sorted = (values: Iterable<string>) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
-    const [servers, tools, models, providers, rules] = await Promise.all([
+    const [servers, tools, models, providers, rules, people] = await Promise.all([
       distinct('server_id'),
       distinct('call_name'),
       distinct('model'),
       distinct('provider_id'),
       this.conn.query<{ id: string; rule_json: string | null }>(q.RULES_SQL),
+      this.conn.query<{ subject: string; name: string | null }>(PEOPLE_SQL),
     ]);
     return {
       servers: sorted(servers),
@@ -267,6 +270,7 @@ class PgHistoryStore implements HistoryStore {
           return { ruleId: r.id, name: typeof rule.name === 'string' ? rule.name : r.id, serverId: typeof rule.serverId === 'string' ? rule.serverId : '' };
         })
         .sort((a, b) => a.name.localeCompare(b.name)),
+      ...(people.length > 0 && { people: peopleOf(people) }),
     };
   }
 

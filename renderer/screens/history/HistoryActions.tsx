@@ -3,6 +3,7 @@
  * download, which works in the browser and in Electron), and delete the selected ones after an
  * inline confirmation. Both work on whole sessions: a ticked row stands for its conversation.
  */
+import { useMay } from '../../viewer';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EXPORT_FORMATS, type ExportFormat, type ExportedFile, type HistoryFilter } from '../../../shared/contract/history';
@@ -146,10 +147,13 @@ function DeleteConfirm({ actions }: { actions: Actions }) {
 export function HistoryActions({ filter, total }: { filter: HistoryFilter; total: number | null }) {
   const actions = useHistoryActions();
   const { error, status } = actions;
+  const mayExport = useMay('audit');
+  const mayDelete = useMay('admin');
+  if (!mayExport && !mayDelete) return null;
   return (
     <div className="history-actions" data-testid="history-actions">
-      <ExportRow actions={actions} filter={filter} total={total} />
-      <SelectionRow actions={actions} />
+      {mayExport && <ExportRow actions={actions} filter={filter} total={total} />}
+      {mayDelete && <SelectionRow actions={actions} />}
       {actions.confirming && <DeleteConfirm actions={actions} />}
       <ActionError error={error} />
       {status && (

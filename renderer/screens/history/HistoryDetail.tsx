@@ -5,6 +5,7 @@
  * was not delivered (the server stopped waiting, the call ended, the console stopped) says so and
  * shows what the person typed, in full and copyable.
  */
+import { useMay } from '../../viewer';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -106,6 +107,7 @@ function useHistoryEntry(id: string) {
 /** The entry's header: name, status and badges, "Re-open as draft", and who, when, decided by, model and tokens. */
 function EntryHeader({ entry }: { entry: HistoryEntry }) {
   const { t } = useTranslation('history');
+  const mayReopen = useMay('decide');
   return (
     <header className="item-header">
       <div className="item-header-top">
@@ -115,7 +117,7 @@ function EntryHeader({ entry }: { entry: HistoryEntry }) {
         {entry.kind === 'elicitation' && <span className="badge tone-info">{t('detail.elicitation')}</span>}
         <GatewayBadge gateway={entry.gateway} />
         <span className="spacer" />
-        {entry.kind !== 'elicitation' && reopenable(entry) && <ReopenButton entry={entry} />}
+        {entry.kind !== 'elicitation' && reopenable(entry) && mayReopen && <ReopenButton entry={entry} />}
       </div>
       <Facts
         rows={[
@@ -130,7 +132,19 @@ function EntryHeader({ entry }: { entry: HistoryEntry }) {
           ],
           [t('detail.received'), dateTime(entry.receivedAt)],
           entry.endedAt !== undefined && [t('detail.ended'), dateTime(entry.endedAt)],
-          entry.decidedBy && [t('detail.decidedBy'), entry.rule ? t('detail.byRule', { name: entry.rule.name, version: entry.rule.version }) : t(`deciders.${entry.decidedBy}`)],
+          entry.decidedBy && [
+            t('detail.decidedBy'),
+            entry.rule ? (
+              t('detail.byRule', { name: entry.rule.name, version: entry.rule.version })
+            ) : entry.decider ? (
+              <span key="decider" data-testid="history-decider">
+                {entry.decider.name}
+              </span>
+            ) : (
+              t(`deciders.${entry.decidedBy}`)
+            ),
+          ],
+          entry.requestedBy && [t('detail.requestedBy'), <span key="requested-by" data-testid="history-requested-by">{entry.requestedBy.name}</span>],
           entry.model ? [t('detail.model'), entry.providerId === MANUAL_PROVIDER_ID ? t('detail.writtenByPerson') : `${entry.providerId ? `${entry.providerId} — ` : ''}${entry.model}`] : null,
           entry.usage && [t('detail.tokens'), t('detail.tokenCounts', { input: entry.usage.inputTokens ?? '?', output: entry.usage.outputTokens ?? '?' })],
         ]}

@@ -1,6 +1,7 @@
 /**
  * The filter bar of the History screen: full-text search plus server, tool, status, who decided,
- * rule, model, provider, date range, edits and errors. Menus list the values present in history
+ * the person who decided and who requested (a team server's), rule, model, provider, date range,
+ * edits and errors. Menus list the values present in history
  * (`historyFacets`). Every control is labelled.
  */
 import { useState, type ReactNode } from 'react';
@@ -75,6 +76,8 @@ export function HistoryFilters({ facets }: { facets: HistoryFacets | null }) {
           <Menu name="tool" label={t('filters.tool')} options={pairs(facets?.tools ?? [])} />
           <Menu name="status" label={t('filters.status')} options={HISTORY_STATUSES.map((s) => [s, t(`status.${s}`)] as const)} />
           <Menu name="decidedBy" label={t('filters.decidedBy')} options={DECIDERS.map((d) => [d, t(`deciders.${d}`)] as const)} />
+          {facets?.people && <Menu name="decider" label={t('filters.decider')} options={facets.people.map((p) => [p.subject, p.name] as const)} />}
+          {facets?.people && <Menu name="requestedBy" label={t('filters.requestedBy')} options={facets.people.map((p) => [p.subject, p.name] as const)} />}
           <Menu name="rule" label={t('filters.rule')} options={(facets?.rules ?? []).map((r) => [r.ruleId, `${r.name} (${r.serverId})`] as const)} />
           <Menu name="model" label={t('filters.model')} options={pairs(facets?.models ?? [])} />
           <Menu name="providerId" label={t('filters.provider')} options={pairs(facets?.providers ?? [])} />

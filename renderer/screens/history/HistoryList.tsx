@@ -67,6 +67,16 @@ function RowMeta({ entry }: { entry: HistoryListItem }) {
         </span>
       )}
       {entry.decidedBy === 'rule' && <span className="badge tone-info">{t('list.auto')}</span>}
+      {entry.decider && (
+        <span className="badge tone-muted" data-testid="history-row-decider" title={t('list.decidedByTitle', { name: entry.decider.name })}>
+          {t('list.decidedBy', { name: entry.decider.name })}
+        </span>
+      )}
+      {entry.requestedBy && (
+        <span className="badge tone-muted" data-testid="history-row-requested-by" title={t('list.requestedByTitle', { name: entry.requestedBy.name })}>
+          {t('list.requestedBy', { name: entry.requestedBy.name })}
+        </span>
+      )}
       {entry.rule && (
         <span className="badge tone-muted history-rule" data-testid="history-rule" title={t('rowRule.title', { rule: entry.rule.name, version: entry.rule.version, server: entry.rule.serverId })}>
           {t('rowRule.label', { rule: entry.rule.name, version: entry.rule.version })}

@@ -3,6 +3,7 @@
  * audit trail panels), the virtualised list with export / delete actions on the left, the selected entry's
  * detail on the right.
  */
+import { useMay } from '../../viewer';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryFacets, HistoryFilter } from '../../../shared/contract/history';
@@ -89,6 +90,8 @@ export function HistoryScreen() {
   const apiFilter = useMemo(() => toApiFilter(filters, query), [filters, query]);
   const pages = useHistoryPages(apiFilter, changes);
   const filtered = query !== '' || activeFilterCount(filters) > 0;
+  const mayAdmin = useMay('admin');
+  const mayAudit = useMay('audit');
   useSelectionFollowsFilter(apiFilter, selectedId, selectHistory);
 
   return (
@@ -96,8 +99,8 @@ export function HistoryScreen() {
       <div className="history-top">
         <HistoryFilters facets={facets} />
         <HistoryStats reloadKey={changes} />
-        <RetentionPanel />
-        <AuditPanel />
+        {mayAdmin && <RetentionPanel />}
+        {mayAudit && <AuditPanel />}
       </div>
       <div className="split">
         <div className="split-list history-pane">

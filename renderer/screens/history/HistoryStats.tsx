@@ -1,4 +1,4 @@
-/** Per-server counters for a chosen period (`historyStats`), in a collapsible panel. */
+/** Per-server counters for a chosen period (`historyStats`), and on a team server per person, in a collapsible panel. */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HistoryStats as Stats } from '../../../shared/contract/history';
@@ -110,6 +110,37 @@ function StatsTable({ servers }: { servers: ServerStats[] }) {
   );
 }
 
+/** The table per person (a team server's): decided (approved, rejected) and requested with their tokens. */
+function PeopleTable({ people }: { people: NonNullable<Stats['people']> }) {
+  const { t, i18n } = useTranslation('history');
+  const number = (n: number) => n.toLocaleString(i18n.language);
+  return (
+    <table className="field-changes history-stats-table" data-testid="history-stats-people">
+      <caption className="history-filter-label">{t('stats.people')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('stats.person')}</th>
+          <th scope="col">{t('stats.decided')}</th>
+          <th scope="col">{t('stats.approved')}</th>
+          <th scope="col">{t('stats.rejected')}</th>
+          <th scope="col">{t('stats.requested')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {people.map((p) => (
+          <tr key={p.subject} data-testid="history-stats-person" data-subject={p.subject}>
+            <th scope="row">{p.name}</th>
+            <td>{number(p.decided)}</td>
+            <td>{number(p.approved)}</td>
+            <td>{number(p.rejected)}</td>
+            <td>{number(p.requested)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The counters panel. `reloadKey` changes when history changed (new entries, deletes). */
 export function HistoryStats({ reloadKey }: { reloadKey: string }) {
   const { t } = useTranslation('history');
@@ -131,6 +162,7 @@ export function HistoryStats({ reloadKey }: { reloadKey: string }) {
         ) : (
           <StatsTable servers={servers} />
         )}
+        {result?.stats?.people && <PeopleTable people={result.stats.people} />}
       </div>
     </details>
   );

@@ -21,6 +21,9 @@ export interface FilterInputs {
   to: string;
   edited: '' | 'yes' | 'no';
   errors: '' | 'yes' | 'no';
+  /** A person's subject (a team server's). */
+  decider: string;
+  requestedBy: string;
 }
 
 /** No filter. */
@@ -37,6 +40,8 @@ export const NO_FILTERS: FilterInputs = {
   to: '',
   edited: '',
   errors: '',
+  decider: '',
+  requestedBy: '',
 };
 
 /** Periods of the per-server counters (`ms` back from now; null = all time). Named by `history:stats.periods.<id>`. */
@@ -114,6 +119,8 @@ export function toApiFilter(f: FilterInputs, query: string): HistoryFilter {
   if (to !== undefined) out.to = to + 86_400_000;
   if (f.edited) out.edited = f.edited === 'yes';
   if (f.errors) out.errors = f.errors === 'yes';
+  if (f.decider) out.decider = f.decider;
+  if (f.requestedBy) out.requestedBy = f.requestedBy;
   return out;
 }
 

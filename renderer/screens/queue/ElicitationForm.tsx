@@ -11,6 +11,8 @@ import type { UiText } from '../../../shared/contract/ui-text';
 import { useSay } from '../../i18n/say';
 import { getApi } from '../../api';
 import { ActionBar, ActionError, Section } from '../../components/common';
+import { useViewer, viewerMay } from '../../viewer';
+import { WatchOnly } from './ReviewActionBar';
 import { useAction, type ActionState } from '../../hooks';
 import { useShortcutHint, withKeys } from '../../keyboard/registry';
 import { ElicitationField } from './ElicitationFields';
@@ -68,11 +70,13 @@ function useElicitationAnswer(item: ElicitationItemView, schema: ElicitFormParam
 }
 
 /** Cancel, Decline and Accept (the form's submit button), with their shortcuts; the error or how many fields need fixing. */
-function ElicitationActionBar({ respond, problem, off }: { respond: ActionState<['accept' | 'decline' | 'cancel']>; problem: string | null; off: boolean }) {
+function ElicitationActionBar({ respond, problem, off, serverId }: { respond: ActionState<['accept' | 'decline' | 'cancel']>; problem: string | null; off: boolean; serverId: string }) {
   const { t } = useTranslation('queue');
   const acceptHint = useShortcutHint('elicitation.accept');
   const declineHint = useShortcutHint('elicitation.decline');
   const cancelHint = useShortcutHint('elicitation.cancel');
+  const viewer = useViewer();
+  if (!viewerMay(viewer, 'decide', serverId)) return <WatchOnly role={viewer!.role} serverId={serverId} />;
   return (
     <ActionBar>
       <ActionError error={problem ?? respond.error} />
@@ -129,7 +133,7 @@ export function ElicitationForm({ item, params }: { item: ElicitationItemView; p
           </p>
         )}
       </Section>
-      <ElicitationActionBar respond={respond} problem={problem} off={off} />
+      <ElicitationActionBar respond={respond} problem={problem} off={off} serverId={item.serverId} />
     </form>
   );
 }

@@ -4,6 +4,7 @@
  * (red when the form looks like it does), then the form (ElicitationForm), the URL
  * (ElicitationUrl) or, once answered, the outcome and the answer sent, with Dismiss.
  */
+import { useMay } from '../../viewer';
 import { Trans, useTranslation } from 'react-i18next';
 import type { ElicitationItemView } from '../../../shared/contract/state';
 import { getApi } from '../../api';
@@ -71,6 +72,7 @@ function Finished({ item }: { item: ElicitationItemView }) {
   const entries = useItems();
   const selectItem = useConsole((s) => s.selectItem);
   const look = elicitationStatus(item.status);
+  const mayDismiss = useMay('decide', item.serverId);
   const dismiss = useAction(async () => {
     const index = entries.findIndex((e) => e.id === item.id);
     await getApi().dismissItem({ itemId: item.id });
@@ -90,9 +92,11 @@ function Finished({ item }: { item: ElicitationItemView }) {
       </Section>
       <ActionBar>
         <ActionError error={dismiss.error} />
-        <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
-          {t('actions.dismiss')}
-        </button>
+        {mayDismiss && (
+          <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
+            {t('actions.dismiss')}
+          </button>
+        )}
       </ActionBar>
     </>
   );

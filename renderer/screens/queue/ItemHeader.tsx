@@ -14,6 +14,7 @@ import { AssociationFact, EraFact, ServerLink, TimeFacts } from './HeaderFacts';
 import { PolicyNotes } from './PolicyNotes';
 import { isTerminal } from './summary';
 import { ViaHost } from '../../components/ViaHost';
+import { RequestedBy } from '../../components/RequestedBy';
 import { GatewayBadge, GatewayCaller, GatewayNotes, isTokenCall } from '../../components/GatewayCall';
 
 /**
@@ -35,7 +36,7 @@ function CallerFact({ item }: { item: SamplingItemView }) {
   return (
     <span>
       <span className="muted">{t('header.server')} </span>
-      <ServerLink serverId={item.serverId} /> <ViaHost via={item.via} />
+      <ServerLink serverId={item.serverId} /> <ViaHost via={item.via} /> <RequestedBy person={item.requestedBy} />
       {!item.gateway && <EraFact era={item.era} />}
     </span>
   );

@@ -3,6 +3,7 @@
  * nothing was delivered because the server stopped waiting, the call ended or the console stopped,
  * it says so and shows everything the person typed, copyable, with "Re-open as draft".
  */
+import { useMay } from '../../viewer';
 import { useTranslation } from 'react-i18next';
 import { contentBlocks } from '../../../shared/contract/sampling';
 import type { SamplingItemView } from '../../../shared/contract/state';
@@ -108,6 +109,7 @@ function DeliveredSection({ item, delivered }: { item: SamplingItemView; deliver
 export function OutcomeView({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('queue');
   const dismiss = useDismiss(item);
+  const mayDismiss = useMay('decide', item.serverId);
   const outcome = item.outcome;
   const delivered = item.status === 'delivered' ? item.response?.draft : undefined;
   // Delivered: only what was typed after the review it was typed in had ended (e.g. in another window) is left.
@@ -136,9 +138,11 @@ export function OutcomeView({ item }: { item: SamplingItemView }) {
       <RawJson value={item.original} label={item.gateway ? t('request.rawOriginalProviderCall') : t('request.rawOriginal')} />
       <ActionBar>
         <ActionError error={dismiss.error} />
-        <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
-          {t('actions.dismiss')}
-        </button>
+        {mayDismiss && (
+          <button type="button" data-testid="dismiss-item" disabled={dismiss.pending} onClick={() => void dismiss.run()}>
+            {t('actions.dismiss')}
+          </button>
+        )}
       </ActionBar>
     </ReviewFrame>
   );

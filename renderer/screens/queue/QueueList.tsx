@@ -11,6 +11,7 @@ import { ElicitationRow } from './ElicitationRow';
 import { distinctPreview } from '../../distinct-preview';
 import { i18n } from '../../i18n';
 import { ViaHost } from '../../components/ViaHost';
+import { RequestedBy } from '../../components/RequestedBy';
 import { GatewayBadge, GatewayCaller } from '../../components/GatewayCall';
 import { prefetchItem } from '../../store';
 
@@ -40,7 +41,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
     >
       <span className="queue-row-top">
         <span className="queue-server" title={serverLine(item)}>
-          <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
+          <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} /> <RequestedBy person={item.requestedBy} />
         </span>
         <StatusBadge status={item.status} />
       </span>

@@ -49,6 +49,7 @@ export function RequestReview({ item }: { item: SamplingItemView }) {
       {!built.ok && <DraftProblems title={t('request.cannotApprove')} errors={built.errors} testId="request-invalid" />}
       <ReviewActionBar
         stage="request"
+        serverId={item.serverId}
         error={approve.error ?? reject.error}
         reason={reason}
         onReason={setReason}

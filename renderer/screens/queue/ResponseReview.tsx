@@ -151,12 +151,13 @@ function ResponseFacts({ response, built }: { response: ResponseView; built: Bui
 }
 
 /** The action bar: reason, reject, approve & send, and regenerate unless the response is written by hand. */
-function ResponseActionBar({ actions, canApprove, manual }: { actions: ReturnType<typeof useResponseActions>; canApprove: boolean; manual: boolean }) {
+function ResponseActionBar({ actions, canApprove, manual, serverId }: { actions: ReturnType<typeof useResponseActions>; canApprove: boolean; manual: boolean; serverId: string }) {
   const { t } = useTranslation('queue');
   const { approve, reject, regenerate, busy, keys } = actions;
   return (
     <ReviewActionBar
       stage="response"
+      serverId={serverId}
       error={actions.error}
       reason={actions.reason}
       onReason={actions.setReason}
@@ -204,7 +205,7 @@ export function ResponseReview({ item }: { item: SamplingItemView }) {
       <ResponseFacts response={response} built={built} />
       {response.generated && <RawJson value={response.generated} label={t('response.rawGenerated')} />}
       {item.sent && <RawJson value={item.sent} label={t('response.rawApproved')} />}
-      <ResponseActionBar actions={actions} canApprove={built.ok} manual={response.manual} />
+      <ResponseActionBar actions={actions} canApprove={built.ok} manual={response.manual} serverId={item.serverId} />
     </ReviewFrame>
   );
 }

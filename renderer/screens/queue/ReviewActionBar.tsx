@@ -7,6 +7,8 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionBar, ActionError, Banner } from '../../components/common';
 import type { HintProps, ReasonProps } from '../../keyboard/review-shortcuts';
+import type { TeamRole } from '../../../shared/contract/roles';
+import { useViewer, viewerMay } from '../../viewer';
 
 /** What a review passes to its action bar. */
 export interface ReviewActionBarProps {
@@ -27,12 +29,16 @@ export interface ReviewActionBarProps {
   approveLabel: string;
   /** Buttons between Reject and the approve button. */
   children?: ReactNode;
+  /** The item's server: on a team server, a person who may not decide its items sees why instead of the buttons. */
+  serverId: string;
 }
 
 /** The review's footer: error, reject reason, Reject, extras, approve. */
 export function ReviewActionBar(props: ReviewActionBarProps) {
   const { t } = useTranslation('queue');
   const { stage, keys, busy } = props;
+  const viewer = useViewer();
+  if (!viewerMay(viewer, 'decide', props.serverId)) return <WatchOnly role={viewer!.role} serverId={props.serverId} />;
   return (
     <ActionBar>
       <ActionError error={props.error} />
@@ -52,6 +58,19 @@ export function ReviewActionBar(props: ReviewActionBarProps) {
       <button type="button" className="btn-primary" data-testid={`approve-${stage}`} {...keys.approve} disabled={busy || !props.canApprove} onClick={props.onApprove}>
         {props.approveLabel}
       </button>
+    </ActionBar>
+  );
+}
+
+/** In place of a review's buttons for a person who may not decide it (an auditor; a reviewer of other servers). */
+export function WatchOnly({ role, serverId }: { role: TeamRole; serverId: string }) {
+  const { t } = useTranslation('queue');
+  const { t: common } = useTranslation('common');
+  return (
+    <ActionBar>
+      <p className="muted small" data-testid="watch-only">
+        {role === 'reviewer' ? t('roles.otherServer', { server: serverId }) : t('roles.cannotDecide', { role: common(`roles.${role}`) })}
+      </p>
     </ActionBar>
   );
 }

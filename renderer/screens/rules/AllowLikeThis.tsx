@@ -3,6 +3,7 @@
  * screen, prefilled from this request's facts (see ruleFromRequest); nothing is in force until the
  * person saves it. A provider call says "provider calls" (from a server) or names its token.
  */
+import { useMay } from '../../viewer';
 import { useTranslation } from 'react-i18next';
 import type { SamplingItemView } from '../../../shared/contract/state';
 import { isTokenCall } from '../../components/GatewayCall';
@@ -15,7 +16,8 @@ export function AllowLikeThis({ item }: { item: SamplingItemView }) {
   const { t } = useTranslation('rules');
   const open = useRuleDraft((s) => s.open);
   const setScreen = useConsole((s) => s.setScreen);
-  if (item.origin !== 'server') return null;
+  const mayWriteRules = useMay('admin');
+  if (item.origin !== 'server' || !mayWriteRules) return null;
   return (
     <div className="allow-like-this">
       <button

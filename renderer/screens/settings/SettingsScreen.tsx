@@ -5,6 +5,8 @@
  * Every control shows main's mirrored settings and changes them through `setDesktopSettings`;
  * nothing is kept locally, so what is shown is what is saved.
  */
+import { useMay, useViewer } from '../../viewer';
+import { PersonalTokens } from './PersonalTokens';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGE_PREFERENCES, THEME_PREFERENCES, resolveLanguage, type DesktopSettingsChange, type DesktopView, type LanguagePreference } from '../../../shared/contract/desktop';
@@ -123,6 +125,8 @@ export function SettingsScreen() {
   const change = useCallback((c: DesktopSettingsChange) => getApi().setDesktopSettings(c), []);
   const save = useAction(change);
   const test = useAction(useCallback(() => getApi().sendTestNotification({}), []));
+  const mayAdmin = useMay('admin');
+  const viewer = useViewer();
 
   if (!desktop) {
     return (
@@ -155,7 +159,9 @@ export function SettingsScreen() {
 
       <StartupSection {...section} />
 
-      <GatewaySection />
+      {mayAdmin && <GatewaySection />}
+
+      {viewer && <PersonalTokens />}
 
       <FilesSection desktop={desktop} facts={facts} />
     </div>

@@ -288,6 +288,32 @@ function describeCounters(bed: Bed): void {
       expect((await bed.store.stats({ from: T0 + 3 * DAY })).servers).toEqual([{ serverId: 'srv', requests: 1, approved: 1, rejected: 0, auto: 1, tokens: 0, cost: null }]);
     });
 
+    it("a team's people: who decided and who requested round-trip, filter the list, and count per person for a period", async () => {
+      const ana = { subject: 'p_ana', name: 'Ana' };
+      const bo = { subject: 'p_bo', name: 'Bo' };
+      bed.store.save(fullEntry('d1', T0 + 5 * DAY, { conversationId: 'conv-d', status: 'delivered', decider: ana, requestedBy: bo }));
+      bed.store.save(fullEntry('d2', T0 + 5 * DAY + 1, { conversationId: 'conv-d', status: 'rejected', decider: ana }));
+      bed.store.save(fullEntry('d3', T0 + 5 * DAY + 2, { conversationId: 'conv-e', status: 'delivered', decider: { ...bo, name: 'Bo B.' }, requestedBy: ana }));
+      expect(await bed.store.get('d1')).toStrictEqual(fullEntry('d1', T0 + 5 * DAY, { conversationId: 'conv-d', status: 'delivered', decider: ana, requestedBy: bo }));
+      const listed = await bed.store.list({ decider: 'p_ana', limit: 50, offset: 0 });
+      expect(listed.entries.map((e) => e.id)).toEqual(['d2', 'd1']);
+      expect(listed.entries[1]).toMatchObject({ decider: ana, requestedBy: bo });
+      expect((await page(bed.store, { requestedBy: 'p_ana', limit: 50, offset: 0 })).ids).toEqual(['d3']);
+      expect((await page(bed.store, { decider: 'p_bo', requestedBy: 'p_ana', limit: 50, offset: 0 })).total).toBe(1);
+      expect((await page(bed.store, { decider: 'p_nobody', limit: 50, offset: 0 })).total).toBe(0);
+      expect((await bed.store.stats({ from: T0 + 5 * DAY })).people).toEqual([
+        { subject: 'p_ana', name: 'Ana', decided: 2, approved: 1, rejected: 1, requested: 1 },
+        // The name of their newest entry in the period.
+        { subject: 'p_bo', name: 'Bo B.', decided: 1, approved: 1, rejected: 0, requested: 1 },
+      ]);
+      expect((await bed.store.stats({ from: T0 + 5 * DAY + 1 })).people).toEqual([
+        { subject: 'p_ana', name: 'Ana', decided: 1, approved: 0, rejected: 1, requested: 1 },
+        { subject: 'p_bo', name: 'Bo B.', decided: 1, approved: 1, rejected: 0, requested: 0 },
+      ]);
+      expect((await bed.store.stats({ to: T0 + 5 * DAY })).people).toBeUndefined();
+      expect((await bed.store.facets()).people).toEqual([ana, { subject: 'p_bo', name: 'Bo B.' }]);
+    });
+
     it('sums the recorded generation costs per server for the period (null while none was priced)', async () => {
       bed.store.save(fullEntry('p1', T0 + 4 * DAY, { conversationId: 'conv-p', serverId: 'github', status: 'delivered', usage: { inputTokens: 1000, outputTokens: 100 }, costUsd: 0.0125 }));
       bed.store.save(fullEntry('p2', T0 + 4 * DAY + 1, { conversationId: 'conv-p', serverId: 'github', status: 'delivered', usage: { inputTokens: 10, outputTokens: 10 }, costUsd: 0.0005 }));
