@@ -24,6 +24,7 @@ import { createTeamSide, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import { startAuditService } from './audit/service.js';
+import type { AuditTrail } from './audit/trail.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
@@ -43,6 +44,8 @@ export interface RemoteDoors {
   caller(token: string): Promise<RemoteCaller | undefined>;
   /** Takes a bridge connected over a WebSocket whose token was checked (closed at once when this console does not listen for bridges). */
   bridge(socket: WebSocket, caller: RemoteCaller): void;
+  /** The console's audit trail (the team's), for what the host records itself: sign-ins and sign-outs. */
+  audit: Pick<AuditTrail, 'record' | 'durable'>;
 }
 
 /** A running console. `dispose` closes every server connection and the history database. */
@@ -111,7 +114,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
   return {
     service,
-    ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
+    ...(ports.team && { remote: remoteDoors(gateway, bridges, f.audit) }),
     items: () => f.hub.items(),
     ready,
     async dispose() {
@@ -122,8 +125,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 }
 
 /** A team server's {@link RemoteDoors}: the gateway side's endpoints and tokens, the bridge side's listener. Only named tokens are callers from elsewhere. */
-function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
+function remoteDoors(gateway: GatewaySide, bridges: BridgeSide, audit: AuditTrail): RemoteDoors {
   return {
+    audit,
     gateway: gateway.handle,
     caller: async (token) => {
       const holder = await gateway.holder(token);

@@ -13,6 +13,7 @@ import { useLanguagePreference } from './i18n';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
 import { useSay } from './i18n/say';
+import { SignOutButton } from './screens/sign-in/SignOut';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const { t } = useTranslation('app');
@@ -74,6 +75,7 @@ function Nav() {
       <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
+      <SignOutButton />
       <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
     </nav>
   );

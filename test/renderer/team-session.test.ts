@@ -32,8 +32,8 @@ describe('sessionGate', () => {
 describe('signInWithToken', () => {
   it('posts the token as JSON from the page and is ok on 204', async () => {
     const fetchFn = answering(204);
-    expect(await signInWithToken(fetchFn, 'secret-token')).toEqual({ kind: 'ok' });
-    expect(fetchFn.asked[0]).toMatchObject({ url: '/auth/sign-in', init: { method: 'POST', headers: { 'Content-Type': 'application/json' } } });
+    expect(await signInWithToken(fetchFn, 'secret-token', 'csrf-token')).toEqual({ kind: 'ok' });
+    expect(fetchFn.asked[0]).toMatchObject({ url: '/auth/sign-in', init: { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': 'csrf-token' } } });
     expect(JSON.parse(fetchFn.asked[0]!.init!.body!)).toEqual({ method: 'admin_token', token: 'secret-token' });
   });
 

@@ -59,7 +59,7 @@ describe('the admin token', () => {
     const signedIn = await auth.signIn({ method: 'admin_token', token: 'first-token-first-token' });
     expect(signedIn).toBeDefined();
     expect(await ensureAdminToken(a.conn, a.notifier, 'first-token-first-token')).toEqual({}); // unchanged: sessions kept
-    expect(await auth.session(signedIn!.sessionId)).toEqual({ subject: 'admin', role: 'admin' });
+    expect(await auth.session(signedIn!.sessionId)).toEqual({ subject: 'admin', name: 'admin token', role: 'admin' });
     const b = await instance();
     let heard = 0;
     adminTokenAuth(a).onSessionsEnded(() => heard++);
@@ -80,7 +80,7 @@ describe('the admin token', () => {
     await ensureAdminToken(a.conn, a.notifier, 'team-token-team-token');
     expect(await adminTokenAuth(a).signIn({ method: 'admin_token', token: 'team-token-team-tokeN' })).toBeUndefined();
     const s = await adminTokenAuth(a).signIn({ method: 'admin_token', token: 'team-token-team-token' });
-    expect(await adminTokenAuth(b).session(s!.sessionId)).toEqual({ subject: 'admin', role: 'admin' });
+    expect(await adminTokenAuth(b).session(s!.sessionId)).toEqual({ subject: 'admin', name: 'admin token', role: 'admin' });
     expect(s!.expiresAt).toBeGreaterThan(Date.now() + 6 * 24 * 3600_000);
     await adminTokenAuth(b).signOut(s!.sessionId);
     expect(await adminTokenAuth(a).session(s!.sessionId)).toBeUndefined();
