@@ -83,7 +83,8 @@ async function callback(ctx: SignInContext, req: IncomingMessage, res: ServerRes
   let identity;
   try {
     // The callback URL as the provider was told it (the public address), with the provider's parameters.
-    identity = await ctx.oidc!.finish(new URL(`${ctx.origin}${AUTH_PATHS.oidcCallback}${(req.url ?? '').slice(AUTH_PATHS.oidcCallback.length)}`), checks);
+    const redirect = ctx.oidc!.settings.redirectUri ?? `${ctx.origin}${AUTH_PATHS.oidcCallback}`;
+    identity = await ctx.oidc!.finish(new URL(`${redirect}${(req.url ?? '').slice(AUTH_PATHS.oidcCallback.length)}`), checks);
   } catch {
     return back('/?signIn=oidc_failed', [clear]);
   }

@@ -87,8 +87,13 @@ export function oidcClient(settings: OidcSettings): OidcClient {
       const claims = tokens.claims();
       if (!claims) throw new Error('the provider sent no ID token');
       const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
-      const email = claims.email_verified === false ? undefined : str(claims.email);
-      const preferredUsername = str(claims.preferred_username);
+      let more: Record<string, unknown> = claims;
+      // Many providers put email and username only in the UserInfo answer; ask it when a match needs them.
+      if (settings.matchBy && str(claims[settings.matchBy]) === undefined && cfg.serverMetadata().userinfo_endpoint) {
+        more = await client.fetchUserInfo(cfg, tokens.access_token, claims.sub);
+      }
+      const email = more.email_verified === false ? undefined : str(more.email);
+      const preferredUsername = str(more.preferred_username);
       return { issuer: claims.iss, subject: claims.sub, ...(email && { email }), ...(preferredUsername && { preferredUsername }) };
     },
   };
