@@ -25,6 +25,9 @@ import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import { startAuditService } from './audit/service.js';
 import type { AuditTrail } from './audit/trail.js';
+import { peopleAdmin } from './team/people-admin.js';
+import { desktopPeopleMethods, teamPeopleMethods, type PeopleMethods } from './team/people-service.js';
+import { teamPeople } from './team/people.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
@@ -111,7 +114,8 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
   });
   const queue = queueMethods(f, req, srv);
-  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting }, bridges);
+  const people = peopleMethods(f, ports.team);
+  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting, ...people }, bridges);
   return {
     service,
     ...(ports.team && { remote: remoteDoors(gateway, bridges, f.audit) }),
@@ -137,8 +141,15 @@ function remoteDoors(gateway: GatewaySide, bridges: BridgeSide, audit: AuditTrai
   };
 }
 
-/** The methods the desktop life, the history service, the gateway and host routing implement. */
-type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods>;
+/** The methods the desktop life, the history service, the gateway, host routing and the people implement. */
+type MoreMethods = Pick<ConsoleService, keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods | keyof PeopleMethods>;
+
+/** The People methods: a team's people (recorded in its audit trail), or the desktop's refusal. */
+function peopleMethods(f: Foundation, team: ConsolePorts['team']): PeopleMethods {
+  if (!team) return desktopPeopleMethods();
+  const people = teamPeople(team.conn, team.notifier);
+  return teamPeopleMethods(peopleAdmin({ people, audit: f.audit, logger: f.logger, now: f.now }), () => people.list());
+}
 
 /** Every service method, bound to the parts that do the work (`queue`: the queue methods, a team's routed ones included). */
 function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue: QueueMethods, more: MoreMethods, bridges: BridgeSide): ConsoleService {

@@ -66,6 +66,12 @@ export const API_METHODS = [
   'createGatewayToken',
   'revealGatewayToken',
   'revokeGatewayToken',
+  // A team server's people (accounts and sign-in).
+  'listPeople',
+  'addPerson',
+  'setPersonRole',
+  'resetPassword',
+  'removePerson',
 ] as const;
 
 /** A request name. */

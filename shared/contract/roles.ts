@@ -114,4 +114,9 @@ export const API_ACCESS = {
   createGatewayToken: 'admin',
   revealGatewayToken: 'admin',
   revokeGatewayToken: 'admin',
+  listPeople: 'admin',
+  addPerson: 'admin',
+  setPersonRole: 'admin',
+  resetPassword: 'admin',
+  removePerson: 'admin',
 } as const satisfies Record<ApiMethod, ApiAccess>;

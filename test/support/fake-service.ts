@@ -120,6 +120,12 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revokeGatewayToken: () => undefined,
     whoAmI: () => null,
+    // A team server's people.
+    listPeople: () => ({ people: [] }),
+    addPerson: () => ({ person: { subject: 'p_fake', name: 'fake', role: 'reviewer', createdAt: 0 } }),
+    setPersonRole: () => ({ person: { subject: 'p_fake', name: 'fake', role: 'reviewer', createdAt: 0 } }),
+    resetPassword: () => undefined,
+    removePerson: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -137,6 +143,11 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),
+    listPeople: record('listPeople'),
+    addPerson: record('addPerson'),
+    setPersonRole: record('setPersonRole'),
+    resetPassword: record('resetPassword'),
+    removePerson: record('removePerson'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),
