@@ -17,6 +17,7 @@ import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
 import { GatewaySection } from './GatewaySection';
+import { PeopleSection } from './PeopleSection';
 import { useSay } from '../../i18n/say';
 
 /** The OS locales as the renderer sees them (BCP 47, most preferred first). */
@@ -154,6 +155,8 @@ export function SettingsScreen() {
       <AttentionSection {...section} test={test} />
 
       <StartupSection {...section} />
+
+      <PeopleSection />
 
       <GatewaySection />
 
