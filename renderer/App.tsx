@@ -75,8 +75,8 @@ function Nav() {
       <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
-      <SignOutButton />
       <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
+      <SignOutButton />
     </nav>
   );
 }
