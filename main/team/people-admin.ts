@@ -2,7 +2,8 @@
  * Managing a team's people, as the People settings (API methods) and the command line
  * (`mcp-approval-console users …`) both do it: add (with a password hashed here), change a role
  * and assigned servers, set a new password, remove — each recorded in the audit trail
- * (`person.added`, `person.role_changed`, `person.removed`; the password itself never).
+ * (`person.added`, `person.role_changed`, `person.password_set`, `person.removed`; the password
+ * itself never).
  *
  * Removing a person ends their sessions on every instance (their open connections close at once);
  * what else ends with a person is added through {@link PeopleAdminOptions.onRemoved}.
@@ -65,8 +66,7 @@ export function peopleAdmin(opts: PeopleAdminOptions): PeopleAdmin {
     },
     async setPassword(subject, password, actor) {
       const done = await people.setPassword(subject, await hashPassword(password));
-      // A new password is a change of access: recorded as such (never the password).
-      if (done) await recorded({ actor, kind: 'person.role_changed', subject: `person:${subject}`, details: { password: 'set' } });
+      if (done) await recorded({ actor, kind: 'person.password_set', subject: `person:${subject}`, details: {} });
       return done;
     },
     async remove(subject, actor) {

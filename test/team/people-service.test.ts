@@ -55,7 +55,7 @@ describe('People API methods', () => {
       ['person.added', 'p_admin'],
       ['person.added', 'p_admin'],
       ['person.role_changed', 'p_admin'],
-      ['person.role_changed', 'p_admin'],
+      ['person.password_set', 'p_admin'],
       ['person.removed', 'p_admin'],
     ]);
     expect(records[2]!.details).toEqual({ before: { name: 'Ana', role: 'reviewer', servers: ['github'] }, after: { name: 'Ana', role: 'admin' } });

@@ -79,7 +79,7 @@ describe('users on the command line', () => {
       ['person.added', 'console', 'command line'],
       ['person.added', 'console', 'command line'],
       ['person.role_changed', 'console', 'command line'],
-      ['person.role_changed', 'console', 'command line'],
+      ['person.password_set', 'console', 'command line'],
       ['person.removed', 'console', 'command line'],
     ]);
   });
