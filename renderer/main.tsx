@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import './i18n';
 import { getApi, getConnection } from './api';
 import { App } from './App';
-import { sessionGate, teamSession, type FetchLike } from './api/team-session';
+import { markTeamServer, sessionGate, teamSession, type FetchLike } from './api/team-session';
 import { SignIn } from './screens/sign-in/SignIn';
 import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
@@ -38,6 +38,7 @@ function startConsole(): void {
 if (window.api) startConsole();
 else {
   void teamSession(fetch as unknown as FetchLike).then(({ gate, methods, csrfToken }) => {
+    if (methods.length > 0) markTeamServer();
     if (gate === 'console') {
       startConsole();
       // A team server closes the connection of a session that ended (signed out elsewhere, the admin token replaced, expired): sign in again.

@@ -59,6 +59,18 @@ export async function teamSession(fetchFn: FetchLike): Promise<TeamSessionInfo> 
   }
 }
 
+let teamServer = false;
+
+/** Notes that this page came from a team server (its `/auth/session` offered sign-in methods). */
+export function markTeamServer(): void {
+  teamServer = true;
+}
+
+/** Whether this page came from a team server: only then is there a person to ask `whoAmI` about. */
+export function isTeamServer(): boolean {
+  return teamServer;
+}
+
 /** {@link teamSession}'s gate alone. @throws nothing */
 export async function sessionGate(fetchFn: FetchLike): Promise<SessionGate> {
   return (await teamSession(fetchFn)).gate;
