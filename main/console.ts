@@ -25,6 +25,10 @@ import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import { auditMethods } from './audit/methods.js';
 import { startAuditService } from './audit/service.js';
+import type { AuditTrail } from './audit/trail.js';
+import { peopleAdmin } from './team/people-admin.js';
+import { desktopPeopleMethods, teamPeopleMethods, type PeopleMethods } from './team/people-service.js';
+import { teamPeople } from './team/people.js';
 import type { ServersMethods } from './servers/feature.js';
 import { createHostRouting, type HostRoutingMethods } from './host-config/routes.js';
 import type { ConsolePorts } from './ports.js';
@@ -44,6 +48,8 @@ export interface RemoteDoors {
   caller(token: string): Promise<RemoteCaller | undefined>;
   /** Takes a bridge connected over a WebSocket whose token was checked (closed at once when this console does not listen for bridges). */
   bridge(socket: WebSocket, caller: RemoteCaller): void;
+  /** The console's audit trail (the team's), for what the host records itself: sign-ins and sign-outs. */
+  audit: Pick<AuditTrail, 'record' | 'durable'>;
 }
 
 /** A running console. `dispose` closes every server connection and the history database. */
@@ -109,10 +115,11 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
     },
   });
   const queue = queueMethods(f, req, srv);
-  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting, ...auditMethods({ trail: f.audit, dir: f.dir, env: f.env }) }, bridges);
+  const people = peopleMethods(f, ports.team);
+  const service = consoleService(f, req, srv, { ...queue, ...(team && (await team.start(req, queue))) }, { ...desktop.methods, ...historyService.methods, ...gateway.methods, ...hostRouting, ...people, ...auditMethods({ trail: f.audit, dir: f.dir, env: f.env }) }, bridges);
   return {
     service,
-    ...(ports.team && { remote: remoteDoors(gateway, bridges) }),
+    ...(ports.team && { remote: remoteDoors(gateway, bridges, f.audit) }),
     items: () => f.hub.items(),
     ready,
     async dispose() {
@@ -123,8 +130,9 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
 }
 
 /** A team server's {@link RemoteDoors}: the gateway side's endpoints and tokens, the bridge side's listener. Only named tokens are callers from elsewhere. */
-function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
+function remoteDoors(gateway: GatewaySide, bridges: BridgeSide, audit: AuditTrail): RemoteDoors {
   return {
+    audit,
     gateway: gateway.handle,
     caller: async (token) => {
       const holder = await gateway.holder(token);
@@ -138,11 +146,18 @@ function remoteDoors(gateway: GatewaySide, bridges: BridgeSide): RemoteDoors {
   };
 }
 
-/** The methods the desktop life, the history service, the gateway and host routing implement. */
+/** The methods the desktop life, the history service, the gateway, host routing, the people and the audit view implement. */
 type MoreMethods = Pick<
   ConsoleService,
-  keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods | 'listAudit' | 'verifyAudit'
+  keyof ReturnType<typeof createDesktopLife>['methods'] | keyof ReturnType<typeof createHistoryService>['methods'] | keyof GatewaySide['methods'] | keyof HostRoutingMethods | keyof PeopleMethods | 'listAudit' | 'verifyAudit'
 >;
+
+/** The People methods: a team's people (recorded in its audit trail), or the desktop's refusal. */
+function peopleMethods(f: Foundation, team: ConsolePorts['team']): PeopleMethods {
+  if (!team) return desktopPeopleMethods();
+  const people = teamPeople(team.conn, team.notifier);
+  return teamPeopleMethods(peopleAdmin({ people, audit: f.audit, logger: f.logger, now: f.now }), () => people.list());
+}
 
 /** Every service method, bound to the parts that do the work (`queue`: the queue methods, a team's routed ones included). */
 function consoleService(f: Foundation, req: RequestSide, srv: ServerSide, queue: QueueMethods, more: MoreMethods, bridges: BridgeSide): ConsoleService {

@@ -13,7 +13,8 @@ import { useLanguagePreference } from './i18n';
 import { AutoApprovalIndicator } from './screens/rules/AutoApprovalIndicator';
 import { KeyboardLayer, useNavHint } from './keyboard/KeyboardLayer';
 import { useSay } from './i18n/say';
-import { useMay, useViewer } from './viewer';
+import { useMay } from './viewer';
+import { SignOutButton } from './screens/sign-in/SignOut';
 
 function NavButton({ screen, label, badge }: { screen: Screen; label: string; badge?: number }) {
   const { t } = useTranslation('app');
@@ -52,19 +53,6 @@ function ConnectionIndicator() {
   );
 }
 
-/** On a team server, who this window acts for and their role; nothing on the desktop. */
-function SignedInAs() {
-  const { t } = useTranslation('app');
-  const { t: common } = useTranslation('common');
-  const viewer = useViewer();
-  if (!viewer) return null;
-  return (
-    <div className="nav-foot muted small" data-testid="signed-in-as" aria-label={t('viewer.label')}>
-      {t('viewer.signedInAs', { name: viewer.name, role: common(`roles.${viewer.role}`) })}
-    </div>
-  );
-}
-
 function Nav() {
   const { t } = useTranslation('app');
   const items = useItems();
@@ -90,8 +78,8 @@ function Nav() {
       <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
-      <SignedInAs />
       <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
+      <SignOutButton />
     </nav>
   );
 }

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import './i18n';
 import { getApi, getConnection } from './api';
 import { App } from './App';
-import { sessionGate, type FetchLike } from './api/team-session';
+import { markTeamServer, sessionGate, teamSession, type FetchLike } from './api/team-session';
 import { SignIn } from './screens/sign-in/SignIn';
 import { startMirror } from './mirror';
 import { startDraftAutosave } from './screens/queue/autosave';
@@ -37,7 +37,8 @@ function startConsole(): void {
 // In Electron the API is the preload's; in a browser, a team server may ask for a sign-in first.
 if (window.api) startConsole();
 else {
-  void sessionGate(fetch as unknown as FetchLike).then((gate) => {
+  void teamSession(fetch as unknown as FetchLike).then(({ gate, methods, csrfToken }) => {
+    if (methods.length > 0) markTeamServer();
     if (gate === 'console') {
       startConsole();
       // A team server closes the connection of a session that ended (signed out elsewhere, the admin token replaced, expired): sign in again.
@@ -48,7 +49,7 @@ else {
     }
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
-        <SignIn />
+        <SignIn methods={methods} csrfToken={csrfToken} />
       </StrictMode>,
     );
   });

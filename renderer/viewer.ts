@@ -2,12 +2,14 @@
  * Who this window acts for (`whoAmI`): on a team server the signed-in person and their role, null
  * on the desktop (one person, who may do everything). The UI hides what the role cannot do; main
  * checks every call anyway (main/team/access.ts), so this is only a convenience. Asked once per
- * page (a session's person does not change; a new sign-in loads the page again).
+ * page, and only on a team server (a session's person does not change; a new sign-in loads the
+ * page again); the desktop and the loopback web host have no sign-in, so main is not even asked.
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { roleAllows, type ApiAccess, type Viewer } from '../shared/contract/roles';
 import { getApi } from './api';
+import { isTeamServer } from './api/team-session';
 
 /** undefined until `whoAmI` answered. */
 const useViewerStore = create<{ viewer: Viewer | null | undefined }>(() => ({ viewer: undefined }));
@@ -16,8 +18,9 @@ let asked = false;
 /** The person this window acts for: undefined while asking, null on the desktop (or when the answer failed: main still checks). */
 export function useViewer(): Viewer | null | undefined {
   const viewer = useViewerStore((s) => s.viewer);
+  const team = isTeamServer();
   useEffect(() => {
-    if (asked) return;
+    if (asked || !team) return;
     asked = true;
     getApi()
       .whoAmI({})
@@ -25,8 +28,8 @@ export function useViewer(): Viewer | null | undefined {
         (v) => useViewerStore.setState({ viewer: v }),
         () => useViewerStore.setState({ viewer: null }),
       );
-  }, []);
-  return viewer;
+  }, [team]);
+  return team ? viewer : null;
 }
 
 /**

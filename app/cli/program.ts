@@ -10,6 +10,8 @@
  *   serve [--database <url>] [--host <address>] [--port <n>] [--public-url <url>] [--tls-cert <f> --tls-key <f> | --behind-tls-proxy [--trusted-proxy <a>…]]
  *   audit verify [--file <export.jsonl>] [--database <url>] [--anchors <folder>] [--public-key <pem>…] [--json]
  *   audit anchor [--to <folder>] [--database <url>] [--key <pem>] [--json]
+ *   users add <name> (--admin | --role <role>) [--servers <a,b>] [--password-stdin] [--oidc-issuer <url> --oidc-subject <sub>] [--database <url>]
+ *   users list [--json] | users remove <name> | users set-role <name> <role> [--servers <a,b>] | users passwd <name> [--password-stdin]
  *
  * Everything after `bridge`'s `--` is the server's own command line, untouched (`bridge -- node
  * server.js --help` passes `--help` to the server). Exit codes: {@link EXIT}. The commands'
@@ -17,6 +19,7 @@
  * only says what the words mean. docs/cli.md is the reference for people.
  */
 import path from 'node:path';
+import type { UsersCommand, UsersContext } from './users.js';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { bridgeArgsFrom } from '../../main/bridge/args.js';
 import type { LaunchSpec } from '../../main/bridge/launch.js';
@@ -44,6 +47,8 @@ export interface CliContext extends ConsoleCommandContext, Omit<DoctorContext, k
   consoleLaunch: LaunchSpec;
   /** Folder relative script paths of `bridge -- …` are named from (the bridge's working folder). */
   cwd: string;
+  /** How `users` reads a password (default: standard input or a terminal prompt that does not echo). */
+  readPassword?: UsersContext['readPassword'];
 }
 
 const ROOT_HELP = `
@@ -294,8 +299,11 @@ function addServe(program: Command, ctx: CliContext, result: { code: number }): 
     .option('--behind-tls-proxy', 'plain HTTP behind a reverse proxy that holds the certificate')
     .option('--trusted-proxy <address>', 'with --behind-tls-proxy: an address or CIDR range the proxy connects from (repeatable; default 127.0.0.1 and ::1)', (value: string, list: string[] = []) => [...list, value])
     .option('--data-dir <path>', "this instance's data folder (default: MCP_CONSOLE_USER_DATA, else the per-user default)")
+    .option('--oidc-issuer <url>', 'single sign-on: the OpenID provider (default: MCP_CONSOLE_OIDC_ISSUER); the client secret comes from MCP_CONSOLE_OIDC_CLIENT_SECRET')
+    .option('--oidc-client-id <id>', "single sign-on: this console's client id at the provider (default: MCP_CONSOLE_OIDC_CLIENT_ID)")
+    .addOption(new Option('--oidc-match <claim>', 'single sign-on: a first sign-in finds the person an admin added by this claim (then linked)').choices(['email', 'preferred_username']))
     .addHelpText('after', SERVE_HELP)
-    .action(async (opts: { database?: string; host?: string; port?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindTlsProxy?: boolean; trustedProxy?: string[]; dataDir?: string }, cmd: Command) => {
+    .action(async (opts: { database?: string; host?: string; port?: string; publicUrl?: string; tlsCert?: string; tlsKey?: string; behindTlsProxy?: boolean; trustedProxy?: string[]; dataDir?: string; oidcIssuer?: string; oidcClientId?: string; oidcMatch?: 'email' | 'preferred_username' }, cmd: Command) => {
       const databaseUrl = opts.database ?? ctx.env.MCP_CONSOLE_DATABASE_URL;
       if (!databaseUrl) usageError(cmd, 'serve needs the team database: --database postgres://… or MCP_CONSOLE_DATABASE_URL');
       if (!/^postgres(?:ql)?:\/\//.test(databaseUrl)) usageError(cmd, 'the database must be a postgres:// URL');
@@ -314,9 +322,99 @@ function addServe(program: Command, ctx: CliContext, result: { code: number }): 
         if (!(err instanceof ListenRefusal)) throw err;
         usageError(cmd, err.message);
       }
+      const issuer = opts.oidcIssuer ?? (ctx.env.MCP_CONSOLE_OIDC_ISSUER?.trim() || undefined);
+      const clientId = opts.oidcClientId ?? (ctx.env.MCP_CONSOLE_OIDC_CLIENT_ID?.trim() || undefined);
+      if (Boolean(issuer) !== Boolean(clientId)) usageError(cmd, 'single sign-on needs both --oidc-issuer and --oidc-client-id');
+      if (issuer && !URL.canParse(issuer)) usageError(cmd, `--oidc-issuer is not a URL: ${issuer}`);
+      const secret = ctx.env.MCP_CONSOLE_OIDC_CLIENT_SECRET?.trim() || undefined;
+      const oidc = issuer && clientId ? { issuer, clientId, ...(secret && { clientSecret: secret }), ...(opts.oidcMatch && { matchBy: opts.oidcMatch }) } : undefined;
       const { serveCommand } = await import('./serve-command.js');
-      result.code = await serveCommand(ctx, { databaseUrl, plan, userDataDir: opts.dataDir ? path.resolve(ctx.cwd, opts.dataDir) : ctx.userDataDir });
+      result.code = await serveCommand(ctx, { databaseUrl, plan, userDataDir: opts.dataDir ? path.resolve(ctx.cwd, opts.dataDir) : ctx.userDataDir, ...(oidc && { oidc }) });
     });
+}
+
+const USERS_HELP = `
+A team server's people, on the team database (--database, else MCP_CONSOLE_DATABASE_URL). Roles:
+admin (everything, people included), reviewer (decides; --servers limits them to some servers),
+auditor (reads History and the audit trail, decides nothing). A password is asked on the terminal
+without echo, or read from standard input with --password-stdin (at least 12 characters); a person
+who signs in through single sign-on needs none (--oidc-issuer and --oidc-subject).
+
+Examples:
+  $ ${COMMAND_NAME} users add --admin ana
+  $ printf '%s' "$PASSWORD" | ${COMMAND_NAME} users add bo --role reviewer --servers github,jira --password-stdin
+  $ ${COMMAND_NAME} users add cy --role auditor --oidc-issuer https://accounts.google.com --oidc-subject 1234567890
+  $ ${COMMAND_NAME} users set-role bo admin
+  $ ${COMMAND_NAME} users remove bo
+
+Reference: docs/team-server.md`;
+
+/** `--servers a,b`: server ids. */
+const serverList = (value: string): string[] => {
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) throw new InvalidArgumentError('expected server names separated by commas');
+  return list;
+};
+
+/** Adds `users`; `result` receives the exit code. */
+function addUsers(program: Command, ctx: CliContext, result: { code: number }): void {
+  const database = () => new Option('--database <url>', 'the team database (postgres://…; default: MCP_CONSOLE_DATABASE_URL)');
+  const users = configure(program.command('users'), ctx)
+    .summary("manage a team server's people: add, list, set a role, set a password, remove")
+    .description("Manage the people who sign in to a team server (mcp-approval-console serve).")
+    .addHelpText('after', USERS_HELP);
+  const runUsers = async (cmd: Command, opts: { database?: string }, command: UsersCommand) => {
+    const url = opts.database ?? ctx.env.MCP_CONSOLE_DATABASE_URL;
+    if (!url) usageError(cmd, 'users needs the team database: --database postgres://… or MCP_CONSOLE_DATABASE_URL');
+    if (!/^postgres(?:ql)?:\/\//.test(url)) usageError(cmd, 'the database must be a postgres:// URL');
+    const { usersCommand, readPasswordFromProcess } = await import('./users.js');
+    result.code = await usersCommand({ env: ctx.env, out: ctx.out, err: ctx.err, readPassword: ctx.readPassword ?? readPasswordFromProcess }, url, command);
+  };
+  const role = (cmd: Command, value: string) => {
+    if (!(['admin', 'reviewer', 'auditor'] as const).includes(value as 'admin')) usageError(cmd, `the role must be admin, reviewer or auditor, not ${value}`);
+    return value as 'admin' | 'reviewer' | 'auditor';
+  };
+  configure(users.command('add'), ctx)
+    .summary('add a person (the first admin: users add --admin <name>)')
+    .argument('<name>', 'the name they sign in with')
+    .option('--admin', 'make them an admin (same as --role admin)')
+    .option('--role <role>', 'admin, reviewer or auditor')
+    .option('--servers <a,b>', 'a reviewer decides only on these servers (default: every server)', serverList)
+    .option('--password-stdin', 'read the password from standard input instead of asking')
+    .option('--oidc-issuer <url>', 'single sign-on: their OpenID provider (with --oidc-subject)')
+    .option('--oidc-subject <sub>', "single sign-on: their subject (the ID token's sub) at that provider")
+    .addOption(database())
+    .action(async (name: string, opts: { admin?: boolean; role?: string; servers?: string[]; passwordStdin?: boolean; oidcIssuer?: string; oidcSubject?: string; database?: string }, cmd: Command) => {
+      if (opts.admin && opts.role && opts.role !== 'admin') usageError(cmd, '--admin and --role disagree');
+      if (!opts.admin && !opts.role) usageError(cmd, 'say the role: --admin or --role admin|reviewer|auditor');
+      if (Boolean(opts.oidcIssuer) !== Boolean(opts.oidcSubject)) usageError(cmd, '--oidc-issuer and --oidc-subject go together');
+      const oidc = opts.oidcIssuer && opts.oidcSubject ? { issuer: opts.oidcIssuer, subject: opts.oidcSubject } : undefined;
+      const passwordFrom = opts.passwordStdin ? ('stdin' as const) : oidc ? undefined : ('prompt' as const);
+      await runUsers(cmd, opts, { action: 'add', name, role: opts.admin ? 'admin' : role(cmd, opts.role!), ...(opts.servers && { servers: opts.servers }), ...(passwordFrom && { passwordFrom }), ...(oidc && { oidc }) });
+    });
+  configure(users.command('list'), ctx)
+    .summary('list the people: name, role, servers (* all), single sign-on')
+    .option('--json', 'print them as JSON')
+    .addOption(database())
+    .action(async (opts: { json?: boolean; database?: string }, cmd: Command) => runUsers(cmd, opts, { action: 'list', json: opts.json ?? false }));
+  configure(users.command('remove'), ctx)
+    .summary('remove a person: their sessions end and their connections close at once')
+    .argument('<name>')
+    .addOption(database())
+    .action(async (name: string, opts: { database?: string }, cmd: Command) => runUsers(cmd, opts, { action: 'remove', name }));
+  configure(users.command('set-role'), ctx)
+    .summary("change a person's role (and a reviewer's servers)")
+    .argument('<name>')
+    .argument('<role>', 'admin, reviewer or auditor')
+    .option('--servers <a,b>', 'a reviewer decides only on these servers (default: every server)', serverList)
+    .addOption(database())
+    .action(async (name: string, value: string, opts: { servers?: string[]; database?: string }, cmd: Command) => runUsers(cmd, opts, { action: 'set-role', name, role: role(cmd, value), ...(opts.servers && { servers: opts.servers }) }));
+  configure(users.command('passwd'), ctx)
+    .summary("set a person's password")
+    .argument('<name>')
+    .option('--password-stdin', 'read the password from standard input instead of asking')
+    .addOption(database())
+    .action(async (name: string, opts: { passwordStdin?: boolean; database?: string }, cmd: Command) => runUsers(cmd, opts, { action: 'passwd', name, passwordFrom: opts.passwordStdin ? 'stdin' : 'prompt' }));
 }
 
 /** `--timeout`'s value: a positive number of seconds. */
@@ -338,6 +436,7 @@ export function createProgram(ctx: CliContext, result: { code: number }, argv: r
   addConsoleCommands(program, ctx, result);
   addServe(program, ctx, result);
   addAudit(program, ctx, result);
+  addUsers(program, ctx, result);
   return program;
 }
 

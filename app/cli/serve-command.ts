@@ -9,6 +9,7 @@ import { createConsole } from '../../main/console.js';
 import { bundledWorkerSpec } from '../../main/offload/offload.js';
 import { stderrLogger } from '../../main/ports.js';
 import { bridgeLauncher, installRoot, rendererDir, webSecretStore } from '../web/host-setup.js';
+import type { OidcSettings } from '../../main/team/oidc.js';
 import type { ListenPlan } from '../web/listen-policy.js';
 import { buildRenderer, rendererBuildOf } from '../web/renderer-build.js';
 import { runTeamServer, type RunningTeamServer } from '../web/serve.js';
@@ -23,6 +24,8 @@ export interface ServeRequest {
   databaseUrl: string;
   plan: ListenPlan;
   userDataDir: string;
+  /** Single sign-on (`--oidc-issuer`, `--oidc-client-id`, the secret from the environment). */
+  oidc?: OidcSettings;
 }
 
 /**

@@ -13,7 +13,8 @@ import type { ConsolePorts, Logger } from '../../main/ports.js';
 import { postgresHistory } from '../../main/store/pg/store.js';
 import { ensureAdminToken } from '../../main/team/admin-token.js';
 import { guardedService } from '../../main/team/access.js';
-import { adminTokenAuth } from '../../main/team/auth.js';
+import { teamAuth } from '../../main/team/auth.js';
+import { oidcClient, type OidcSettings } from '../../main/team/oidc.js';
 import { openTeamDatabase, type TeamDatabase } from '../../main/team/database.js';
 import type { ListenPlan } from './listen-policy.js';
 import { startTeamHost, type TeamHost } from './team-host.js';
@@ -34,6 +35,8 @@ export interface TeamServerOptions {
   staticDir: string;
   /** `MCP_CONSOLE_ADMIN_TOKEN`, when set. */
   adminToken?: string;
+  /** OpenID Connect sign-in (`--oidc-issuer`…); the redirect URL is `<public address>/auth/oidc/callback` when not given. */
+  oidc?: OidcSettings;
   /** `createConsole` of main/console.ts (injectable for tests). */
   createConsole(ports: ConsolePorts): Promise<ConsoleHandle>;
   /** Passed to the console (secret store, offload worker, stop…). */
@@ -81,10 +84,12 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
     });
     const remote = handle.remote;
     const service = handle.service;
+    const oidc = opts.oidc && oidcClient(opts.oidc);
     host = await startTeamHost({
       plan: opts.plan,
       staticDir: opts.staticDir,
-      auth: adminTokenAuth(team),
+      auth: teamAuth(team, { logger: opts.logger, ...(remote && { audit: remote.audit }), ...(opts.oidc && { oidc: { ...(opts.oidc.matchBy && { matchBy: opts.oidc.matchBy }) } }) }),
+      ...(oidc && { oidc }),
       serviceFor: (principal) => guardedService(service, principal),
       ...(remote && { gateway: remote.gateway, bridges: { authenticate: remote.caller, accept: remote.bridge } }),
       healthy: () => team.conn.available(),

@@ -5,6 +5,7 @@
  * - `/` and `/assets/…`: the built renderer (public code; the page asks `/auth/session` and shows
  *   the sign-in screen until a session exists);
  * - `/auth/session`, `/auth/sign-in`, `/auth/sign-out`: the sign-in (team-sign-in.ts);
+ *   `/auth/oidc/start`, `/auth/oidc/callback`: OpenID Connect (team-oidc.ts);
  * - `/api` (WebSocket): the same `ConsoleApi` as the loopback web host, for a signed-in session
  *   from a page of the public origin only; connections whose session ends are closed (4401);
  * - `/openai/…`, `/anthropic/…`: the provider gateway (a gateway token per call);
@@ -30,10 +31,12 @@ import { BRIDGE_CHANNEL_PATH } from '../../main/bridge/remote-channel.js';
 import { bearerToken } from '../../main/http/token.js';
 import { HistoryUnavailableError } from '../../main/store/history-api.js';
 import type { Principal, TeamAuth } from '../../main/team/auth.js';
+import type { OidcClient } from '../../main/team/oidc.js';
 import { rendererCsp } from '../csp.js';
 import { proxyMatcher, type ListenPlan } from './listen-policy.js';
 import { resolveStaticFile, sendFile } from './static-files.js';
 import { attemptLimiter, clientAddress, handleSignIn, isAuthPath, sessionIdOf, type SignInContext } from './team-sign-in.js';
+import { handleOidc, isOidcPath } from './team-oidc.js';
 import { serveConnection } from './ws-protocol.js';
 import { API_PATH } from './server.js';
 
@@ -52,6 +55,8 @@ export interface TeamHostOptions {
   /** The built renderer (index.html, assets/). */
   staticDir: string;
   auth: TeamAuth;
+  /** OpenID Connect sign-in, when configured. */
+  oidc?: OidcClient;
   /** The console service a signed-in principal's connection talks to. */
   serviceFor(principal: Principal): ConsoleService;
   /** The provider gateway's endpoints; absent: 404. */
@@ -130,7 +135,7 @@ export async function startTeamHost(opts: TeamHostOptions): Promise<TeamHost> {
   st.origin = plan.publicUrl ?? `${plan.tls ? 'https' : 'http'}://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   st.secure = st.origin.startsWith('https:');
   st.headers = securityHeaders(st.origin);
-  st.signIn = { auth: opts.auth, origin: st.origin, secure: st.secure, limiter: attemptLimiter(), clientOf: (req) => clientAddress(req, plan.proxy !== undefined), headers: st.headers };
+  st.signIn = { auth: opts.auth, origin: st.origin, secure: st.secure, limiter: attemptLimiter(), ...(opts.oidc && { oidc: opts.oidc }), clientOf: (req) => clientAddress(req, plan.proxy !== undefined), headers: st.headers };
   const stopWatching = watchSessions(st);
   let closing: Promise<void> | undefined;
   return {
@@ -180,6 +185,7 @@ async function handleHttp(st: HostState, req: IncomingMessage, res: ServerRespon
     return plain(res, 404, 'Not Found', st.headers);
   }
   if (isAuthPath(path)) return handleSignIn(st.signIn, req, res, path);
+  if (isOidcPath(path)) return handleOidcRequest(st.signIn, req, res, path);
   if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method Not Allowed', { ...st.headers, Allow: 'GET, HEAD' });
   const file = await resolveStaticFile(st.opts.staticDir, path);
   if (!file) return plain(res, 404, 'Not Found', st.headers);
@@ -187,6 +193,16 @@ async function handleHttp(st: HostState, req: IncomingMessage, res: ServerRespon
   if (!isPage && file.file.toLowerCase().endsWith('.html')) return plain(res, 404, 'Not Found', st.headers);
   const cache = isPage ? 'no-store' : path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
   sendFile(res, file, { ...st.headers, 'Cache-Control': cache }, req.method === 'HEAD');
+}
+
+/** An OpenID Connect request; 503 while the team database cannot be reached. */
+async function handleOidcRequest(ctx: SignInContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  try {
+    await handleOidc(ctx, req, res, path);
+  } catch (err) {
+    if (!(err instanceof HistoryUnavailableError)) throw err;
+    plain(res, 503, "the console's team database cannot be reached; try again shortly", ctx.headers);
+  }
 }
 
 /** A WebSocket upgrade: the UI's `/api` (a session from the public origin) or a bridge's `/bridge` (a token, no web page). */

@@ -252,6 +252,14 @@ export function installFakeApi(data: FakeWire): void {
       answer('createPersonalToken', input, () => ({ token: `mcppt_fake_${input.name}`, view: { id: `pt_${input.name}`, name: input.name, owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } })),
     listPersonalTokens: (input: unknown) => answer('listPersonalTokens', input, () => ({ tokens: [] })),
     revokePersonalToken: (input: unknown) => answer('revokePersonalToken', input, () => undefined),
+    // A team server's people: a list a spec may fill (`people`), changed as the team server would.
+    listPeople: (input: unknown) => answer('listPeople', input, () => ({ people: [] })),
+    addPerson: (input: { name: string; role: string; servers?: string[] }) =>
+      answer('addPerson', input, () => ({ person: { subject: `p_${input.name}`, name: input.name, role: input.role, ...(input.servers && { servers: input.servers }), createdAt: 0 } })),
+    setPersonRole: (input: { subject: string; role: string; servers?: string[] }) =>
+      answer('setPersonRole', input, () => ({ person: { subject: input.subject, name: input.subject.replace(/^p_/, ''), role: input.role, ...(input.servers && { servers: input.servers }), createdAt: 0 } })),
+    resetPassword: (input: unknown) => answer('resetPassword', input, () => undefined),
+    removePerson: (input: unknown) => answer('removePerson', input, () => undefined),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>
       answer('setServerRoots', input, () => ({ roots: input.folders.map((f) => ({ uri: f.startsWith('file://') ? f : `file://${f}` })) })),

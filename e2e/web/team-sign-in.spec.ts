@@ -1,9 +1,10 @@
 /**
  * A person opens a team server (`mcp-approval-console serve`, loopback, on a real PostgreSQL named
  * by MCP_CONSOLE_DATABASE_URL):
- * the page asks for the team's admin token; a wrong one is refused with a clear message; the
- * right one opens the console, whose Queue is live over the signed-in connection; once the session
- * ends, the page asks for the token again.
+ * the page asks for a name and password (or the team's admin token); a wrong token is refused
+ * with a clear message; the right one opens the console, whose Queue is live over the signed-in
+ * connection; the admin adds a person in Settings → People and signs out with the button; that
+ * person signs in with their name and password; once the session ends, the page asks again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -59,6 +60,8 @@ test('the team server asks for the admin token, refuses a wrong one, opens the c
   await page.goto(url);
   const form = page.getByTestId('team-sign-in');
   await expect(form).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('team-sign-in-page.png') });
+  await page.getByText('Sign in with the admin token').click();
   await page.getByTestId('team-admin-token').fill('not-the-token');
   await page.getByTestId('team-sign-in-submit').click();
   await expect(form.getByRole('alert')).toHaveText("That token is not this team's admin token.");
@@ -70,8 +73,34 @@ test('the team server asks for the admin token, refuses a wrong one, opens the c
   await expect(page.getByTestId('connection-error')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('team-console.png') });
 
-  // The session ends elsewhere (signed out from another tab): the page asks for the token again.
-  const status = await page.evaluate(async () => (await fetch('/auth/sign-out', { method: 'POST' })).status);
+  // The admin adds a reviewer in Settings → People.
+  await page.getByTestId('nav-settings').click();
+  const people = page.getByTestId('settings-people');
+  await expect(people).toBeVisible();
+  await people.getByTestId('person-add-name').fill('Ana');
+  await people.getByTestId('person-add-servers').fill('github, jira');
+  await people.getByTestId('person-add-password').fill('ana-long-password');
+  await people.getByTestId('person-add-submit').click();
+  await expect(people.locator('[data-testid="person"][data-name="Ana"]')).toContainText('github, jira');
+  await people.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('team-people.png'), fullPage: true });
+
+  // Signed out with the button, Ana signs in with her name and password.
+  await page.getByTestId('sign-out').click();
+  await expect(page.getByTestId('team-sign-in')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('team-name').fill('ana');
+  await page.getByTestId('team-password').fill('not-her-password');
+  await page.getByTestId('team-password-submit').click();
+  await expect(page.getByTestId('team-sign-in').getByRole('alert')).toHaveText('That name and password do not match a person of this team.');
+  await page.getByTestId('team-password').fill('ana-long-password');
+  await page.getByTestId('team-password-submit').click();
+  await expect(page.getByTestId('signed-in-as')).toContainText('Ana', { timeout: 20_000 });
+
+  // The session ends elsewhere (signed out from another tab): the page asks again.
+  const status = await page.evaluate(async () => {
+    const { csrfToken } = (await (await fetch('/auth/session')).json()) as { csrfToken: string };
+    return (await fetch('/auth/sign-out', { method: 'POST', headers: { 'X-CSRF-Token': csrfToken } })).status;
+  });
   expect(status).toBe(204);
   await expect(page.getByTestId('team-sign-in')).toBeVisible({ timeout: 20_000 });
 });

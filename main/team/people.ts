@@ -38,8 +38,20 @@ export interface TeamPeople {
   list(): Promise<Person[]>;
   /** Adds a person. @throws Error `a person named … exists` when the name is taken */
   add(person: NewPerson, now: number): Promise<Person>;
-  /** Marks the person removed and ends their sessions; false when there was no such person. */
+  /**
+   * Marks the person removed and ends their sessions; false when there was no such person. Callers
+   * add what else ends with the person (their connections close through the sessions' notification;
+   * their personal tokens are revoked by whoever keeps them).
+   */
   remove(subject: string, now: number): Promise<boolean>;
+  /** Sets a person's role and assigned servers (`servers` undefined: every server); the person as they were and are now, or undefined when there is no such person. */
+  setRole(subject: string, role: TeamRole, servers: readonly string[] | undefined): Promise<{ before: Person; after: Person } | undefined>;
+  /** Sets (or, with undefined, clears) a person's password hash; false when there is no such person. */
+  setPassword(subject: string, passwordHash: string | undefined): Promise<boolean>;
+  /** The person signing in through OpenID Connect as `subject` of `issuer`, while not removed. */
+  byOidc(issuer: string, subject: string): Promise<Person | undefined>;
+  /** Links a person to an OpenID Connect identity (the first single sign-on of a person matched by name); false when there is no such person or the identity is someone else's. */
+  linkOidc(subject: string, oidc: { issuer: string; subject: string }): Promise<boolean>;
 }
 
 interface Row {
@@ -99,6 +111,34 @@ export function teamPeople(conn: Connection, notifier: Pick<TeamNotifier, 'insta
       if (rows.length === 0) return false;
       await sessions.endAll(subject);
       return true;
+    },
+    async setRole(subject, role, servers) {
+      return conn.transaction(async (q) => {
+        const [was] = await q<Row>(`SELECT ${COLUMNS} FROM team_people WHERE subject = $1 AND removed_at IS NULL FOR UPDATE`, [subject]);
+        if (!was) return undefined;
+        const [now] = await q<Row>(`UPDATE team_people SET role = $2, servers = $3 WHERE subject = $1 RETURNING ${COLUMNS}`, [subject, role, servers ?? null]);
+        return { before: personOf(was), after: personOf(now!) };
+      });
+    },
+    async setPassword(subject, passwordHash) {
+      const rows = await conn.query('UPDATE team_people SET password_hash = $2 WHERE subject = $1 AND removed_at IS NULL RETURNING subject', [subject, passwordHash ?? null]);
+      return rows.length > 0;
+    },
+    async byOidc(issuer, oidcSubject) {
+      const [row] = await conn.query<Row>(`SELECT ${COLUMNS} FROM team_people WHERE oidc_issuer = $1 AND oidc_subject = $2 AND removed_at IS NULL`, [issuer, oidcSubject]);
+      return row && personOf(row);
+    },
+    async linkOidc(subject, oidc) {
+      try {
+        const rows = await conn.query(
+          'UPDATE team_people SET oidc_issuer = $2, oidc_subject = $3 WHERE subject = $1 AND removed_at IS NULL AND oidc_issuer IS NULL RETURNING subject',
+          [subject, oidc.issuer, oidc.subject],
+        );
+        return rows.length > 0;
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') return false;
+        throw err;
+      }
     },
   };
 }

@@ -73,6 +73,12 @@ export const API_METHODS = [
   'createPersonalToken',
   'listPersonalTokens',
   'revokePersonalToken',
+  // A team server's people (accounts and sign-in).
+  'listPeople',
+  'addPerson',
+  'setPersonRole',
+  'resetPassword',
+  'removePerson',
 ] as const;
 
 /** A request name. */

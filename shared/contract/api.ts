@@ -17,6 +17,7 @@ import type { MediaPayload, MediaRef } from './media-refs.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import type { Viewer } from './roles.js';
 import type { AuditHead, AuditRecordView, AuditVerifyReport } from './audit.js';
+import { PersonNameSchema, PersonPasswordSchema, PersonServersSchema, PersonSubjectSchema, TeamRoleSchema, type PersonView } from './people.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
@@ -286,6 +287,21 @@ export const apiRequests = {
   listPersonalTokens: { input: z.object({ everyone: z.boolean().optional() }).strict() },
   /** Revoke a personal token: one's own, or (admins) anyone's; refused at once on every instance. */
   revokePersonalToken: { input: z.object({ id }).strict() },
+  // A team server's people (admins only; the desktop answers invalid_state).
+  /** Everyone who may sign in, by name. */
+  listPeople: { input: z.object({}).strict() },
+  /** Add a person with a password and/or a single sign-on identity (issuer and subject). */
+  addPerson: {
+    input: z
+      .object({ name: PersonNameSchema, role: TeamRoleSchema, servers: PersonServersSchema, password: PersonPasswordSchema.optional(), sso: z.object({ issuer: z.url().max(500), subject: z.string().min(1).max(500) }).strict().optional() })
+      .strict(),
+  },
+  /** Change a person's role and assigned servers (absent: every server). Not one's own. */
+  setPersonRole: { input: z.object({ subject: PersonSubjectSchema, role: TeamRoleSchema, servers: PersonServersSchema }).strict() },
+  /** Give a person a new password. */
+  resetPassword: { input: z.object({ subject: PersonSubjectSchema, password: PersonPasswordSchema }).strict() },
+  /** Remove a person: their sessions end and their connections close at once. Not oneself. */
+  removePerson: { input: z.object({ subject: PersonSubjectSchema }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -380,6 +396,15 @@ export interface ApiResults {
   createPersonalToken: { token: string; view: PersonalTokenView };
   listPersonalTokens: { tokens: PersonalTokenView[] };
   revokePersonalToken: void;
+  listPeople: { people: PersonView[] };
+  /** The person added. Rejects `invalid_input` (error.personNameTaken) when the name is taken. */
+  addPerson: { person: PersonView };
+  /** The person changed. Rejects `not_found` (error.noPerson), `invalid_state` (error.notYourself). */
+  setPersonRole: { person: PersonView };
+  /** Rejects `not_found` (error.noPerson). */
+  resetPassword: void;
+  /** Rejects `not_found` (error.noPerson), `invalid_state` (error.notYourself). */
+  removePerson: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

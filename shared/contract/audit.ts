@@ -38,7 +38,8 @@ export type AuditActor = z.infer<typeof AuditActorSchema>;
  * - `rules.changed`, `limits.changed`, `budget.changed`: the rule book, a limit or a budget changed
  *   (details: what changed and the `sha256` of the rule book now in force).
  * - `token.created`, `token.revoked`: a gateway token (or a personal token) made or revoked.
- * - `session.*`, `person.*`: sign-ins (also failed ones), sign-outs, people added or removed, roles.
+ * - `session.*`, `person.*`: sign-ins (also failed ones: the name tried, never the password),
+ *   sign-outs, people added or removed, their role changed, a new password set (never the password).
  * - `claim.*`: a reviewer claimed a waiting request, released it, or an admin took it over.
  * - `history.pruned`, `history.deleted`: History's sessions removed by retention or by a person.
  */
@@ -63,6 +64,7 @@ export const AUDIT_KINDS = [
   'person.added',
   'person.removed',
   'person.role_changed',
+  'person.password_set',
   'claim.taken',
   'claim.released',
   'claim.taken_over',

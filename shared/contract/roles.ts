@@ -120,4 +120,9 @@ export const API_ACCESS = {
   createPersonalToken: 'self',
   listPersonalTokens: 'self',
   revokePersonalToken: 'self',
+  listPeople: 'admin',
+  addPerson: 'admin',
+  setPersonRole: 'admin',
+  resetPassword: 'admin',
+  removePerson: 'admin',
 } as const satisfies Record<ApiMethod, ApiAccess>;

@@ -195,7 +195,6 @@ export const UI_TEXTS = {
   'error.forbiddenRole': 'Your role ({{role}}) may not do this; ask an admin',
   'error.forbiddenServer': 'You are not assigned to server "{{server}}"; ask an admin',
   'error.noPersonalToken': 'You have no personal token {{id}}',
-  'error.teamOnly': 'Only a team server has people and personal tokens',
   'error.cannotAct': "Cannot {{action}}: {{why}}. Nothing was sent.",
   'error.reopenInvalid': "This history entry holds no valid request to re-open: {{why}}",
   'error.editInvalid': "The edited request is not valid: {{why}}",
@@ -263,6 +262,10 @@ export const UI_TEXTS = {
   'error.enterValue': "{{field}}: enter a value (there is no stored value to keep)",
   'error.cwdMissing': "cwd: Working directory \"{{cwd}}\" does not exist or is not a folder",
   'error.fileInvalid': "{{file}}: {{why}}; fix the file first — the console will not overwrite it",
+  'error.teamOnly': "people and personal tokens are managed on a team server (mcp-approval-console serve); this console has no sign-in",
+  'error.personNameTaken': "a person named \"{{name}}\" already exists",
+  'error.noPerson': "no such person (removed meanwhile?)",
+  'error.notYourself': "you cannot remove yourself or change your own role: ask another admin",
 
   // A server entry's problems (zod messages of shared/contract/servers.ts: the same English, translated by codeOfEnglish).
   'schema.nameRequired': "Name is required",

@@ -83,8 +83,15 @@ describe('team server listener', () => {
     hosts.push(host);
     return { host, fake, team: t };
   };
-  const signIn = (host: TeamHost, token = ADMIN_TOKEN, origin = host.url, ca?: string) =>
-    request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ token }), ...(ca && { ca }) });
+  /** The CSRF cookie and token the page gets from `/auth/session`. */
+  const csrfOf = async (url: string, ca?: string, headers: Record<string, string> = {}) => {
+    const session = await request(`${url}/auth/session`, { headers, ...(ca && { ca }) });
+    return { cookie: cookiePair(session), token: (JSON.parse(session.body) as { csrfToken: string }).csrfToken };
+  };
+  const signIn = async (host: TeamHost, token = ADMIN_TOKEN, origin = host.url, ca?: string) => {
+    const csrf = await csrfOf(host.url, ca);
+    return request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { origin, 'content-type': 'application/json', cookie: csrf.cookie, 'x-csrf-token': csrf.token }, body: JSON.stringify({ token }), ...(ca && { ca }) });
+  };
 
   beforeAll(async () => {
     db = await testDatabase();
@@ -108,7 +115,7 @@ describe('team server listener', () => {
     const page = await request(`${host.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain(`connect-src 'self' ws://127.0.0.1:${host.port}`);
-    expect(JSON.parse((await request(`${host.url}/auth/session`)).body)).toEqual({ signedIn: false, methods: ['admin_token'] });
+    expect(JSON.parse((await request(`${host.url}/auth/session`)).body)).toEqual({ signedIn: false, methods: ['password', 'admin_token'], csrfToken: expect.stringMatching(/^[\w-]{43}$/) });
   });
 
   it('signs in with the admin token: an HttpOnly, SameSite=Strict session cookie for the whole site (not Secure on plain loopback)', async () => {
@@ -132,8 +139,10 @@ describe('team server listener', () => {
   it('refuses a wrong or missing token, another Origin, a body that is not JSON; then too many tries', async () => {
     const { host } = await start();
     expect((await signIn(host, 'wrong-token-wrong-token')).status).toBe(401);
-    expect((await request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { origin: host.url, 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
-    expect((await request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { origin: host.url, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${ADMIN_TOKEN}` })).status).toBe(415);
+    const csrf = await csrfOf(host.url);
+    const withCsrf = { origin: host.url, cookie: csrf.cookie, 'x-csrf-token': csrf.token };
+    expect((await request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { ...withCsrf, 'content-type': 'application/json' }, body: '{}' })).status).toBe(400);
+    expect((await request(`${host.url}/auth/sign-in`, { method: 'POST', headers: { ...withCsrf, 'content-type': 'application/x-www-form-urlencoded' }, body: `token=${ADMIN_TOKEN}` })).status).toBe(415);
     const foreign = await signIn(host, ADMIN_TOKEN, 'https://evil.example');
     expect(foreign.status).toBe(403);
     expect(foreign.headers['set-cookie']).toBeUndefined();
@@ -166,7 +175,8 @@ describe('team server listener', () => {
     const { ws } = await openSocket(`ws://127.0.0.1:${b.host.port}/api`, { origin: b.host.url, cookie });
     const closed = new Promise<number>((resolve) => ws!.once('close', (code) => resolve(code)));
     // The cookie is the page's: a.host's origin signs out (b's page would be another origin).
-    const out = await request(`${a.host.url}/auth/sign-out`, { method: 'POST', headers: { origin: a.host.url, cookie } });
+    const csrf = await csrfOf(a.host.url);
+    const out = await request(`${a.host.url}/auth/sign-out`, { method: 'POST', headers: { origin: a.host.url, cookie: `${cookie}; ${csrf.cookie}`, 'x-csrf-token': csrf.token } });
     expect(out.status).toBe(204);
     expect(String(out.headers['set-cookie']?.[0])).toMatch(/^mcp-console-session=; Max-Age=0/);
     expect(await closed).toBe(SESSION_ENDED_CLOSE);
@@ -202,7 +212,9 @@ describe('team server listener', () => {
     expect((await request(`${at}/`)).status).toBe(403);
     expect((await request(`${at}/`, { headers: { 'x-forwarded-proto': 'http' } })).body).toMatch(/X-Forwarded-Proto: https/);
     expect((await request(`${at}/`, { headers: { 'x-forwarded-proto': 'https' } })).status).toBe(200);
-    const ok = await request(`${at}/auth/sign-in`, { method: 'POST', headers: { 'x-forwarded-proto': 'https', origin: 'https://console.example.com', 'content-type': 'application/json' }, body: JSON.stringify({ token: ADMIN_TOKEN }) });
+    const csrf = await csrfOf(at, undefined, { 'x-forwarded-proto': 'https' });
+    expect(csrf.cookie).toMatch(/^__Host-mcp-console-csrf=/);
+    const ok = await request(`${at}/auth/sign-in`, { method: 'POST', headers: { 'x-forwarded-proto': 'https', origin: 'https://console.example.com', 'content-type': 'application/json', cookie: csrf.cookie, 'x-csrf-token': csrf.token }, body: JSON.stringify({ token: ADMIN_TOKEN }) });
     expect(ok.status).toBe(204);
     expect(String(ok.headers['set-cookie']?.[0])).toMatch(/^__Host-mcp-console-session=.*; Secure/);
     expect((await openSocket(`ws://127.0.0.1:${behind.host.port}/api`, { origin: 'https://console.example.com', cookie: cookiePair(ok) })).status).toBe(403);

@@ -126,6 +126,12 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createPersonalToken: () => ({ token: 'mcppt_fake', view: { id: 'pt_fake', name: 'fake', owner: { subject: 'admin', name: 'admin' }, createdAt: 0, calls: 0 } }),
     listPersonalTokens: () => ({ tokens: [] }),
     revokePersonalToken: () => undefined,
+    // A team server's people.
+    listPeople: () => ({ people: [] }),
+    addPerson: () => ({ person: { subject: 'p_fake', name: 'fake', role: 'reviewer', createdAt: 0 } }),
+    setPersonRole: () => ({ person: { subject: 'p_fake', name: 'fake', role: 'reviewer', createdAt: 0 } }),
+    resetPassword: () => undefined,
+    removePerson: () => undefined,
   };
   const record =
     <M extends ApiMethod>(method: M) =>
@@ -148,6 +154,11 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createPersonalToken: record('createPersonalToken'),
     listPersonalTokens: record('listPersonalTokens'),
     revokePersonalToken: record('revokePersonalToken'),
+    listPeople: record('listPeople'),
+    addPerson: record('addPerson'),
+    setPersonRole: record('setPersonRole'),
+    resetPassword: record('resetPassword'),
+    removePerson: record('removePerson'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),

@@ -63,8 +63,17 @@ async function serve(opts: { databaseUrl: string; port: number; staticDir: strin
 
 /** The UI's API over the WebSocket as the page uses it, signed in with the admin token. */
 async function signedInApi(url: string, ca: string): Promise<{ call(method: string, input?: unknown): Promise<unknown>; close(): void }> {
+  const csrf = await new Promise<{ cookie: string; token: string }>((resolve, reject) => {
+    https
+      .get(`${url}/auth/session`, { ca }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ cookie: String(res.headers['set-cookie']?.[0]).split(';')[0]!, token: (JSON.parse(body) as { csrfToken: string }).csrfToken }));
+      })
+      .on('error', reject);
+  });
   const cookie = await new Promise<string>((resolve, reject) => {
-    const req = https.request(`${url}/auth/sign-in`, { method: 'POST', ca, headers: { origin: url, 'content-type': 'application/json' } }, (res) => {
+    const req = https.request(`${url}/auth/sign-in`, { method: 'POST', ca, headers: { origin: url, 'content-type': 'application/json', cookie: csrf.cookie, 'x-csrf-token': csrf.token } }, (res) => {
       res.resume();
       if (res.statusCode !== 204) return reject(new Error(`sign-in answered ${res.statusCode}`));
       resolve(String(res.headers['set-cookie']?.[0]).split(';')[0]!);

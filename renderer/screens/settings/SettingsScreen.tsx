@@ -19,6 +19,7 @@ import { useConsole } from '../../store';
 import { effectiveTheme, useOsPrefersDark } from '../../theme';
 import { browserPermission, requestBrowserPermission, type BrowserPermission } from './attention';
 import { GatewaySection } from './GatewaySection';
+import { PeopleSection } from './PeopleSection';
 import { useSay } from '../../i18n/say';
 
 /** The OS locales as the renderer sees them (BCP 47, most preferred first). */
@@ -158,6 +159,8 @@ export function SettingsScreen() {
       <AttentionSection {...section} test={test} />
 
       <StartupSection {...section} />
+
+      {mayAdmin && <PeopleSection />}
 
       {mayAdmin && <GatewaySection />}
 
