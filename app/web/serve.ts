@@ -83,7 +83,8 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
       plan: opts.plan,
       staticDir: opts.staticDir,
       auth: adminTokenAuth(team),
-      serviceFor: (principal) => ({ ...service, whoAmI: async () => principal }), // one principal (the admin) may do everything
+      // Each call runs as the connection's person (claims, who is online); the role guard wraps it.
+      serviceFor: (principal) => handle!.connections!.serve(principal, { ...service, whoAmI: async () => principal }),
       ...(remote && { gateway: remote.gateway, bridges: { authenticate: remote.caller, accept: remote.bridge } }),
       healthy: () => team.conn.available(),
       onError: (err) => opts.logger.warn('team server: request failed', { error: String(err) }),

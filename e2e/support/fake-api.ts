@@ -244,6 +244,9 @@ export function installFakeApi(data: FakeWire): void {
     createGatewayToken: (input: { name: string }) => answer('createGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
     revealGatewayToken: (input: { name: string }) => answer('revealGatewayToken', input, () => ({ token: `mcpgw_fake_${input.name}` })),
     revokeGatewayToken: (input: unknown) => answer('revokeGatewayToken', input, () => undefined),
+    claimItem: (input: unknown) => answer('claimItem', input, () => ({ holder: { subject: 'admin', name: 'admin', since: 0 }, mine: true })),
+    releaseClaim: (input: unknown) => answer('releaseClaim', input, () => undefined),
+    takeOverClaim: (input: unknown) => answer('takeOverClaim', input, () => undefined),
     whoAmI: (input: unknown) => answer('whoAmI', input, () => null),
     // Elicitation and roots: the live spec e2e/web/elicitation-live.spec.ts runs the real queue.
     setServerRoots: (input: { folders: string[] }) =>

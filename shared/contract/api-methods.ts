@@ -66,6 +66,10 @@ export const API_METHODS = [
   'createGatewayToken',
   'revealGatewayToken',
   'revokeGatewayToken',
+  // Claims on a team server's waiting items (main/team/claims.ts).
+  'claimItem',
+  'releaseClaim',
+  'takeOverClaim',
 ] as const;
 
 /** A request name. */

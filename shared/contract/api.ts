@@ -16,6 +16,7 @@ import type { StatePatch } from './state-patch.js';
 import type { MediaPayload, MediaRef } from './media-refs.js';
 import { API_METHODS, type ApiMethod } from './api-methods.js';
 import type { Viewer } from './roles.js';
+import type { ClaimResult } from './team-view.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
@@ -273,6 +274,17 @@ export const apiRequests = {
   revealGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
   /** Revoke a named gateway token: calls with it get 401 from now on. */
   revokeGatewayToken: { input: z.object({ name: GatewayTokenNameSchema }).strict() },
+  /**
+   * Claim a waiting item of a team server's queue for the person of this connection, or renew
+   * their claim (the page calls it again as its heartbeat while it is open on the item). When
+   * another person holds it, nothing changes: the result names them (the caller watches).
+   * Team only (the desktop answers `invalid_state`).
+   */
+  claimItem: { input: z.object({ itemId: id }).strict() },
+  /** Release this person's claim on an item (they left it). Nothing happens when they hold none. */
+  releaseClaim: { input: z.object({ itemId: id }).strict() },
+  /** Take over another person's claim (admins only): the former holder can no longer decide; their draft is kept. */
+  takeOverClaim: { input: z.object({ itemId: id }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -360,6 +372,10 @@ export interface ApiResults {
   createGatewayToken: { token: string };
   revealGatewayToken: { token: string };
   revokeGatewayToken: void;
+  /** Who holds the item now, and whether it is this connection's person. */
+  claimItem: ClaimResult;
+  releaseClaim: void;
+  takeOverClaim: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

@@ -40,6 +40,8 @@ export type AuditActor = z.infer<typeof AuditActorSchema>;
  * - `token.created`, `token.revoked`: a gateway token (or a personal token) made or revoked.
  * - `session.*`, `person.*`: sign-ins (also failed ones), sign-outs, people added or removed, roles.
  * - `claim.*`: a reviewer claimed a waiting request, released it, or an admin took it over.
+ * - `approval.given`: a reviewer's approval of a request a two-person rule covers (details: the
+ *   `version` seen, the `approved` version of request and model, `given` of `needed`).
  * - `history.pruned`, `history.deleted`: History's sessions removed by retention or by a person.
  */
 export const AUDIT_KINDS = [
@@ -66,6 +68,7 @@ export const AUDIT_KINDS = [
   'claim.taken',
   'claim.released',
   'claim.taken_over',
+  'approval.given',
   'history.pruned',
   'history.deleted',
 ] as const;

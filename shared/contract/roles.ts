@@ -114,4 +114,7 @@ export const API_ACCESS = {
   createGatewayToken: 'admin',
   revealGatewayToken: 'admin',
   revokeGatewayToken: 'admin',
+  claimItem: 'decide',
+  releaseClaim: 'decide',
+  takeOverClaim: 'admin',
 } as const satisfies Record<ApiMethod, ApiAccess>;

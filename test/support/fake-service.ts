@@ -119,6 +119,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revealGatewayToken: () => ({ token: 'mcpgw_fake' }),
     revokeGatewayToken: () => undefined,
+    claimItem: () => ({ holder: { subject: 'admin', name: 'admin', since: 0 }, mine: true }),
+    releaseClaim: () => undefined,
+    takeOverClaim: () => undefined,
     whoAmI: () => null,
   };
   const record =
@@ -137,6 +140,9 @@ export function createFakeService(handlers: FakeHandlers = {}): FakeService {
     createGatewayToken: record('createGatewayToken'),
     revealGatewayToken: record('revealGatewayToken'),
     revokeGatewayToken: record('revokeGatewayToken'),
+    claimItem: record('claimItem'),
+    releaseClaim: record('releaseClaim'),
+    takeOverClaim: record('takeOverClaim'),
     callTool: record('callTool'),
     approveRequest: record('approveRequest'),
     rejectRequest: record('rejectRequest'),
