@@ -11,7 +11,7 @@ import type { Viewer } from '../../shared/contract/roles.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import { actingAs, currentActor } from '../audit/actor.js';
 import { createTeamApprovals, type TeamApprovals } from '../team/approvals.js';
-import { createTeamClaims, type Claimant, type TeamClaims } from '../team/claims.js';
+import { CLAIM_TIMEOUT_ENV, createTeamClaims, type Claimant, type TeamClaims } from '../team/claims.js';
 import { currentConnection, onConnection } from '../team/connection.js';
 import { createTeamDecisions, DECISION_METHODS, type DecisionMethod, type LocalMethods, type TeamDecisions } from '../team/decisions.js';
 import type { TeamDatabase } from '../team/database.js';
@@ -95,7 +95,8 @@ export function createTeamSide(f: Foundation, team: TeamDatabase): TeamSide {
           req.elicitations.cancelAll(ui('outcome.instanceStopped'), 'instance_stopped', held);
         },
       });
-      claims = createTeamClaims({ team, hub: f.hub, audit: f.audit, logger: f.logger, approvals: approvals.view });
+      const timeoutMs = Number(f.env[CLAIM_TIMEOUT_ENV]); // tests and operators may shorten it
+      claims = createTeamClaims({ team, hub: f.hub, audit: f.audit, logger: f.logger, approvals: approvals.view, ...(timeoutMs > 0 && { timings: { timeoutMs } }) });
       await queue.readAll();
       void decisions.applyPending();
       void claims.refresh();

@@ -34,6 +34,8 @@ import type { UiConnection } from './connection.js';
 
 /** A claim with no heartbeat for this long is free, in ms (the page beats every {@link CLAIM_HEARTBEAT_MS}). */
 export const CLAIM_TIMEOUT_MS = 30_000;
+/** The environment variable that sets {@link CLAIM_TIMEOUT_MS} on a team server (ms). */
+export const CLAIM_TIMEOUT_ENV = 'MCP_CONSOLE_CLAIM_TIMEOUT_MS';
 /** How often a page open on a claimed item renews it, in ms. */
 export const CLAIM_HEARTBEAT_MS = 10_000;
 
