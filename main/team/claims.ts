@@ -22,6 +22,7 @@ import { ApiError } from '../../shared/contract/api.js';
 import type { AuditActor } from '../../shared/contract/audit.js';
 import { isTerminalStatus, waitsOnPerson } from '../../shared/contract/status.js';
 import type { ApprovalsView, ClaimResult, ClaimView, TeamPersonRef, TeamView } from '../../shared/contract/team-view.js';
+import { CLAIM_HEARTBEAT_MS } from '../../shared/contract/team-view.js';
 import { ui, type UiTextCode } from '../../shared/contract/ui-text.js';
 import type { AuditRecorder } from '../audit/trail.js';
 import type { Logger } from '../logger.js';
@@ -32,12 +33,10 @@ import type { TeamDatabase } from './database.js';
 import { notifySql } from './notify.js';
 import type { UiConnection } from './connection.js';
 
-/** A claim with no heartbeat for this long is free, in ms (the page beats every {@link CLAIM_HEARTBEAT_MS}). */
-export const CLAIM_TIMEOUT_MS = 30_000;
+/** A claim with no heartbeat for this long is free, in ms: three heartbeats missed. */
+export const CLAIM_TIMEOUT_MS = 3 * CLAIM_HEARTBEAT_MS;
 /** The environment variable that sets {@link CLAIM_TIMEOUT_MS} on a team server (ms). */
 export const CLAIM_TIMEOUT_ENV = 'MCP_CONSOLE_CLAIM_TIMEOUT_MS';
-/** How often a page open on a claimed item renews it, in ms. */
-export const CLAIM_HEARTBEAT_MS = 10_000;
 
 /** A query inside a transaction. */
 export type Query = <R>(text: string, params?: Params) => Promise<R[]>;

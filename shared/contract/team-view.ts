@@ -4,6 +4,9 @@
  * absent on the desktop, which has no claims.
  */
 
+/** How often a page open on an item it claimed renews the claim (`claimItem` again), in ms. */
+export const CLAIM_HEARTBEAT_MS = 10_000;
+
 /** A person as the team view names them. */
 export interface TeamPersonRef {
   /** Stable id of the person (`admin` for the shared admin token). */

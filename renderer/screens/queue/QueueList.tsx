@@ -13,6 +13,7 @@ import { i18n } from '../../i18n';
 import { ViaHost } from '../../components/ViaHost';
 import { GatewayBadge, GatewayCaller } from '../../components/GatewayCall';
 import { prefetchItem } from '../../store';
+import { RowClaim } from './claims';
 
 const ROW_HEIGHT = 74;
 /** The extra line of a row whose call had arguments. */
@@ -42,7 +43,10 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
         <span className="queue-server" title={serverLine(item)}>
           <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
         </span>
-        <StatusBadge status={item.status} />
+        <span className="queue-row-badges">
+          {waiting && <RowClaim itemId={item.id} />}
+          <StatusBadge status={item.status} />
+        </span>
       </span>
       <span className="queue-preview" title={shownPreview(item.preview)} data-testid="queue-preview">
         {preview}
