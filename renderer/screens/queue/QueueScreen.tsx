@@ -14,7 +14,7 @@ import { QueueList } from './QueueList';
 import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
 import { ReviewContext, useShownItem, type ReviewPlace } from './review-hold';
-import { TakenOverBanner, useReviewClaim, WatchingBanner } from './claims';
+import { ApprovedBanner, TakenOverBanner, useReviewClaim, WatchingBanner } from './claims';
 import { useQueueShortcuts } from '../../keyboard/review-actions';
 
 /** The review (or outcome) screen of one sampling item (or provider call), by its status; each sits in the one ReviewFrame. */
@@ -91,7 +91,7 @@ export function ItemReview({ item, held, note }: { item: ItemView; held?: HeldRe
   const waiting = waitsOnPerson(item.status);
   const offline = offlineSince !== null && waiting && !held;
   const claim = useReviewClaim(item, !!held);
-  const watching = claim.watching || !!claim.takenOver;
+  const watching = claim.watching || !!claim.takenOver || claim.approved;
   const place = useMemo<ReviewPlace>(() => ({ itemId: item.id, held: !!held, offline, watching }), [item.id, held, offline, watching]);
   useKeepFocus(ref, item.id);
   const body = item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />;
@@ -103,6 +103,7 @@ export function ItemReview({ item, held, note }: { item: ItemView; held?: HeldRe
         {offline && <OfflineBanner since={offlineSince} />}
         <TakenOverBanner claim={claim} />
         <WatchingBanner itemId={item.id} claim={claim} />
+        <ApprovedBanner itemId={item.id} claim={claim} />
         {/* Watching: every control off, the holder's draft shown as main sends it. */}
         {watching && waiting ? (
           <fieldset disabled className="watch-only" data-testid="review-watch-only">

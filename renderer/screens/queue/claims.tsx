@@ -47,6 +47,8 @@ export interface ReviewClaim {
   watching: boolean;
   /** An admin took over the review this page held: who and when (epoch ms). */
   takenOver?: { by: string; at: number };
+  /** The person gave one of the approvals a two-person rule needs: another reviewer gives the next. */
+  approved: boolean;
   /** The person may take it over (an admin watching). */
   canTakeOver: boolean;
   dismissTakeOver(): void;
@@ -57,10 +59,12 @@ export function useReviewClaim(item: ItemView, held: boolean): ReviewClaim {
   const me = useViewer();
   const team = useConsole((s) => s.mirror?.team !== undefined);
   const holder = useConsole((s) => s.mirror?.team?.claims[item.id]);
+  // Approved here under a two-person rule: the next approval is someone else's, so this page lets it go.
+  const approved = useConsole((s) => !!me && (s.mirror?.team?.approvals[item.id]?.given.some((g) => g.subject === me.subject) ?? false));
   const [takenOver, setTakenOver] = useState<{ itemId: string; by: string; at: number }>();
   const mine = useRef<string | undefined>(undefined); // the item this page holds
   const over = takenOver?.itemId === item.id ? takenOver : undefined;
-  const active = team && !!me && !held && !isTerminalStatus(item.status) && !over;
+  const active = team && !!me && !held && !isTerminalStatus(item.status) && !over && !approved;
   const id = item.id;
 
   useEffect(() => {
@@ -106,7 +110,7 @@ export function useReviewClaim(item: ItemView, held: boolean): ReviewClaim {
   }, [holder, me, id]);
 
   const watching = !!me && !!holder && holder.subject !== me.subject;
-  return { ...(holder && { holder }), watching, ...(over && { takenOver: over }), canTakeOver: watching && !over && me?.role === 'admin', dismissTakeOver: () => setTakenOver(undefined) };
+  return { ...(holder && { holder }), watching, approved, ...(over && { takenOver: over }), canTakeOver: watching && !over && me?.role === 'admin', dismissTakeOver: () => setTakenOver(undefined) };
 }
 
 /** "Ana is reviewing this request: you are watching", with Take over for an admin. */
@@ -124,6 +128,18 @@ export function WatchingBanner({ itemId, claim }: { itemId: string; claim: Revie
         </button>
       )}
       {error && <span className="error-text"> {error}</span>}
+    </Banner>
+  );
+}
+
+/** "You approved this request: 1 of 2 approvals; another reviewer gives the next". */
+export function ApprovedBanner({ itemId, claim }: { itemId: string; claim: ReviewClaim }) {
+  const { t } = useTranslation('queue');
+  const approvals = useConsole((s) => s.mirror?.team?.approvals[itemId]);
+  if (!claim.approved || !approvals) return null;
+  return (
+    <Banner tone="info" title={t('team.approvedByYou', { given: approvals.given.length, needed: approvals.needed })} testId="review-approved">
+      {t('team.approvedByYouBody')}
     </Banner>
   );
 }
