@@ -134,8 +134,9 @@ function claimant(): Claimant | undefined {
 }
 
 /**
- * The decision methods, taken through each item's holder (decisions.ts), checked against claims (only the holder decides: a free item is claimed by
- * the decision), approvals counted under two-person rules, and the claim methods. A call with no
+ * The decision methods, taken through each item's holder (decisions.ts), checked against claims
+ * (only the holder decides: a free item is claimed by the decision; a draft is kept when nobody
+ * else holds it, without claiming), approvals counted under two-person rules, and the claim methods. A call with no
  * signed-in person (tools, tests of the queue) decides without claims.
  */
 function claimed(decisions: TeamDecisions, claims: TeamClaims, approvals: TeamApprovals): Omit<TeamMethods, 'getItem' | 'getItemMedia'> {
@@ -149,7 +150,9 @@ function claimed(decisions: TeamDecisions, claims: TeamClaims, approvals: TeamAp
     (input: ApiParsedInput<M>) => {
       const who = claimant();
       if (!who || method === 'dismissItem') return decisions.decide(method, input);
-      return decisions.decide(method, input, (query) => claims.holdOrRefuse(query, (input as { itemId: string }).itemId, who));
+      const itemId = (input as { itemId: string }).itemId;
+      if (method === 'saveDraft') return decisions.decide(method, input, (query) => claims.notOthers(query, itemId, who));
+      return decisions.decide(method, input, (query) => claims.holdOrRefuse(query, itemId, who));
     };
   const methods = Object.fromEntries(DECISION_METHODS.map((m) => [m, decide(m)])) as unknown as Pick<ConsoleService, DecisionMethod>;
   return {

@@ -78,6 +78,11 @@ export interface TeamClaims {
    * is taken now). @throws ApiError `forbidden` (`error.claimedBy`) when someone else holds it
    */
   holdOrRefuse(query: Query, itemId: string, who: Claimant): Promise<void>;
+  /**
+   * Inside a draft's transaction: nobody else holds the claim (a draft does not take one: it may
+   * be the last words of a page leaving the item). @throws ApiError `forbidden` (`error.claimedBy`)
+   */
+  notOthers(query: Query, itemId: string, who: Claimant): Promise<void>;
   /** A UI connection opened: its person is online. */
   connected(connection: UiConnection): Promise<void>;
   /** A UI connection closed: its claims are released, its person offline (unless connected elsewhere). */
@@ -257,6 +262,10 @@ export function createTeamClaims(deps: ClaimsDeps): TeamClaims {
     async holdOrRefuse(query, itemId, who) {
       const got = await take(query, itemId, who);
       if (!got.mine) throw refuse('forbidden', 'error.claimedBy', { name: got.holder.name });
+    },
+    async notOthers(query, itemId, who) {
+      const [held] = await query<ClaimRow & { expired: boolean }>(LOCK_SQL, [itemId, timeoutMs]);
+      if (held && held.holder !== who.subject && !held.expired) throw refuse('forbidden', 'error.claimedBy', { name: held.holder_name });
     },
     async connected(connection) {
       const { principal } = connection;

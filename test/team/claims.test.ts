@@ -112,17 +112,23 @@ describe('claims and two-person approval across two instances', () => {
     expect((await kindsOf(held.id)).filter((k) => k === 'claim.taken')).toHaveLength(1);
   });
 
-  it('a decision on a free item claims it; closing the connection releases it on every instance', async () => {
-    const { held } = await callOnA();
+  it('a decision on a free item claims it (a draft does not); closing the connection releases it on every instance', async () => {
+    llm.script({ text: 'Answer.' });
+    const { answer, held } = await callOnA();
     const ana = seat(a, people.ana);
     const bo = seat(b, people.bo);
     await ana.api.saveDraft({ itemId: held.id, draft: draftOf('draft'), version: held.contentVersion! });
+    await settle();
+    expect((await b.state()).team?.claims[held.id]).toBeUndefined();
+    await ana.api.approveRequest(approval(held));
     await claimOf(b, held.id, 'Ana');
+    const review = (await itemOn(b, held.id, (i) => i.status === 'awaiting_response_review' && i.contentVersion !== undefined, 'the response')) as SamplingItemView;
     ana.close();
     await claimOf(b, held.id, undefined);
     await claimOf(a, held.id, undefined);
     await expect(bo.api.claimItem({ itemId: held.id })).resolves.toMatchObject({ mine: true });
-    await bo.api.rejectRequest({ itemId: held.id, version: held.contentVersion!, reason: 'no' });
+    await bo.api.approveResponse({ itemId: held.id, version: review.contentVersion!, result: review.response!.draft });
+    expect((await answer).status).toBe(200);
     await settle();
     const records = await auditOf(held.id);
     expect(records.filter((r) => r.kind === 'claim.released').map((r) => JSON.parse(r.details) as unknown)).toContainEqual({ why: 'disconnected' });
