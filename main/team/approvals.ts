@@ -15,7 +15,6 @@
  */
 import { ApiError, type ApiParsedInput } from '../../shared/contract/api.js';
 import type { ItemView } from '../../shared/contract/state.js';
-import { isTerminalStatus } from '../../shared/contract/status.js';
 import type { ApprovalsView } from '../../shared/contract/team-view.js';
 import { ui } from '../../shared/contract/ui-text.js';
 import type { AuditRecorder } from '../audit/trail.js';
@@ -44,7 +43,7 @@ export interface TeamApprovals {
    *   `error.staleVersion`), `internal` (`error.teamUnavailable`)
    */
   approve(input: ApiParsedInput<'approveRequest'>, who: Claimant | undefined): Promise<'send' | 'counted'>;
-  /** The approvals to show for the items in the hub a two-person rule covers. */
+  /** The approvals to show for the items in the hub a two-person rule covers, while their request awaits review. */
   view(query: Query): Promise<Record<string, ApprovalsView>>;
 }
 
@@ -96,7 +95,8 @@ export function createTeamApprovals(deps: ApprovalsDeps): TeamApprovals {
       return result.count >= needed ? 'send' : 'counted';
     },
     async view(query) {
-      const covered = hub.items().filter((i) => approvalsNeeded(i) > 1 && !isTerminalStatus(i.status));
+      // Counted while the request is under review; once it went out, the response review is one person's.
+      const covered = hub.items().filter((i) => approvalsNeeded(i) > 1 && i.status === 'awaiting_request_review');
       if (covered.length === 0) return {};
       const rows = await query<{ item_id: string; version: string; subject: string; name: string }>(OF_ITEMS_SQL, [covered.map((i) => i.id)]);
       const out: Record<string, ApprovalsView> = {};

@@ -43,10 +43,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
         <span className="queue-server" title={serverLine(item)}>
           <GatewayCaller gateway={item.gateway} serverId={item.serverId} /> <ViaHost via={item.via} />
         </span>
-        <span className="queue-row-badges">
-          {waiting && <RowClaim itemId={item.id} />}
-          <StatusBadge status={item.status} />
-        </span>
+        <StatusBadge status={item.status} />
       </span>
       <span className="queue-preview" title={shownPreview(item.preview)} data-testid="queue-preview">
         {preview}
@@ -66,6 +63,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
           {rowCallLabel(item)}
         </span>
+        {waiting && <RowClaim itemId={item.id} />}
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>
