@@ -170,10 +170,14 @@ test('three reviewers, two instances, 300 waiting calls: each decided once, no d
   const bo = await reviewer(browser, urls[1], cookies.bo);
   const cy = await reviewer(browser, urls[0], cookies.cy);
   for (const page of [ana, bo, cy]) await expect(page.getByTestId('queue-item')).not.toHaveCount(0, { timeout: 60_000 });
-  const items = async () => (await call<{ items: Waiting[] }>(urls[1], cookies.cy, 'getState')).items;
+  const state = () => call<{ items: Waiting[]; team?: { claims: Record<string, unknown> } }>(urls[1], cookies.cy, 'getState');
+  const items = async () => (await state()).items;
   await expect.poll(async () => (await items()).filter((i) => i.status === 'awaiting_request_review').length, { timeout: 120_000 }).toBe(CALLS);
   await expect(ana.getByTestId('online-person')).toHaveText(['Ana', 'Bo', 'Cy'].map((n) => new RegExp(`^${n}$`)), { timeout: 20_000 });
-  const [first, second, third] = (await items()).map((i) => i.id);
+  // Each page opened (and claimed) a call by itself: the scripted part uses calls nobody holds.
+  await expect.poll(async () => Object.keys((await state()).team?.claims ?? {}).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  const now = await state();
+  const [first, second, third] = now.items.filter((i) => !now.team?.claims[i.id]).map((i) => i.id);
 
   // Ana opens the first call and types; Bo watches her text arrive, read-only.
   await open(ana, first!);
