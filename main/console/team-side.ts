@@ -159,7 +159,8 @@ function claimed(decisions: TeamDecisions, claims: TeamClaims, approvals: TeamAp
     ...methods,
     approveRequest: async (input) => {
       const who = claimant();
-      if (who) await claims.claim(input.itemId, who).then((c) => c.mine || Promise.reject(new ApiError('forbidden', ui('error.cannotAct', { action: ui('action.approveRequest'), why: ui('error.claimedBy', { name: c.holder.name }) }))));
+      // Under a two-person rule an approval may be counted without a decision: the claim is checked first.
+      if (who && approvals.covers(input.itemId)) await claims.claim(input.itemId, who).then((c) => c.mine || Promise.reject(new ApiError('forbidden', ui('error.cannotAct', { action: ui('action.approveRequest'), why: ui('error.claimedBy', { name: c.holder.name }) }))));
       if ((await approvals.approve(input, who)) === 'counted') return who && claims.release(input.itemId, who, 'decided');
       return methods.approveRequest(input);
     },

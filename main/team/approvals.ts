@@ -43,6 +43,8 @@ export interface TeamApprovals {
    *   `error.staleVersion`), `internal` (`error.teamUnavailable`)
    */
   approve(input: ApiParsedInput<'approveRequest'>, who: Claimant | undefined): Promise<'send' | 'counted'>;
+  /** Whether item `itemId` needs more than one approval (a two-person rule covers it). */
+  covers(itemId: string): boolean;
   /** The approvals to show for the items in the hub a two-person rule covers, while their request awaits review. */
   view(query: Query): Promise<Record<string, ApprovalsView>>;
 }
@@ -94,6 +96,7 @@ export function createTeamApprovals(deps: ApprovalsDeps): TeamApprovals {
       }
       return result.count >= needed ? 'send' : 'counted';
     },
+    covers: (itemId) => approvalsNeeded(hub.getItem(itemId)) > 1,
     async view(query) {
       // Counted while the request is under review; once it went out, the response review is one person's.
       const covered = hub.items().filter((i) => approvalsNeeded(i) > 1 && i.status === 'awaiting_request_review');
