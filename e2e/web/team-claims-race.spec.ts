@@ -254,6 +254,7 @@ test('three reviewers, two instances, 300 waiting calls: each decided once, no d
   const entry = async (id: string) => JSON.stringify(await call(urls[1], cookies.cy, 'getHistoryEntry', { id }));
   expect(await entry(first!)).toContain('Ana typed this first, Cy finished it');
   expect(await entry(second!)).toContain('Ana left this behind');
+  for (const page of [ana, bo, cy]) await page.context().close();
 });
 
 /**
@@ -303,12 +304,17 @@ test('a two-person rule: "1 of 2 approvals" in the queue, the call goes out at t
   const answer = gatewayCall(urls[1], token, 'needs two people');
   const ana = await reviewer(browser, urls[0], cookies.ana);
   const bo = await reviewer(browser, urls[1], cookies.bo);
-  await expect(ana.getByTestId('request-review')).toBeVisible({ timeout: 30_000 });
+  await expect.poll(async () => (await call<{ items: Waiting[] }>(urls[0], cookies.cy, 'getState')).items.filter((i) => i.status === 'awaiting_request_review').length, { timeout: 30_000 }).toBe(1);
+  const { items } = await call<{ items: Waiting[] }>(urls[0], cookies.cy, 'getState');
+  const id = items.find((i) => i.status === 'awaiting_request_review')!.id;
+  await open(ana, id);
+  await expect(row(ana, id).getByTestId('queue-claim')).toHaveText('Ana is reviewing', { timeout: 15_000 });
   await ana.getByTestId('approve-request').click();
   await expect(ana.getByTestId('review-approved')).toContainText('1 of 2 approvals', { timeout: 15_000 });
-  await expect(bo.locator('[data-testid="queue-item"][data-status="awaiting_request_review"]').getByTestId('queue-approvals')).toHaveText('1 of 2 approvals', { timeout: 15_000 });
+  await open(bo, id);
+  await expect(row(bo, id).getByTestId('queue-approvals')).toHaveText('1 of 2 approvals', { timeout: 15_000 });
+  await expect(row(bo, id).getByTestId('queue-claim')).toHaveText('Bo is reviewing', { timeout: 15_000 });
   await bo.screenshot({ path: test.info().outputPath('one-of-two.png') });
-  await bo.locator('[data-testid="queue-item"][data-status="awaiting_request_review"]').click();
   await bo.getByTestId('approve-request').click();
   await bo.getByTestId('approve-response').click({ timeout: 30_000 });
   expect(await answer).toBe(200);
