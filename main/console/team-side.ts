@@ -13,7 +13,7 @@ import { actingAs, currentActor } from '../audit/actor.js';
 import { createTeamApprovals, type TeamApprovals } from '../team/approvals.js';
 import { CLAIM_TIMEOUT_ENV, createTeamClaims, type Claimant, type TeamClaims } from '../team/claims.js';
 import { currentConnection, onConnection } from '../team/connection.js';
-import { createTeamDecisions, DECISION_METHODS, type DecisionMethod, type LocalMethods, type TeamDecisions } from '../team/decisions.js';
+import { createTeamDecisions, DECISION_METHODS, refusal, type DecisionMethod, type LocalMethods, type TeamDecisions } from '../team/decisions.js';
 import type { TeamDatabase } from '../team/database.js';
 import { startFailover, type Failover } from '../team/failover.js';
 import { createTeamQueue, type TeamQueue } from '../team/queue.js';
@@ -151,8 +151,8 @@ function claimed(decisions: TeamDecisions, claims: TeamClaims, approvals: TeamAp
       const who = claimant();
       if (!who || method === 'dismissItem') return decisions.decide(method, input);
       const itemId = (input as { itemId: string }).itemId;
-      if (method === 'saveDraft') return decisions.decide(method, input, (query) => claims.notOthers(query, itemId, who));
-      return decisions.decide(method, input, (query) => claims.holdOrRefuse(query, itemId, who));
+      if (method === 'saveDraft') return decisions.decide(method, input, (query) => claims.notOthers(query, itemId, who, method));
+      return decisions.decide(method, input, (query) => claims.holdOrRefuse(query, itemId, who, method));
     };
   const methods = Object.fromEntries(DECISION_METHODS.map((m) => [m, decide(m)])) as unknown as Pick<ConsoleService, DecisionMethod>;
   return {
@@ -160,7 +160,7 @@ function claimed(decisions: TeamDecisions, claims: TeamClaims, approvals: TeamAp
     approveRequest: async (input) => {
       const who = claimant();
       // Under a two-person rule an approval may be counted without a decision: the claim is checked first.
-      if (who && approvals.covers(input.itemId)) await claims.claim(input.itemId, who).then((c) => c.mine || Promise.reject(new ApiError('forbidden', ui('error.cannotAct', { action: ui('action.approveRequest'), why: ui('error.claimedBy', { name: c.holder.name }) }))));
+      if (who && approvals.covers(input.itemId)) await claims.claim(input.itemId, who).then((c) => c.mine || Promise.reject(refusal('approveRequest', ui('error.claimedBy', { name: c.holder.name }), 'forbidden')));
       if ((await approvals.approve(input, who)) === 'counted') return who && claims.release(input.itemId, who, 'decided');
       return methods.approveRequest(input);
     },

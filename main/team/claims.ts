@@ -30,6 +30,7 @@ import type { StateHub } from '../state-hub.js';
 import type { Params } from '../store/pg/connection.js';
 import { isConnectionError } from '../store/pg/connection.js';
 import type { TeamDatabase } from './database.js';
+import { refusal } from './decisions.js';
 import { notifySql } from './notify.js';
 import type { UiConnection } from './connection.js';
 
@@ -75,14 +76,14 @@ export interface TeamClaims {
   takeOver(itemId: string, admin: Claimant): Promise<void>;
   /**
    * Inside a decision's transaction: `who` holds the claim (a free one, or one past its timeout,
-   * is taken now). @throws ApiError `forbidden` (`error.claimedBy`) when someone else holds it
+   * is taken now). @throws ApiError `forbidden` ("Cannot <method's action>: `error.claimedBy`") when someone else holds it
    */
-  holdOrRefuse(query: Query, itemId: string, who: Claimant): Promise<void>;
+  holdOrRefuse(query: Query, itemId: string, who: Claimant, method: string): Promise<void>;
   /**
    * Inside a draft's transaction: nobody else holds the claim (a draft does not take one: it may
    * be the last words of a page leaving the item). @throws ApiError `forbidden` (`error.claimedBy`)
    */
-  notOthers(query: Query, itemId: string, who: Claimant): Promise<void>;
+  notOthers(query: Query, itemId: string, who: Claimant, method: string): Promise<void>;
   /** A UI connection opened: its person is online. */
   connected(connection: UiConnection): Promise<void>;
   /** A UI connection closed: its claims are released, its person offline (unless connected elsewhere). */
@@ -259,13 +260,13 @@ export function createTeamClaims(deps: ClaimsDeps): TeamClaims {
         throw unavailable(err);
       }
     },
-    async holdOrRefuse(query, itemId, who) {
+    async holdOrRefuse(query, itemId, who, method) {
       const got = await take(query, itemId, who);
-      if (!got.mine) throw refuse('forbidden', 'error.claimedBy', { name: got.holder.name });
+      if (!got.mine) throw refusal(method, ui('error.claimedBy', { name: got.holder.name }), 'forbidden');
     },
-    async notOthers(query, itemId, who) {
+    async notOthers(query, itemId, who, method) {
       const [held] = await query<ClaimRow & { expired: boolean }>(LOCK_SQL, [itemId, timeoutMs]);
-      if (held && held.holder !== who.subject && !held.expired) throw refuse('forbidden', 'error.claimedBy', { name: held.holder_name });
+      if (held && held.holder !== who.subject && !held.expired) throw refusal(method, ui('error.claimedBy', { name: held.holder_name }), 'forbidden');
     },
     async connected(connection) {
       const { principal } = connection;

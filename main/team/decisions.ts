@@ -59,10 +59,10 @@ const ACTION: Record<DecisionMethod, UiTextCode> = {
   dismissItem: 'action.dismissItem',
 };
 
-/** The refusal of `method` because of `why` (a message code), as an ApiError `invalid_state`. */
-export function refusal(method: string, why: UiTextCode): ApiError {
+/** The refusal of `method` because of `why` (a message code, or one with its parameters), as an ApiError `code` (default `invalid_state`). */
+export function refusal(method: string, why: UiTextCode | UiText, code: ApiErrorCode = 'invalid_state'): ApiError {
   const action = ACTION[method as DecisionMethod] ?? 'action.approveRequest';
-  return new ApiError('invalid_state', ui('error.cannotAct', { action: ui(action), why: ui(why) }));
+  return new ApiError(code, ui('error.cannotAct', { action: ui(action), why: typeof why === 'string' ? ui(why) : why }));
 }
 
 /** An ApiError as a row's `error` (JSON). */
