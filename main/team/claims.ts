@@ -265,6 +265,7 @@ export function createTeamClaims(deps: ClaimsDeps): TeamClaims {
       if (!got.mine) throw refusal(method, ui('error.claimedBy', { name: got.holder.name }), 'forbidden');
     },
     async notOthers(query, itemId, who, method) {
+      if (!open(itemId)) return; // an ended item keeps what anyone typed (main keeps it apart: drafts)
       const [held] = await query<ClaimRow & { expired: boolean }>(LOCK_SQL, [itemId, timeoutMs]);
       if (held && held.holder !== who.subject && !held.expired) throw refusal(method, ui('error.claimedBy', { name: held.holder_name }), 'forbidden');
     },
