@@ -60,7 +60,11 @@ export function useReviewClaim(item: ItemView, held: boolean): ReviewClaim {
   const team = useConsole((s) => s.mirror?.team !== undefined);
   const holder = useConsole((s) => s.mirror?.team?.claims[item.id]);
   // Approved here under a two-person rule: the next approval is someone else's, so this page lets it go.
-  const approved = useConsole((s) => !!me && (s.mirror?.team?.approvals[item.id]?.given.some((g) => g.subject === me.subject) ?? false));
+  const approved = useConsole((s) => {
+    const a = s.mirror?.team?.approvals[item.id];
+    // Counted, and more are needed: at the last approval the one who gave it decides (and keeps the claim).
+    return !!me && !!a && a.given.length < a.needed && a.given.some((g) => g.subject === me.subject);
+  });
   const [takenOver, setTakenOver] = useState<{ itemId: string; by: string; at: number }>();
   const mine = useRef<string | undefined>(undefined); // the item this page holds
   const over = takenOver?.itemId === item.id ? takenOver : undefined;
