@@ -20,7 +20,7 @@ import { openFoundation, type Foundation } from './console/foundation.js';
 import { startGatewaySide, type GatewaySide } from './console/gateway-side.js';
 import { createRequestSide, type RequestSide } from './console/request-side.js';
 import { createServerSide, type ServerSide } from './console/server-side.js';
-import { createTeamSide, type TeamSide } from './console/team-side.js';
+import { createTeamSide, type TeamConnections, type TeamSide } from './console/team-side.js';
 import { keepDraftInHistory } from './history/kept-drafts.js';
 import { createHistoryService } from './history/service.js';
 import { auditMethods } from './audit/methods.js';
@@ -57,6 +57,8 @@ export interface ConsoleHandle {
   service: ConsoleService;
   /** Present on a team server (`ports.team`): see {@link RemoteDoors}. */
   remote?: RemoteDoors;
+  /** Present on a team server: a UI connection's service for a signed-in person (claims, who is online): see {@link TeamConnections}. */
+  connections?: TeamConnections;
   /** Every queue item whole (both kinds, arrival order), as main holds it now: for tests and in-process tools. */
   items(): ItemView[];
   /** Resolves when every enabled server has finished its first connection attempt. */
@@ -120,6 +122,7 @@ export async function createConsole(ports: ConsolePorts): Promise<ConsoleHandle>
   return {
     service,
     ...(ports.team && { remote: remoteDoors(gateway, bridges, f.audit) }),
+    ...(team && { connections: team.connections }),
     items: () => f.hub.items(),
     ready,
     async dispose() {
@@ -196,6 +199,9 @@ type QueueMethods = Pick<
   | 'dismissItem'
   | 'saveDraft'
   | 'respondElicitation'
+  | 'claimItem'
+  | 'releaseClaim'
+  | 'takeOverClaim'
 >;
 
 /** The state, the calls the person starts, and the queue's items (sampling requests and elicitations). */
@@ -219,6 +225,10 @@ function queueMethods(f: Foundation, req: RequestSide, srv: ServerSide): QueueMe
       eraNeeds.set(serverId, tool, era ? { needs: era, learned: 'person', detail: 'set on the Servers screen', at: now() } : undefined);
       publishServers();
     },
+    // One person at a desktop: nothing to claim (a team's side answers these).
+    claimItem: () => Promise.reject(new ApiError('invalid_state', ui('error.claimsTeamOnly'))),
+    releaseClaim: async () => undefined,
+    takeOverClaim: () => Promise.reject(new ApiError('invalid_state', ui('error.claimsTeamOnly'))),
     approveRequest: ({ itemId, version, params, model }) => pipeline.approveRequest(itemId, version, params, model),
     rejectRequest: async ({ itemId, version, reason }) => pipeline.rejectRequest(itemId, version, reason),
     cancelGeneration: async ({ itemId }) => pipeline.cancelGeneration(itemId),

@@ -78,9 +78,27 @@ function Nav() {
       <NavButton screen="settings" label={t('nav.settings')} />
       <DoNotDisturbIndicator />
       <ConnectionIndicator />
+      <OnlinePeople />
       <div className="nav-foot muted small">{host ? t('nav.host', { host }) : ''}</div>
       <SignOutButton />
     </nav>
+  );
+}
+
+/** Who has the console open now, on any instance of a team server (nothing on the desktop). */
+function OnlinePeople() {
+  const { t } = useTranslation('app');
+  const online = useConsole((s) => s.mirror?.team?.online);
+  if (!online) return null;
+  return (
+    <div className="online-people" data-testid="online-people" title={t('online.title')}>
+      <span className="muted">{t('online.label')}</span>
+      {online.map((p) => (
+        <span key={p.subject} className="online-person" data-testid="online-person">
+          {p.name}
+        </span>
+      ))}
+    </div>
   );
 }
 

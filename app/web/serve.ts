@@ -90,7 +90,8 @@ export async function runTeamServer(opts: TeamServerOptions): Promise<RunningTea
       staticDir: opts.staticDir,
       auth: teamAuth(team, { logger: opts.logger, ...(remote && { audit: remote.audit }), ...(opts.oidc && { oidc: { ...(opts.oidc.matchBy && { matchBy: opts.oidc.matchBy }) } }) }),
       ...(oidc && { oidc }),
-      serviceFor: (principal) => guardedService(service, principal),
+      // Each call is checked against the person's role, then runs as them on their connection (claims, who is online).
+      serviceFor: (principal) => guardedService(handle!.connections!.serve(principal, service), principal),
       ...(remote && { gateway: remote.gateway, bridges: { authenticate: remote.caller, accept: remote.bridge } }),
       healthy: () => team.conn.available(),
       onError: (err) => opts.logger.warn('team server: request failed', { error: String(err) }),

@@ -56,7 +56,7 @@ export function decideSampling(facts: PolicyFacts, ctx: DecideContext): PolicyAc
   });
   const { action, rule } = decision;
   if (action.kind === 'reject') return { kind: 'reject', rule, reason: action.reason, estimate };
-  if (action.kind === 'ask') return decision.isDefault ? { kind: 'ask', estimate } : { kind: 'ask', rule, notes: [{ kind: 'ask_rule', rule }], estimate };
+  if (action.kind === 'ask') return decision.isDefault ? { kind: 'ask', estimate } : { kind: 'ask', rule, notes: [{ kind: 'ask_rule', rule }], estimate, ...(action.approvals && { approvals: action.approvals }) };
 
   const redacted = action.kind === 'redact' && findings.length > 0 ? redactRequest(params, findings) : undefined;
   const redactNote: PolicyNote[] = redacted ? [{ kind: 'redacted', count: findings.length, rule }] : [];

@@ -299,6 +299,7 @@ function explain(core: PipelineCore, rec: SamplingRecord, action: QueuedDecision
   for (const n of notes) record(core, rec, n.kind === 'ask_rule' ? 'rule_matched' : n.kind === 'manual_model' ? 'rule_skipped' : 'policy_note', noteText(n));
   if (notes.length || action.estimate) {
     const estimate = action.estimate;
-    update(core, rec, { policy: { notes, estimatedTokens: estimate?.tokens ?? 0, ...(estimate?.costUsd !== undefined ? { estimatedCostUsd: estimate.costUsd } : {}) } });
+    const approvals = action.kind === 'ask' ? action.approvals : undefined;
+    update(core, rec, { policy: { notes, estimatedTokens: estimate?.tokens ?? 0, ...(estimate?.costUsd !== undefined ? { estimatedCostUsd: estimate.costUsd } : {}), ...(approvals && { approvalsNeeded: approvals }) } });
   }
 }

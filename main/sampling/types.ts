@@ -157,7 +157,7 @@ export interface PolicyFacts {
  * reached", "auto-redacted 2 items") and `estimate` (tokens, USD) reach the queued item's `policy`.
  */
 export type PolicyAction = (
-  | { kind: 'ask'; rule?: RuleRef; params?: CreateMessageParams }
+  | { kind: 'ask'; rule?: RuleRef; params?: CreateMessageParams; approvals?: number }
   | { kind: 'approve_request' | 'approve_all'; rule: RuleRef; params?: CreateMessageParams }
   | { kind: 'reject'; rule: RuleRef; reason: string }
   | { kind: 'refuse'; code: number; message: string; rule: string }

@@ -63,10 +63,10 @@ const ACTION: Record<DecisionMethod, UiTextCode> = {
   dismissItem: 'action.dismissItem',
 };
 
-/** The refusal of `method` because of `why` (a message code), as an ApiError `invalid_state`. */
-export function refusal(method: string, why: UiTextCode): ApiError {
+/** The refusal of `method` because of `why` (a message code, or one with its parameters), as an ApiError `code` (default `invalid_state`). */
+export function refusal(method: string, why: UiTextCode | UiText, code: ApiErrorCode = 'invalid_state'): ApiError {
   const action = ACTION[method as DecisionMethod] ?? 'action.approveRequest';
-  return new ApiError('invalid_state', ui('error.cannotAct', { action: ui(action), why: ui(why) }));
+  return new ApiError(code, ui('error.cannotAct', { action: ui(action), why: typeof why === 'string' ? ui(why) : why }));
 }
 
 /** An ApiError as a row's `error` (JSON). */
@@ -137,6 +137,12 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
+/**
+ * Runs in the transaction that records a decision about a shared item, before the row is inserted
+ * (claims.ts: only the claim's holder decides); what it throws refuses the decision.
+ */
+export type DecisionGuard = (query: <R>(text: string, params?: readonly unknown[]) => Promise<R[]>) => Promise<void>;
+
 /** The methods the holder applies a decision with: the console's own. */
 export type LocalMethods = Pick<ConsoleService, DecisionMethod>;
 
@@ -161,9 +167,9 @@ export interface TeamDecisions {
    * @throws (rejects) what the holder's pipeline threw (ApiError), ApiError `invalid_state`
    *   (`error.decidedElsewhere`: another decision of the same review was taken first;
    *   `error.holderStopped`; `error.holderNoAnswer`), ApiError `internal` (`error.teamUnavailable`)
-   *   while the database cannot be reached
+   *   while the database cannot be reached; what `guard` threw
    */
-  decide<M extends DecisionMethod>(method: M, input: ApiParsedInput<M>): Promise<void>;
+  decide<M extends DecisionMethod>(method: M, input: ApiParsedInput<M>, guard?: DecisionGuard): Promise<void>;
   /** Applies the pending decisions about items held here (told by a notification; also after a reconnect). */
   applyPending(): Promise<void>;
   /** Forgets results kept for rows of a lost lease (a survivor refused them). */
@@ -295,22 +301,26 @@ export function createTeamDecisions(deps: DecisionsDeps): TeamDecisions {
   team.conn.onAvailable(resync);
 
   return {
-    async decide(method, input) {
+    async decide(method, input, guard) {
       const itemId = (input as { itemId: string }).itemId;
       const place = queue.placeOf(itemId);
       const local = deps.local[method] as (input: unknown) => Promise<void>;
       if (!place) return local(input);
-      if (place.local && (method === 'saveDraft' || method === 'dismissItem')) return local(input);
+      if (place.local && (method === 'saveDraft' || method === 'dismissItem')) {
+        if (guard) await team.conn.transaction(guard).catch((err: unknown) => Promise.reject(unavailable(err)));
+        return local(input);
+      }
       if (!place.local && place.holder === null) return orphan(method, input);
       const holder = place.local ? team.lease.id() : place.holder!;
       const phase = ONCE.has(method) ? place.phase : null;
       const by = personDeciding();
       const params = [itemId, holder, phase, method, JSON.stringify(input), team.lease.id(), TEAM_CHANNEL, by?.subject ?? null, by?.name ?? null];
       const insert = () =>
-        phase === null
+        phase === null && !guard
           ? team.conn.query<{ id: number }>(INSERT_SQL, params)
           : team.conn.transaction(async (query) => {
-              await query(RETRY_SQL, [itemId, phase]);
+              await guard?.(query);
+              if (phase !== null) await query(RETRY_SQL, [itemId, phase]);
               return query<{ id: number }>(INSERT_SQL, params);
             });
       // One item's rows are inserted in the order the calls were made (a draft saved, then the approval), so its holder applies them in that order.

@@ -79,6 +79,10 @@ export const API_METHODS = [
   'setPersonRole',
   'resetPassword',
   'removePerson',
+  // Claims on a team server's waiting items (main/team/claims.ts).
+  'claimItem',
+  'releaseClaim',
+  'takeOverClaim',
 ] as const;
 
 /** A request name. */

@@ -18,6 +18,7 @@ import { API_METHODS, type ApiMethod } from './api-methods.js';
 import type { Viewer } from './roles.js';
 import type { AuditHead, AuditRecordView, AuditVerifyReport } from './audit.js';
 import { PersonNameSchema, PersonPasswordSchema, PersonServersSchema, PersonSubjectSchema, TeamRoleSchema, type PersonView } from './people.js';
+import type { ClaimResult } from './team-view.js';
 import { FamilyRuleSchema, ProviderSettingsSchema, ServerModelSettingsSchema, type ModelSettings, type ProviderTestResult } from './providers.js';
 import type { ProviderView } from './state.js';
 import { RulesFileSchema } from './rules.js';
@@ -302,6 +303,17 @@ export const apiRequests = {
   resetPassword: { input: z.object({ subject: PersonSubjectSchema, password: PersonPasswordSchema }).strict() },
   /** Remove a person: their sessions end and their connections close at once. Not oneself. */
   removePerson: { input: z.object({ subject: PersonSubjectSchema }).strict() },
+  /**
+   * Claim a waiting item of a team server's queue for the person of this connection, or renew
+   * their claim (the page calls it again as its heartbeat while it is open on the item). When
+   * another person holds it, nothing changes: the result names them (the caller watches).
+   * Team only (the desktop answers `invalid_state`).
+   */
+  claimItem: { input: z.object({ itemId: id }).strict() },
+  /** Release this person's claim on an item (they left it). Nothing happens when they hold none. */
+  releaseClaim: { input: z.object({ itemId: id }).strict() },
+  /** Take over another person's claim (admins only): the former holder can no longer decide; their draft is kept. */
+  takeOverClaim: { input: z.object({ itemId: id }).strict() },
 } as const satisfies Record<ApiMethod, { input: z.ZodType }>;
 
 /** What each request resolves with. */
@@ -405,6 +417,10 @@ export interface ApiResults {
   resetPassword: void;
   /** Rejects `not_found` (error.noPerson), `invalid_state` (error.notYourself). */
   removePerson: void;
+  /** Who holds the item now, and whether it is this connection's person. */
+  claimItem: ClaimResult;
+  releaseClaim: void;
+  takeOverClaim: void;
 }
 
 /** The input a caller passes (before zod defaults apply). */

@@ -41,6 +41,8 @@ export type AuditActor = z.infer<typeof AuditActorSchema>;
  * - `session.*`, `person.*`: sign-ins (also failed ones: the name tried, never the password),
  *   sign-outs, people added or removed, their role changed, a new password set (never the password).
  * - `claim.*`: a reviewer claimed a waiting request, released it, or an admin took it over.
+ * - `approval.given`: a reviewer's approval of a request a two-person rule covers (details: the
+ *   `version` seen, the `approved` version of request and model, `given` of `needed`).
  * - `history.pruned`, `history.deleted`: History's sessions removed by retention or by a person.
  */
 export const AUDIT_KINDS = [
@@ -68,6 +70,7 @@ export const AUDIT_KINDS = [
   'claim.taken',
   'claim.released',
   'claim.taken_over',
+  'approval.given',
   'history.pruned',
   'history.deleted',
 ] as const;

@@ -125,4 +125,7 @@ export const API_ACCESS = {
   setPersonRole: 'admin',
   resetPassword: 'admin',
   removePerson: 'admin',
+  claimItem: 'decide',
+  releaseClaim: 'decide',
+  takeOverClaim: 'admin',
 } as const satisfies Record<ApiMethod, ApiAccess>;

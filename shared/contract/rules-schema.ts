@@ -52,6 +52,8 @@ export type TextCondition = z.infer<typeof TextConditionSchema>;
  * - `tools`: tools offered in the request: `none`, or `only` these names.
  * - `systemPrompt` / `messageText`: regular expression (case-insensitive) matching or not.
  * - `maxCostUsd`: estimated cost ≤ $X; never holds while the model's price is unknown.
+ * - `minCostUsd`: estimated cost ≥ $X, or the model's price is unknown (the request may cost
+ *   more): for `ask` rules that want more scrutiny of expensive requests.
  * - `timeWindow`: local time in [from, to) (wrapping midnight when from > to), on `days` (0 = Sunday).
  * - `sensitive`: sensitive data (redaction detectors) `absent` or `present`.
  */
@@ -71,6 +73,7 @@ export const ConditionsSchema = z
     systemPrompt: TextConditionSchema.optional(),
     messageText: TextConditionSchema.optional(),
     maxCostUsd: z.number().min(0).max(1_000_000).optional(),
+    minCostUsd: z.number().min(0).max(1_000_000).optional(),
     timeWindow: z
       .object({ from: ClockSchema, to: ClockSchema, days: z.array(z.number().int().min(0).max(6)).min(1).max(7).optional() })
       .strict()
@@ -82,13 +85,14 @@ export const ConditionsSchema = z
 export type Conditions = z.infer<typeof ConditionsSchema>;
 
 /**
- * What a rule does: `ask` the person; `approve_request` (the person still reviews the response);
+ * What a rule does: `ask` the person (on a team server, `approvals`: that many approvals from
+ * different reviewers before the request goes out — two-person approval); `approve_request` (the person still reviews the response);
  * `approve_all` (fully unattended); `reject` (the server gets -1 with `reason` in history);
  * `redact` (replace detected sensitive data with placeholders, then approve as `then` says; while
  * auto-approval is paused the person reviews the redacted request instead).
  */
 export const RuleActionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('ask') }).strict(),
+  z.object({ kind: z.literal('ask'), approvals: z.number().int().min(2).max(10).optional() }).strict(),
   z.object({ kind: z.literal('approve_request') }).strict(),
   z.object({ kind: z.literal('approve_all') }).strict(),
   z.object({ kind: z.literal('reject'), reason: z.string().trim().min(1).max(500) }).strict(),

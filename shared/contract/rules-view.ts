@@ -86,6 +86,8 @@ export interface PolicyExplanation {
   estimatedTokens: number;
   /** Estimated USD at the chosen model's price; absent when the price is unknown. */
   estimatedCostUsd?: number;
+  /** Approvals from different reviewers the deciding `ask` rule requires (team servers; absent: one). */
+  approvalsNeeded?: number;
 }
 
 const ruleName = (r: RuleRef): UiText => ui('policy.rule', { name: r.name, version: r.version });

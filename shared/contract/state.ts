@@ -12,6 +12,7 @@ import type { BridgedServerView } from './bridged.js';
 import type { CallView } from './calls.js';
 import type { ItemSummary } from './item-summaries.js';
 import type { Notice, ProviderView, SettingsView } from './console-views.js';
+import type { TeamView } from './team-view.js';
 
 export type { ModelRef, ProtocolEra, RuleRef, TokenUsage } from './primitives.js';
 export type { ItemDraft, StopCause } from './drafts.js';
@@ -50,6 +51,8 @@ export interface ConsoleState {
   attention?: AttentionView;
   /** The provider gateway: where it listens, its base URLs and named tokens. */
   gateway?: GatewayView;
+  /** On a team server: claims on waiting items, approvals counted, who is online (absent on the desktop). */
+  team?: TeamView;
 }
 
 /** Slices of the state replaced whole in a patch: every key except `version` and `items`. */

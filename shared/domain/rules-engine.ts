@@ -104,6 +104,9 @@ export function conditionFailures(when: Conditions, facts: RuleFacts): string[] 
     if (facts.estimatedCostUsd === undefined) out.push('estimated cost unknown (no price for this model)');
     else if (facts.estimatedCostUsd > when.maxCostUsd) out.push(`estimated cost $${facts.estimatedCostUsd.toFixed(4)} > $${when.maxCostUsd}`);
   }
+  if (when.minCostUsd !== undefined && facts.estimatedCostUsd !== undefined && facts.estimatedCostUsd < when.minCostUsd) {
+    out.push(`estimated cost $${facts.estimatedCostUsd.toFixed(4)} < $${when.minCostUsd}`);
+  }
   if (when.timeWindow) {
     const { from, to, days } = when.timeWindow;
     const m = facts.local.minutes;

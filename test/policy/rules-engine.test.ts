@@ -85,6 +85,10 @@ const CASES: Array<[string, Conditions, RuleFacts, boolean]> = [
   ['cost equal', { maxCostUsd: 0.002 }, base, true],
   ['cost above', { maxCostUsd: 0.001 }, base, false],
   ['cost unknown never holds', { maxCostUsd: 1000 }, f({ estimatedCostUsd: undefined }), false],
+  ['cost at least, above', { minCostUsd: 0.001 }, base, true],
+  ['cost at least, equal', { minCostUsd: 0.002 }, base, true],
+  ['cost at least, below', { minCostUsd: 0.01 }, base, false],
+  ['cost at least, unknown holds (it may cost more)', { minCostUsd: 1000 }, f({ estimatedCostUsd: undefined }), true],
   // time window
   ['inside window', { timeWindow: { from: '09:00', to: '17:00' } }, base, true],
   ['at window start', { timeWindow: { from: '10:00', to: '17:00' } }, base, true],

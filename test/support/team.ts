@@ -35,9 +35,9 @@ export function fakeProviders(baseURL: string): unknown {
  * Gateway tokens belong to the team, valid on every instance: the first instance makes the named
  * token `caller`; pass it as `opts.token` to the others.
  */
-export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings']; token?: string } = {}): Promise<TeamInstance> {
+export async function startTeamInstance(url: string, providers: unknown, opts: { timings?: LeaseOptions['timings']; token?: string; env?: Record<string, string> } = {}): Promise<TeamInstance> {
   const ports = await teamConsolePorts({ url, ...(opts.timings && { timings: opts.timings }) });
-  const h = await startHarness({ servers: {}, providers, ...ports });
+  const h = await startHarness({ servers: {}, providers, ...ports, ...(opts.env && { env: opts.env }) });
   const gatewayUrl = (await h.state()).gateway?.url;
   if (!gatewayUrl) throw new Error('the gateway is not listening');
   const token = opts.token ?? (await h.service.createGatewayToken({ name: 'caller' })).token;

@@ -13,6 +13,7 @@ import { waitsOnPerson } from '../../../shared/contract/status';
 import { isTypingTarget } from '../../keyboard/shortcuts';
 import { cachedItem, openItemDetail, useConsole } from '../../store';
 import { openMoment, reviewToOpen, type OpenedForYou, type ShownPhase } from './open-for-you';
+import { useViewer } from './claims';
 
 /** Whether the person is typing in a field or has a dialog open: then nothing opens under them. */
 function personBusy(): boolean {
@@ -47,7 +48,7 @@ function whenLoaded(id: string, open: (item: ItemView) => void): () => void {
 /**
  * Opens a review for the person when the Queue is at such a moment (open-for-you.ts `openMoment`):
  * `items` in list order, the selected id, the item its review shows (`shown`) and whether that
- * review is held. Returns the review opened for the person while it is the one selected, else null.
+ * review is held (on a team server, items someone else holds are passed over). Returns the review opened for the person while it is the one selected, else null.
  */
 export function useOpenForYou(items: readonly ItemSummary[], selectedId: string | null, shown: ItemView | undefined, held: boolean): OpenedForYou | null {
   const openForYou = useConsole((s) => s.openForYou);
@@ -56,12 +57,16 @@ export function useOpenForYou(items: readonly ItemSummary[], selectedId: string 
   const nowId = shown && !held ? shown.id : null;
   const nowStatus = shown && !held ? shown.status : null;
   const before = useRef<ShownPhase | null>(null);
+  // On a team server, a review someone else is in is not opened for the person.
+  const claims = useConsole((s) => s.mirror?.team?.claims);
+  const me = useViewer()?.subject;
   const pending = useRef<{ itemId: string; cancel: () => void } | null>(null);
   useEffect(() => {
     const now = nowId && nowStatus ? { id: nowId, status: nowStatus } : null;
     const moment = openMoment({ selectedId, listed, held, before: before.current, now });
     before.current = now;
-    const target = moment && !personBusy() ? reviewToOpen(items, selectedId, moment) : null;
+    const free = claims ? items.filter((i) => i.id === selectedId || (claims[i.id]?.subject ?? me) === me) : items;
+    const target = moment && !personBusy() ? reviewToOpen(free, selectedId, moment) : null;
     if (!target || pending.current?.itemId === target.itemId) return;
     pending.current?.cancel();
     pending.current = null;
@@ -75,7 +80,7 @@ export function useOpenForYou(items: readonly ItemSummary[], selectedId: string 
       openForYou({ ...target, status: item.status });
     });
     if (!done) pending.current = { itemId: target.itemId, cancel };
-  }, [items, selectedId, listed, held, nowId, nowStatus, openForYou]);
+  }, [items, selectedId, listed, held, nowId, nowStatus, openForYou, claims, me]);
   useEffect(
     () => () => {
       pending.current?.cancel();

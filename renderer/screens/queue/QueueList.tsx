@@ -14,6 +14,7 @@ import { ViaHost } from '../../components/ViaHost';
 import { RequestedBy } from '../../components/RequestedBy';
 import { GatewayBadge, GatewayCaller } from '../../components/GatewayCall';
 import { prefetchItem } from '../../store';
+import { RowClaim } from './claims';
 
 const ROW_HEIGHT = 74;
 /** The extra line of a row whose call had arguments. */
@@ -63,6 +64,7 @@ const QueueRow = memo(function QueueRow({ item, preview, selected, onSelect }: {
           {item.round > 1 && <span data-testid="queue-round">{t('list.round', { round: item.round })}</span>}
           {rowCallLabel(item)}
         </span>
+        {waiting && <RowClaim itemId={item.id} />}
         <span className="queue-waited">
           <WaitClock receivedAt={item.receivedAt} endedAt={item.outcome?.at} wait={item.serverWait} waiting={waiting} testId="queue-wait" />
         </span>

@@ -14,6 +14,7 @@ import { QueueList } from './QueueList';
 import { RequestReview } from './RequestReview';
 import { ResponseReview } from './ResponseReview';
 import { ReviewContext, useShownItem, type ReviewPlace } from './review-hold';
+import { ApprovedBanner, TakenOverBanner, useReviewClaim, WatchingBanner } from './claims';
 import { useQueueShortcuts } from '../../keyboard/review-actions';
 
 /** The review (or outcome) screen of one sampling item (or provider call), by its status; each sits in the one ReviewFrame. */
@@ -80,23 +81,37 @@ function useKeepFocus(ref: RefObject<HTMLElement | null>, itemId: string): void 
  * a review act only while focus is inside it): one frame (ReviewFrame: the item's header), the
  * body by kind and status, keyed by id and status so per-screen local state (reject reason) starts
  * fresh. A review that ended under the person (`held`) is the item as it was shown, under a
- * banner saying what happened; while the console cannot be reached a banner says so. `note` goes
- * above it all (the Queue's "opened for you").
+ * banner saying what happened; while the console cannot be reached a banner says so. On a team
+ * server the review claims its item (claims.tsx); one someone else holds is watched, read-only.
+ * `note` goes above it all (the Queue's "opened for you").
  */
 export function ItemReview({ item, held, note }: { item: ItemView; held?: HeldReview; note?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const offlineSince = useOfflineSince();
   const waiting = waitsOnPerson(item.status);
   const offline = offlineSince !== null && waiting && !held;
-  const place = useMemo<ReviewPlace>(() => ({ itemId: item.id, held: !!held, offline }), [item.id, held, offline]);
+  const claim = useReviewClaim(item, !!held);
+  const watching = claim.watching || !!claim.takenOver || claim.approved;
+  const place = useMemo<ReviewPlace>(() => ({ itemId: item.id, held: !!held, offline, watching }), [item.id, held, offline, watching]);
   useKeepFocus(ref, item.id);
+  const body = item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />;
   return (
     <ReviewContext.Provider value={place}>
       <div className="review-area" data-review-item={item.id} data-held={held ? 'true' : undefined} tabIndex={-1} ref={ref} data-testid="review-area">
         {note}
         {held && <HeldBanner held={held} />}
         {offline && <OfflineBanner since={offlineSince} />}
-        {item.kind === 'elicitation' ? <ElicitationReview key={`${item.id}:${item.status}`} item={item} /> : <Detail key={`${item.id}:${item.status}`} item={item} />}
+        <TakenOverBanner claim={claim} />
+        <WatchingBanner itemId={item.id} claim={claim} />
+        <ApprovedBanner itemId={item.id} claim={claim} />
+        {/* Watching: every control off, the holder's draft shown as main sends it. */}
+        {watching && waiting ? (
+          <fieldset disabled className="watch-only" data-testid="review-watch-only">
+            {body}
+          </fieldset>
+        ) : (
+          body
+        )}
       </div>
     </ReviewContext.Provider>
   );

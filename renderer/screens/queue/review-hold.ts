@@ -20,15 +20,17 @@ export interface ReviewPlace {
   held: boolean;
   /** The console cannot be reached: decisions wait for it, typing goes on (kept in this browser). */
   offline: boolean;
+  /** On a team server, someone else holds the item's claim (or took it over from this page): nothing is decided here. */
+  watching?: boolean;
 }
 
 /** The review the component is in (set by ItemReview); outside any: not held. */
 export const ReviewContext = createContext<ReviewPlace | null>(null);
 
-/** Whether decisions are off in the review this component is in: it is held, or the console cannot be reached. */
+/** Whether decisions are off in the review this component is in: it is held, the console cannot be reached, or someone else reviews it. */
 export function useDecisionsOff(): boolean {
   const place = useContext(ReviewContext);
-  return !!place && (place.held || place.offline);
+  return !!place && (place.held || place.offline || !!place.watching);
 }
 
 /** Whether the review this component is in is held (ended under the person). */

@@ -81,14 +81,19 @@ export function toRule(base: RuleInput, f: RuleForm, providers: ProviderView[]):
   if (f.maxCost.trim()) when.maxCostUsd = Number(f.maxCost);
   if (f.windowFrom || f.windowTo) when.timeWindow = { from: f.windowFrom, to: f.windowTo };
   if (f.sensitive !== 'any') when.sensitive = f.sensitive;
+  // Written in the rules file, not on the form (a team's two-person rules): kept as they are.
+  if (base.when?.minCostUsd !== undefined) when.minCostUsd = base.when.minCostUsd;
+  const approvals = base.action.kind === 'ask' ? base.action.approvals : undefined;
   const action: RuleAction =
-    f.action === 'reject'
-      ? { kind: 'reject', reason: f.reason }
-      : f.action === 'redact_request' || f.action === 'redact'
-        ? { kind: 'redact', then: 'approve_request' }
-        : f.action === 'redact_all'
-          ? { kind: 'redact', then: 'approve_all' }
-          : { kind: f.action };
+    f.action === 'ask' && approvals
+      ? { kind: 'ask', approvals }
+      : f.action === 'reject'
+        ? { kind: 'reject', reason: f.reason }
+        : f.action === 'redact_request' || f.action === 'redact'
+          ? { kind: 'redact', then: 'approve_request' }
+          : f.action === 'redact_all'
+            ? { kind: 'redact', then: 'approve_all' }
+            : { kind: f.action };
   const rule = { ...base, name: f.name, enabled: f.enabled, when, action };
   const checked = RuleSchema.safeParse(rule);
   if (!checked.success) {
