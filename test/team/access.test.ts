@@ -51,11 +51,11 @@ describe('roles on a team console', () => {
     await db?.drop();
   });
 
-  /** The first audit record about `subject`, once there is one. */
+  /** The first audit record of a decision about `subject`, once there is one (the claim a decision takes has records of its own). */
   const auditRecordOf = async (subject: string) => {
     for (let tries = 0; tries < 100; tries++) {
       const [row] = await a.team.conn.query<{ actor_kind: string; actor_id: string; actor_name: string; kind: string }>(
-        'SELECT actor_kind, actor_id, actor_name, kind FROM audit_log WHERE subject = $1 ORDER BY seq',
+        "SELECT actor_kind, actor_id, actor_name, kind FROM audit_log WHERE subject = $1 AND kind LIKE 'sampling.%' ORDER BY seq",
         [subject],
       );
       if (row) return row;
