@@ -269,10 +269,12 @@ async function race(page: Page, name: string, done: () => boolean): Promise<numb
     if ((await selected.count()) > 0 && (await page.getByTestId('request-review').count()) > 0) {
       const claim = selected.getByTestId('queue-claim');
       await claim.waitFor({ timeout: 3_000 }).catch(() => undefined);
-      if ((await claim.textContent().catch(() => null)) === `${name} is reviewing`) {
-        const id = await selected.getAttribute('data-item-id');
+      // Every read has a timeout: the row may leave the list between two reads (decided elsewhere, scrolled away).
+      if ((await claim.textContent({ timeout: 2_000 }).catch(() => null)) === `${name} is reviewing`) {
+        const id = await selected.getAttribute('data-item-id', { timeout: 2_000 }).catch(() => null);
+        if (!id) continue;
         await page.getByTestId('reject-request').click({ timeout: 5_000 }).catch(() => undefined);
-        const gone = await expect(row(page, id!))
+        const gone = await expect(row(page, id))
           .not.toHaveAttribute('data-status', 'awaiting_request_review', { timeout: 15_000 })
           .then(() => true)
           .catch(() => false);
