@@ -103,6 +103,7 @@ describe('claims and two-person approval across two instances', () => {
 
     await ana.api.approveRequest(approval(held));
     const review = (await itemOn(a, held.id, (i) => i.status === 'awaiting_response_review' && i.contentVersion !== undefined, 'the response')) as SamplingItemView;
+    await itemOn(b, held.id, (i) => i.contentVersion === review.contentVersion, 'the response on B, where Ana decides'); // a decision names the review its own instance shows
     await claimOf(a, held.id, 'Ana'); // she keeps it through the response review
     await expect(bo.api.approveResponse({ itemId: held.id, version: review.contentVersion!, result: review.response!.draft })).rejects.toMatchObject({ code: 'forbidden' });
     await ana.api.approveResponse({ itemId: held.id, version: review.contentVersion!, result: review.response!.draft });
